@@ -1,0 +1,109 @@
+/* tsl-cli-common.c: option parsing, errors, output and loading for subcommands
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <gio/gunixoutputstream.h>
+
+#include "tsl-cli-private.h"
+#include "tsl-reader.h"
+
+gboolean
+tsl_cli_parse_options (const char          *command,
+                       const char          *parameter,
+                       const char          *summary,
+                       const GOptionEntry  *entries,
+                       int                 *argc,
+                       char              ***argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = g_strdup_printf ("%s %s", command, parameter);
+
+  context = g_option_context_new (title);
+  g_option_context_set_summary (context, summary);
+  g_option_context_add_main_entries (context, entries, NULL);
+
+  /* argv[0] is the command name here, which GOptionContext skips as the program. */
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s (see “timeslice %s --help”)",
+                    command, error->message, command);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+int
+tsl_cli_fail (int         status,
+              const char *format,
+              ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "timeslice: %s\n", message);
+  return status;
+}
+
+GOutputStream *
+tsl_cli_open_output (const char  *path,
+                     GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (path == NULL || g_str_equal (path, "-"))
+    return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+
+  /* g_file_replace writes a temporary and renames it on close, so a failed
+   * run never leaves a half-written file or damages an existing one. */
+  file = g_file_new_for_commandline_arg (path);
+  return G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error));
+}
+
+TslTrace *
+tsl_cli_load (const char      *path,
+              TslSamplerMode   mode,
+              guint            k,
+              guint64          seed,
+              GError         **error)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
+
+  if (!tsl_read_path (trace, path, NULL, NULL, NULL, error))
+    return NULL;
+
+  return g_steal_pointer (&trace);
+}
+
+char *
+tsl_cli_format_double (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    return g_strdup ("");
+
+  /* The shortest %.Ng that round-trips: "0.5", not "0.50000000000000000". */
+  for (int precision = 6; precision <= 17; precision++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, fmt, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+
+  return g_strdup (buf);
+}

@@ -1,0 +1,191 @@
+/* tsl-cli-info.c: `timeslice info`, what a trace holds
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-cli-info"
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "tsl-cli-private.h"
+
+/* Same K as `sample` and the window, so "samples" matches what they show. */
+#define DEFAULT_K    2000
+#define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
+
+static double
+span_seconds (TslTrace *trace,
+              gboolean *has_span)
+{
+  gint64 start_ns, end_ns;
+
+  *has_span = tsl_trace_get_has_time (trace) && tsl_trace_get_span (trace, &start_ns, &end_ns);
+  return *has_span ? (double) (end_ns - start_ns) / 1e9 : 0.0;
+}
+
+static char *
+describe_json (TslTrace   *trace,
+               const char *path)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
+  gboolean has_span;
+  double span_s = span_seconds (trace, &has_span);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, path);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, tsl_trace_get_format (trace));
+  json_builder_set_member_name (builder, "events");
+  json_builder_add_int_value (builder, (gint64) tsl_trace_get_events (trace));
+  json_builder_set_member_name (builder, "has_time");
+  json_builder_add_boolean_value (builder, tsl_trace_get_has_time (trace));
+  /* null, not 0, when there is no time axis (collapsed stacks). */
+  json_builder_set_member_name (builder, "span_s");
+  if (has_span)
+    json_builder_add_double_value (builder, span_s);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "k");
+  json_builder_add_int_value (builder, tsl_trace_get_k (trace));
+
+  json_builder_set_member_name (builder, "tracks");
+  json_builder_begin_array (builder);
+  for (guint track = 0; track < tsl_trace_get_n_tracks (trace); track++)
+    {
+      TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
+      const char *unit = tsl_trace_track_get_unit (trace, track);
+      guint n_samples = 0;
+
+      tsl_sampler_peek_samples (sampler, &n_samples);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, tsl_trace_track_get_name (trace, track));
+      json_builder_set_member_name (builder, "kind");
+      json_builder_add_string_value (builder, tsl_track_kind_to_string (tsl_trace_track_get_kind (trace, track)));
+      json_builder_set_member_name (builder, "pid");
+      json_builder_add_int_value (builder, tsl_trace_track_get_pid (trace, track));
+      json_builder_set_member_name (builder, "tid");
+      json_builder_add_int_value (builder, tsl_trace_track_get_tid (trace, track));
+      if (unit != NULL)
+        {
+          json_builder_set_member_name (builder, "unit");
+          json_builder_add_string_value (builder, unit);
+        }
+      json_builder_set_member_name (builder, "events");
+      json_builder_add_int_value (builder, (gint64) tsl_sampler_get_events (sampler));
+      json_builder_set_member_name (builder, "samples");
+      json_builder_add_int_value (builder, n_samples);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    json_builder_add_string_value (builder, warnings[i]);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+static char *
+describe_text (TslTrace   *trace,
+               const char *path)
+{
+  GString *out = g_string_new (NULL);
+  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
+  guint n_tracks = tsl_trace_get_n_tracks (trace);
+  gboolean has_span;
+  double span_s = span_seconds (trace, &has_span);
+  int name_width = 4;
+
+  g_string_append_printf (out, "File:     %s\n", path);
+  g_string_append_printf (out, "Format:   %s\n", tsl_trace_get_format (trace));
+  g_string_append_printf (out, "Events:   %" G_GUINT64_FORMAT "\n", tsl_trace_get_events (trace));
+  if (has_span)
+    g_string_append_printf (out, "Span:     %.6f s\n", span_s);
+  else
+    g_string_append (out, "Span:     no time axis (shown in file order)\n");
+  g_string_append_printf (out, "Tracks:   %u (K = %u)\n", n_tracks, tsl_trace_get_k (trace));
+
+  for (guint track = 0; track < n_tracks; track++)
+    name_width = MAX (name_width, (int) g_utf8_strlen (tsl_trace_track_get_name (trace, track), -1));
+  name_width = MIN (name_width, 48);
+
+  if (n_tracks > 0)
+    g_string_append_printf (out, "  %-*s  %-8s %12s %8s\n", name_width, "NAME", "KIND", "EVENTS", "SAMPLES");
+  for (guint track = 0; track < n_tracks; track++)
+    {
+      TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
+      const char *name = tsl_trace_track_get_name (trace, track);
+      guint n_samples = 0;
+      int pad;
+
+      tsl_sampler_peek_samples (sampler, &n_samples);
+      /* printf pads by bytes; pad by characters so non-ASCII names line up. */
+      pad = MAX (0, name_width - (int) g_utf8_strlen (name, -1));
+      g_string_append_printf (out, "  %s%*s  %-8s %12" G_GUINT64_FORMAT " %8u\n",
+                              name, pad, "",
+                              tsl_track_kind_to_string (tsl_trace_track_get_kind (trace, track)),
+                              tsl_sampler_get_events (sampler), n_samples);
+    }
+
+  if (warnings != NULL && warnings[0] != NULL)
+    {
+      g_string_append (out, "Warnings:\n");
+      for (guint i = 0; warnings[i] != NULL; i++)
+        g_string_append_printf (out, "  %s\n", warnings[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+int
+tsl_cli_info (int    argc,
+              char **argv)
+{
+  g_autoptr(TslTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gboolean json = FALSE;
+  int k = DEFAULT_K;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print a JSON object", NULL },
+    { "k", 'k', 0, G_OPTION_ARG_INT, &k, "Samples per track: K to 2K (default 2000)", "N" },
+    { NULL }
+  };
+
+  if (!tsl_cli_parse_options ("info", "FILE",
+                              "Describe a trace: format, span, events, tracks and warnings.",
+                              entries, &argc, &argv))
+    return TSL_EXIT_USAGE;
+
+  if (argc != 2)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "info: expected one FILE (see “timeslice info --help”)");
+  if (k < 1)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "info: --k must be at least 1");
+
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, DEFAULT_SEED, &error);
+  if (trace == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  text = json ? describe_json (trace, argv[1]) : describe_text (trace, argv[1]);
+  fputs (text, stdout);
+  if (json)
+    fputc ('\n', stdout);
+  if (fflush (stdout) != 0)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "cannot write the output");
+
+  return TSL_EXIT_OK;
+}

@@ -1,0 +1,51 @@
+/* tsl-cli-private.h: shared by the subcommand files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-cli.h"
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+typedef int (*TslCliCommandFunc) (int argc, char **argv);
+
+typedef struct {
+  const char        *name;
+  const char        *synopsis;  /* shown by --help */
+  TslCliCommandFunc  run;
+} TslCliCommand;
+
+/* Parses argv with `entries`; on a usage error prints it and returns FALSE.
+ * `parameter` is e.g. "FILE". */
+gboolean          tsl_cli_parse_options         (const char          *command,
+                                                 const char          *parameter,
+                                                 const char          *summary,
+                                                 const GOptionEntry  *entries,
+                                                 int                 *argc,
+                                                 char              ***argv);
+/* Prints "timeslice: MESSAGE" on stderr; returns `status`. */
+int               tsl_cli_fail                  (int                  status,
+                                                 const char          *format,
+                                                 ...) G_GNUC_PRINTF (2, 3);
+/* Opens OUT for writing ("-" or NULL is stdout); replaces atomically. */
+GOutputStream    *tsl_cli_open_output           (const char          *path,
+                                                 GError             **error);
+/* Reads PATH ("-" is stdin) into a new trace. */
+TslTrace         *tsl_cli_load                  (const char          *path,
+                                                 TslSamplerMode       mode,
+                                                 guint                k,
+                                                 guint64              seed,
+                                                 GError             **error);
+/* Formats a double in the C locale with up to 17 significant digits ("" for NAN). */
+char             *tsl_cli_format_double         (double               value);
+
+int               tsl_cli_info                  (int                  argc,
+                                                 char               **argv);
+int               tsl_cli_sample                (int                  argc,
+                                                 char               **argv);
+
+G_END_DECLS

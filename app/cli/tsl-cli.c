@@ -1,0 +1,64 @@
+/* tsl-cli.c: subcommand dispatch
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-cli-private.h"
+
+/* Add a command here when it exists; --help lists exactly these. */
+static const TslCliCommand commands[] = {
+  { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
+  { "info", "Describe a trace: format, span, events, tracks, warnings", tsl_cli_info },
+  { NULL }
+};
+
+static const TslCliCommand *
+find_command (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+
+  for (guint i = 0; commands[i].name != NULL; i++)
+    {
+      if (strcmp (commands[i].name, name) == 0)
+        return &commands[i];
+    }
+
+  return NULL;
+}
+
+gboolean
+tsl_cli_is_command (const char *name)
+{
+  return find_command (name) != NULL;
+}
+
+char *
+tsl_cli_describe_commands (void)
+{
+  GString *str = g_string_new ("Commands (run headless, no display needed):\n");
+
+  for (guint i = 0; commands[i].name != NULL; i++)
+    g_string_append_printf (str, "  %-9s %s\n", commands[i].name, commands[i].synopsis);
+
+  g_string_append (str, "\nRun “timeslice COMMAND --help” for a command’s options.");
+  return g_string_free (str, FALSE);
+}
+
+int
+tsl_cli_run (int    argc,
+             char **argv)
+{
+  const TslCliCommand *command;
+
+  g_return_val_if_fail (argc >= 2, TSL_EXIT_USAGE);
+
+  command = find_command (argv[1]);
+  if (command == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "unknown command “%s”", argv[1]);
+
+  return command->run (argc - 1, argv + 1);
+}

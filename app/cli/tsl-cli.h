@@ -1,0 +1,23 @@
+/* tsl-cli.h: the headless subcommands (info, sample, compare, export)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses, DESIGN.md §5. */
+#define TSL_EXIT_OK    0
+#define TSL_EXIT_INPUT 1
+#define TSL_EXIT_USAGE 2
+
+gboolean          tsl_cli_is_command            (const char  *name);
+/* argv[1] is the command. Returns the exit status. */
+int               tsl_cli_run                   (int          argc,
+                                                 char       **argv);
+/* (transfer full): one line per command, for `timeslice --help`. */
+char             *tsl_cli_describe_commands     (void);
+
+G_END_DECLS

@@ -1,0 +1,933 @@
+/* tsl-chrome-model.c: Chrome trace events into a TslTrace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Thread tracks: one per (pid, tid). B/E spans nest per thread in file order;
+ * X spans nest by time containment (an open X is dropped once an event on
+ * its thread starts at or after its end). Counters: one track per args key.
+ * Async spans (b/e, S/F): one track per (pid, category). Everything kept is
+ * bounded by open spans and distinct names, never by the number of events.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tsl-chrome-private.h"
+
+#define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
+#define MAX_DEPTH  512          /* deeper spans are offered flat */
+#define MAX_FRAMES 1024         /* longest stackFrames chain we follow */
+
+typedef struct {
+  gint64  start_ns;
+  gint64  end_ns;
+  guint32 name;
+} OpenSpan;
+
+typedef struct {
+  gint64    pid;  /* key: pid and tid first */
+  gint64    tid;
+  guint     track;
+  guint     n_open;
+  guint     n_alloc;
+  guint     overflow;
+  OpenSpan *open;
+} Thread;
+
+typedef struct {
+  gint64  pid;
+  guint32 name;
+  guint32 id;
+  guint32 key;
+  guint32 several;
+} CounterKey;
+
+typedef struct {
+  gint64  pid;
+  guint32 group;
+  guint32 pad;
+} AsyncKey;
+
+typedef struct {
+  gint64  start_ns;
+  guint   track;
+  guint32 name;
+} AsyncOpen;
+
+typedef struct {
+  guint32  name;
+  char    *parent;
+} Frame;
+
+static guint
+thread_hash (gconstpointer key)
+{
+  const gint64 *k = key;
+  guint64 h = (guint64) k[0] * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (guint64) k[1];
+
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+thread_equal (gconstpointer a,
+              gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  return x[0] == y[0] && x[1] == y[1];
+}
+
+static guint
+bytes_hash (gconstpointer key,
+            gsize         len)
+{
+  const guint8 *p = key;
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static guint
+counter_hash (gconstpointer key)
+{
+  return bytes_hash (key, sizeof (CounterKey));
+}
+
+static gboolean
+counter_equal (gconstpointer a,
+               gconstpointer b)
+{
+  return memcmp (a, b, sizeof (CounterKey)) == 0;
+}
+
+static guint
+async_hash (gconstpointer key)
+{
+  return bytes_hash (key, sizeof (AsyncKey));
+}
+
+static gboolean
+async_equal (gconstpointer a,
+             gconstpointer b)
+{
+  return memcmp (a, b, sizeof (AsyncKey)) == 0;
+}
+
+static void
+thread_free (gpointer data)
+{
+  Thread *th = data;
+
+  g_free (th->open);
+  g_free (th);
+}
+
+static void
+frame_free (gpointer data)
+{
+  Frame *frame = data;
+
+  g_free (frame->parent);
+  g_free (frame);
+}
+
+void
+tsl_chrome_model_init (TslChromeModel *self,
+                       TslTrace       *trace)
+{
+  memset (self, 0, sizeof *self);
+  self->trace = trace;
+  self->threads = g_hash_table_new_full (thread_hash, thread_equal, NULL, thread_free);
+  self->tid_pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->string_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->counters = g_hash_table_new_full (counter_hash, counter_equal, g_free, NULL);
+  self->async_tracks = g_hash_table_new_full (async_hash, async_equal, g_free, NULL);
+  self->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->async_ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, frame_free);
+  self->frame_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->unnamed = tsl_trace_intern (trace, "(unnamed)");
+  self->scratch = g_string_new (NULL);
+  self->label = g_string_new (NULL);
+  self->key = g_string_new (NULL);
+}
+
+void
+tsl_chrome_model_clear (TslChromeModel *self)
+{
+  g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->tid_pids, g_hash_table_unref);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->counters, g_hash_table_unref);
+  g_clear_pointer (&self->async_tracks, g_hash_table_unref);
+  g_clear_pointer (&self->async_open, g_hash_table_unref);
+  g_clear_pointer (&self->async_ends, g_hash_table_unref);
+  g_clear_pointer (&self->frames, g_hash_table_unref);
+  g_clear_pointer (&self->frame_labels, g_hash_table_unref);
+  if (self->scratch != NULL)
+    g_string_free (self->scratch, TRUE);
+  if (self->label != NULL)
+    g_string_free (self->label, TRUE);
+  if (self->key != NULL)
+    g_string_free (self->key, TRUE);
+  self->scratch = self->label = self->key = NULL;
+}
+
+/* A name, category or id as an interned string; numbers keep their text. */
+static guint32
+intern_value (TslChromeModel     *self,
+              const TslJsonValue *value)
+{
+  const char *s;
+  gsize len;
+
+  if (value->type == TSL_JSON_STRING)
+    s = tsl_json_value_get_string (value, self->scratch, &len);
+  else if (value->type == TSL_JSON_NUMBER)
+    {
+      s = value->p;
+      len = value->len;
+    }
+  else
+    return self->unnamed;
+  if (len == 0)
+    return self->unnamed;
+  return tsl_trace_intern_len (self->trace, s, len);
+}
+
+/* "7695" and 7695 are the same thread; names like "PyTorch Profiler" get a
+ * synthetic id, and become the process or thread name unless metadata names
+ * it. */
+static gboolean
+resolve_id (TslChromeModel     *self,
+            const TslJsonValue *value,
+            gboolean            is_tid,
+            gint64              pid,
+            gint64             *out)
+{
+  const char *s;
+  gsize len;
+  gint64 *known;
+
+  if (value->type == TSL_JSON_NONE || value->type == TSL_JSON_NULL)
+    {
+      *out = 0;
+      return TRUE;
+    }
+  if (tsl_json_value_get_int64 (value, out))
+    return TRUE;
+  if (value->type != TSL_JSON_STRING)
+    return FALSE;
+
+  s = tsl_json_value_get_string (value, self->scratch, &len);
+  g_string_truncate (self->key, 0);
+  if (is_tid)
+    g_string_append_printf (self->key, "t%" G_GINT64_FORMAT ":", pid);
+  else
+    g_string_append (self->key, "p:");
+  g_string_append_len (self->key, s, len);
+  known = g_hash_table_lookup (self->string_ids, self->key->str);
+  if (known == NULL)
+    {
+      g_autofree char *name = g_strndup (s, len);
+
+      known = g_new (gint64, 1);
+      *known = (G_GINT64_CONSTANT (1) << 48) + g_hash_table_size (self->string_ids);
+      g_hash_table_insert (self->string_ids, g_strdup (self->key->str), known);
+      if (is_tid)
+        tsl_trace_set_thread_name (self->trace, pid, *known, name);
+      else if (tsl_trace_get_process_name (self->trace, *known) == NULL)
+        tsl_trace_set_process_name (self->trace, *known, name);
+    }
+  *out = *known;
+  return TRUE;
+}
+
+static gboolean
+get_ids (TslChromeModel       *self,
+         const TslChromeEvent *ev,
+         gint64               *pid,
+         gint64               *tid)
+{
+  if (!resolve_id (self, &ev->pid, FALSE, 0, pid) ||
+      !resolve_id (self, &ev->tid, TRUE, *pid, tid))
+    {
+      tsl_trace_add_warning (self->trace, "ignored an event whose \"pid\" or \"tid\" is not a number or a string");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+get_ts (TslChromeModel       *self,
+        const TslChromeEvent *ev,
+        gint64               *ts_ns)
+{
+  if (ev->ts.type == TSL_JSON_NONE)
+    {
+      tsl_trace_add_warning (self->trace, "ignored an event without \"ts\"");
+      return FALSE;
+    }
+  if (!tsl_json_value_get_us_as_ns (&ev->ts, ts_ns))
+    {
+      tsl_trace_add_warning (self->trace, "ignored an event whose \"ts\" is not a number in range");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static Thread *
+get_thread (TslChromeModel *self,
+            gint64          pid,
+            gint64          tid)
+{
+  Thread *th = self->last_thread;
+  gint64 key[2] = { pid, tid };
+
+  if (th != NULL && th->pid == pid && th->tid == tid)
+    return th;
+  th = g_hash_table_lookup (self->threads, key);
+  if (th == NULL)
+    {
+      th = g_new0 (Thread, 1);
+      th->pid = pid;
+      th->tid = tid;
+      th->track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pid, tid, NULL);
+      g_hash_table_insert (self->threads, th, th);
+      if (!g_hash_table_contains (self->tid_pids, &tid))
+        g_hash_table_insert (self->tid_pids, g_memdup2 (&tid, sizeof tid),
+                             g_memdup2 (&pid, sizeof pid));
+    }
+  self->last_thread = th;
+  return th;
+}
+
+/* X spans that ended before `ts` (or start after it: the file is not sorted)
+ * no longer contain what comes next. */
+static void
+pop_ended (Thread *th,
+           gint64  ts)
+{
+  while (th->n_open > 0)
+    {
+      const OpenSpan *top = &th->open[th->n_open - 1];
+
+      if (top->end_ns == SPAN_OPEN || (top->end_ns > ts && ts >= top->start_ns))
+        break;
+      th->n_open--;
+    }
+}
+
+static gboolean
+push_span (Thread  *th,
+           gint64   start_ns,
+           gint64   end_ns,
+           guint32  name)
+{
+  if (th->n_open >= MAX_DEPTH)
+    return FALSE;
+  if (th->n_open == th->n_alloc)
+    {
+      th->n_alloc = MAX (8, th->n_alloc * 2);
+      th->open = g_renew (OpenSpan, th->open, th->n_alloc);
+    }
+  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, name };
+  return TRUE;
+}
+
+/* The label of a kept sample: open span names, root first, then `leaf`. */
+static void
+set_stack_label (TslChromeModel *self,
+                 Thread         *th,
+                 guint           depth,
+                 guint32         leaf)
+{
+  GString *label = self->label;
+
+  g_string_truncate (label, 0);
+  for (guint i = 0; i < depth; i++)
+    {
+      if (i > 0)
+        g_string_append_c (label, ';');
+      g_string_append (label, tsl_trace_lookup (self->trace, th->open[i].name));
+    }
+  if (leaf != 0)
+    {
+      if (depth > 0)
+        g_string_append_c (label, ';');
+      g_string_append (label, tsl_trace_lookup (self->trace, leaf));
+    }
+  tsl_trace_set_label (self->trace, th->track, label->str);
+}
+
+static const Frame *
+lookup_frame (TslChromeModel     *self,
+              const TslJsonValue *id)
+{
+  g_string_truncate (self->key, 0);
+  if (id->type == TSL_JSON_STRING || id->type == TSL_JSON_NUMBER)
+    g_string_append_len (self->key, id->p, id->len);
+  else
+    return NULL;
+  return g_hash_table_lookup (self->frames, self->key->str);
+}
+
+/* The stack of a stackFrames id, root first; 0 when it cannot be named yet. */
+static guint32
+frame_label (TslChromeModel     *self,
+             const TslJsonValue *sf)
+{
+  const Frame *frame;
+  g_autofree char *id = NULL;
+  guint32 names[MAX_FRAMES];
+  guint n = 0;
+  gpointer cached;
+  guint32 label;
+
+  if (!self->frames_done)
+    return 0;
+  frame = lookup_frame (self, sf);
+  if (frame == NULL)
+    return 0;
+  if (g_hash_table_lookup_extended (self->frame_labels, self->key->str, NULL, &cached))
+    return GPOINTER_TO_UINT (cached);
+
+  id = g_strdup (self->key->str);
+  while (frame != NULL && n < MAX_FRAMES)
+    {
+      names[n++] = frame->name;
+      frame = frame->parent != NULL ? g_hash_table_lookup (self->frames, frame->parent) : NULL;
+    }
+  g_string_truncate (self->label, 0);
+  while (n > 0)
+    {
+      g_string_append (self->label, tsl_trace_lookup (self->trace, names[--n]));
+      if (n > 0)
+        g_string_append_c (self->label, ';');
+    }
+  label = tsl_trace_intern (self->trace, self->label->str);
+  g_hash_table_insert (self->frame_labels, g_steal_pointer (&id), GUINT_TO_POINTER (label));
+  return label;
+}
+
+/* A sampled stack: stackFrames id, else a "stack" array, else the name. */
+static guint32
+sample_label (TslChromeModel       *self,
+              const TslChromeEvent *ev)
+{
+  if (ev->sf.type != TSL_JSON_NONE)
+    {
+      guint32 label = frame_label (self, &ev->sf);
+
+      if (label != 0)
+        return label;
+    }
+  if (ev->stack.type == TSL_JSON_ARRAY)
+    {
+      TslJsonIter iter;
+      TslJsonValue frame;
+      TslJsonError error;
+      g_autoptr(GString) joined = g_string_new (NULL);
+
+      tsl_json_iter_init (&iter, ev->stack.p, ev->stack.p + ev->stack.len);
+      while (tsl_json_iter_next_element (&iter, &frame, &error) == TSL_JSON_OK)
+        {
+          gsize len;
+          const char *s;
+
+          if (frame.type != TSL_JSON_STRING && frame.type != TSL_JSON_NUMBER)
+            continue;
+          s = frame.type == TSL_JSON_STRING
+            ? tsl_json_value_get_string (&frame, self->scratch, &len)
+            : (len = frame.len, frame.p);
+          if (joined->len > 0)
+            g_string_append_c (joined, ';');
+          g_string_append_len (joined, s, len);
+        }
+      if (joined->len > 0)
+        return tsl_trace_intern (self->trace, joined->str);
+    }
+  return intern_value (self, &ev->name);
+}
+
+static void
+thread_event (TslChromeModel       *self,
+              const TslChromeEvent *ev,
+              char                  ph)
+{
+  gint64 pid, tid, ts;
+  Thread *th;
+
+  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+    return;
+  th = get_thread (self, pid, tid);
+
+  switch (ph)
+    {
+    case 'B':
+      {
+        guint32 name = intern_value (self, &ev->name);
+
+        pop_ended (th, ts);
+        tsl_trace_note_time (self->trace, ts);
+        if (!push_span (th, ts, SPAN_OPEN, name))
+          {
+            th->overflow++;
+            tsl_trace_add_warning (self->trace, "spans nested deeper than %d levels were shown flat", MAX_DEPTH);
+            if (tsl_trace_offer (self->trace, th->track, ts, NAN))
+              set_stack_label (self, th, th->n_open, name);
+          }
+        break;
+      }
+
+    case 'E':
+      {
+        guint i = th->n_open;
+        gint64 dur;
+
+        tsl_trace_note_time (self->trace, ts);
+        if (th->overflow > 0)
+          {
+            th->overflow--;
+            break;
+          }
+        while (i > 0 && th->open[i - 1].end_ns != SPAN_OPEN)
+          i--;
+        if (i == 0)
+          {
+            tsl_trace_add_warning (self->trace, "ignored an 'E' event without a matching 'B'");
+            break;
+          }
+        /* Offered now, at the span's start, so it carries its duration. */
+        dur = ts - th->open[i - 1].start_ns;
+        if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
+                             dur >= 0 ? (double) dur : NAN))
+          set_stack_label (self, th, i, 0);
+        th->n_open = i - 1;
+        break;
+      }
+
+    case 'X':
+      {
+        guint32 name = intern_value (self, &ev->name);
+        gint64 dur = -1;
+        gboolean pushed = FALSE;
+
+        if (ev->dur.type != TSL_JSON_NONE &&
+            (!tsl_json_value_get_us_as_ns (&ev->dur, &dur) || dur < 0 || ts > G_MAXINT64 - dur))
+          {
+            tsl_trace_add_warning (self->trace, "ignored the \"dur\" of an 'X' event: not a number in range");
+            dur = -1;
+          }
+        pop_ended (th, ts);
+        if (dur > 0)
+          pushed = push_span (th, ts, ts + dur, name);
+        if (tsl_trace_offer (self->trace, th->track, ts, dur >= 0 ? (double) dur : NAN))
+          set_stack_label (self, th, th->n_open, pushed ? 0 : name);
+        if (dur > 0)
+          tsl_trace_note_time (self->trace, ts + dur);
+        break;
+      }
+
+    case 'P':
+      if (tsl_trace_offer (self->trace, th->track, ts, NAN))
+        tsl_trace_set_label_id (self->trace, th->track, sample_label (self, ev));
+      break;
+
+    default: /* instants: i, I, R */
+      pop_ended (th, ts);
+      if (tsl_trace_offer (self->trace, th->track, ts, NAN))
+        set_stack_label (self, th, th->n_open, intern_value (self, &ev->name));
+      break;
+    }
+}
+
+static guint
+counter_track (TslChromeModel *self,
+               gint64          pid,
+               guint32         name,
+               guint32         id,
+               const char     *key_str,
+               gsize           key_len,
+               gboolean        several)
+{
+  CounterKey key = { pid, name, id, 0, several };
+  gpointer found;
+  guint track;
+
+  key.key = several ? tsl_trace_intern_len (self->trace, key_str, key_len) : 0;
+  found = g_hash_table_lookup (self->counters, &key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  g_string_assign (self->label, tsl_trace_lookup (self->trace, name));
+  if (id != 0)
+    g_string_append_printf (self->label, "[%s]", tsl_trace_lookup (self->trace, id));
+  if (several)
+    {
+      g_string_append_c (self->label, '.');
+      g_string_append_len (self->label, key_str, key_len);
+    }
+  track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, 0, self->label->str);
+  g_hash_table_insert (self->counters, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
+  return track;
+}
+
+/* Each numeric member of args is a series: "NAME", or "NAME.key" when the
+ * event has several. Scanned without a DOM: counters need every value. */
+static void
+counter_event (TslChromeModel       *self,
+               const TslChromeEvent *ev)
+{
+  TslJsonIter iter;
+  TslJsonValue key, value;
+  TslJsonError error;
+  gint64 pid, tid, ts;
+  guint32 name, id = 0;
+  guint n_numeric = 0;
+  double v;
+
+  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+    return;
+  if (ev->args.type != TSL_JSON_OBJECT)
+    {
+      tsl_trace_add_warning (self->trace, "ignored a 'C' event without an \"args\" object");
+      return;
+    }
+  tsl_json_iter_init (&iter, ev->args.p, ev->args.p + ev->args.len);
+  while (tsl_json_iter_next_member (&iter, &key, &value, &error) == TSL_JSON_OK)
+    if (tsl_json_value_get_double (&value, &v))
+      n_numeric++;
+  if (n_numeric == 0)
+    {
+      tsl_trace_add_warning (self->trace, "ignored a 'C' event without numeric values");
+      return;
+    }
+
+  name = intern_value (self, &ev->name);
+  if (ev->id.type == TSL_JSON_STRING || ev->id.type == TSL_JSON_NUMBER)
+    id = intern_value (self, &ev->id);
+  tsl_trace_note_time (self->trace, ts);
+  tsl_json_iter_init (&iter, ev->args.p, ev->args.p + ev->args.len);
+  while (tsl_json_iter_next_member (&iter, &key, &value, &error) == TSL_JSON_OK)
+    {
+      const char *k;
+      gsize k_len;
+      guint track;
+
+      if (!tsl_json_value_get_double (&value, &v))
+        {
+          tsl_trace_add_warning (self->trace, "ignored a non-numeric counter value");
+          continue;
+        }
+      k = tsl_json_value_get_string (&key, self->scratch, &k_len);
+      track = counter_track (self, pid, name, id, k, k_len, n_numeric > 1);
+      tsl_trace_offer (self->trace, track, ts, v);
+    }
+}
+
+static gboolean
+find_member (const TslJsonValue *object,
+             const char         *name,
+             TslJsonValue       *out)
+{
+  TslJsonIter iter;
+  TslJsonValue key;
+  TslJsonError error;
+  gsize len = strlen (name);
+
+  if (object->type != TSL_JSON_OBJECT)
+    return FALSE;
+  tsl_json_iter_init (&iter, object->p, object->p + object->len);
+  while (tsl_json_iter_next_member (&iter, &key, out, &error) == TSL_JSON_OK)
+    if (tsl_json_key_is (&key, name, len))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+metadata_event (TslChromeModel       *self,
+                const TslChromeEvent *ev)
+{
+  TslJsonValue value;
+  gint64 pid, tid, index;
+  gboolean is_process;
+
+  if (ev->name.type != TSL_JSON_STRING || !get_ids (self, ev, &pid, &tid))
+    return;
+  is_process = ev->name.len > 8 && memcmp (ev->name.p, "process_", 8) == 0;
+
+  if (TSL_JSON_KEY_IS (&ev->name, "process_name") || TSL_JSON_KEY_IS (&ev->name, "thread_name"))
+    {
+      g_autofree char *name = NULL;
+      const char *s;
+      gsize len;
+
+      if (!find_member (&ev->args, "name", &value) || value.type != TSL_JSON_STRING)
+        return;
+      s = tsl_json_value_get_string (&value, self->scratch, &len);
+      name = g_strndup (s, len);
+      if (is_process)
+        tsl_trace_set_process_name (self->trace, pid, name);
+      else
+        tsl_trace_set_thread_name (self->trace, pid, tid, name);
+    }
+  else if (TSL_JSON_KEY_IS (&ev->name, "process_sort_index") ||
+           TSL_JSON_KEY_IS (&ev->name, "thread_sort_index"))
+    {
+      if (!find_member (&ev->args, "sort_index", &value) ||
+          !tsl_json_value_get_int64 (&value, &index) || index < G_MININT || index > G_MAXINT)
+        return;
+      if (is_process)
+        tsl_trace_set_process_sort_index (self->trace, pid, (int) index);
+      else
+        tsl_trace_set_thread_sort_index (self->trace, pid, tid, (int) index);
+    }
+}
+
+static guint
+async_track (TslChromeModel *self,
+             gint64          pid,
+             guint32         group)
+{
+  AsyncKey key = { pid, group, 0 };
+  gpointer found = g_hash_table_lookup (self->async_tracks, &key);
+  guint track;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  track = tsl_trace_ensure_track (self->trace, TSL_TRACK_ASYNC, pid, 0,
+                                  tsl_trace_lookup (self->trace, group));
+  g_hash_table_insert (self->async_tracks, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
+  return track;
+}
+
+static void
+remember_async (GHashTable *table,
+                const char *key,
+                gint64      ts,
+                guint       track,
+                guint32     name)
+{
+  AsyncOpen *open = g_hash_table_lookup (table, key);
+
+  if (open == NULL)
+    {
+      open = g_new (AsyncOpen, 1);
+      g_hash_table_insert (table, g_strdup (key), open);
+    }
+  *open = (AsyncOpen) { ts, track, name };
+}
+
+/* b/e (nestable) and S/T/F (legacy) pair by (category, name, id); a span is
+ * offered at its end, at its start time, with its duration. */
+static void
+async_event (TslChromeModel       *self,
+             const TslChromeEvent *ev,
+             char                  ph)
+{
+  const TslJsonValue *id = ev->id.type != TSL_JSON_NONE ? &ev->id : &ev->id2;
+  gint64 pid, tid, ts;
+  guint32 name, group;
+  guint track;
+  AsyncOpen *open;
+
+  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+    return;
+  name = intern_value (self, &ev->name);
+  group = ev->cat.type == TSL_JSON_STRING && ev->cat.len > 0 ? intern_value (self, &ev->cat) : name;
+  track = async_track (self, pid, group);
+  tsl_trace_note_time (self->trace, ts);
+
+  if (ph == 'n' || ph == 'T' || ph == 'p')
+    {
+      if (tsl_trace_offer (self->trace, track, ts, NAN))
+        tsl_trace_set_label_id (self->trace, track, name);
+      return;
+    }
+
+  /* Ids are global unless id2 says "local": a begin in one process may end
+   * in another. */
+  g_string_printf (self->key, "%u:%u:", group, name);
+  if (id == &ev->id2 && id->type == TSL_JSON_OBJECT &&
+      g_strstr_len (id->p, id->len, "\"local\"") != NULL)
+    g_string_append_printf (self->key, "%" G_GINT64_FORMAT ":", pid);
+  if (id->type != TSL_JSON_NONE)
+    g_string_append_len (self->key, id->p, id->len);
+  if (ph == 'b' || ph == 'S')
+    {
+      /* The file is not sorted: its end may have come first. */
+      open = g_hash_table_lookup (self->async_ends, self->key->str);
+      if (open != NULL && open->start_ns >= ts)
+        {
+          if (tsl_trace_offer (self->trace, track, ts, (double) (open->start_ns - ts)))
+            tsl_trace_set_label_id (self->trace, track, name);
+          g_hash_table_remove (self->async_ends, self->key->str);
+          return;
+        }
+      remember_async (self->async_open, self->key->str, ts, track, name);
+      return;
+    }
+
+  open = g_hash_table_lookup (self->async_open, self->key->str);
+  if (open == NULL)
+    {
+      remember_async (self->async_ends, self->key->str, ts, track, name);
+      return;
+    }
+  if (tsl_trace_offer (self->trace, open->track, open->start_ns,
+                       ts >= open->start_ns ? (double) (ts - open->start_ns) : NAN))
+    tsl_trace_set_label_id (self->trace, open->track, name);
+  g_hash_table_remove (self->async_open, self->key->str);
+}
+
+void
+tsl_chrome_model_event (TslChromeModel       *self,
+                        const TslChromeEvent *ev)
+{
+  char ph;
+
+  if (ev->ph.type != TSL_JSON_STRING || ev->ph.len != 1)
+    {
+      if (ev->ph.type == TSL_JSON_NONE)
+        tsl_trace_add_warning (self->trace, "ignored an event without \"ph\"");
+      else
+        tsl_trace_add_warning (self->trace, "unknown phase '%.*s'",
+                               (int) MIN (ev->ph.len, 16), ev->ph.p);
+      return;
+    }
+
+  switch ((ph = ev->ph.p[0]))
+    {
+    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R': case 'P':
+      thread_event (self, ev, ph);
+      break;
+    case 'C':
+      counter_event (self, ev);
+      break;
+    case 'M':
+      metadata_event (self, ev);
+      break;
+    case 'b': case 'e': case 'n': case 'S': case 'T': case 'p': case 'F':
+      async_event (self, ev, ph);
+      break;
+    /* Flows, objects, memory dumps, clock syncs, contexts: counted only. */
+    case 's': case 't': case 'f': case 'N': case 'O': case 'D':
+    case 'V': case 'v': case 'c': case '(': case ')':
+      break;
+    default:
+      if (g_ascii_isprint (ph))
+        tsl_trace_add_warning (self->trace, "unknown phase '%c'", ph);
+      else
+        tsl_trace_add_warning (self->trace, "unknown phase '\\x%02x'", (guchar) ph);
+      break;
+    }
+}
+
+void
+tsl_chrome_model_sample (TslChromeModel       *self,
+                         const TslChromeEvent *ev)
+{
+  gint64 pid = 0, tid, ts;
+  Thread *th;
+
+  if (!get_ts (self, ev, &ts) || !resolve_id (self, &ev->tid, TRUE, 0, &tid))
+    return;
+  if (ev->pid.type != TSL_JSON_NONE)
+    {
+      if (!get_ids (self, ev, &pid, &tid))
+        return;
+    }
+  else
+    {
+      gint64 *known = g_hash_table_lookup (self->tid_pids, &tid);
+
+      pid = known != NULL ? *known : 0;
+    }
+  th = get_thread (self, pid, tid);
+  if (tsl_trace_offer (self->trace, th->track, ts, NAN))
+    tsl_trace_set_label_id (self->trace, th->track, sample_label (self, ev));
+}
+
+void
+tsl_chrome_model_add_frame (TslChromeModel     *self,
+                            const TslJsonValue *id,
+                            const TslJsonValue *value)
+{
+  TslJsonValue member;
+  Frame *frame;
+
+  if (value->type != TSL_JSON_OBJECT)
+    return;
+  frame = g_new0 (Frame, 1);
+  frame->name = find_member (value, "name", &member) ? intern_value (self, &member) : self->unnamed;
+  if (find_member (value, "parent", &member) &&
+      (member.type == TSL_JSON_STRING || member.type == TSL_JSON_NUMBER))
+    frame->parent = g_strndup (member.p, member.len);
+  g_hash_table_replace (self->frames, g_strndup (id->p, id->len), frame);
+}
+
+void
+tsl_chrome_model_frames_done (TslChromeModel *self)
+{
+  self->frames_done = TRUE;
+  g_hash_table_remove_all (self->frame_labels);
+}
+
+gboolean
+tsl_chrome_model_has_frames (TslChromeModel *self)
+{
+  return self->frames_done;
+}
+
+void
+tsl_chrome_model_finish (TslChromeModel *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint unclosed = 0;
+  guint async_unclosed = 0;
+  guint async_unopened;
+
+  g_hash_table_iter_init (&iter, self->threads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Thread *th = value;
+
+      while (th->n_open > 0)
+        {
+          const OpenSpan *top = &th->open[th->n_open - 1];
+
+          if (top->end_ns == SPAN_OPEN)
+            {
+              unclosed++;
+              if (tsl_trace_offer (self->trace, th->track, top->start_ns, NAN))
+                set_stack_label (self, th, th->n_open, 0);
+            }
+          th->n_open--;
+        }
+    }
+
+  g_hash_table_iter_init (&iter, self->async_open);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const AsyncOpen *open = value;
+
+      async_unclosed++;
+      if (tsl_trace_offer (self->trace, open->track, open->start_ns, NAN))
+        tsl_trace_set_label_id (self->trace, open->track, open->name);
+    }
+  g_hash_table_remove_all (self->async_open);
+  async_unopened = g_hash_table_size (self->async_ends);
+  g_hash_table_remove_all (self->async_ends);
+
+  if (unclosed > 0)
+    tsl_trace_add_warning (self->trace, "%u 'B' spans had no 'E' and were closed at the end of the trace",
+                           unclosed);
+  if (async_unclosed > 0)
+    tsl_trace_add_warning (self->trace, "%u async spans had no end and were closed at the end of the trace",
+                           async_unclosed);
+  if (async_unopened > 0)
+    tsl_trace_add_warning (self->trace, "ignored %u async end events without a begin", async_unopened);
+}

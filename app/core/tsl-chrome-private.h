@@ -1,0 +1,72 @@
+/* tsl-chrome-private.h: Chrome trace events into a TslTrace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The tokenizer side of the Chrome reader (tsl-format-chrome.c) hands each
+ * scanned event to this model, which keeps the per-thread stacks of open
+ * spans, the counter and async tracks and the stackFrames table, and feeds
+ * the trace's samplers.
+ */
+#pragma once
+
+#include "tsl-json-scan.h"
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+/* The members of one event that routing needs; slices of the input. */
+typedef struct {
+  TslJsonValue ph;
+  TslJsonValue ts;
+  TslJsonValue dur;
+  TslJsonValue pid;
+  TslJsonValue tid;
+  TslJsonValue name;
+  TslJsonValue cat;
+  TslJsonValue id;
+  TslJsonValue id2;
+  TslJsonValue scope;
+  TslJsonValue args;
+  TslJsonValue sf;
+  TslJsonValue stack;
+} TslChromeEvent;
+
+typedef struct {
+  TslTrace   *trace;
+
+  GHashTable *threads;        /* (pid, tid) → Thread */
+  gpointer    last_thread;
+  GHashTable *tid_pids;       /* tid → pid, for samples without a pid */
+  GHashTable *string_ids;     /* non-numeric pid/tid strings → synthetic ids */
+  GHashTable *counters;       /* CounterKey → track */
+  GHashTable *async_tracks;   /* (pid, cat or name) → track */
+  GHashTable *async_open;     /* (category, name, id) → AsyncOpen */
+  GHashTable *async_ends;     /* ends seen before their begin */
+  GHashTable *frames;         /* stackFrames id → Frame */
+  GHashTable *frame_labels;   /* stackFrames id → interned stack label */
+  gboolean    frames_done;
+
+  guint32     unnamed;
+  GString    *scratch;
+  GString    *label;
+  GString    *key;
+} TslChromeModel;
+
+void              tsl_chrome_model_init         (TslChromeModel       *self,
+                                                 TslTrace             *trace);
+void              tsl_chrome_model_clear        (TslChromeModel       *self);
+/* One entry of traceEvents (or of the top-level array). */
+void              tsl_chrome_model_event        (TslChromeModel       *self,
+                                                 const TslChromeEvent *ev);
+/* One entry of the top-level "samples" array. */
+void              tsl_chrome_model_sample       (TslChromeModel       *self,
+                                                 const TslChromeEvent *ev);
+void              tsl_chrome_model_add_frame    (TslChromeModel       *self,
+                                                 const TslJsonValue   *id,
+                                                 const TslJsonValue   *frame);
+void              tsl_chrome_model_frames_done  (TslChromeModel       *self);
+gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
+/* End of input: closes open spans. */
+void              tsl_chrome_model_finish       (TslChromeModel       *self);
+
+G_END_DECLS

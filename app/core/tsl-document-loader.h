@@ -1,0 +1,35 @@
+/* tsl-document-loader.h: loads a trace on a worker thread with progress
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSL_TYPE_DOCUMENT_LOADER (tsl_document_loader_get_type ())
+G_DECLARE_FINAL_TYPE (TslDocumentLoader, tsl_document_loader, TSL, DOCUMENT_LOADER, GObject)
+
+TslDocumentLoader *tsl_document_loader_new          (GFile               *file,
+                                                     TslTrace            *trace);
+GFile             *tsl_document_loader_get_file     (TslDocumentLoader   *self);
+/* The trace being filled; readable (under tsl_trace_lock) while loading. */
+TslTrace          *tsl_document_loader_get_trace    (TslDocumentLoader   *self);
+/* 0..1, or -1 when the total size is unknown (a pipe). */
+double             tsl_document_loader_get_fraction (TslDocumentLoader   *self);
+guint64            tsl_document_loader_get_bytes    (TslDocumentLoader   *self);
+guint64            tsl_document_loader_get_events   (TslDocumentLoader   *self);
+/* (transfer full): e.g. "12.5 MB of 40 MB, 180,000 events". */
+char              *tsl_document_loader_dup_message  (TslDocumentLoader   *self);
+void               tsl_document_loader_load_async   (TslDocumentLoader   *self,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean           tsl_document_loader_load_finish  (TslDocumentLoader   *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+
+G_END_DECLS

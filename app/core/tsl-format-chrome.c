@@ -1,0 +1,670 @@
+/* tsl-format-chrome.c: the Chrome Trace Event Format, streamed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The array form and the {"traceEvents": [...]} object form are read one
+ * event at a time with our own tokenizer (tsl-json-scan.h): each event is
+ * scanned once for the members that route it (ph, pid, tid, ts, dur, name,
+ * cat, id), everything else is skipped unparsed, and payloads (stacks, args)
+ * are only looked at when the sampler keeps the event. Spans become samples
+ * of their thread's track, labelled with the stack of spans open on that
+ * thread, root first; a B span is offered when its E arrives so that it can
+ * carry its duration. Per-thread state is the stack of open spans, nothing
+ * per event.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tsl-format-private.h"
+#include "tsl-json-scan.h"
+#include "tsl-chrome-private.h"
+
+typedef enum {
+  ST_START,
+  ST_OBJECT,         /* top-level object: before a member name or '}' */
+  ST_OBJECT_NEXT,    /* after a member: ',' or '}' */
+  ST_EVENTS,         /* inside traceEvents, the top-level array or samples */
+  ST_FRAMES,         /* inside stackFrames */
+  ST_SKIP,           /* a top-level member we do not need, however large */
+  ST_HOLD_SAMPLES,   /* a samples array that came before stackFrames */
+  ST_DONE,
+} State;
+
+typedef enum {
+  STEP_CONTINUE,
+  STEP_NEED_MORE,
+  STEP_ERROR,
+} Step;
+
+struct _TslChrome {
+  TslChromeModel    model;
+  TslReaderContext *ctx;
+
+  State             state;
+  gboolean          list_is_samples;
+  gboolean          object_form;
+  gboolean          need_separator;
+  gboolean          saw_events;
+  gboolean          warned_trailing;
+  TslJsonSkip       skip;
+  GByteArray       *held_samples;
+  guint64           n_events;
+};
+
+typedef struct _TslChrome TslChrome;
+
+static int
+chrome_sniff (const guint8 *head,
+              gsize         len,
+              gboolean      at_eof)
+{
+  const char *s = (const char *) head;
+  const char *end = s + len;
+  const char *p = tsl_json_skip_ws (s, end);
+
+  if (p >= end)
+    return 0;
+  if (*p == '[')
+    {
+      p = tsl_json_skip_ws (p + 1, end);
+      if (p < end && *p != '{' && *p != ']')
+        return 0;
+      return g_strstr_len (s, len, "\"ph\"") != NULL ? 90 : 40;
+    }
+  if (*p != '{')
+    return 0;
+  if (g_strstr_len (s, len, "\"traceEvents\"") != NULL)
+    return 95;
+  if (g_strstr_len (s, len, "\"ph\"") != NULL)
+    return 70;
+  /* Some other JSON object; the Chrome reader is the best guess, and its
+   * object form may start with a large "metadata" member. */
+  return 30;
+}
+
+static gpointer
+chrome_create (TslTrace         *trace,
+               TslReaderContext *ctx)
+{
+  TslChrome *self = g_new0 (TslChrome, 1);
+
+  tsl_chrome_model_init (&self->model, trace);
+  self->ctx = ctx;
+  self->state = ST_START;
+  return self;
+}
+
+static void
+chrome_destroy (gpointer state)
+{
+  TslChrome *self = state;
+
+  tsl_chrome_model_clear (&self->model);
+  g_clear_pointer (&self->held_samples, g_byte_array_unref);
+  g_free (self);
+}
+
+/* Scans one event object; on OK every member we route on is in *ev. */
+static TslJsonStatus
+scan_event (const char    *p,
+            const char    *end,
+            TslChromeEvent *ev,
+            const char   **after,
+            TslJsonError  *error)
+{
+  TslJsonIter iter;
+  TslJsonValue key, value;
+  TslJsonStatus status;
+
+  memset (ev, 0, sizeof *ev);
+  tsl_json_iter_init (&iter, p, end);
+  while ((status = tsl_json_iter_next_member (&iter, &key, &value, error)) == TSL_JSON_OK)
+    {
+      TslJsonValue *slot = NULL;
+
+      if (key.escaped)
+        continue;
+      switch (key.len)
+        {
+        case 1:
+          if (key.p[0] == 's')
+            slot = &ev->scope;
+          break;
+        case 2:
+          if (key.p[0] == 'p' && key.p[1] == 'h')
+            slot = &ev->ph;
+          else if (key.p[0] == 't' && key.p[1] == 's')
+            slot = &ev->ts;
+          else if (key.p[0] == 'i' && key.p[1] == 'd')
+            slot = &ev->id;
+          else if (key.p[0] == 's' && key.p[1] == 'f')
+            slot = &ev->sf;
+          break;
+        case 3:
+          if (memcmp (key.p, "pid", 3) == 0)
+            slot = &ev->pid;
+          else if (memcmp (key.p, "tid", 3) == 0)
+            slot = &ev->tid;
+          else if (memcmp (key.p, "dur", 3) == 0)
+            slot = &ev->dur;
+          else if (memcmp (key.p, "cat", 3) == 0)
+            slot = &ev->cat;
+          else if (memcmp (key.p, "id2", 3) == 0)
+            slot = &ev->id2;
+          break;
+        case 4:
+          if (memcmp (key.p, "name", 4) == 0)
+            slot = &ev->name;
+          else if (memcmp (key.p, "args", 4) == 0)
+            slot = &ev->args;
+          break;
+        case 5:
+          if (memcmp (key.p, "stack", 5) == 0)
+            slot = &ev->stack;
+          break;
+        default:
+          break;
+        }
+      if (slot != NULL)
+        *slot = value;
+    }
+  if (status == TSL_JSON_DONE)
+    *after = iter.p;
+  return status == TSL_JSON_DONE ? TSL_JSON_OK : status;
+}
+
+/* The elements of traceEvents (or of the top-level array, or of samples).
+ * Consumes whole events; leaves *pp at the first byte not consumed. */
+static Step
+parse_events (TslChrome   *self,
+              const char  *buf,
+              const char **pp,
+              const char  *end,
+              gboolean     at_eof,
+              gboolean    *list_done,
+              GError     **error)
+{
+  const char *p = *pp;
+  Step step = STEP_NEED_MORE;
+
+  *list_done = FALSE;
+  for (;;)
+    {
+      TslChromeEvent ev;
+      TslJsonError jerr = { NULL, NULL };
+      TslJsonStatus status;
+      const char *after = NULL;
+
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        break;
+      if (*p == ']')
+        {
+          p++;
+          *list_done = TRUE;
+          step = STEP_CONTINUE;
+          break;
+        }
+      if (*p == ',')
+        {
+          if (!self->need_separator)
+            {
+              tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                            "expected an event object or ']'");
+              step = STEP_ERROR;
+              break;
+            }
+          self->need_separator = FALSE;
+          p++;
+          continue;
+        }
+      if (self->need_separator)
+        {
+          tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                        "expected ',' or ']' after an event");
+          step = STEP_ERROR;
+          break;
+        }
+
+      if (*p == '{')
+        status = scan_event (p, end, &ev, &after, &jerr);
+      else
+        {
+          TslJsonValue value;
+
+          status = tsl_json_scan_value (p, end, &value, &after, &jerr);
+          ev.ph.type = TSL_JSON_NONE;
+          if (status == TSL_JSON_OK)
+            {
+              self->n_events++;
+              self->need_separator = TRUE;
+              tsl_trace_add_warning (self->model.trace,
+                                     "ignored an entry of the event array that is not an object");
+              p = after;
+              continue;
+            }
+        }
+
+      if (status == TSL_JSON_INCOMPLETE)
+        {
+          if (at_eof)
+            {
+              g_autofree char *where = tsl_reader_context_position (self->ctx, p - buf);
+
+              tsl_trace_add_warning (self->model.trace,
+                                     "%s: the trace ends inside an event; that event was dropped",
+                                     where);
+              p = end;
+            }
+          break;
+        }
+      if (status == TSL_JSON_ERROR)
+        {
+          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", jerr.message);
+          step = STEP_ERROR;
+          break;
+        }
+
+      self->n_events++;
+      self->need_separator = TRUE;
+      if (self->list_is_samples)
+        tsl_chrome_model_sample (&self->model, &ev);
+      else
+        tsl_chrome_model_event (&self->model, &ev);
+      p = after;
+    }
+
+  *pp = p;
+  return step;
+}
+
+static Step
+parse_frames (TslChrome   *self,
+              const char  *buf,
+              const char **pp,
+              const char  *end,
+              gboolean     at_eof,
+              GError     **error)
+{
+  const char *p = *pp;
+  Step step = STEP_NEED_MORE;
+
+  for (;;)
+    {
+      TslJsonValue key, value;
+      TslJsonError jerr = { NULL, NULL };
+      TslJsonStatus status;
+      const char *after;
+
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        break;
+      if (*p == '}')
+        {
+          p++;
+          self->state = ST_OBJECT_NEXT;
+          tsl_chrome_model_frames_done (&self->model);
+          step = STEP_CONTINUE;
+          break;
+        }
+      if (*p == ',')
+        {
+          p++;
+          continue;
+        }
+      status = tsl_json_scan_value (p, end, &key, &after, &jerr);
+      if (status == TSL_JSON_OK && key.type != TSL_JSON_STRING)
+        {
+          jerr.pos = p;
+          jerr.message = "expected a stack frame id in double quotes";
+          status = TSL_JSON_ERROR;
+        }
+      if (status == TSL_JSON_OK)
+        {
+          const char *q = tsl_json_skip_ws (after, end);
+
+          if (q >= end)
+            status = TSL_JSON_INCOMPLETE;
+          else if (*q != ':')
+            {
+              jerr.pos = q;
+              jerr.message = "expected ':' after a member name";
+              status = TSL_JSON_ERROR;
+            }
+          else
+            status = tsl_json_scan_value (tsl_json_skip_ws (q + 1, end), end,
+                                          &value, &after, &jerr);
+        }
+      if (status == TSL_JSON_INCOMPLETE)
+        {
+          if (at_eof)
+            p = end;
+          break;
+        }
+      if (status == TSL_JSON_ERROR)
+        {
+          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", jerr.message);
+          step = STEP_ERROR;
+          break;
+        }
+      tsl_chrome_model_add_frame (&self->model, &key, &value);
+      p = after;
+    }
+
+  *pp = p;
+  return step;
+}
+
+/* A samples array that arrived before stackFrames was held back so that its
+ * stacks can be named; it is read now. */
+static void
+flush_held_samples (TslChrome *self)
+{
+  g_autoptr(GByteArray) held = g_steal_pointer (&self->held_samples);
+  const char *start, *p, *end;
+  gboolean saved_list = self->list_is_samples;
+  gboolean saved_sep = self->need_separator;
+
+  if (held == NULL)
+    return;
+  start = (const char *) held->data;
+  end = start + held->len;
+  p = tsl_json_skip_ws (start, end);
+  if (p < end && *p == '[')
+    {
+      p++;
+      self->list_is_samples = TRUE;
+      self->need_separator = FALSE;
+      /* Positions in this copy are not the driver's: report without one. */
+      for (;;)
+        {
+          TslChromeEvent ev;
+          TslJsonError jerr = { NULL, NULL };
+          const char *after = NULL;
+
+          p = tsl_json_skip_ws (p, end);
+          if (p >= end || *p == ']')
+            break;
+          if (*p == ',')
+            {
+              p++;
+              continue;
+            }
+          if (*p != '{' || scan_event (p, end, &ev, &after, &jerr) != TSL_JSON_OK)
+            {
+              tsl_trace_add_warning (self->model.trace,
+                                     "the top-level \"samples\" array is malformed; the rest of it was ignored");
+              break;
+            }
+          self->n_events++;
+          tsl_chrome_model_sample (&self->model, &ev);
+          p = after;
+        }
+    }
+  self->list_is_samples = saved_list;
+  self->need_separator = saved_sep;
+}
+
+/* A top-level member name, ':' and the first byte of its value; decides
+ * where the value goes. */
+static Step
+parse_member (TslChrome   *self,
+              const char  *buf,
+              const char **pp,
+              const char  *end,
+              GError     **error)
+{
+  const char *p = tsl_json_skip_ws (*pp, end);
+  TslJsonValue key;
+  TslJsonError jerr = { NULL, NULL };
+  TslJsonStatus status;
+  const char *after;
+
+  if (p >= end)
+    return STEP_NEED_MORE;
+  if (*p == '}')
+    {
+      *pp = p + 1;
+      self->state = ST_DONE;
+      return STEP_CONTINUE;
+    }
+  if (*p != '"')
+    {
+      tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                    "expected a member name in double quotes");
+      return STEP_ERROR;
+    }
+  status = tsl_json_scan_value (p, end, &key, &after, &jerr);
+  if (status == TSL_JSON_INCOMPLETE)
+    return STEP_NEED_MORE;
+  p = tsl_json_skip_ws (after, end);
+  if (p >= end)
+    return STEP_NEED_MORE;
+  if (*p != ':')
+    {
+      tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                    "expected ':' after a member name");
+      return STEP_ERROR;
+    }
+  p = tsl_json_skip_ws (p + 1, end);
+  if (p >= end)
+    return STEP_NEED_MORE;
+
+  memset (&self->skip, 0, sizeof self->skip);
+  if (TSL_JSON_KEY_IS (&key, "traceEvents") && *p == '[')
+    {
+      self->state = ST_EVENTS;
+      self->list_is_samples = FALSE;
+      self->need_separator = FALSE;
+      self->saw_events = TRUE;
+      p++;
+    }
+  else if (TSL_JSON_KEY_IS (&key, "samples") && *p == '[')
+    {
+      if (tsl_chrome_model_has_frames (&self->model))
+        {
+          self->state = ST_EVENTS;
+          self->list_is_samples = TRUE;
+          self->need_separator = FALSE;
+          p++;
+        }
+      else
+        {
+          self->state = ST_HOLD_SAMPLES;
+          if (self->held_samples == NULL)
+            self->held_samples = g_byte_array_new ();
+        }
+    }
+  else if (TSL_JSON_KEY_IS (&key, "stackFrames") && *p == '{')
+    {
+      self->state = ST_FRAMES;
+      p++;
+    }
+  else
+    self->state = ST_SKIP;
+
+  *pp = p;
+  return STEP_CONTINUE;
+}
+
+static void
+finish (TslChrome *self)
+{
+  switch (self->state)
+    {
+    case ST_START:
+    case ST_EVENTS:
+    case ST_DONE:
+      /* EOF inside the event array after a whole event is allowed. */
+      break;
+    case ST_OBJECT:
+    case ST_OBJECT_NEXT:
+    case ST_FRAMES:
+    case ST_SKIP:
+    case ST_HOLD_SAMPLES:
+    default:
+      tsl_trace_add_warning (self->model.trace,
+                             "the JSON document is truncated; what was read is shown");
+      break;
+    }
+  if (self->object_form && !self->saw_events)
+    tsl_trace_add_warning (self->model.trace, "no \"traceEvents\" array in the JSON object");
+  if (self->held_samples != NULL)
+    {
+      tsl_chrome_model_frames_done (&self->model);
+      flush_held_samples (self);
+    }
+  tsl_chrome_model_finish (&self->model);
+}
+
+static gssize
+chrome_parse (gpointer      state,
+              const guint8 *data,
+              gsize         len,
+              gboolean      at_eof,
+              GError      **error)
+{
+  TslChrome *self = state;
+  const char *buf = (const char *) data;
+  const char *end = buf + len;
+  const char *p = buf;
+  Step step = STEP_CONTINUE;
+
+  while (step == STEP_CONTINUE)
+    {
+      const char *after = NULL;
+      gboolean list_done;
+
+      switch (self->state)
+        {
+        case ST_START:
+          p = tsl_json_skip_ws (p, end);
+          if (p >= end)
+            {
+              if (at_eof)
+                {
+                  tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                                "expected '[' or '{' at the start of a Chrome trace");
+                  step = STEP_ERROR;
+                }
+              else
+                step = STEP_NEED_MORE;
+            }
+          else if (*p == '[')
+            {
+              self->state = ST_EVENTS;
+              self->list_is_samples = FALSE;
+              self->saw_events = TRUE;
+              p++;
+            }
+          else if (*p == '{')
+            {
+              self->state = ST_OBJECT;
+              self->object_form = TRUE;
+              p++;
+            }
+          else
+            {
+              tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                            "expected '[' or '{' at the start of a Chrome trace");
+              step = STEP_ERROR;
+            }
+          break;
+
+        case ST_OBJECT:
+          step = parse_member (self, buf, &p, end, error);
+          break;
+
+        case ST_OBJECT_NEXT:
+          p = tsl_json_skip_ws (p, end);
+          if (p >= end)
+            step = STEP_NEED_MORE;
+          else if (*p == ',')
+            {
+              self->state = ST_OBJECT;
+              p++;
+            }
+          else if (*p == '}')
+            {
+              self->state = ST_DONE;
+              p++;
+            }
+          else
+            {
+              tsl_reader_context_set_error (self->ctx, error, p - buf,
+                                            "expected ',' or '}' after a top-level member");
+              step = STEP_ERROR;
+            }
+          break;
+
+        case ST_EVENTS:
+          step = parse_events (self, buf, &p, end, at_eof, &list_done, error);
+          if (list_done)
+            self->state = self->object_form ? ST_OBJECT_NEXT : ST_DONE;
+          break;
+
+        case ST_FRAMES:
+          step = parse_frames (self, buf, &p, end, at_eof, error);
+          if (step == STEP_CONTINUE && self->held_samples != NULL)
+            flush_held_samples (self);
+          break;
+
+        case ST_SKIP:
+        case ST_HOLD_SAMPLES:
+          {
+            gboolean done = tsl_json_skip_feed (&self->skip, p, end, at_eof, &after);
+
+            if (self->state == ST_HOLD_SAMPLES)
+              g_byte_array_append (self->held_samples, (const guint8 *) p, after - p);
+            p = after;
+            if (done)
+              self->state = ST_OBJECT_NEXT;
+            else
+              step = STEP_NEED_MORE;
+          }
+          break;
+
+        case ST_DONE:
+        default:
+          p = tsl_json_skip_ws (p, end);
+          if (p < end && !self->warned_trailing)
+            {
+              g_autofree char *where = tsl_reader_context_position (self->ctx, p - buf);
+
+              tsl_trace_add_warning (self->model.trace,
+                                     "%s: ignored data after the end of the JSON document", where);
+              self->warned_trailing = TRUE;
+            }
+          p = end;
+          step = STEP_NEED_MORE;
+          break;
+        }
+    }
+
+  if (self->n_events > 0)
+    {
+      tsl_trace_add_events (self->model.trace, self->n_events);
+      self->n_events = 0;
+    }
+  if (step == STEP_ERROR)
+    return -1;
+  if (at_eof)
+    {
+      finish (self);
+      if (self->n_events > 0)
+        {
+          tsl_trace_add_events (self->model.trace, self->n_events);
+          self->n_events = 0;
+        }
+      return len;
+    }
+  return p - buf;
+}
+
+const TslFormat tsl_format_chrome_json = {
+  .name = "chrome-json",
+  .sniff = chrome_sniff,
+  .create = chrome_create,
+  .parse = chrome_parse,
+  .destroy = chrome_destroy,
+};

@@ -1,0 +1,792 @@
+/* tsl-format-csv.c: CSV/TSV metric files (DESIGN.md §6)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A header row names the columns; the separator is ',', ';' or a tab, taken
+ * from the header. The time column is named time/timestamp/ts/date, else it is
+ * the first; times are seconds or ISO 8601 (UTC unless a zone is given).
+ *
+ * Wide form: every other numeric column is a TSL_TRACK_METRIC series. Long
+ * form: a column named series/metric/name holds the series name. sysstat's
+ * `sadf -d` is read too: its headers are '#' lines that repeat per section, an
+ * all-caps column (CPU, IFACE, DEV) keys the rows, so series are named like
+ * "%usr{CPU=0}", and a header column ending in "[...]" means rows may be longer.
+ *
+ * Rows without quotes are split in place with memchr; a row with a quote takes
+ * the RFC 4180 path (doubled quotes, newlines inside quotes) into a scratch
+ * buffer. Nothing is allocated per row.
+ */
+#define G_LOG_DOMAIN "tsl-format-csv"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-format-private.h"
+#include "tsl-text-private.h"
+
+typedef enum {
+  COL_TEXT,   /* ignored */
+  COL_TIME,
+  COL_VALUE,
+  COL_KEY,    /* names the series of the row's values */
+  COL_SERIES, /* long form: the series name itself */
+} ColumnKind;
+
+typedef enum {
+  TIME_UNKNOWN,
+  TIME_ISO,
+  TIME_SECONDS,
+  TIME_ORDINAL,
+} TimeMode;
+
+typedef struct {
+  const char *p;
+  gsize       len;
+} Field;
+
+typedef struct {
+  guint64  count;
+  char    *first;   /* "FILE:LINE:COLUMN" of the first occurrence */
+} Tally;
+
+typedef struct {
+  TslTrace         *trace;
+  TslReaderContext *ctx;
+
+  char              sep;
+  gboolean          hash_header;     /* headers are '#' lines (sysstat) */
+  gboolean          variable_rows;   /* a header column ends in "[...]" */
+  gboolean          kinds_known;
+  gboolean          keyed;
+  guint             n_value_cols;
+  GPtrArray        *names;           /* column names */
+  GArray           *kinds;           /* ColumnKind per column */
+  GArray           *col_tracks;      /* guint per column, unkeyed form */
+  int               time_col;
+  int               value_col;       /* long form: the one value column, or -1 */
+  TimeMode          time_mode;
+
+  GHashTable       *tracks;          /* series name → track + 1 */
+  GString          *name_buf;
+  GArray           *fields;          /* Field of the current row */
+  GString          *unquoted;
+  GArray           *offsets;         /* gsize pairs, slow path */
+
+  guint64           n_rows;
+  Tally             ragged;
+  Tally             bad_time;
+  Tally             bad_value;
+  Tally             restarts;
+  Tally             unterminated;
+} CsvState;
+
+static gboolean
+name_is (const char *name,
+         const char *const *choices)
+{
+  for (guint i = 0; choices[i] != NULL; i++)
+    if (g_ascii_strcasecmp (name, choices[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* sysstat's per-device key columns: CPU, IFACE, DEV, INTR, FILESYSTEM, … */
+static gboolean
+is_key_name (const char *name)
+{
+  guint letters = 0;
+
+  for (const char *p = name; *p; p++)
+    {
+      if (g_ascii_isupper (*p))
+        letters++;
+      else if (!g_ascii_isdigit (*p) && *p != '_')
+        return FALSE;
+    }
+  return letters >= 2;
+}
+
+/* Counts the separators of the record at p outside quotes (a quoted field
+ * may span lines) and returns where the next record starts, or NULL when the
+ * record does not end within [p, end). */
+static const char *
+count_record (const char *p,
+              const char *end,
+              char        sep,
+              guint      *count)
+{
+  gboolean in_quotes = FALSE;
+
+  *count = 0;
+  for (; p < end; p++)
+    {
+      if (*p == '"')
+        in_quotes = !in_quotes;
+      else if (in_quotes)
+        continue;
+      else if (*p == sep)
+        (*count)++;
+      else if (*p == '\n')
+        return p + 1;
+    }
+  return NULL;
+}
+
+/* Picks the separator from the first line that holds any: the most frequent
+ * one, ties going to tab, then ';', then ','. Returns 0 if none. */
+static char
+guess_separator (const char *p,
+                 gsize       len,
+                 guint      *n_fields)
+{
+  static const char seps[] = { '\t', ';', ',' };
+  const char *end = p + len;
+
+  for (guint lines = 0; p < end && lines < 20; lines++)
+    {
+      const char *next = NULL;
+      guint best_count = 0;
+      char best = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (seps); i++)
+        {
+          guint count;
+
+          next = count_record (p, end, seps[i], &count);
+          if (count > best_count)
+            {
+              best_count = count;
+              best = seps[i];
+            }
+        }
+      if (best != 0)
+        {
+          *n_fields = best_count + 1;
+          return best;
+        }
+      if (next == NULL)
+        break;
+      p = next;
+    }
+
+  return 0;
+}
+
+static void
+tally (CsvState *self,
+       Tally    *t,
+       gsize     offset)
+{
+  if (t->count++ == 0)
+    t->first = tsl_reader_context_position (self->ctx, offset);
+}
+
+static void
+tally_report (CsvState   *self,
+              Tally      *t,
+              const char *what)
+{
+  if (t->count == 0)
+    return;
+  tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " %s (the first here)",
+                         t->first, t->count, what);
+}
+
+static gpointer
+csv_create (TslTrace         *trace,
+            TslReaderContext *ctx)
+{
+  CsvState *self = g_new0 (CsvState, 1);
+
+  self->trace = trace;
+  self->ctx = ctx;
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->kinds = g_array_new (FALSE, TRUE, sizeof (ColumnKind));
+  self->col_tracks = g_array_new (FALSE, TRUE, sizeof (guint));
+  self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->name_buf = g_string_sized_new (64);
+  self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
+  self->unquoted = g_string_sized_new (256);
+  self->offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
+  return self;
+}
+
+static void
+csv_destroy (gpointer data)
+{
+  CsvState *self = data;
+
+  g_ptr_array_unref (self->names);
+  g_array_unref (self->kinds);
+  g_array_unref (self->col_tracks);
+  g_hash_table_unref (self->tracks);
+  g_string_free (self->name_buf, TRUE);
+  g_array_unref (self->fields);
+  g_string_free (self->unquoted, TRUE);
+  g_array_unref (self->offsets);
+  g_free (self->ragged.first);
+  g_free (self->bad_time.first);
+  g_free (self->bad_value.first);
+  g_free (self->restarts.first);
+  g_free (self->unterminated.first);
+  g_free (self);
+}
+
+static void
+add_field (CsvState   *self,
+           const char *p,
+           gsize       len)
+{
+  Field f = { p, len };
+
+  g_array_append_val (self->fields, f);
+}
+
+/* Splits the row at p into self->fields. Returns the bytes it spans
+ * (with its newline), or 0 when it is not complete yet. */
+static gsize
+split_row (CsvState   *self,
+           const char *p,
+           const char *end,
+           gboolean    at_eof,
+           gsize       base_offset)
+{
+  const char *nl = memchr (p, '\n', end - p);
+  const char *eol = nl ? nl : end;
+  const char *q;
+  gboolean in_quotes = FALSE;
+  gsize field_start;
+
+  if (nl == NULL && !at_eof)
+    return 0;
+
+  g_array_set_size (self->fields, 0);
+
+  if (memchr (p, '"', eol - p) == NULL)
+    {
+      const char *s = p;
+      const char *line_end = eol;
+
+      if (line_end > p && line_end[-1] == '\r')
+        line_end--;
+      for (;;)
+        {
+          const char *c = memchr (s, self->sep, line_end - s);
+
+          if (c == NULL)
+            {
+              add_field (self, s, line_end - s);
+              break;
+            }
+          add_field (self, s, c - s);
+          s = c + 1;
+        }
+      return (nl ? nl + 1 : end) - p;
+    }
+
+  /* RFC 4180: fields are unquoted into a scratch buffer; pointers are fixed
+   * up once the row is complete because the buffer may move while growing. */
+  g_string_truncate (self->unquoted, 0);
+  g_array_set_size (self->offsets, 0);
+  field_start = 0;
+  q = p;
+  for (;;)
+    {
+      char c;
+
+      if (q == end)
+        {
+          if (!at_eof)
+            return 0;
+          if (in_quotes)
+            tally (self, &self->unterminated, base_offset);
+          break;
+        }
+
+      c = *q;
+      if (in_quotes)
+        {
+          if (c == '"')
+            {
+              if (q + 1 == end && !at_eof)
+                return 0;
+              if (q + 1 < end && q[1] == '"')
+                {
+                  g_string_append_c (self->unquoted, '"');
+                  q += 2;
+                  continue;
+                }
+              in_quotes = FALSE;
+              q++;
+              continue;
+            }
+          g_string_append_c (self->unquoted, c);
+          q++;
+          continue;
+        }
+
+      if (c == self->sep)
+        {
+          gsize pair[2] = { field_start, self->unquoted->len - field_start };
+
+          g_array_append_vals (self->offsets, pair, 2);
+          field_start = self->unquoted->len;
+          q++;
+          continue;
+        }
+      if (c == '\n')
+        {
+          q++;
+          break;
+        }
+      if (c == '"' && self->unquoted->len == field_start)
+        in_quotes = TRUE;
+      else if (!(c == '\r' && (q + 1 == end || q[1] == '\n')))
+        g_string_append_c (self->unquoted, c);
+      q++;
+    }
+
+  {
+    gsize pair[2] = { field_start, self->unquoted->len - field_start };
+
+    g_array_append_vals (self->offsets, pair, 2);
+  }
+  for (guint i = 0; i < self->offsets->len; i += 2)
+    add_field (self, self->unquoted->str + g_array_index (self->offsets, gsize, i),
+               g_array_index (self->offsets, gsize, i + 1));
+
+  return q - p;
+}
+
+static void
+set_header (CsvState *self)
+{
+  static const char *const time_names[] = { "time", "timestamp", "ts", "date", NULL };
+  static const char *const series_names[] = { "series", "metric", "name", NULL };
+
+  g_ptr_array_set_size (self->names, 0);
+  self->time_col = -1;
+  self->kinds_known = FALSE;
+  self->variable_rows = FALSE;
+
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      const Field *f = &g_array_index (self->fields, Field, i);
+      const char *s = f->p;
+      gsize len = f->len;
+
+      while (len > 0 && tsl_text_is_space (*s))
+        s++, len--;
+      while (len > 0 && tsl_text_is_space (s[len - 1]))
+        len--;
+      if (len >= 5 && memcmp (s + len - 5, "[...]", 5) == 0)
+        {
+          len -= 5;
+          self->variable_rows = TRUE;
+        }
+      g_ptr_array_add (self->names, g_strndup (s, len));
+    }
+
+  g_array_set_size (self->kinds, self->names->len);
+  for (guint i = 0; i < self->names->len; i++)
+    {
+      const char *name = g_ptr_array_index (self->names, i);
+      ColumnKind kind = COL_VALUE;
+
+      if (self->time_col < 0 && name_is (name, time_names))
+        {
+          self->time_col = i;
+          kind = COL_TIME;
+        }
+      else if (name_is (name, series_names))
+        kind = COL_SERIES;
+      else if (!self->variable_rows && is_key_name (name))
+        kind = COL_KEY;
+      g_array_index (self->kinds, ColumnKind, i) = kind;
+    }
+  if (self->time_col < 0 && self->names->len > 0)
+    {
+      self->time_col = 0;
+      g_array_index (self->kinds, ColumnKind, 0) = COL_TIME;
+    }
+}
+
+static gboolean
+parse_time (CsvState   *self,
+            const char *p,
+            gsize       len,
+            gint64     *ns)
+{
+  double v;
+
+  while (len > 0 && tsl_text_is_space (*p))
+    p++, len--;
+
+  if (self->time_mode == TIME_ISO || (len >= 10 && p[4] == '-'))
+    {
+      if (tsl_text_parse_iso8601_ns (p, len, ns))
+        return TRUE;
+    }
+  if (tsl_text_parse_seconds_ns (p, len, ns))
+    return TRUE;
+  if (tsl_text_parse_double (p, len, &v) && v > -9.2e9 && v < 9.2e9)
+    {
+      *ns = (gint64) (v * 1e9);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The first data row of a section decides which columns hold numbers. */
+static void
+learn_kinds (CsvState *self)
+{
+  guint n = MIN (self->fields->len, self->names->len);
+  gboolean long_form = FALSE;
+  int named_value = -1;
+
+  self->keyed = FALSE;
+  self->n_value_cols = 0;
+  self->value_col = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      ColumnKind *kind = &g_array_index (self->kinds, ColumnKind, i);
+      const Field *f = &g_array_index (self->fields, Field, i);
+      double v;
+
+      if (*kind == COL_VALUE && f->len > 0 && !tsl_text_parse_double (f->p, f->len, &v))
+        *kind = COL_TEXT;
+      if (*kind == COL_KEY || *kind == COL_SERIES)
+        self->keyed = TRUE;
+      if (*kind == COL_SERIES)
+        long_form = TRUE;
+      if (*kind == COL_VALUE)
+        {
+          self->n_value_cols++;
+          if (g_ascii_strcasecmp (g_ptr_array_index (self->names, i), "value") == 0)
+            named_value = i;
+        }
+    }
+
+  /* Long form with a column called "value": that one is the value. */
+  if (long_form && named_value >= 0)
+    {
+      self->value_col = named_value;
+      self->n_value_cols = 1;
+    }
+
+  if (self->time_mode == TIME_UNKNOWN && self->time_col < (int) n)
+    {
+      const Field *f = &g_array_index (self->fields, Field, self->time_col);
+      gint64 ns;
+
+      if (f->len >= 10 && f->p[4] == '-' && tsl_text_parse_iso8601_ns (f->p, f->len, &ns))
+        self->time_mode = TIME_ISO;
+      else if (parse_time (self, f->p, f->len, &ns))
+        self->time_mode = TIME_SECONDS;
+      else
+        {
+          self->time_mode = TIME_ORDINAL;
+          tsl_trace_set_has_time (self->trace, FALSE);
+          tsl_trace_add_warning (self->trace,
+                                 "%s: column “%s” holds no times; rows are shown in file order",
+                                 tsl_reader_context_get_name (self->ctx),
+                                 (const char *) g_ptr_array_index (self->names, self->time_col));
+        }
+    }
+
+  g_array_set_size (self->col_tracks, n);
+  for (guint i = 0; i < n && !self->keyed; i++)
+    if (g_array_index (self->kinds, ColumnKind, i) == COL_VALUE)
+      g_array_index (self->col_tracks, guint, i) =
+        tsl_trace_ensure_track (self->trace, TSL_TRACK_METRIC, 0, 0, g_ptr_array_index (self->names, i));
+
+  self->kinds_known = TRUE;
+}
+
+static guint
+keyed_track (CsvState *self,
+             guint     col)
+{
+  GString *name = self->name_buf;
+  gboolean braces = FALSE;
+  gpointer hit;
+  guint track;
+
+  g_string_truncate (name, 0);
+  for (guint i = 0; i < self->names->len; i++)
+    {
+      if (g_array_index (self->kinds, ColumnKind, i) == COL_SERIES)
+        {
+          const Field *f = &g_array_index (self->fields, Field, i);
+
+          if (name->len > 0)
+            g_string_append_c (name, '/');
+          g_string_append_len (name, f->p, f->len);
+        }
+    }
+  if (name->len == 0 || self->n_value_cols > 1)
+    {
+      if (name->len > 0)
+        g_string_append_c (name, '/');
+      g_string_append (name, g_ptr_array_index (self->names, col));
+    }
+  for (guint i = 0; i < self->names->len; i++)
+    {
+      if (g_array_index (self->kinds, ColumnKind, i) == COL_KEY)
+        {
+          const Field *f = &g_array_index (self->fields, Field, i);
+
+          g_string_append_c (name, braces ? ',' : '{');
+          braces = TRUE;
+          g_string_append_printf (name, "%s=", (const char *) g_ptr_array_index (self->names, i));
+          g_string_append_len (name, f->p, f->len);
+        }
+    }
+  if (braces)
+    g_string_append_c (name, '}');
+
+  hit = g_hash_table_lookup (self->tracks, name->str);
+  if (hit != NULL)
+    return GPOINTER_TO_UINT (hit) - 1;
+
+  track = tsl_trace_ensure_track (self->trace, TSL_TRACK_METRIC, 0, 0, name->str);
+  g_hash_table_insert (self->tracks, g_strdup (name->str), GUINT_TO_POINTER (track + 1));
+  return track;
+}
+
+static gboolean
+is_restart_marker (CsvState *self)
+{
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      const Field *f = &g_array_index (self->fields, Field, i);
+
+      if (f->len >= 13 && memcmp (f->p, "LINUX-RESTART", 13) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+process_row (CsvState *self,
+             gsize     offset)
+{
+  guint n_cols = self->names->len;
+  guint n_fields = self->fields->len;
+  const Field *fields = (const Field *) (gpointer) self->fields->data;
+  gint64 t;
+
+  if (n_fields != n_cols && !(self->variable_rows && n_fields > n_cols))
+    {
+      if (is_restart_marker (self))
+        {
+          tally (self, &self->restarts, offset);
+          return;
+        }
+      self->n_rows++;
+      tally (self, &self->ragged, offset);
+      return;
+    }
+
+  self->n_rows++;
+  if (!self->kinds_known)
+    learn_kinds (self);
+
+  if (self->time_mode == TIME_ORDINAL)
+    t = (gint64) self->n_rows - 1;
+  else if (!parse_time (self, fields[self->time_col].p, fields[self->time_col].len, &t))
+    {
+      tally (self, &self->bad_time, offset);
+      return;
+    }
+
+  for (guint i = 0; i < n_cols; i++)
+    {
+      double v;
+      guint track;
+
+      if (g_array_index (self->kinds, ColumnKind, i) != COL_VALUE ||
+          (self->value_col >= 0 && (int) i != self->value_col) ||
+          fields[i].len == 0)
+        continue;
+
+      if (!tsl_text_parse_double (fields[i].p, fields[i].len, &v))
+        {
+          tally (self, &self->bad_value, offset);
+          continue;
+        }
+
+      track = self->keyed ? keyed_track (self, i) : g_array_index (self->col_tracks, guint, i);
+      tsl_trace_offer (self->trace, track, t, v);
+    }
+}
+
+static gssize
+csv_parse (gpointer       data,
+           const guint8  *buf,
+           gsize          len,
+           gboolean       at_eof,
+           GError       **error)
+{
+  CsvState *self = data;
+  const char *base = (const char *) buf;
+  const char *end = base + len;
+  const char *p = base;
+  guint64 rows_before = self->n_rows;
+
+  if (self->sep == 0)
+    {
+      guint n_fields;
+
+      if (memchr (base, '\n', len) == NULL && !at_eof)
+        return 0;
+      self->sep = guess_separator (base, len, &n_fields);
+      if (self->sep == 0)
+        self->sep = ',';
+    }
+
+  while (p < end)
+    {
+      gsize row_len;
+
+      /* Blank lines, comments and ('#'-prefixed) headers. */
+      if (*p == '\n' || *p == '\r' || *p == '#' || self->names->len == 0)
+        {
+          const char *nl = memchr (p, '\n', end - p);
+          const char *eol = nl ? nl : end;
+          const char *s = p;
+
+          if (nl == NULL && !at_eof)
+            break;
+          if (*s == '#')
+            {
+              s++;
+              while (s < eol && *s == ' ')
+                s++;
+            }
+          if (eol > s && !(eol - s == 1 && *s == '\r') &&
+              (*p != '#' || ((self->names->len == 0 || self->hash_header) &&
+                             memchr (s, self->sep, eol - s) != NULL)))
+            {
+              /* A quoted header may span lines: go on after what it used. */
+              gsize used = split_row (self, s, end, at_eof, s - base);
+
+              if (used == 0)
+                break;
+              self->hash_header = *p == '#';
+              set_header (self);
+              p = s + used;
+              continue;
+            }
+          p = nl ? nl + 1 : end;
+          continue;
+        }
+
+      row_len = split_row (self, p, end, at_eof, p - base);
+      if (row_len == 0)
+        break;
+      process_row (self, p - base);
+      p += row_len;
+    }
+
+  tsl_trace_add_events (self->trace, self->n_rows - rows_before);
+
+  if (at_eof)
+    {
+      tally_report (self, &self->ragged,
+                    "rows have a different number of fields than their header and were skipped");
+      tally_report (self, &self->bad_time, "rows have a time that cannot be read and were skipped");
+      tally_report (self, &self->bad_value, "cells are not numbers and were skipped");
+      tally_report (self, &self->restarts, "LINUX-RESTART marker rows were skipped");
+      tally_report (self, &self->unterminated, "quoted field is not closed at the end of the file");
+      if (self->names->len == 0)
+        tsl_trace_add_warning (self->trace, "%s: no header row found",
+                               tsl_reader_context_get_name (self->ctx));
+      else if (self->n_rows == 0)
+        tsl_trace_add_warning (self->trace, "%s: the header has no data rows",
+                               tsl_reader_context_get_name (self->ctx));
+    }
+
+  return p - base;
+}
+
+static int
+csv_sniff (const guint8 *head,
+           gsize         len,
+           gboolean      at_eof)
+{
+  static const char *const time_names[] = { "time", "timestamp", "ts", "date", NULL };
+  const char *p = (const char *) head;
+  const char *end = p + len;
+  const char *nl;
+  guint n_fields = 0;
+  char sep;
+  int score = 0;
+
+  if (len == 0 || p[0] == '{' || p[0] == '[')
+    return 0;
+  nl = memchr (p, '\n', len);
+  if (nl == NULL && !at_eof)
+    return 0;
+
+  sep = guess_separator (p, len, &n_fields);
+  if (sep == 0)
+    return 0;
+
+  /* Every non-comment record of the head should split into the header's
+   * count (sysstat rows may be longer; a last partial record is ignored). */
+  for (guint lines = 0; p < end && lines < 50; lines++)
+    {
+      const char *next;
+      guint count;
+
+      if (*p == '#')
+        {
+          nl = memchr (p, '\n', end - p);
+          if (nl != NULL && memchr (p, sep, nl - p) != NULL)
+            score = MAX (score, 30);
+          p = nl ? nl + 1 : end;
+          continue;
+        }
+
+      next = count_record (p, end, sep, &count);
+      if (next == NULL && !at_eof)
+        break;
+      if (!(*p == '\n' || *p == '\r'))
+        {
+          if (count == 0)
+            return 0;
+          score = count + 1 == n_fields ? MAX (score, 60) : MAX (score, 30);
+        }
+      p = next ? next : end;
+    }
+
+  /* A header naming a time column makes it likely. */
+  {
+    const char *h = (const char *) head;
+    g_autofree char *line = NULL;
+    g_auto(GStrv) names = NULL;
+
+    while (h < end && (*h == '#' || *h == ' '))
+      h++;
+    nl = memchr (h, '\n', end - h);
+    line = g_strndup (h, (nl ? nl : end) - h);
+    names = g_strsplit (line, (char[]) { sep, 0 }, -1);
+    for (guint i = 0; names[i] != NULL; i++)
+      if (name_is (g_strstrip (names[i]), time_names))
+        score += 20;
+  }
+
+  return MIN (score, 80);
+}
+
+const TslFormat tsl_format_csv = {
+  .name = "csv",
+  .sniff = csv_sniff,
+  .create = csv_create,
+  .parse = csv_parse,
+  .destroy = csv_destroy,
+};

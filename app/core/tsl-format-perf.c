@@ -1,0 +1,640 @@
+/* tsl-format-perf.c: `perf script` text
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A record is a header line
+ *
+ *   comm [pid/]tid [cpu] time: [period] event: [ip sym (dso)]
+ *
+ * followed by indented frame lines "ip sym+off (dso)", leaf first, and ends at
+ * a blank line, at the next header or at the end of the input. comm may hold
+ * spaces (and digits), so the header is anchored on the time token, or, in old
+ * perf output without times, on the event token. The sampler decides from the
+ * header alone; frame lines of events it will not keep are only stepped over.
+ */
+#define G_LOG_DOMAIN "tsl-format-perf"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tsl-format-private.h"
+#include "tsl-text-private.h"
+
+#define MAX_TOKENS        48
+#define MAX_POS_WARNINGS  10
+
+typedef struct {
+  const char *p;
+  gsize       len;
+} Span;
+
+typedef struct {
+  const char *p;
+  gsize       len;
+  gboolean    bracket;      /* a dso basename standing in for [unknown] */
+} Frame;
+
+typedef struct {
+  const char *comm;
+  gsize       comm_len;
+  gint64      pid;          /* -1 when the header has no pid/ */
+  gint64      tid;
+  gboolean    has_time;
+  gint64      time_ns;
+  gboolean    has_period;
+  guint64     period;
+  Span        event;
+  Span        inline_frame; /* frame on the header line (no call chains) */
+} Header;
+
+typedef struct {
+  TslTrace         *trace;
+  TslReaderContext *ctx;
+
+  gboolean          started;
+  gboolean          no_time;
+  guint64           n_samples;
+  gint64            last_time_ns;
+  guint64           n_missing_time;
+  guint64           n_bad_headers;
+
+  gboolean          have_last;
+  gint64            last_pid;
+  gint64            last_tid;
+  guint             last_track;
+  GPtrArray        *comms;   /* track → (char *) comm last given to the trace */
+
+  char             *first_event;
+  gboolean          warned_events;
+
+  GArray           *frames;  /* Frame, leaf first */
+  GString          *label;
+} PerfState;
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+static gboolean
+is_digits (const char *p,
+           gsize       len)
+{
+  if (len == 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if ((unsigned char) (p[i] - '0') > 9)
+      return FALSE;
+  return TRUE;
+}
+
+/* "123.456:" */
+static gboolean
+is_time_token (const Span *t)
+{
+  const char *dot;
+
+  if (t->len < 4 || t->p[t->len - 1] != ':')
+    return FALSE;
+  dot = memchr (t->p, '.', t->len - 1);
+  return dot != NULL && is_digits (t->p, dot - t->p) &&
+         is_digits (dot + 1, t->p + t->len - 1 - (dot + 1));
+}
+
+static gboolean
+is_cpu_token (const Span *t)
+{
+  return t->len >= 3 && t->p[0] == '[' && t->p[t->len - 1] == ']' && is_digits (t->p + 1, t->len - 2);
+}
+
+static gboolean
+parse_tid_token (const Span *t,
+                 gint64     *pid,
+                 gint64     *tid)
+{
+  const char *slash = memchr (t->p, '/', t->len);
+  guint64 a, b;
+
+  if (slash == NULL)
+    {
+      if (!tsl_text_parse_uint (t->p, t->len, &b))
+        return FALSE;
+      *pid = -1;
+      *tid = (gint64) b;
+      return TRUE;
+    }
+
+  if (!tsl_text_parse_uint (t->p, slash - t->p, &a) ||
+      !tsl_text_parse_uint (slash + 1, t->p + t->len - slash - 1, &b))
+    return FALSE;
+  *pid = (gint64) a;
+  *tid = (gint64) b;
+  return TRUE;
+}
+
+static gboolean
+parse_header (const char *line,
+              gsize       len,
+              Header     *h)
+{
+  Span tok[MAX_TOKENS];
+  const char *p = line;
+  const char *end = line + len;
+  guint n = 0;
+  int i_time = -1;
+  int i_event = -1;
+  int i_tid;
+  int k;
+
+  memset (h, 0, sizeof *h);
+
+  /* Tokens up to and including the event (which ends with ':'). */
+  while (p < end && n < MAX_TOKENS)
+    {
+      const char *s;
+
+      while (p < end && is_blank (*p))
+        p++;
+      if (p == end)
+        break;
+      s = p;
+      while (p < end && !is_blank (*p))
+        p++;
+      tok[n].p = s;
+      tok[n].len = p - s;
+      n++;
+
+      if (i_time < 0 && n >= 3 && is_time_token (&tok[n - 1]))
+        i_time = n - 1;
+      else if (i_time >= 0 && tok[n - 1].p[tok[n - 1].len - 1] == ':')
+        {
+          i_event = n - 1;
+          break;
+        }
+      else if (i_time < 0 && n >= 3 && tok[n - 1].p[tok[n - 1].len - 1] == ':')
+        {
+          /* No time (old perf): the event follows "[cpu]" or the tid. */
+          int j = n - 2;
+          gint64 pid, tid;
+
+          if (is_cpu_token (&tok[j]))
+            j--;
+          if (j >= 1 && parse_tid_token (&tok[j], &pid, &tid))
+            {
+              i_event = n - 1;
+              break;
+            }
+        }
+    }
+
+  if (i_event < 0)
+    return FALSE;
+
+  k = i_time >= 0 ? i_time : i_event;
+  i_tid = k - 1;
+  if (is_cpu_token (&tok[i_tid]))
+    i_tid--;
+  if (i_tid < 1 || !parse_tid_token (&tok[i_tid], &h->pid, &h->tid))
+    return FALSE;
+
+  h->comm = tok[0].p;
+  h->comm_len = tok[i_tid - 1].p + tok[i_tid - 1].len - tok[0].p;
+
+  if (i_time >= 0)
+    {
+      if (!tsl_text_parse_seconds_ns (tok[i_time].p, tok[i_time].len - 1, &h->time_ns))
+        return FALSE;
+      h->has_time = TRUE;
+
+      /* Anything between the time and the event is the period. */
+      if (i_event == i_time + 2 && is_digits (tok[i_time + 1].p, tok[i_time + 1].len))
+        h->has_period = tsl_text_parse_uint (tok[i_time + 1].p, tok[i_time + 1].len, &h->period);
+      else if (i_event != i_time + 1)
+        return FALSE;
+    }
+
+  h->event.p = tok[i_event].p;
+  h->event.len = tok[i_event].len - (tok[i_event].p[tok[i_event].len - 1] == ':');
+
+  p = tok[i_event].p + tok[i_event].len;
+  while (p < end && is_blank (*p))
+    p++;
+  h->inline_frame.p = p;
+  h->inline_frame.len = end - p;
+
+  return TRUE;
+}
+
+/* Frame lines start with blanks and then a hex instruction pointer. */
+static gboolean
+is_frame_line (const char *p,
+               gsize       len)
+{
+  gsize i = 0;
+  gsize start;
+
+  if (len == 0 || !is_blank (p[0]))
+    return FALSE;
+  while (i < len && is_blank (p[i]))
+    i++;
+  start = i;
+  while (i < len && g_ascii_isxdigit (p[i]))
+    i++;
+  return i > start && (i == len || is_blank (p[i]));
+}
+
+/* "ip sym+0x1f (dso)" → Span of the symbol; [unknown] becomes "[dso]". */
+static Span
+frame_symbol (const char *p,
+              gsize       len,
+              gboolean   *bracket_dso)
+{
+  const char *end = p + len;
+  const char *sym;
+  const char *sym_end;
+  Span dso = { NULL, 0 };
+  Span out;
+
+  *bracket_dso = FALSE;
+
+  while (p < end && is_blank (*p))
+    p++;
+  while (p < end && g_ascii_isxdigit (*p))
+    p++;
+  while (p < end && is_blank (*p))
+    p++;
+  while (end > p && tsl_text_is_space (end[-1]))
+    end--;
+
+  sym = p;
+  sym_end = end;
+  if (end > p && end[-1] == ')')
+    {
+      /* The dso is the last parenthesised group; symbols may hold parentheses too. */
+      for (const char *q = end - 1; q > p; q--)
+        {
+          if (*q == '(' && is_blank (q[-1]))
+            {
+              dso.p = q + 1;
+              dso.len = end - 1 - dso.p;
+              sym_end = q - 1;
+              break;
+            }
+        }
+    }
+  while (sym_end > sym && is_blank (sym_end[-1]))
+    sym_end--;
+
+  /* Strip "+0x1a". */
+  for (const char *q = sym_end; q > sym + 1; q--)
+    {
+      if (q[-1] == '+')
+        {
+          if (sym_end - q > 2 && q[0] == '0' && q[1] == 'x')
+            sym_end = q - 1;
+          break;
+        }
+      if (!g_ascii_isxdigit (q[-1]) && q[-1] != 'x')
+        break;
+    }
+
+  out.p = sym;
+  out.len = sym_end - sym;
+
+  if ((out.len == 9 && memcmp (sym, "[unknown]", 9) == 0) || out.len == 0)
+    {
+      if (dso.len > 0 && !(dso.len == 9 && memcmp (dso.p, "[unknown]", 9) == 0))
+        {
+          const char *slash = NULL;
+
+          for (const char *q = dso.p; q < dso.p + dso.len; q++)
+            if (*q == '/')
+              slash = q;
+          if (slash != NULL)
+            {
+              dso.len -= slash + 1 - dso.p;
+              dso.p = slash + 1;
+            }
+          *bracket_dso = dso.p[0] != '[';
+          return dso;
+        }
+      out.p = "[unknown]";
+      out.len = 9;
+    }
+
+  return out;
+}
+
+static void
+push_frame (PerfState  *self,
+            const char *p,
+            gsize       len)
+{
+  Frame f;
+  Span s = frame_symbol (p, len, &f.bracket);
+
+  f.p = s.p;
+  f.len = s.len;
+  g_array_append_val (self->frames, f);
+}
+
+static void
+emit_label (PerfState *self,
+            guint      track)
+{
+  g_string_truncate (self->label, 0);
+  for (guint i = self->frames->len; i > 0; i--)
+    {
+      const Frame *f = &g_array_index (self->frames, Frame, i - 1);
+
+      if (i < self->frames->len)
+        g_string_append_c (self->label, ';');
+      if (f->bracket)
+        g_string_append_c (self->label, '[');
+      g_string_append_len (self->label, f->p, f->len);
+      if (f->bracket)
+        g_string_append_c (self->label, ']');
+    }
+
+  tsl_trace_set_label (self->trace, track, self->label->str);
+}
+
+static guint
+lookup_track (PerfState    *self,
+              const Header *h)
+{
+  const char *known;
+
+  if (!self->have_last || h->pid != self->last_pid || h->tid != self->last_tid)
+    {
+      self->last_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, h->pid, h->tid, NULL);
+      self->last_pid = h->pid;
+      self->last_tid = h->tid;
+      self->have_last = TRUE;
+      if (self->comms->len <= self->last_track)
+        g_ptr_array_set_size (self->comms, self->last_track + 1);
+    }
+
+  /* A thread's comm changes on exec; the latest one names the track. */
+  known = g_ptr_array_index (self->comms, self->last_track);
+  if (known == NULL || strlen (known) != h->comm_len || memcmp (known, h->comm, h->comm_len) != 0)
+    {
+      char *comm = g_strndup (h->comm, h->comm_len);
+
+      g_free (g_ptr_array_index (self->comms, self->last_track));
+      g_ptr_array_index (self->comms, self->last_track) = comm;
+      tsl_trace_set_thread_name (self->trace, h->pid, h->tid, comm);
+    }
+
+  return self->last_track;
+}
+
+static gpointer
+perf_create (TslTrace         *trace,
+             TslReaderContext *ctx)
+{
+  PerfState *self = g_new0 (PerfState, 1);
+
+  self->trace = trace;
+  self->ctx = ctx;
+  self->comms = g_ptr_array_new_with_free_func (g_free);
+  self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->label = g_string_sized_new (256);
+  return self;
+}
+
+static void
+perf_destroy (gpointer data)
+{
+  PerfState *self = data;
+
+  g_ptr_array_unref (self->comms);
+  g_array_unref (self->frames);
+  g_free (self->first_event);
+  g_string_free (self->label, TRUE);
+  g_free (self);
+}
+
+static void
+warn_bad_header (PerfState *self,
+                 gsize      offset)
+{
+  g_autofree char *position = NULL;
+
+  if (self->n_bad_headers++ >= MAX_POS_WARNINGS)
+    return;
+  position = tsl_reader_context_position (self->ctx, offset);
+  tsl_trace_add_warning (self->trace,
+                         "%s: not a perf script sample header "
+                         "(expected “comm [pid/]tid [cpu] time: [period] event:”); skipped",
+                         position);
+}
+
+static void
+process_record (PerfState  *self,
+                Header     *h,
+                const char *frames,
+                const char *frames_end)
+{
+  guint track = lookup_track (self, h);
+  double value = h->has_period ? (double) h->period : NAN;
+  gint64 t;
+
+  if (!self->started)
+    {
+      self->started = TRUE;
+      self->first_event = g_strndup (h->event.p, h->event.len);
+      if (!h->has_time)
+        {
+          self->no_time = TRUE;
+          tsl_trace_set_has_time (self->trace, FALSE);
+          tsl_trace_add_warning (self->trace,
+                                 "perf samples have no timestamps; shown in file order");
+        }
+    }
+
+  if (!self->warned_events &&
+      (strlen (self->first_event) != h->event.len ||
+       memcmp (self->first_event, h->event.p, h->event.len) != 0))
+    {
+      self->warned_events = TRUE;
+      tsl_trace_add_warning (self->trace,
+                             "several event types (%s, %.*s, …) share the thread tracks",
+                             self->first_event, (int) h->event.len, h->event.p);
+    }
+
+  if (self->no_time)
+    t = (gint64) self->n_samples;
+  else if (h->has_time)
+    t = self->last_time_ns = h->time_ns;
+  else
+    {
+      t = self->last_time_ns;
+      self->n_missing_time++;
+    }
+  self->n_samples++;
+
+  if (!tsl_trace_offer (self->trace, track, t, value))
+    return;
+
+  g_array_set_size (self->frames, 0);
+  for (const char *p = frames; p < frames_end;)
+    {
+      const char *nl = memchr (p, '\n', frames_end - p);
+      const char *eol = nl ? nl : frames_end;
+
+      if (eol > p && !(eol - p == 1 && *p == '\r'))
+        push_frame (self, p, eol - p);
+      p = eol + 1;
+    }
+  if (self->frames->len == 0 && h->inline_frame.len > 0)
+    push_frame (self, h->inline_frame.p, h->inline_frame.len);
+
+  if (self->frames->len > 0)
+    emit_label (self, track);
+}
+
+static gssize
+perf_parse (gpointer       data,
+            const guint8  *buf,
+            gsize          len,
+            gboolean       at_eof,
+            GError       **error)
+{
+  PerfState *self = data;
+  const char *base = (const char *) buf;
+  const char *end = base + len;
+  const char *p = base;
+  guint64 events = 0;
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *eol;
+      const char *q;
+      const char *frames;
+      Header h;
+      gsize line_len;
+
+      if (nl == NULL && !at_eof)
+        break;
+      eol = nl ? nl : end;
+      line_len = eol - p;
+      if (line_len > 0 && p[line_len - 1] == '\r')
+        line_len--;
+
+      if (line_len == 0 || p[0] == '#' || is_frame_line (p, line_len))
+        {
+          /* Blank, comment, or a frame whose header was rejected. */
+          p = nl ? nl + 1 : end;
+          continue;
+        }
+
+      if (!parse_header (p, line_len, &h))
+        {
+          warn_bad_header (self, p - base);
+          p = nl ? nl + 1 : end;
+          continue;
+        }
+
+      /* Find the end of the record: a blank line, a header, or the end. */
+      frames = q = nl ? nl + 1 : end;
+      for (;;)
+        {
+          const char *fnl;
+
+          if (q == end)
+            {
+              if (!at_eof)
+                goto incomplete;
+              break;
+            }
+          fnl = memchr (q, '\n', end - q);
+          if (fnl == NULL && !at_eof)
+            goto incomplete;
+          if (!is_frame_line (q, (fnl ? fnl : end) - q))
+            break;
+          q = fnl ? fnl + 1 : end;
+        }
+
+      process_record (self, &h, frames, q);
+      events++;
+      p = q;
+      continue;
+
+incomplete:
+      break;
+    }
+
+  tsl_trace_add_events (self->trace, events);
+
+  if (at_eof)
+    {
+      if (self->n_bad_headers > MAX_POS_WARNINGS)
+        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " lines were not perf script "
+                               "sample headers and were skipped",
+                               tsl_reader_context_get_name (self->ctx), self->n_bad_headers);
+      if (self->n_missing_time > 0)
+        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " samples have no timestamp; "
+                               "they were placed at the previous sample's time",
+                               tsl_reader_context_get_name (self->ctx), self->n_missing_time);
+      if (self->n_samples == 0)
+        tsl_trace_add_warning (self->trace, "%s: no perf samples found",
+                               tsl_reader_context_get_name (self->ctx));
+    }
+
+  return p - base;
+}
+
+static int
+perf_sniff (const guint8 *head,
+            gsize         len,
+            gboolean      at_eof)
+{
+  const char *p = (const char *) head;
+  const char *end = p + len;
+  guint headers = 0;
+  guint frames = 0;
+  guint other = 0;
+
+  for (guint lines = 0; p < end && lines < 200; lines++)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      gsize line_len;
+      Header h;
+
+      if (nl == NULL && !at_eof)
+        break;
+      line_len = (nl ? nl : end) - p;
+      if (line_len > 0 && p[line_len - 1] == '\r')
+        line_len--;
+
+      if (line_len == 0 || p[0] == '#')
+        ;
+      else if (is_frame_line (p, line_len))
+        frames++;
+      else if (parse_header (p, line_len, &h))
+        headers++;
+      else
+        other++;
+
+      p = nl ? nl + 1 : end;
+    }
+
+  if (headers == 0 || other > headers)
+    return 0;
+  if (frames > 0 && other == 0)
+    return 90;
+  return other == 0 ? 70 : 40;
+}
+
+const TslFormat tsl_format_perf_script = {
+  .name = "perf-script",
+  .sniff = perf_sniff,
+  .create = perf_create,
+  .parse = perf_parse,
+  .destroy = perf_destroy,
+};

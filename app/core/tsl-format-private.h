@@ -1,0 +1,49 @@
+/* tsl-format-private.h: what a format reader plugs into TslReader
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TslReader owns the byte buffer. It hands a format the unconsumed bytes
+ * (already decoded to UTF-8); the format consumes whole records (lines, JSON
+ * events) and returns how many bytes it consumed; the rest is handed back,
+ * with more bytes appended, on the next call. At the end it is called once
+ * more with at_eof = TRUE and must consume everything.
+ */
+#pragma once
+
+#include "tsl-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TslReaderContext TslReaderContext;
+
+typedef struct {
+  const char *name;                      /* "chrome-json", "perf-script", ... */
+  /* 0 (no) .. 100 (certain), from the first bytes of decoded input. */
+  int       (*sniff)   (const guint8 *head, gsize len, gboolean at_eof);
+  gpointer  (*create)  (TslTrace *trace, TslReaderContext *ctx);
+  /* Returns bytes consumed (0..len), or -1 with error set. */
+  gssize    (*parse)   (gpointer state, const guint8 *buf, gsize len,
+                        gboolean at_eof, GError **error);
+  void      (*destroy) (gpointer state);
+} TslFormat;
+
+/* Sets a TSL_READER_ERROR_SYNTAX error whose message is
+ * "FILE:LINE:COLUMN: <message>" for the byte at buf + offset of the buffer
+ * passed to the current parse() call. */
+void              tsl_reader_context_set_error  (TslReaderContext *ctx,
+                                                 GError          **error,
+                                                 gsize             offset,
+                                                 const char       *format,
+                                                 ...) G_GNUC_PRINTF (4, 5);
+/* "FILE:LINE:COLUMN" for a warning about the byte at buf + offset. */
+char             *tsl_reader_context_position   (TslReaderContext *ctx,
+                                                 gsize             offset);
+const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
+
+extern const TslFormat tsl_format_chrome_json;
+extern const TslFormat tsl_format_speedscope;
+extern const TslFormat tsl_format_perf_script;
+extern const TslFormat tsl_format_collapsed;
+extern const TslFormat tsl_format_csv;
+
+G_END_DECLS

@@ -1,0 +1,699 @@
+/* tsl-json-scan.c: a small non-allocating JSON tokenizer for the hot path
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsl-json-scan.h"
+
+/* 1 = quote, 2 = opening bracket, 3 = closing bracket: what the container
+ * skipper must look at; every other byte is passed over in a tight loop. */
+static const guint8 skip_class[256] = {
+  ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
+};
+
+static inline gboolean
+is_delimiter (char c)
+{
+  switch (c)
+    {
+    case ',': case '}': case ']': case ':': case '"': case '{': case '[':
+    case ' ': case '\n': case '\r': case '\t':
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* p is just after the opening quote; returns the closing quote or NULL. */
+static inline const char *
+find_string_end (const char *p,
+                 const char *end)
+{
+  const char *start = p;
+
+  for (;;)
+    {
+      const char *q = memchr (p, '"', end - p);
+      const char *b;
+
+      if (q == NULL)
+        return NULL;
+      /* A quote preceded by an odd run of backslashes is escaped. */
+      for (b = q; b > start && b[-1] == '\\'; b--)
+        ;
+      if (((q - b) & 1) == 0)
+        return q;
+      p = q + 1;
+    }
+}
+
+TslJsonStatus
+tsl_json_scan_value (const char    *p,
+                     const char    *end,
+                     TslJsonValue  *value,
+                     const char   **after,
+                     TslJsonError  *error)
+{
+  if (p >= end)
+    return TSL_JSON_INCOMPLETE;
+
+  switch (*p)
+    {
+    case '"':
+      {
+        const char *q = find_string_end (p + 1, end);
+
+        if (q == NULL)
+          return TSL_JSON_INCOMPLETE;
+        value->type = TSL_JSON_STRING;
+        value->p = p + 1;
+        value->len = q - (p + 1);
+        value->escaped = memchr (value->p, '\\', value->len) != NULL;
+        *after = q + 1;
+        return TSL_JSON_OK;
+      }
+
+    case '{':
+    case '[':
+      {
+        const char *q = p + 1;
+        guint depth = 1;
+
+        while (q < end)
+          {
+            guint8 cls;
+
+            while (q < end && (cls = skip_class[(guchar) *q]) == 0)
+              q++;
+            if (q >= end)
+              break;
+            if (cls == 1)
+              {
+                q = find_string_end (q + 1, end);
+                if (q == NULL)
+                  return TSL_JSON_INCOMPLETE;
+              }
+            else if (cls == 2)
+              depth++;
+            else if (--depth == 0)
+              {
+                value->type = *p == '{' ? TSL_JSON_OBJECT : TSL_JSON_ARRAY;
+                value->p = p;
+                value->len = q + 1 - p;
+                value->escaped = FALSE;
+                *after = q + 1;
+                return TSL_JSON_OK;
+              }
+            q++;
+          }
+        return TSL_JSON_INCOMPLETE;
+      }
+
+    case '}': case ']': case ',': case ':':
+      error->pos = p;
+      error->message = "expected a value";
+      return TSL_JSON_ERROR;
+
+    default:
+      {
+        const char *q = p;
+        gsize len;
+
+        while (q < end && !is_delimiter (*q))
+          q++;
+        /* The scalar may go on in the next buffer. */
+        if (q >= end)
+          return TSL_JSON_INCOMPLETE;
+        len = q - p;
+        if (len == 0 || (guchar) *p < 0x20)
+          {
+            error->pos = p;
+            error->message = "expected a value";
+            return TSL_JSON_ERROR;
+          }
+        value->p = p;
+        value->len = len;
+        value->escaped = FALSE;
+        if (g_ascii_isdigit (*p) || (*p == '-' && len > 1 && g_ascii_isdigit (p[1])))
+          value->type = TSL_JSON_NUMBER;
+        else if (len == 4 && memcmp (p, "true", 4) == 0)
+          value->type = TSL_JSON_TRUE;
+        else if (len == 5 && memcmp (p, "false", 5) == 0)
+          value->type = TSL_JSON_FALSE;
+        else if (len == 4 && memcmp (p, "null", 4) == 0)
+          value->type = TSL_JSON_NULL;
+        else
+          value->type = TSL_JSON_BAREWORD;
+        *after = q;
+        return TSL_JSON_OK;
+      }
+    }
+}
+
+void
+tsl_json_iter_init (TslJsonIter *iter,
+                    const char  *p,
+                    const char  *end)
+{
+  iter->p = p;
+  iter->end = end;
+  iter->first = TRUE;
+}
+
+/* Consumes the opening bracket or the separator before the next item;
+ * returns OK with *out at the item, or DONE / INCOMPLETE / ERROR. */
+static TslJsonStatus
+iter_advance (TslJsonIter   *iter,
+              char           open,
+              char           close,
+              const char   **out,
+              TslJsonError  *error)
+{
+  const char *p = tsl_json_skip_ws (iter->p, iter->end);
+
+  if (p >= iter->end)
+    return TSL_JSON_INCOMPLETE;
+  if (iter->first)
+    {
+      if (*p != open)
+        {
+          error->pos = p;
+          error->message = open == '{' ? "expected '{'" : "expected '['";
+          return TSL_JSON_ERROR;
+        }
+      p = tsl_json_skip_ws (p + 1, iter->end);
+      if (p >= iter->end)
+        return TSL_JSON_INCOMPLETE;
+      if (*p == close)
+        {
+          iter->p = p + 1;
+          return TSL_JSON_DONE;
+        }
+    }
+  else
+    {
+      if (*p == close)
+        {
+          iter->p = p + 1;
+          return TSL_JSON_DONE;
+        }
+      if (*p != ',')
+        {
+          error->pos = p;
+          error->message = close == '}' ? "expected ',' or '}'" : "expected ',' or ']'";
+          return TSL_JSON_ERROR;
+        }
+      p = tsl_json_skip_ws (p + 1, iter->end);
+      if (p >= iter->end)
+        return TSL_JSON_INCOMPLETE;
+    }
+  *out = p;
+  return TSL_JSON_OK;
+}
+
+TslJsonStatus
+tsl_json_iter_next_member (TslJsonIter  *iter,
+                           TslJsonValue *key,
+                           TslJsonValue *value,
+                           TslJsonError *error)
+{
+  const char *p = NULL;
+  const char *after;
+  TslJsonStatus status;
+
+  status = iter_advance (iter, '{', '}', &p, error);
+  if (status != TSL_JSON_OK)
+    return status;
+  if (*p != '"')
+    {
+      error->pos = p;
+      error->message = "expected a member name in double quotes";
+      return TSL_JSON_ERROR;
+    }
+  status = tsl_json_scan_value (p, iter->end, key, &after, error);
+  if (status != TSL_JSON_OK)
+    return status;
+  p = tsl_json_skip_ws (after, iter->end);
+  if (p >= iter->end)
+    return TSL_JSON_INCOMPLETE;
+  if (*p != ':')
+    {
+      error->pos = p;
+      error->message = "expected ':' after a member name";
+      return TSL_JSON_ERROR;
+    }
+  p = tsl_json_skip_ws (p + 1, iter->end);
+  status = tsl_json_scan_value (p, iter->end, value, &after, error);
+  if (status != TSL_JSON_OK)
+    return status;
+  iter->p = after;
+  iter->first = FALSE;
+  return TSL_JSON_OK;
+}
+
+TslJsonStatus
+tsl_json_iter_next_element (TslJsonIter  *iter,
+                            TslJsonValue *value,
+                            TslJsonError *error)
+{
+  const char *p = NULL;
+  const char *after;
+  TslJsonStatus status;
+
+  status = iter_advance (iter, '[', ']', &p, error);
+  if (status != TSL_JSON_OK)
+    return status;
+  status = tsl_json_scan_value (p, iter->end, value, &after, error);
+  if (status != TSL_JSON_OK)
+    return status;
+  iter->p = after;
+  iter->first = FALSE;
+  return TSL_JSON_OK;
+}
+
+static const double pow10_table[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+  1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* Checks the JSON grammar of an exponent: [eE][+-]?[0-9]+ to the end. */
+static gboolean
+valid_exponent (const char *s,
+                const char *e)
+{
+  s++;
+  if (s < e && (*s == '+' || *s == '-'))
+    s++;
+  if (s >= e)
+    return FALSE;
+  for (; s < e; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_slow (const char *p,
+            gsize       len,
+            double     *out)
+{
+  char buf[128];
+  char *endptr;
+  double d;
+
+  if (len >= sizeof buf)
+    return FALSE;
+  memcpy (buf, p, len);
+  buf[len] = '\0';
+  d = g_ascii_strtod (buf, &endptr);
+  if (endptr != buf + len || !isfinite (d))
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
+gboolean
+tsl_json_parse_double (const char *p,
+                       gsize       len,
+                       double     *out)
+{
+  const char *s = p;
+  const char *e = p + len;
+  gboolean neg = FALSE;
+  guint64 mant = 0;
+  int digits = 0;
+  int exp10 = 0;
+  double d;
+
+  if (s < e && *s == '-')
+    {
+      neg = TRUE;
+      s++;
+    }
+  if (s >= e || !g_ascii_isdigit (*s))
+    return FALSE;
+  if (*s == '0')
+    s++;
+  else
+    for (; s < e && g_ascii_isdigit (*s); s++)
+      {
+        if (digits < 19)
+          {
+            mant = mant * 10 + (guint64) (*s - '0');
+            digits++;
+          }
+        else
+          exp10++;
+      }
+  if (s < e && *s == '.')
+    {
+      s++;
+      if (s >= e || !g_ascii_isdigit (*s))
+        return FALSE;
+      for (; s < e && g_ascii_isdigit (*s); s++)
+        {
+          if (digits < 19)
+            {
+              mant = mant * 10 + (guint64) (*s - '0');
+              if (mant != 0)
+                digits++;
+              exp10--;
+            }
+        }
+    }
+  if (s < e && (*s == 'e' || *s == 'E'))
+    return valid_exponent (s, e) && parse_slow (p, len, out);
+  if (s != e)
+    return FALSE;
+
+  /* Exact when both the mantissa and the power of ten are exact doubles. */
+  if (mant < (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
+    {
+      d = (double) mant;
+      d = exp10 < 0 ? d / pow10_table[-exp10] : d * pow10_table[exp10];
+      *out = neg ? -d : d;
+      return TRUE;
+    }
+  return parse_slow (p, len, out);
+}
+
+static gboolean
+value_is_numeric (const TslJsonValue *value)
+{
+  return value->type == TSL_JSON_NUMBER ||
+         (value->type == TSL_JSON_STRING && !value->escaped);
+}
+
+gboolean
+tsl_json_value_get_double (const TslJsonValue *value,
+                           double             *out)
+{
+  if (!value_is_numeric (value))
+    return FALSE;
+  return tsl_json_parse_double (value->p, value->len, out);
+}
+
+gboolean
+tsl_json_value_get_int64 (const TslJsonValue *value,
+                          gint64             *out)
+{
+  const char *s = value->p;
+  const char *e = value->p + value->len;
+  gboolean neg = FALSE;
+  guint64 n = 0;
+  double d;
+
+  if (!value_is_numeric (value))
+    return FALSE;
+  if (s < e && *s == '-')
+    {
+      neg = TRUE;
+      s++;
+    }
+  if (s < e && e - s <= 18)
+    {
+      const char *q;
+
+      for (q = s; q < e && g_ascii_isdigit (*q); q++)
+        n = n * 10 + (guint64) (*q - '0');
+      if (q == e)
+        {
+          *out = neg ? -(gint64) n : (gint64) n;
+          return TRUE;
+        }
+    }
+  /* 1.0, 1e3 or a very long integer. */
+  if (!tsl_json_parse_double (value->p, value->len, &d) ||
+      d != floor (d) || fabs (d) > 9.0e18)
+    return FALSE;
+  *out = (gint64) d;
+  return TRUE;
+}
+
+gboolean
+tsl_json_value_get_us_as_ns (const TslJsonValue *value,
+                             gint64             *out_ns)
+{
+  const char *s = value->p;
+  const char *e = value->p + value->len;
+  gboolean neg = FALSE;
+  guint64 whole = 0;
+  guint64 frac = 0;
+  int n_whole = 0;
+  int n_frac = 0;
+  gboolean round_up = FALSE;
+  double d;
+
+  if (!value_is_numeric (value))
+    return FALSE;
+  if (s < e && *s == '-')
+    {
+      neg = TRUE;
+      s++;
+    }
+  for (; s < e && g_ascii_isdigit (*s); s++, n_whole++)
+    whole = whole * 10 + (guint64) (*s - '0');
+  if (n_whole == 0 || n_whole > 15 || (n_whole > 1 && value->p[neg] == '0'))
+    goto slow;
+  if (s < e && *s == '.')
+    {
+      s++;
+      if (s >= e || !g_ascii_isdigit (*s))
+        return FALSE;
+      for (; s < e && g_ascii_isdigit (*s); s++, n_frac++)
+        {
+          if (n_frac < 3)
+            frac = frac * 10 + (guint64) (*s - '0');
+          else if (n_frac == 3)
+            round_up = *s >= '5';
+        }
+    }
+  if (s != e)
+    goto slow;
+  for (; n_frac < 3; n_frac++)
+    frac *= 10;
+  /* 15 digits of µs is below 2^63 ns, so this cannot overflow. */
+  whole = whole * 1000 + frac + (round_up ? 1 : 0);
+  *out_ns = neg ? -(gint64) whole : (gint64) whole;
+  return TRUE;
+
+slow:
+  if (!tsl_json_value_get_double (value, &d))
+    return FALSE;
+  d = round (d * 1000.0);
+  if (!(fabs (d) < 9.2e18))
+    return FALSE;
+  *out_ns = (gint64) d;
+  return TRUE;
+}
+
+static void
+append_unichar (GString  *out,
+                gunichar  c)
+{
+  if (!g_unichar_validate (c))
+    c = 0xFFFD;
+  g_string_append_unichar (out, c);
+}
+
+static int
+hex4 (const char *p)
+{
+  int v = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      int d = g_ascii_xdigit_value (p[i]);
+
+      if (d < 0)
+        return -1;
+      v = v * 16 + d;
+    }
+  return v;
+}
+
+static void
+unescape (GString    *out,
+          const char *p,
+          gsize       len)
+{
+  const char *e = p + len;
+
+  while (p < e)
+    {
+      const char *b = memchr (p, '\\', e - p);
+
+      if (b == NULL)
+        {
+          g_string_append_len (out, p, e - p);
+          break;
+        }
+      g_string_append_len (out, p, b - p);
+      p = b + 1;
+      if (p >= e)
+        break;
+      switch (*p++)
+        {
+        case 'b': g_string_append_c (out, '\b'); break;
+        case 'f': g_string_append_c (out, '\f'); break;
+        case 'n': g_string_append_c (out, '\n'); break;
+        case 'r': g_string_append_c (out, '\r'); break;
+        case 't': g_string_append_c (out, '\t'); break;
+        case 'u':
+          {
+            int hi = e - p >= 4 ? hex4 (p) : -1;
+            int lo;
+
+            if (hi < 0)
+              {
+                append_unichar (out, 0xFFFD);
+                break;
+              }
+            p += 4;
+            if (hi >= 0xD800 && hi < 0xDC00 && e - p >= 6 && p[0] == '\\' &&
+                p[1] == 'u' && (lo = hex4 (p + 2)) >= 0xDC00 && lo < 0xE000)
+              {
+                append_unichar (out, 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
+                p += 6;
+              }
+            else
+              append_unichar (out, (gunichar) hi);
+            break;
+          }
+        default:
+          /* \" \\ \/ and, leniently, any other escaped character. */
+          g_string_append_c (out, p[-1]);
+          break;
+        }
+    }
+}
+
+static gboolean
+has_high_bytes (const char *p,
+                gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if ((guchar) p[i] >= 0x80)
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+tsl_json_value_get_string (const TslJsonValue *value,
+                           GString            *scratch,
+                           gsize              *len)
+{
+  const char *p = value->p;
+  gsize n = value->len;
+
+  if (value->escaped)
+    {
+      g_string_truncate (scratch, 0);
+      unescape (scratch, value->p, value->len);
+      p = scratch->str;
+      n = scratch->len;
+    }
+
+  if (has_high_bytes (p, n) && !g_utf8_validate_len (p, n, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (p, n);
+
+      g_string_assign (scratch, valid);
+      p = scratch->str;
+      n = scratch->len;
+    }
+
+  *len = n;
+  return p;
+}
+
+gboolean
+tsl_json_skip_feed (TslJsonSkip  *skip,
+                    const char   *p,
+                    const char   *end,
+                    gboolean      at_eof,
+                    const char  **after)
+{
+  if (!skip->started)
+    {
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        {
+          *after = p;
+          return FALSE;
+        }
+      skip->started = TRUE;
+      if (*p == '"')
+        {
+          skip->in_string = TRUE;
+          p++;
+        }
+      else if (*p == '{' || *p == '[')
+        {
+          skip->depth = 1;
+          p++;
+        }
+      else
+        skip->scalar = TRUE;
+    }
+
+  while (p < end)
+    {
+      if (skip->in_string)
+        {
+          for (; p < end; p++)
+            {
+              if (skip->escape)
+                skip->escape = FALSE;
+              else if (*p == '\\')
+                skip->escape = TRUE;
+              else if (*p == '"')
+                break;
+            }
+          if (p >= end)
+            break;
+          p++;
+          skip->in_string = FALSE;
+          if (skip->depth == 0)
+            {
+              *after = p;
+              return TRUE;
+            }
+        }
+      else if (skip->scalar)
+        {
+          while (p < end && !is_delimiter (*p))
+            p++;
+          if (p < end)
+            {
+              *after = p;
+              return TRUE;
+            }
+        }
+      else
+        {
+          guint8 cls;
+
+          while (p < end && (cls = skip_class[(guchar) *p]) == 0)
+            p++;
+          if (p >= end)
+            break;
+          p++;
+          if (cls == 1)
+            skip->in_string = TRUE;
+          else if (cls == 2)
+            skip->depth++;
+          else if (--skip->depth == 0)
+            {
+              *after = p;
+              return TRUE;
+            }
+        }
+    }
+
+  *after = end;
+  return skip->scalar && at_eof;
+}

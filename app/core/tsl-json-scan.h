@@ -1,0 +1,130 @@
+/* tsl-json-scan.h: a small non-allocating JSON tokenizer for the hot path
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The JSON readers scan each event object once, pick out the few members they
+ * route on and skip everything else without building a DOM. Values are
+ * slices of the caller's buffer. Nested values are skipped with a depth
+ * counter, never by recursion, so hostile nesting cannot exhaust the stack.
+ * Every scan stops with TSL_JSON_INCOMPLETE at the end of the buffer, so the
+ * caller can wait for more bytes and rescan.
+ */
+#pragma once
+
+#include <string.h>
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_JSON_NONE = 0,   /* member absent */
+  TSL_JSON_STRING,     /* p/len: the contents, without the quotes */
+  TSL_JSON_NUMBER,
+  TSL_JSON_OBJECT,     /* p/len: the whole value, braces included */
+  TSL_JSON_ARRAY,
+  TSL_JSON_TRUE,
+  TSL_JSON_FALSE,
+  TSL_JSON_NULL,
+  TSL_JSON_BAREWORD,   /* NaN, Infinity and other non-JSON words */
+} TslJsonType;
+
+typedef struct {
+  const char *p;
+  gsize       len;
+  guint8      type;
+  guint8      escaped;  /* a string containing a backslash */
+} TslJsonValue;
+
+typedef enum {
+  TSL_JSON_OK,
+  TSL_JSON_DONE,        /* iterators: the closing bracket was reached */
+  TSL_JSON_INCOMPLETE,  /* the buffer ended first */
+  TSL_JSON_ERROR,
+} TslJsonStatus;
+
+/* Where and what: "expected ..." messages for the caller's GError. */
+typedef struct {
+  const char *pos;
+  const char *message;
+} TslJsonError;
+
+/* Iterates the members of an object or the elements of an array. */
+typedef struct {
+  const char *p;
+  const char *end;
+  gboolean    first;
+} TslJsonIter;
+
+static inline const char *
+tsl_json_skip_ws (const char *p,
+                  const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  return p;
+}
+
+TslJsonStatus     tsl_json_scan_value           (const char          *p,
+                                                 const char          *end,
+                                                 TslJsonValue        *value,
+                                                 const char         **after,
+                                                 TslJsonError        *error);
+/* `container` must be an object or array value (or its start in a buffer). */
+void              tsl_json_iter_init            (TslJsonIter         *iter,
+                                                 const char          *p,
+                                                 const char          *end);
+TslJsonStatus     tsl_json_iter_next_member     (TslJsonIter         *iter,
+                                                 TslJsonValue        *key,
+                                                 TslJsonValue        *value,
+                                                 TslJsonError        *error);
+TslJsonStatus     tsl_json_iter_next_element    (TslJsonIter         *iter,
+                                                 TslJsonValue        *value,
+                                                 TslJsonError        *error);
+
+static inline gboolean
+tsl_json_key_is (const TslJsonValue *key,
+                 const char         *literal,
+                 gsize               len)
+{
+  return key->len == len && !key->escaped && memcmp (key->p, literal, len) == 0;
+}
+#define TSL_JSON_KEY_IS(key, lit) tsl_json_key_is ((key), (lit), sizeof (lit) - 1)
+
+/* Numbers: exact JSON syntax, or the same inside a string ("123.5"). */
+gboolean          tsl_json_parse_double         (const char          *p,
+                                                 gsize                len,
+                                                 double              *out);
+gboolean          tsl_json_value_get_double     (const TslJsonValue  *value,
+                                                 double              *out);
+gboolean          tsl_json_value_get_int64      (const TslJsonValue  *value,
+                                                 gint64              *out);
+/* Microseconds (possibly fractional) to integer nanoseconds, rounded. */
+gboolean          tsl_json_value_get_us_as_ns   (const TslJsonValue  *value,
+                                                 gint64              *out_ns);
+
+/* A string value as valid UTF-8: the buffer itself when it needs no work,
+ * else unescaped / repaired into `scratch`. Not NUL-terminated. */
+const char       *tsl_json_value_get_string     (const TslJsonValue  *value,
+                                                 GString             *scratch,
+                                                 gsize               *len);
+
+/* Resumable skipping of one value across buffers (top-level members that are
+ * not needed, however large). */
+typedef struct {
+  guint    depth;
+  gboolean started;
+  gboolean in_string;
+  gboolean escape;
+  gboolean scalar;
+} TslJsonSkip;
+
+/* Consumes bytes of the value; returns TRUE when it has ended (the byte after
+ * it is at *after). With at_eof, a pending scalar ends at `end`. */
+gboolean          tsl_json_skip_feed            (TslJsonSkip         *skip,
+                                                 const char          *p,
+                                                 const char          *end,
+                                                 gboolean             at_eof,
+                                                 const char         **after);
+
+G_END_DECLS

@@ -1,0 +1,34 @@
+/* tsl-range.h: time ranges as the command line writes them (DESIGN.md §5)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* A half-open range [start, end) in ns from the trace start, or in fractions
+ * of the trace span when given as percentages. */
+typedef struct {
+  double   start;
+  double   end;
+  gboolean is_fraction;
+} TslRangeSpec;
+
+gboolean          tsl_range_spec_parse          (const char          *text,
+                                                 TslRangeSpec        *out,
+                                                 GError             **error);
+/* Resolves to absolute ns (relative to the trace start) for a span of span_ns. */
+void              tsl_range_spec_resolve        (const TslRangeSpec  *spec,
+                                                 gint64               span_ns,
+                                                 gint64              *start_ns,
+                                                 gint64              *end_ns);
+/* Parses one "12.5ms"-style duration into ns. */
+gboolean          tsl_duration_parse            (const char          *text,
+                                                 double              *ns,
+                                                 GError             **error);
+/* (transfer full): "1.25 ms", "3 s", "2 min 5 s", with a unit suited to the value. */
+char             *tsl_duration_format           (double               ns);
+
+G_END_DECLS

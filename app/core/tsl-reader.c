@@ -1,0 +1,774 @@
+/* tsl-reader.c: the push parser that turns bytes into events
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Bytes go through three stages before a format sees them: gzip (detected by
+ * its magic at the start of the input, members may be concatenated), the
+ * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM transcoded), and the
+ * sniffer, which holds the first bytes until one format is certain or 64 KiB
+ * (or the end) have arrived. After that, decoded bytes are handed straight to
+ * the format; only a record split by a chunk boundary is copied.
+ *
+ * Positions in messages are 1-based lines and 1-based columns counted in
+ * bytes of the decoded UTF-8 text.
+ */
+#define G_LOG_DOMAIN "tsl-reader"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <gio/gunixinputstream.h>
+
+#include "tsl-format-private.h"
+
+#define SNIFF_BYTES     (64 * 1024)
+#define CHUNK_BYTES     (64 * 1024)
+#define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
+
+G_DEFINE_QUARK (tsl-reader-error-quark, tsl_reader_error)
+
+typedef enum {
+  ENC_UNKNOWN,
+  ENC_UTF8,
+  ENC_UTF16LE,
+  ENC_UTF16BE,
+} Encoding;
+
+struct _TslReaderContext
+{
+  TslReader    *reader;
+  /* The buffer of the current parse() call and where it starts. */
+  const guint8 *buf;
+  guint64       line;
+  guint64       column;
+  /* Memo of the last position asked for, so a run of warnings in one buffer
+   * does not rescan it from the start each time. */
+  gsize         memo_offset;
+  guint64       memo_line;
+  guint64       memo_column;
+};
+
+struct _TslReader
+{
+  TslTrace         *trace;
+  char             *name;
+
+  guint64           bytes_in;
+  guint64           bytes_decoded;
+  gsize             max_record;
+
+  /* Stage 1: gzip. */
+  gboolean          magic_checked;
+  guint8            magic[2];
+  guint             n_magic;
+  GConverter       *gunzip;
+  gboolean          gzip_member_done;
+  gboolean          gzip_trailing_garbage;
+
+  /* Stage 2: encoding. */
+  Encoding          encoding;
+  guint8            enc_head[3];
+  guint             n_enc_head;
+  guint8            utf16_carry;
+  gboolean          has_utf16_carry;
+  gunichar2         high_surrogate;
+  GByteArray       *transcoded;
+
+  /* Stage 3: format. */
+  const TslFormat  *format;
+  gpointer          state;
+  GByteArray       *pending;
+  TslReaderContext  ctx;
+  gboolean          failed;
+  gboolean          finished;
+};
+
+static const TslFormat *formats[] = {
+  &tsl_format_chrome_json,
+  &tsl_format_speedscope,
+  &tsl_format_perf_script,
+  &tsl_format_collapsed,
+  &tsl_format_csv,
+};
+
+static void
+context_locate (TslReaderContext *ctx,
+                gsize             offset,
+                guint64          *line,
+                guint64          *column)
+{
+  const guint8 *p;
+  const guint8 *end = ctx->buf + offset;
+  guint64 l, c;
+
+  if (ctx->memo_offset <= offset && ctx->memo_offset != G_MAXSIZE)
+    {
+      p = ctx->buf + ctx->memo_offset;
+      l = ctx->memo_line;
+      c = ctx->memo_column;
+    }
+  else
+    {
+      p = ctx->buf;
+      l = ctx->line;
+      c = ctx->column;
+    }
+
+  for (;;)
+    {
+      const guint8 *nl = p < end ? memchr (p, '\n', end - p) : NULL;
+
+      if (nl == NULL)
+        break;
+      l++;
+      c = 1;
+      p = nl + 1;
+    }
+  c += end - p;
+
+  ctx->memo_offset = offset;
+  ctx->memo_line = l;
+  ctx->memo_column = c;
+  *line = l;
+  *column = c;
+}
+
+char *
+tsl_reader_context_position (TslReaderContext *ctx,
+                             gsize             offset)
+{
+  guint64 line, column;
+
+  g_return_val_if_fail (ctx != NULL, NULL);
+
+  context_locate (ctx, offset, &line, &column);
+  return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+                          ctx->reader->name, line, column);
+}
+
+void
+tsl_reader_context_set_error (TslReaderContext  *ctx,
+                              GError           **error,
+                              gsize              offset,
+                              const char        *format,
+                              ...)
+{
+  g_autofree char *position = NULL;
+  g_autofree char *message = NULL;
+  va_list args;
+
+  g_return_if_fail (ctx != NULL);
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  position = tsl_reader_context_position (ctx, offset);
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s: %s", position, message);
+}
+
+const char *
+tsl_reader_context_get_name (TslReaderContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, NULL);
+
+  return ctx->reader->name;
+}
+
+TslReader *
+tsl_reader_new (TslTrace   *trace,
+                const char *display_name)
+{
+  TslReader *self;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
+
+  self = g_new0 (TslReader, 1);
+  self->trace = g_object_ref (trace);
+  self->name = g_strdup (display_name ? display_name : "-");
+  self->max_record = MAX_RECORD;
+  self->pending = g_byte_array_new ();
+  self->transcoded = g_byte_array_new ();
+  self->ctx.reader = self;
+  self->ctx.line = 1;
+  self->ctx.column = 1;
+
+  return self;
+}
+
+void
+tsl_reader_free (TslReader *self)
+{
+  if (self == NULL)
+    return;
+
+  if (self->state != NULL)
+    self->format->destroy (self->state);
+  g_clear_object (&self->gunzip);
+  g_clear_pointer (&self->pending, g_byte_array_unref);
+  g_clear_pointer (&self->transcoded, g_byte_array_unref);
+  g_clear_object (&self->trace);
+  g_free (self->name);
+  g_free (self);
+}
+
+void
+tsl_reader_set_max_record (TslReader *self,
+                           gsize      max_record)
+{
+  g_return_if_fail (self != NULL);
+
+  self->max_record = max_record > 0 ? max_record : MAX_RECORD;
+}
+
+guint64
+tsl_reader_get_bytes_in (TslReader *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->bytes_in;
+}
+
+const char *
+tsl_reader_get_format (TslReader *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->format ? self->format->name : NULL;
+}
+
+static void
+advance_position (TslReader    *self,
+                  const guint8 *buf,
+                  gsize         consumed)
+{
+  const guint8 *p = buf;
+  const guint8 *end = buf + consumed;
+
+  for (;;)
+    {
+      const guint8 *nl = p < end ? memchr (p, '\n', end - p) : NULL;
+
+      if (nl == NULL)
+        break;
+      self->ctx.line++;
+      self->ctx.column = 1;
+      p = nl + 1;
+    }
+  self->ctx.column += end - p;
+}
+
+static gboolean
+sniff (TslReader     *self,
+       const guint8  *head,
+       gsize          len,
+       gboolean       at_eof,
+       GError       **error)
+{
+  const TslFormat *best = NULL;
+  int best_score = 0;
+
+  if (len == 0 && at_eof)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+                   "%s: the file is empty", self->name);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      int score = formats[i]->sniff (head, len, at_eof);
+
+      if (score > best_score)
+        {
+          best = formats[i];
+          best_score = score;
+        }
+    }
+
+  /* Wait for more unless a format is certain or no more is coming. */
+  if (best_score < 100 && !at_eof && len < SNIFF_BYTES)
+    return TRUE;
+
+  if (best == NULL)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
+                   "%s: unrecognised file format (supported: Chrome trace event JSON, "
+                   "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics; "
+                   "optionally gzip-compressed)",
+                   self->name);
+      return FALSE;
+    }
+
+  self->format = best;
+  self->state = best->create (self->trace, &self->ctx);
+  tsl_trace_set_format (self->trace, best->name);
+  return TRUE;
+}
+
+static gboolean
+run_format (TslReader     *self,
+            const guint8  *buf,
+            gsize          len,
+            gboolean       at_eof,
+            gssize        *consumed,
+            GError       **error)
+{
+  self->ctx.buf = buf;
+  self->ctx.memo_offset = G_MAXSIZE;
+  *consumed = self->format->parse (self->state, buf, len, at_eof, error);
+  if (*consumed < 0)
+    {
+      g_assert (error == NULL || *error != NULL);
+      return FALSE;
+    }
+  g_assert ((gsize) *consumed <= len);
+  advance_position (self, buf, *consumed);
+  return TRUE;
+}
+
+/* Stage 3: decoded UTF-8 in, records out. */
+static gboolean
+push_text (TslReader     *self,
+           const guint8  *data,
+           gsize          len,
+           gboolean       at_eof,
+           GError       **error)
+{
+  gssize consumed;
+
+  self->bytes_decoded += len;
+
+  if (self->format == NULL)
+    {
+      if (len > 0)
+        g_byte_array_append (self->pending, data, len);
+      if (!sniff (self, self->pending->data, self->pending->len, at_eof, error))
+        return FALSE;
+      if (self->format == NULL)
+        return TRUE;
+      data = NULL;
+      len = 0;
+    }
+
+  /* Fast path: nothing held back, parse the caller's bytes in place. */
+  if (self->pending->len == 0 && len > 0)
+    {
+      if (!run_format (self, data, len, at_eof, &consumed, error))
+        return FALSE;
+      data += consumed;
+      len -= consumed;
+      if (len == 0)
+        return TRUE;
+      g_byte_array_append (self->pending, data, len);
+      goto check_size;
+    }
+
+  if (len > 0)
+    g_byte_array_append (self->pending, data, len);
+  if (self->pending->len == 0 && !at_eof)
+    return TRUE;
+
+  if (!run_format (self, self->pending->data, self->pending->len, at_eof, &consumed, error))
+    return FALSE;
+  g_byte_array_remove_range (self->pending, 0, consumed);
+
+check_size:
+  if (self->pending->len > self->max_record)
+    {
+      g_autofree char *position = tsl_reader_context_position (&self->ctx, 0);
+
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
+                   "%s: a single record is larger than %" G_GSIZE_FORMAT " MiB",
+                   position, self->max_record / (1024 * 1024));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+append_utf8 (GByteArray *out,
+             gunichar    c)
+{
+  guint8 tmp[6];
+  int n = g_unichar_to_utf8 (c, (char *) tmp);
+
+  g_byte_array_append (out, tmp, n);
+}
+
+/* UTF-16 → UTF-8 by hand: chunk boundaries may split a code unit (carried as
+ * one byte) or a surrogate pair (the high half is carried). */
+static void
+transcode_utf16 (TslReader    *self,
+                 const guint8 *data,
+                 gsize         len)
+{
+  GByteArray *out = self->transcoded;
+  gboolean be = self->encoding == ENC_UTF16BE;
+  gsize i = 0;
+
+  g_byte_array_set_size (out, 0);
+
+  while (i < len)
+    {
+      guint8 b0, b1;
+      gunichar2 u;
+
+      if (self->has_utf16_carry)
+        {
+          b0 = self->utf16_carry;
+          b1 = data[i++];
+          self->has_utf16_carry = FALSE;
+        }
+      else if (i + 1 < len)
+        {
+          b0 = data[i];
+          b1 = data[i + 1];
+          i += 2;
+        }
+      else
+        {
+          self->utf16_carry = data[i++];
+          self->has_utf16_carry = TRUE;
+          break;
+        }
+
+      u = be ? (gunichar2) (b0 << 8 | b1) : (gunichar2) (b1 << 8 | b0);
+
+      if (self->high_surrogate != 0)
+        {
+          gunichar2 hi = self->high_surrogate;
+
+          self->high_surrogate = 0;
+          if (u >= 0xDC00 && u <= 0xDFFF)
+            {
+              append_utf8 (out, 0x10000 + (((gunichar) hi - 0xD800) << 10) + (u - 0xDC00));
+              continue;
+            }
+          append_utf8 (out, 0xFFFD);
+        }
+
+      if (u >= 0xD800 && u <= 0xDBFF)
+        self->high_surrogate = u;
+      else if (u >= 0xDC00 && u <= 0xDFFF)
+        append_utf8 (out, 0xFFFD);
+      else
+        append_utf8 (out, u);
+    }
+}
+
+static gboolean
+push_known_encoding (TslReader     *self,
+                     const guint8  *data,
+                     gsize          len,
+                     gboolean       at_eof,
+                     GError       **error)
+{
+  if (self->encoding == ENC_UTF8)
+    return push_text (self, data, len, at_eof, error);
+
+  transcode_utf16 (self, data, len);
+  if (at_eof && (self->has_utf16_carry || self->high_surrogate != 0))
+    {
+      tsl_trace_add_warning (self->trace, "%s: the UTF-16 text ends in the middle of a character",
+                             self->name);
+      self->has_utf16_carry = FALSE;
+      self->high_surrogate = 0;
+    }
+  return push_text (self, self->transcoded->data, self->transcoded->len, at_eof, error);
+}
+
+/* Stage 2: bytes after gzip in, UTF-8 out. */
+static gboolean
+push_decoded (TslReader     *self,
+              const guint8  *data,
+              gsize          len,
+              gboolean       at_eof,
+              GError       **error)
+{
+  if (self->encoding == ENC_UNKNOWN)
+    {
+      const guint8 *h = self->enc_head;
+      guint n = MIN (len, 3 - self->n_enc_head);
+      guint skip = 0;
+
+      if (n > 0)
+        memcpy (self->enc_head + self->n_enc_head, data, n);
+      self->n_enc_head += n;
+      data += n;
+      len -= n;
+
+      if (self->n_enc_head < 3 && !at_eof)
+        return TRUE;
+
+      if (self->n_enc_head >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
+        self->encoding = ENC_UTF8, skip = 3;
+      else if (self->n_enc_head >= 2 && h[0] == 0xFF && h[1] == 0xFE)
+        self->encoding = ENC_UTF16LE, skip = 2;
+      else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
+        self->encoding = ENC_UTF16BE, skip = 2;
+      else
+        self->encoding = ENC_UTF8;
+
+      /* Replay the held head bytes, minus the BOM, before the rest. */
+      if (!push_known_encoding (self, h + skip, self->n_enc_head - skip, at_eof && len == 0, error))
+        return FALSE;
+      if (len == 0)
+        return TRUE;
+    }
+
+  return push_known_encoding (self, data, len, at_eof, error);
+}
+
+/* Stage 1: raw bytes in. */
+static gboolean
+push_raw (TslReader     *self,
+          const guint8  *data,
+          gsize          len,
+          GError       **error)
+{
+  guint8 out[CHUNK_BYTES];
+  gboolean output_full = FALSE;
+
+  if (self->gunzip == NULL)
+    return push_decoded (self, data, len, FALSE, error);
+
+  /* Loop while input remains or zlib may still hold output from a full buffer. */
+  while (len > 0 || output_full)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gsize bytes_read = 0;
+      gsize bytes_written = 0;
+      GConverterResult result;
+
+      if (self->gzip_member_done)
+        {
+          if (len == 0)
+            break;
+          /* Another member must start with the magic; anything else (often
+           * zero padding) is ignored, as gzip(1) does. */
+          if (self->gzip_trailing_garbage || data[0] != 0x1f || (len > 1 && data[1] != 0x8b))
+            {
+              self->gzip_trailing_garbage = TRUE;
+              return TRUE;
+            }
+          g_converter_reset (self->gunzip);
+          self->gzip_member_done = FALSE;
+        }
+
+      result = g_converter_convert (self->gunzip, data, len, out, sizeof out,
+                                    G_CONVERTER_NO_FLAGS, &bytes_read, &bytes_written,
+                                    &local_error);
+      if (result == G_CONVERTER_ERROR)
+        {
+          /* No input left and nothing more to write: wait for the next feed. */
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && len == 0)
+            break;
+          g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
+                       "%s: invalid gzip data: %s", self->name, local_error->message);
+          return FALSE;
+        }
+      data += bytes_read;
+      len -= bytes_read;
+      output_full = bytes_written == sizeof out;
+      if (result == G_CONVERTER_FINISHED)
+        self->gzip_member_done = TRUE;
+      if (bytes_written > 0 && !push_decoded (self, out, bytes_written, FALSE, error))
+        return FALSE;
+      if (bytes_read == 0 && bytes_written == 0)
+        break;
+    }
+
+  return TRUE;
+}
+
+gboolean
+tsl_reader_feed (TslReader     *self,
+                 const guint8  *data,
+                 gsize          len,
+                 GError       **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  if (self->failed)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
+                   "%s: the reader already failed", self->name);
+      return FALSE;
+    }
+
+  self->bytes_in += len;
+
+  if (!self->magic_checked)
+    {
+      guint n = MIN (len, 2 - self->n_magic);
+
+      memcpy (self->magic + self->n_magic, data, n);
+      self->n_magic += n;
+      data += n;
+      len -= n;
+      if (self->n_magic < 2)
+        return TRUE;
+
+      self->magic_checked = TRUE;
+      if (self->magic[0] == 0x1f && self->magic[1] == 0x8b)
+        self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+      if (!push_raw (self, self->magic, 2, error))
+        goto failed;
+    }
+
+  if (len > 0 && !push_raw (self, data, len, error))
+    goto failed;
+
+  return TRUE;
+
+failed:
+  self->failed = TRUE;
+  return FALSE;
+}
+
+gboolean
+tsl_reader_finish (TslReader  *self,
+                   GError    **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  self->finished = TRUE;
+
+  if (self->failed)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
+                   "%s: the reader already failed", self->name);
+      return FALSE;
+    }
+
+  /* A single byte that never became a magic number. */
+  if (!self->magic_checked && self->n_magic > 0)
+    {
+      self->magic_checked = TRUE;
+      if (!push_raw (self, self->magic, self->n_magic, error))
+        return FALSE;
+    }
+
+  if (self->gunzip != NULL && !self->gzip_member_done)
+    tsl_trace_add_warning (self->trace, "%s: the gzip data is truncated; what it held was read",
+                           self->name);
+  if (self->gzip_trailing_garbage)
+    tsl_trace_add_warning (self->trace, "%s: bytes after the end of the gzip data were ignored",
+                           self->name);
+
+  if (!push_decoded (self, NULL, 0, TRUE, error))
+    return FALSE;
+
+  /* sniff() at the end either picked a format or failed. */
+  g_assert (self->format != NULL);
+
+  return TRUE;
+}
+
+gboolean
+tsl_read_stream (TslTrace         *trace,
+                 GInputStream     *stream,
+                 const char       *display_name,
+                 guint64           bytes_total,
+                 TslReadProgress   progress,
+                 gpointer          user_data,
+                 GCancellable     *cancellable,
+                 GError          **error)
+{
+  g_autoptr(TslReader) reader = NULL;
+  g_autofree guint8 *chunk = NULL;
+  guint64 bytes_read = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
+
+  reader = tsl_reader_new (trace, display_name);
+  chunk = g_malloc (CHUNK_BYTES);
+
+  for (;;)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gssize n;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      n = g_input_stream_read (stream, chunk, CHUNK_BYTES, cancellable, &local_error);
+      if (n < 0)
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          else
+            g_set_error (error, G_IO_ERROR, local_error->code, "%s: %s",
+                         reader->name, local_error->message);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+
+      bytes_read += n;
+      tsl_trace_lock (trace);
+      ok = tsl_reader_feed (reader, chunk, n, error);
+      tsl_trace_unlock (trace);
+      if (!ok)
+        return FALSE;
+
+      if (progress != NULL)
+        progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
+    }
+
+  tsl_trace_lock (trace);
+  ok = tsl_reader_finish (reader, error);
+  tsl_trace_unlock (trace);
+
+  if (ok && progress != NULL)
+    progress (bytes_read, MAX (bytes_total, bytes_read), tsl_trace_get_events (trace), user_data);
+
+  return ok;
+}
+
+gboolean
+tsl_read_path (TslTrace         *trace,
+               const char       *path,
+               TslReadProgress   progress,
+               gpointer          user_data,
+               GCancellable     *cancellable,
+               GError          **error)
+{
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint64 total = 0;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (g_str_equal (path, "-"))
+    {
+      stream = g_unix_input_stream_new (0, FALSE);
+      return tsl_read_stream (trace, stream, "-", 0, progress, user_data, cancellable, error);
+    }
+
+  file = g_file_new_for_commandline_arg (path);
+  stream = G_INPUT_STREAM (g_file_read (file, cancellable, &local_error));
+  if (stream == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, local_error->code, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+
+  info = g_file_input_stream_query_info (G_FILE_INPUT_STREAM (stream),
+                                         G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
+  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+    total = g_file_info_get_size (info);
+
+  return tsl_read_stream (trace, stream, path, total, progress, user_data, cancellable, error);
+}

@@ -1,0 +1,78 @@
+/* tsl-reader.h: streaming readers — bytes in, events into a TslTrace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A TslReader is a push parser: feed it bytes as they arrive (a file, a pipe,
+ * a growing file in follow mode) and it routes complete events to the trace.
+ * It sniffs the format from the content, never from the name; gzip (by magic
+ * bytes), a UTF-8 BOM and UTF-16 with a BOM are decoded before the format sees
+ * the bytes. Nothing per event is kept.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSL_READER_ERROR (tsl_reader_error_quark ())
+
+typedef enum {
+  TSL_READER_ERROR_UNKNOWN_FORMAT,
+  TSL_READER_ERROR_SYNTAX,      /* message is "FILE:LINE:COLUMN: what was expected" */
+  TSL_READER_ERROR_EMPTY,
+  TSL_READER_ERROR_TOO_LARGE,   /* a single record larger than the reader's limit */
+} TslReaderError;
+
+GQuark            tsl_reader_error_quark        (void);
+
+typedef struct _TslReader TslReader;
+
+/* display_name is used in error messages ("trace.json", or "-" for stdin). */
+TslReader        *tsl_reader_new                (TslTrace       *trace,
+                                                 const char     *display_name);
+void              tsl_reader_free               (TslReader      *self);
+gboolean          tsl_reader_feed               (TslReader      *self,
+                                                 const guint8   *data,
+                                                 gsize           len,
+                                                 GError        **error);
+/* End of input: flushes the last record, closes open spans, and turns a
+ * truncated document into a warning on the trace (what was read is kept). */
+gboolean          tsl_reader_finish             (TslReader      *self,
+                                                 GError        **error);
+guint64           tsl_reader_get_bytes_in       (TslReader      *self);
+/* The largest record a format may hold back (default 256 MiB); beyond it
+ * feed() fails with TSL_READER_ERROR_TOO_LARGE. For tests and fuzzing. */
+void              tsl_reader_set_max_record     (TslReader      *self,
+                                                 gsize           max_record);
+/* NULL until sniffed. */
+const char       *tsl_reader_get_format         (TslReader      *self);
+
+typedef void    (*TslReadProgress)              (guint64         bytes_read,
+                                                 guint64         bytes_total,
+                                                 guint64         events,
+                                                 gpointer        user_data);
+
+/* Reads a whole stream in 64 KiB chunks, checking `cancellable` and calling
+ * `progress` (if not NULL) after each chunk, with the trace unlocked between
+ * chunks. bytes_total is 0 when unknown. */
+gboolean          tsl_read_stream               (TslTrace       *trace,
+                                                 GInputStream   *stream,
+                                                 const char     *display_name,
+                                                 guint64         bytes_total,
+                                                 TslReadProgress progress,
+                                                 gpointer        user_data,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+/* Opens `path` ("-" is stdin) and calls tsl_read_stream(). */
+gboolean          tsl_read_path                 (TslTrace       *trace,
+                                                 const char     *path,
+                                                 TslReadProgress progress,
+                                                 gpointer        user_data,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslReader, tsl_reader_free)
+
+G_END_DECLS

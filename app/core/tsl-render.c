@@ -1,0 +1,693 @@
+/* tsl-render.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Cost model (DESIGN.md §7): one cairo rectangle per sample is the slow path,
+ * so stacks are reduced to runs — neighbouring columns with the same frame at
+ * the same depth become one rectangle, and columns narrower than a pixel merge
+ * into the run before them. Text is drawn only where a run is wide enough.
+ */
+#define G_LOG_DOMAIN "tsl-render"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tsl-range.h"
+#include "tsl-render.h"
+
+#define TITLE_HEIGHT    34
+#define GROUP_HEIGHT    24
+#define ROW_HEIGHT      15
+#define MAX_ROWS        8
+#define COUNTER_HEIGHT  56
+#define TRACK_GAP       6
+#define NOTE_HEIGHT     22
+
+typedef struct { double r, g, b; } Rgb;
+
+/* GNOME palette (blue, green, yellow, orange, red, purple, brown) */
+static const Rgb palette[] = {
+  { 0.384, 0.627, 0.918 }, { 0.341, 0.890, 0.537 }, { 0.973, 0.894, 0.361 },
+  { 1.000, 0.639, 0.282 }, { 0.929, 0.200, 0.231 }, { 0.753, 0.380, 0.796 },
+  { 0.710, 0.514, 0.353 }, { 0.208, 0.518, 0.894 }, { 0.200, 0.820, 0.478 },
+  { 0.965, 0.827, 0.176 }, { 1.000, 0.471, 0.000 }, { 0.569, 0.255, 0.675 },
+};
+
+static const Rgb color_a = { 0.208, 0.518, 0.894 };
+static const Rgb color_b = { 1.000, 0.471, 0.000 };
+
+typedef struct {
+  Rgb bg;
+  Rgb fg;
+  Rgb dim;
+  Rgb grid;
+  Rgb gutter;
+  Rgb group;
+} Theme;
+
+static void
+theme_init (Theme    *theme,
+            gboolean  dark)
+{
+  if (dark)
+    *theme = (Theme) {
+      .bg = { 0.141, 0.141, 0.141 }, .fg = { 1, 1, 1 }, .dim = { 0.6, 0.6, 0.6 },
+      .grid = { 0.25, 0.25, 0.25 }, .gutter = { 0.188, 0.188, 0.188 }, .group = { 0.22, 0.22, 0.22 },
+    };
+  else
+    *theme = (Theme) {
+      .bg = { 1, 1, 1 }, .fg = { 0.14, 0.12, 0.19 }, .dim = { 0.4, 0.4, 0.43 },
+      .grid = { 0.9, 0.9, 0.9 }, .gutter = { 0.98, 0.98, 0.98 }, .group = { 0.93, 0.93, 0.94 },
+    };
+}
+
+static void
+set_rgb (cairo_t    *cr,
+         const Rgb  *c,
+         double      alpha)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, alpha);
+}
+
+void
+tsl_render_name_color (const char *name,
+                       gboolean    dark,
+                       double     *rgb)
+{
+  guint h = g_str_hash (name ? name : "");
+  const Rgb *c = &palette[h % G_N_ELEMENTS (palette)];
+  /* A little lightness jitter so neighbours with the same hue stay apart. */
+  double shade = 0.78 + 0.22 * ((h >> 8) % 16) / 15.0;
+
+  if (dark)
+    shade *= 0.8;
+
+  rgb[0] = c->r * shade;
+  rgb[1] = c->g * shade;
+  rgb[2] = c->b * shade;
+}
+
+static double
+track_height (const TslSnapshotTrack *track)
+{
+  if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+    return CLAMP (track->max_depth, 1, MAX_ROWS) * ROW_HEIGHT + TRACK_GAP;
+  return COUNTER_HEIGHT + TRACK_GAP;
+}
+
+static gboolean
+starts_group (TslSnapshot *snapshot,
+              guint        i)
+{
+  const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+  if (i == 0)
+    return TRUE;
+  return tsl_snapshot_get_track (snapshot, i - 1)->pid != track->pid;
+}
+
+double
+tsl_render_content_height (TslSnapshot *snapshot)
+{
+  double h = 0;
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      if (starts_group (snapshot, i))
+        h += GROUP_HEIGHT;
+      h += track_height (tsl_snapshot_get_track (snapshot, i));
+    }
+
+  return h;
+}
+
+double
+tsl_render_header_height (const TslRenderOptions *options)
+{
+  return TSL_RENDER_RULER_HEIGHT + (options->title ? TITLE_HEIGHT : 0);
+}
+
+void
+tsl_render_options_init (TslRenderOptions *options,
+                         TslSnapshot      *snapshot,
+                         double            width,
+                         double            height)
+{
+  memset (options, 0, sizeof *options);
+  options->view_start_ns = 0;
+  options->view_end_ns = snapshot ? MAX (tsl_snapshot_get_span (snapshot), 1) : 1;
+  options->width = width;
+  options->height = height;
+}
+
+double
+tsl_render_time_to_x (const TslRenderOptions *o,
+                      double                  time_ns)
+{
+  double plot = MAX (o->width - TSL_RENDER_LABEL_WIDTH, 1);
+  double span = MAX ((double) (o->view_end_ns - o->view_start_ns), 1);
+
+  return TSL_RENDER_LABEL_WIDTH + (time_ns - (double) o->view_start_ns) / span * plot;
+}
+
+double
+tsl_render_x_to_time (const TslRenderOptions *o,
+                      double                  x)
+{
+  double plot = MAX (o->width - TSL_RENDER_LABEL_WIDTH, 1);
+  double span = (double) (o->view_end_ns - o->view_start_ns);
+
+  return (double) o->view_start_ns + (x - TSL_RENDER_LABEL_WIDTH) / plot * span;
+}
+
+static void
+show_text (cairo_t    *cr,
+           double      x,
+           double      y,
+           double      max_width,
+           const char *text)
+{
+  cairo_text_extents_t ext;
+  g_autofree char *copy = NULL;
+  gsize len;
+
+  cairo_text_extents (cr, text, &ext);
+  if (ext.x_advance <= max_width)
+    {
+      cairo_move_to (cr, x, y);
+      cairo_show_text (cr, text);
+      return;
+    }
+
+  /* Ellipsize by characters; only reached for a few long labels per frame. */
+  copy = g_strdup (text);
+  len = g_utf8_strlen (copy, -1);
+  while (len > 1)
+    {
+      char *end = g_utf8_offset_to_pointer (copy, --len);
+
+      strcpy (end, "…");
+      cairo_text_extents (cr, copy, &ext);
+      if (ext.x_advance <= max_width)
+        {
+          cairo_move_to (cr, x, y);
+          cairo_show_text (cr, copy);
+          return;
+        }
+    }
+}
+
+static double
+nice_step (double span_ns,
+           double plot_px)
+{
+  double target = span_ns * 90.0 / MAX (plot_px, 1);
+  double mag = pow (10, floor (log10 (MAX (target, 1e-3))));
+  static const double mults[] = { 1, 2, 5, 10 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (mults); i++)
+    if (mag * mults[i] >= target)
+      return mag * mults[i];
+  return mag * 10;
+}
+
+static void
+draw_ruler (cairo_t                *cr,
+            const TslRenderOptions *o,
+            const Theme            *theme,
+            double                  top)
+{
+  double span = (double) (o->view_end_ns - o->view_start_ns);
+  double step = nice_step (span, o->width - TSL_RENDER_LABEL_WIDTH);
+  double first = ceil ((double) o->view_start_ns / step) * step;
+
+  set_rgb (cr, &theme->gutter, 1);
+  cairo_rectangle (cr, 0, top, o->width, TSL_RENDER_RULER_HEIGHT);
+  cairo_fill (cr);
+
+  cairo_set_font_size (cr, 10.5);
+  for (double t = first; t <= (double) o->view_end_ns; t += step)
+    {
+      double x = floor (tsl_render_time_to_x (o, t)) + 0.5;
+      g_autofree char *label = tsl_duration_format (t);
+
+      set_rgb (cr, &theme->dim, 0.8);
+      cairo_move_to (cr, x, top + TSL_RENDER_RULER_HEIGHT - 8);
+      cairo_line_to (cr, x, top + TSL_RENDER_RULER_HEIGHT);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+
+      set_rgb (cr, &theme->fg, 0.85);
+      show_text (cr, x + 3, top + 14, 200, label);
+    }
+
+  set_rgb (cr, &theme->grid, 1);
+  cairo_rectangle (cr, 0, top + TSL_RENDER_RULER_HEIGHT - 1, o->width, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_grid (cairo_t                *cr,
+           const TslRenderOptions *o,
+           const Theme            *theme,
+           double                  top)
+{
+  double span = (double) (o->view_end_ns - o->view_start_ns);
+  double step = nice_step (span, o->width - TSL_RENDER_LABEL_WIDTH);
+  double first = ceil ((double) o->view_start_ns / step) * step;
+
+  set_rgb (cr, &theme->grid, 1);
+  for (double t = first; t <= (double) o->view_end_ns; t += step)
+    {
+      double x = floor (tsl_render_time_to_x (o, t));
+      cairo_rectangle (cr, x, top, 1, o->height - top);
+    }
+  cairo_fill (cr);
+}
+
+static gboolean
+matches (const char *name,
+         const char *needle)
+{
+  return needle != NULL && *needle != '\0' && name != NULL && strstr (name, needle) != NULL;
+}
+
+typedef struct {
+  guint32 frame;
+  double  x0;
+  double  x1;
+} Run;
+
+static void
+flush_run (cairo_t                *cr,
+           TslSnapshot            *snapshot,
+           const TslRenderOptions *o,
+           const Run              *run,
+           double                  y,
+           double                  h)
+{
+  const char *name;
+  double rgb[3];
+  double x0 = MAX (run->x0, TSL_RENDER_LABEL_WIDTH);
+  double x1 = MIN (run->x1, o->width);
+  gboolean hit;
+
+  if (run->frame == 0 || x1 <= x0)
+    return;
+
+  name = tsl_snapshot_get_frame_name (snapshot, run->frame);
+  tsl_render_name_color (name, o->dark, rgb);
+  hit = matches (name, o->highlight);
+
+  if (o->highlight && *o->highlight && !hit)
+    cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.25);
+  else
+    cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), h - 1);
+  cairo_fill (cr);
+
+  if (x1 - x0 > 36)
+    {
+      cairo_set_source_rgba (cr, 0.1, 0.1, 0.12, 0.9);
+      cairo_set_font_size (cr, 10);
+      show_text (cr, x0 + 3, y + h - 4, x1 - x0 - 6, name);
+    }
+}
+
+static void
+draw_stacks (cairo_t                *cr,
+             TslSnapshot            *snapshot,
+             const TslSnapshotTrack *track,
+             const TslRenderOptions *o,
+             double                  top)
+{
+  guint rows = CLAMP (track->max_depth, 1, MAX_ROWS);
+
+  for (guint d = 0; d < rows; d++)
+    {
+      double y = top + d * ROW_HEIGHT;
+      Run run = { 0, 0, 0 };
+
+      for (guint i = 0; i < track->n_samples; i++)
+        {
+          const TslSnapshotSample *s = &track->samples[i];
+          guint32 frame = d < s->n_frames ? s->frames[d] : 0;
+          double x0, x1;
+
+          if (s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
+            continue;
+
+          x0 = tsl_render_time_to_x (o, (double) s->start_ns);
+          x1 = tsl_render_time_to_x (o, (double) s->end_ns);
+
+          /* Same frame continuing, or a column too thin to see on its own. */
+          if ((frame == run.frame && x0 <= run.x1 + 0.5) || (x1 - x0 < 1 && x0 < run.x1 + 1))
+            {
+              run.x1 = MAX (run.x1, x1);
+              continue;
+            }
+
+          flush_run (cr, snapshot, o, &run, y, ROW_HEIGHT);
+          run = (Run) { frame, x0, x1 };
+        }
+
+      flush_run (cr, snapshot, o, &run, y, ROW_HEIGHT);
+    }
+}
+
+static void
+format_value (char   *buf,
+              gsize   len,
+              double  value,
+              const char *unit)
+{
+  if (fabs (value) >= 1e6 || (fabs (value) < 1e-2 && value != 0))
+    g_snprintf (buf, len, "%.3g%s%s", value, unit ? " " : "", unit ? unit : "");
+  else
+    g_snprintf (buf, len, "%.4g%s%s", value, unit ? " " : "", unit ? unit : "");
+}
+
+static void
+draw_series (cairo_t                *cr,
+             const TslSnapshotTrack *track,
+             const TslRenderOptions *o,
+             const Theme            *theme,
+             double                  top)
+{
+  double h = COUNTER_HEIGHT - 8;
+  double lo = track->value_min, hi = track->value_max;
+  double rgb[3];
+  gboolean started = FALSE;
+  gboolean dimmed = o->highlight && *o->highlight && !matches (track->name, o->highlight);
+  char label[64];
+
+  if (isnan (lo) || isnan (hi))
+    return;
+  if (hi - lo < 1e-12)
+    {
+      hi += 0.5;
+      lo -= 0.5;
+    }
+
+  tsl_render_name_color (track->name, o->dark, rgb);
+
+#define Y_OF(v) (top + 4 + h - ((v) - lo) / (hi - lo) * h)
+
+  /* Exact envelope: every slice's min..max, so one spike survives any zoom. */
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], dimmed ? 0.08 : 0.3);
+  for (guint i = 0; i < track->n_samples; i++)
+    {
+      const TslSnapshotSample *s = &track->samples[i];
+      double x0, x1, y0, y1;
+
+      if (s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns || isnan (s->summary.min))
+        continue;
+      x0 = MAX (tsl_render_time_to_x (o, (double) s->start_ns), TSL_RENDER_LABEL_WIDTH);
+      x1 = MIN (tsl_render_time_to_x (o, (double) s->end_ns), o->width);
+      y0 = Y_OF (s->summary.max);
+      y1 = Y_OF (s->summary.min);
+      cairo_rectangle (cr, x0, y0, MAX (x1 - x0, 1), MAX (y1 - y0, 1));
+    }
+  cairo_fill (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, TSL_RENDER_LABEL_WIDTH, top, o->width - TSL_RENDER_LABEL_WIDTH, COUNTER_HEIGHT);
+  cairo_clip (cr);
+  for (guint i = 0; i < track->n_samples; i++)
+    {
+      const TslSnapshotSample *s = &track->samples[i];
+      double x;
+
+      if (isnan (s->value))
+        continue;
+      x = tsl_render_time_to_x (o, (double) s->time_ns);
+      if (!started)
+        cairo_move_to (cr, x, Y_OF (s->value));
+      else
+        cairo_line_to (cr, x, Y_OF (s->value));
+      started = TRUE;
+    }
+  cairo_set_source_rgba (cr, rgb[0] * 0.8, rgb[1] * 0.8, rgb[2] * 0.8, dimmed ? 0.3 : 1);
+  cairo_set_line_width (cr, 1.25);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  /* y-axis labels in the gutter */
+  cairo_set_font_size (cr, 9.5);
+  set_rgb (cr, &theme->dim, 1);
+  format_value (label, sizeof label, hi, track->unit);
+  show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + 12, 66, label);
+  format_value (label, sizeof label, lo, track->unit);
+  show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + COUNTER_HEIGHT - 6, 66, label);
+
+#undef Y_OF
+}
+
+static void
+draw_range (cairo_t                *cr,
+            const TslRenderOptions *o,
+            const Theme            *theme,
+            const Rgb              *color,
+            const char             *name,
+            gint64                  start,
+            gint64                  end,
+            double                  top)
+{
+  double x0 = MAX (tsl_render_time_to_x (o, (double) start), TSL_RENDER_LABEL_WIDTH);
+  double x1 = MIN (tsl_render_time_to_x (o, (double) end), o->width);
+  g_autofree char *s = tsl_duration_format ((double) start);
+  g_autofree char *e = tsl_duration_format ((double) end);
+  g_autofree char *d = tsl_duration_format ((double) (end - start));
+  g_autofree char *label = g_strdup_printf ("%s  %s – %s  (%s)", name, s, e, d);
+
+  if (x1 <= x0)
+    return;
+
+  set_rgb (cr, color, 0.14);
+  cairo_rectangle (cr, x0, top, x1 - x0, o->height - top);
+  cairo_fill (cr);
+
+  set_rgb (cr, color, 0.9);
+  cairo_rectangle (cr, floor (x0), top, 1.5, o->height - top);
+  cairo_rectangle (cr, floor (x1) - 1, top, 1.5, o->height - top);
+  cairo_fill (cr);
+
+  /* Tab with the range's name, times and duration, on the ruler. */
+  {
+    cairo_text_extents_t ext;
+    double tab_w, tab_x;
+
+    cairo_set_font_size (cr, 10.5);
+    cairo_text_extents (cr, label, &ext);
+    tab_w = MIN (ext.x_advance + 10, MAX (x1 - x0, 16));
+    tab_x = x0;
+    set_rgb (cr, color, 0.95);
+    cairo_rectangle (cr, tab_x, top - 14, tab_w, 14);
+    cairo_fill (cr);
+    cairo_set_source_rgb (cr, 1, 1, 1);
+    show_text (cr, tab_x + 4, top - 3.5, tab_w - 6, label);
+  }
+  (void) theme;
+}
+
+void
+tsl_render_paint (cairo_t                *cr,
+                  TslSnapshot            *snapshot,
+                  const TslRenderOptions *o)
+{
+  Theme theme;
+  double header = tsl_render_header_height (o);
+  double y;
+  gint64 last_pid = G_MININT64;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (o != NULL);
+
+  theme_init (&theme, o->dark);
+
+  cairo_save (cr);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+
+  set_rgb (cr, &theme.bg, 1);
+  cairo_paint (cr);
+
+  if (snapshot == NULL)
+    {
+      cairo_restore (cr);
+      return;
+    }
+
+  draw_grid (cr, o, &theme, header);
+
+  /* Tracks, clipped below the header so scrolled tracks slide under it. */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, header, o->width, o->height - header);
+  cairo_clip (cr);
+
+  set_rgb (cr, &theme.gutter, 1);
+  cairo_rectangle (cr, 0, header, TSL_RENDER_LABEL_WIDTH, o->height - header);
+  cairo_fill (cr);
+
+  y = header - o->scroll_y;
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      double th = track_height (track);
+
+      if (track->pid != last_pid || i == 0)
+        {
+          g_autofree char *group = NULL;
+
+          last_pid = track->pid;
+          if (y + GROUP_HEIGHT > header && y < o->height)
+            {
+              group = track->process
+                ? g_strdup_printf ("%s  (pid %" G_GINT64_FORMAT ")", track->process, track->pid)
+                : (track->pid != 0 ? g_strdup_printf ("Process %" G_GINT64_FORMAT, track->pid)
+                                   : g_strdup (tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : ""));
+              set_rgb (cr, &theme.group, 1);
+              cairo_rectangle (cr, 0, y, o->width, GROUP_HEIGHT - 2);
+              cairo_fill (cr);
+              set_rgb (cr, &theme.fg, 1);
+              cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+              cairo_set_font_size (cr, 11);
+              show_text (cr, 8, y + 15, o->width - 16, group);
+              cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+            }
+          y += GROUP_HEIGHT;
+        }
+
+      if (y + th > header && y < o->height)
+        {
+          double rgb[3];
+
+          tsl_render_name_color (track->name, o->dark, rgb);
+          cairo_set_font_size (cr, 11);
+          set_rgb (cr, &theme.fg, matches (track->name, o->highlight) ? 1 : 0.9);
+          show_text (cr, 12, y + 13, TSL_RENDER_LABEL_WIDTH - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
+
+          if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+            draw_stacks (cr, snapshot, track, o, y);
+          else
+            draw_series (cr, track, o, &theme, y);
+
+          set_rgb (cr, &theme.grid, 1);
+          cairo_rectangle (cr, 0, floor (y + th - 1), o->width, 1);
+          cairo_fill (cr);
+        }
+
+      y += th;
+    }
+
+  if (o->has_a)
+    draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
+  if (o->has_b)
+    draw_range (cr, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, header);
+
+  cairo_restore (cr);
+
+  if (o->title)
+    {
+      set_rgb (cr, &theme.bg, 1);
+      cairo_rectangle (cr, 0, 0, o->width, TITLE_HEIGHT);
+      cairo_fill (cr);
+      set_rgb (cr, &theme.fg, 1);
+      cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+      cairo_set_font_size (cr, 15);
+      show_text (cr, 12, 22, o->width - 24, o->title);
+      cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    }
+
+  draw_ruler (cr, o, &theme, o->title ? TITLE_HEIGHT : 0);
+
+  /* Range tabs sit on the ruler's bottom edge, above the tracks. */
+  if (o->has_a || o->has_b)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, header - 14, o->width, 14);
+      cairo_clip (cr);
+      if (o->has_a)
+        draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
+      if (o->has_b)
+        draw_range (cr, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, header);
+      cairo_restore (cr);
+    }
+
+  if (o->draw_note)
+    {
+      guint64 events = tsl_snapshot_get_events (snapshot);
+      guint64 samples = 0;
+      g_autofree char *note = NULL;
+
+      for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+        samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
+      note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
+                              " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
+                              tsl_snapshot_get_k (snapshot), samples, events,
+                              samples ? (double) events / (double) samples : 0.0);
+      set_rgb (cr, &theme.gutter, 0.95);
+      cairo_rectangle (cr, 0, o->height - NOTE_HEIGHT, o->width, NOTE_HEIGHT);
+      cairo_fill (cr);
+      set_rgb (cr, &theme.dim, 1);
+      cairo_set_font_size (cr, 10.5);
+      show_text (cr, 12, o->height - 7, o->width - 24, note);
+    }
+
+  cairo_restore (cr);
+}
+
+gboolean
+tsl_render_hit_test (TslSnapshot            *snapshot,
+                     const TslRenderOptions *o,
+                     double                  x,
+                     double                  y,
+                     TslRenderHit           *hit)
+{
+  double top = tsl_render_header_height (o) - o->scroll_y;
+  double t;
+
+  hit->track = -1;
+  hit->sample = NULL;
+  hit->depth = -1;
+
+  if (snapshot == NULL || x < TSL_RENDER_LABEL_WIDTH || y < tsl_render_header_height (o))
+    return FALSE;
+
+  t = tsl_render_x_to_time (o, x);
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      double th = track_height (track);
+
+      if (starts_group (snapshot, i))
+        top += GROUP_HEIGHT;
+
+      if (y >= top && y < top + th)
+        {
+          hit->track = i;
+          for (guint s = 0; s < track->n_samples; s++)
+            {
+              const TslSnapshotSample *sample = &track->samples[s];
+
+              if (t >= (double) sample->start_ns && t < (double) MAX (sample->end_ns, sample->start_ns + 1))
+                {
+                  hit->sample = sample;
+                  if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+                    {
+                      int d = (int) ((y - top) / ROW_HEIGHT);
+                      hit->depth = d < (int) sample->n_frames ? d : -1;
+                    }
+                  break;
+                }
+            }
+          return TRUE;
+        }
+      top += th;
+    }
+
+  return FALSE;
+}

@@ -1,0 +1,70 @@
+/* tsl-render.h: the cairo painter shared by the window and export
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Draws a TslSnapshot as a multi-track timeline: a time ruler, tracks grouped
+ * by process, thread stacks as flame-chart columns (one column per kept sample
+ * across its slice), counters and metrics as a line with the exact min/max
+ * envelope of the slice summaries, and ranges A and B. GTK-free: the widget
+ * calls it from snapshot, export on an image/SVG/PDF surface.
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "tsl-snapshot.h"
+
+G_BEGIN_DECLS
+
+#define TSL_RENDER_RULER_HEIGHT 30
+#define TSL_RENDER_LABEL_WIDTH  200
+
+typedef struct {
+  gint64      view_start_ns;  /* visible time window, from the trace start */
+  gint64      view_end_ns;
+  double      width;          /* logical pixels */
+  double      height;
+  double      scroll_y;       /* tracks scrolled up by this many pixels */
+  gboolean    dark;
+  gboolean    has_a;
+  gint64      a_start_ns;
+  gint64      a_end_ns;
+  gboolean    has_b;
+  gint64      b_start_ns;
+  gint64      b_end_ns;
+  const char *highlight;      /* search text: matching frames/series stand out */
+  const char *title;          /* heading line (export); NULL for none */
+  gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
+} TslRenderOptions;
+
+typedef struct {
+  int                      track;   /* -1 when none */
+  const TslSnapshotSample *sample;
+  int                      depth;   /* stack level under the pointer, -1 for none */
+} TslRenderHit;
+
+void              tsl_render_options_init       (TslRenderOptions       *options,
+                                                 TslSnapshot            *snapshot,
+                                                 double                  width,
+                                                 double                  height);
+void              tsl_render_paint              (cairo_t                *cr,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options);
+/* Height of all tracks below the ruler (and title), for scrolling. */
+double            tsl_render_content_height     (TslSnapshot            *snapshot);
+double            tsl_render_header_height      (const TslRenderOptions *options);
+double            tsl_render_time_to_x          (const TslRenderOptions *options,
+                                                 double                  time_ns);
+double            tsl_render_x_to_time          (const TslRenderOptions *options,
+                                                 double                  x);
+gboolean          tsl_render_hit_test           (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 double                  x,
+                                                 double                  y,
+                                                 TslRenderHit           *hit);
+/* A stable colour for a frame or series name (r, g, b in 0..1). */
+void              tsl_render_name_color         (const char             *name,
+                                                 gboolean                dark,
+                                                 double                 *rgb);
+
+G_END_DECLS

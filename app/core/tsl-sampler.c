@@ -1,0 +1,657 @@
+/* tsl-sampler.c: timesliced reservoir sampling with permanent random numbers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every event gets a priority u = tsl_mix64 (seed, key), key being its index
+ * (count mode) or its time (time mode). A slice is a dyadic block of keys
+ * [b·T, (b+1)·T) and keeps the event of smallest u, so the kept event is a
+ * function of the block's contents alone: halving the number of slices
+ * (T doubles) keeps the smaller u of each pair, and two samplers over
+ * consecutive parts merge into exactly what one pass would hold. Each event
+ * of a block wins with probability 1/(events in block), which is the fairness
+ * DESIGN.md §3 asks of merges (a side wins in proportion to its events).
+ *
+ * Summaries: count includes events whose value is NAN ("no value"); sum, min
+ * and max skip them, and min/max stay NAN while a slice has no value. Count,
+ * min, max and the kept sample are bit-identical whatever the merge order;
+ * sum is added in a different order when blocks are split across samplers,
+ * so it is bit-identical only when the partial sums are exact (integers
+ * below 2^53, as counters usually are) and otherwise equal up to rounding.
+ */
+#define G_LOG_DOMAIN "tsl-sampler"
+
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "tsl-rng.h"
+#include "tsl-sampler.h"
+
+struct _TslTimeGrid
+{
+  gatomicrefcount ref_count;
+  guint           k;
+  guint           level;
+  gboolean        has_origin;
+  gint64          origin;
+  /* Smallest and largest slice any track has seen, at `level`. */
+  gint64          min_slice;
+  gint64          max_slice;
+};
+
+struct _TslSampler
+{
+  TslSamplerMode  mode;
+  guint           k;
+  guint           max_held;     /* 2K */
+  guint           n_held;
+  guint           level;        /* T = 1 << level (count), or the grid level it last saw */
+  guint           hint;         /* time mode: block the previous event went to */
+  guint64         seed;
+  guint64         seed_hash;
+  guint64         first_index;
+  guint64         n_events;
+  guint64         cur_end;      /* count mode: first index after the last block */
+  TslSample      *last;         /* block the previous offer made its kept sample */
+  TslTimeGrid    *grid;
+  TslSample      *held;         /* max_held + 1 slots, allocated once */
+};
+
+/* Time origins are aligned to 2^32 ns (~4.3 s) so that, for widths up to that,
+ * slice edges fall on multiples of the width whichever event came first. */
+#define ORIGIN_ALIGN_MASK (~G_GINT64_CONSTANT (0xFFFFFFFF))
+
+static inline gint64
+floor_half (gint64 s)
+{
+  return (s - (s < 0)) / 2;
+}
+
+/* Floor division by 2^shift: GCC and Clang shift signed values arithmetically. */
+static inline gint64
+floor_shift (gint64 s,
+             guint  shift)
+{
+  return shift >= 63 ? (s < 0 ? -1 : 0) : s >> shift;
+}
+
+/* Wraps instead of overflowing on absurd times from a broken file. */
+static inline gint64
+time_offset (const TslTimeGrid *grid,
+             gint64             time_ns)
+{
+  return (gint64) ((guint64) time_ns - (guint64) grid->origin);
+}
+
+TslTimeGrid *
+tsl_time_grid_new (guint k)
+{
+  TslTimeGrid *grid;
+
+  g_return_val_if_fail (k > 0, NULL);
+
+  grid = g_new0 (TslTimeGrid, 1);
+  g_atomic_ref_count_init (&grid->ref_count);
+  grid->k = k;
+  return grid;
+}
+
+TslTimeGrid *
+tsl_time_grid_ref (TslTimeGrid *grid)
+{
+  g_return_val_if_fail (grid != NULL, NULL);
+
+  g_atomic_ref_count_inc (&grid->ref_count);
+  return grid;
+}
+
+void
+tsl_time_grid_unref (TslTimeGrid *grid)
+{
+  g_return_if_fail (grid != NULL);
+
+  if (g_atomic_ref_count_dec (&grid->ref_count))
+    g_free (grid);
+}
+
+gint64
+tsl_time_grid_get_width (const TslTimeGrid *grid)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+
+  return G_GINT64_CONSTANT (1) << grid->level;
+}
+
+gint64
+tsl_time_grid_get_origin (const TslTimeGrid *grid)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+
+  return grid->origin;
+}
+
+guint
+tsl_time_grid_get_level (const TslTimeGrid *grid)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+
+  return grid->level;
+}
+
+gint64
+tsl_time_grid_get_slice (const TslTimeGrid *grid,
+                         gint64             time_ns)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+
+  return floor_shift (time_offset (grid, time_ns), grid->level);
+}
+
+/* Widens the grid's slice range to hold `time_ns`, doubling the width while
+ * more than 2K slices are spanned. Returns the event's slice. */
+static gint64
+grid_note_time (TslTimeGrid *grid,
+                gint64       time_ns)
+{
+  gint64 slice;
+
+  if (G_UNLIKELY (!grid->has_origin))
+    {
+      grid->has_origin = TRUE;
+      grid->origin = time_ns & ORIGIN_ALIGN_MASK;
+      grid->min_slice = grid->max_slice = floor_shift (time_offset (grid, time_ns), grid->level);
+    }
+
+  slice = floor_shift (time_offset (grid, time_ns), grid->level);
+  if (G_LIKELY (slice >= grid->min_slice && slice <= grid->max_slice))
+    return slice;
+
+  grid->min_slice = MIN (grid->min_slice, slice);
+  grid->max_slice = MAX (grid->max_slice, slice);
+  while (grid->max_slice - grid->min_slice >= (gint64) grid->k * 2)
+    {
+      grid->level++;
+      grid->min_slice = floor_half (grid->min_slice);
+      grid->max_slice = floor_half (grid->max_slice);
+    }
+
+  return floor_shift (time_offset (grid, time_ns), grid->level);
+}
+
+static TslSampler *
+sampler_new (TslSamplerMode mode,
+             guint          k,
+             guint64        seed)
+{
+  TslSampler *self = g_new0 (TslSampler, 1);
+
+  self->mode = mode;
+  self->k = k;
+  self->max_held = 2 * k;
+  self->seed = seed;
+  self->seed_hash = tsl_mix64_seed (seed);
+  self->held = g_new0 (TslSample, self->max_held + 1);
+  return self;
+}
+
+/**
+ * tsl_sampler_new_count:
+ * @first_index: index of this sampler's first event in the whole stream; 0
+ *   unless it samples a later part that will be merged after another sampler
+ *
+ * Returns: (transfer full): a count-mode sampler keeping K..2K slices.
+ */
+TslSampler *
+tsl_sampler_new_count (guint   k,
+                       guint64 seed,
+                       guint64 first_index)
+{
+  TslSampler *self;
+
+  g_return_val_if_fail (k > 0 && k <= G_MAXINT / 4, NULL);
+
+  self = sampler_new (TSL_SAMPLER_COUNT, k, seed);
+  self->first_index = first_index;
+  return self;
+}
+
+/**
+ * tsl_sampler_new_time:
+ * @grid: the trace's shared grid; the sampler takes a reference
+ *
+ * Returns: (transfer full): a time-mode sampler on @grid.
+ */
+TslSampler *
+tsl_sampler_new_time (TslTimeGrid *grid,
+                      guint64      seed)
+{
+  TslSampler *self;
+
+  g_return_val_if_fail (grid != NULL, NULL);
+
+  self = sampler_new (TSL_SAMPLER_TIME, grid->k, seed);
+  self->grid = tsl_time_grid_ref (grid);
+  return self;
+}
+
+void
+tsl_sampler_free (TslSampler *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->grid, tsl_time_grid_unref);
+  g_free (self->held);
+  g_free (self);
+}
+
+TslSamplerMode
+tsl_sampler_get_mode (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, TSL_SAMPLER_COUNT);
+
+  return self->mode;
+}
+
+guint
+tsl_sampler_get_k (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->k;
+}
+
+guint64
+tsl_sampler_get_seed (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->seed;
+}
+
+guint64
+tsl_sampler_get_first_index (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->first_index;
+}
+
+static inline void
+summary_add (TslSummary *s,
+             double      value)
+{
+  s->count++;
+  if (G_LIKELY (!isnan (value)))
+    {
+      s->sum += value;
+      /* Negated tests so that a NAN min/max (no value yet) is replaced. */
+      if (!(value >= s->min))
+        s->min = value;
+      if (!(value <= s->max))
+        s->max = value;
+    }
+}
+
+static void
+summary_merge (TslSummary       *a,
+               const TslSummary *b)
+{
+  a->count += b->count;
+  a->sum += b->sum;
+  if (!isnan (b->min) && !(b->min >= a->min))
+    a->min = b->min;
+  if (!isnan (b->max) && !(b->max <= a->max))
+    a->max = b->max;
+}
+
+static inline void
+sample_init (TslSample *s,
+             gint64     slice,
+             guint64    index,
+             gint64     time_ns,
+             double     value,
+             guint64    priority)
+{
+  s->slice = slice;
+  s->index = index;
+  s->time_ns = time_ns;
+  s->value = value;
+  s->label = 0;
+  s->priority = priority;
+  s->summary.count = 1;
+  s->summary.sum = isnan (value) ? 0.0 : value;
+  s->summary.min = value;
+  s->summary.max = value;
+}
+
+/* Folds block b (the later one) into a: the smaller (priority, index) wins. */
+static void
+sample_combine (TslSample       *a,
+                const TslSample *b)
+{
+  if (b->priority < a->priority ||
+      (b->priority == a->priority && b->index < a->index))
+    {
+      a->index = b->index;
+      a->time_ns = b->time_ns;
+      a->value = b->value;
+      a->label = b->label;
+      a->priority = b->priority;
+    }
+
+  summary_merge (&a->summary, &b->summary);
+}
+
+/* Doubles T: neighbouring blocks 2j and 2j+1 become block j. */
+static void
+coarsen (TslSampler *self)
+{
+  guint out = 0;
+
+  self->level++;
+  for (guint j = 0; j < self->n_held; j++)
+    {
+      gint64 slice = floor_half (self->held[j].slice);
+
+      if (out > 0 && self->held[out - 1].slice == slice)
+        {
+          sample_combine (&self->held[out - 1], &self->held[j]);
+        }
+      else
+        {
+          if (out != j)
+            self->held[out] = self->held[j];
+          self->held[out].slice = slice;
+          out++;
+        }
+    }
+
+  self->n_held = out;
+  self->last = NULL;
+  self->hint = 0;
+}
+
+static void
+update_cur_end (TslSampler *self)
+{
+  if (self->n_held == 0)
+    self->cur_end = 0;
+  else
+    self->cur_end = ((guint64) self->held[self->n_held - 1].slice + 1) << self->level;
+}
+
+static G_GNUC_NO_INLINE gboolean
+count_start_block (TslSampler *self,
+                   guint64     index,
+                   gint64      time_ns,
+                   double      value,
+                   guint64     priority)
+{
+  TslSample *cur;
+
+  sample_init (&self->held[self->n_held++], (gint64) (index >> self->level),
+               index, time_ns, value, priority);
+  if (self->n_held > self->max_held)
+    coarsen (self);
+  update_cur_end (self);
+
+  cur = &self->held[self->n_held - 1];
+  self->last = cur->index == index ? cur : NULL;
+  return self->last != NULL;
+}
+
+static void
+time_sync_level (TslSampler *self)
+{
+  while (self->level < self->grid->level)
+    coarsen (self);
+}
+
+/* First block whose slice is >= `slice`. */
+static guint
+find_block (const TslSampler *self,
+            gint64            slice)
+{
+  guint lo = 0, hi = self->n_held;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->held[mid].slice < slice)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+static gboolean
+offer_time (TslSampler *self,
+            gint64      time_ns,
+            double      value)
+{
+  guint64 ordinal = self->n_events++;
+  guint64 priority = tsl_mix64_keyed (self->seed_hash, (guint64) time_ns);
+  gint64 slice = grid_note_time (self->grid, time_ns);
+  TslSample *block;
+  guint pos;
+
+  if (G_UNLIKELY (self->level != self->grid->level))
+    time_sync_level (self);
+
+  pos = self->hint;
+  if (G_LIKELY (pos < self->n_held && self->held[pos].slice == slice))
+    {
+      block = &self->held[pos];
+    }
+  else
+    {
+      /* Sorted input appends; out-of-order input searches. */
+      if (self->n_held > 0 && self->held[self->n_held - 1].slice < slice)
+        pos = self->n_held;
+      else
+        pos = find_block (self, slice);
+
+      if (pos == self->n_held || self->held[pos].slice != slice)
+        {
+          /* The grid spans at most 2K slices, and so does every track on it. */
+          g_assert (self->n_held < self->max_held + 1);
+          memmove (&self->held[pos + 1], &self->held[pos],
+                   (self->n_held - pos) * sizeof (TslSample));
+          self->n_held++;
+          self->hint = pos;
+          sample_init (&self->held[pos], slice, ordinal, time_ns, value, priority);
+          self->last = &self->held[pos];
+          return TRUE;
+        }
+
+      block = &self->held[pos];
+    }
+
+  self->hint = pos;
+  summary_add (&block->summary, value);
+
+  /* A later ordinal loses a tie, so equal times keep the first arrival. */
+  if (priority < block->priority)
+    {
+      block->priority = priority;
+      block->index = ordinal;
+      block->time_ns = time_ns;
+      block->value = value;
+      block->label = 0;
+      self->last = block;
+      return TRUE;
+    }
+
+  self->last = NULL;
+  return FALSE;
+}
+
+gboolean
+tsl_sampler_offer (TslSampler *self,
+                   gint64      time_ns,
+                   double      value)
+{
+  guint64 index;
+  guint64 priority;
+  TslSample *cur;
+
+  if (G_UNLIKELY (self->mode != TSL_SAMPLER_COUNT))
+    return offer_time (self, time_ns, value);
+
+  index = self->first_index + self->n_events++;
+  priority = tsl_mix64_keyed (self->seed_hash, index);
+
+  if (G_UNLIKELY (index >= self->cur_end))
+    return count_start_block (self, index, time_ns, value, priority);
+
+  cur = &self->held[self->n_held - 1];
+  summary_add (&cur->summary, value);
+
+  if (priority < cur->priority)
+    {
+      cur->priority = priority;
+      cur->index = index;
+      cur->time_ns = time_ns;
+      cur->value = value;
+      cur->label = 0;
+      self->last = cur;
+      return TRUE;
+    }
+
+  self->last = NULL;
+  return FALSE;
+}
+
+/* Attaches the caller's payload id to the sample the previous offer kept;
+ * ignored when that offer returned FALSE. */
+void
+tsl_sampler_set_label (TslSampler *self,
+                       guint32     label)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->last != NULL)
+    self->last->label = label;
+}
+
+guint64
+tsl_sampler_get_events (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_events;
+}
+
+gint64
+tsl_sampler_get_slice_size (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (self->mode == TSL_SAMPLER_TIME)
+    return tsl_time_grid_get_width (self->grid);
+
+  return G_GINT64_CONSTANT (1) << self->level;
+}
+
+/**
+ * tsl_sampler_peek_samples:
+ * @n_samples: (out): number of samples
+ *
+ * In time mode this first catches up with the grid's width, so slices of all
+ * tracks of a trace line up.
+ *
+ * Returns: (transfer none) (array length=n_samples): the samples in slice
+ *   order, valid until the next offer or merge.
+ */
+const TslSample *
+tsl_sampler_peek_samples (TslSampler *self,
+                          guint      *n_samples)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_samples != NULL, NULL);
+
+  if (self->mode == TSL_SAMPLER_TIME)
+    {
+      time_sync_level (self);
+      self->last = NULL;
+    }
+
+  *n_samples = self->n_held;
+  return self->held;
+}
+
+gsize
+tsl_sampler_get_peak_bytes (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  /* Nothing grows after construction: the held array has its final size. */
+  return sizeof *self + (self->max_held + 1) * sizeof (TslSample);
+}
+
+gboolean
+tsl_sampler_merge (TslSampler        *self,
+                   const TslSampler  *other,
+                   GError           **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (other != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->mode != TSL_SAMPLER_COUNT || other->mode != TSL_SAMPLER_COUNT)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "Only count-mode samplers can be merged");
+      return FALSE;
+    }
+
+  if (self->k != other->k || self->seed != other->seed)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Cannot merge samplers with different K or seed (%u/%u, %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ")",
+                   self->k, other->k, self->seed, other->seed);
+      return FALSE;
+    }
+
+  if (other->first_index != self->first_index + self->n_events)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "The second sampler starts at event %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+                   other->first_index, self->first_index + self->n_events);
+      return FALSE;
+    }
+
+  while (self->level < other->level)
+    coarsen (self);
+
+  /* Append other's blocks lifted to our level; at most one (the block the cut
+   * falls in) coincides with our last block. Doubling as soon as 2K is
+   * exceeded reaches the same level as one pass, which only ever doubles
+   * when the blocks covering the stream so far exceed 2K. */
+  for (guint j = 0; j < other->n_held; j++)
+    {
+      TslSample b = other->held[j];
+
+      b.slice = floor_shift (b.slice, self->level - other->level);
+      if (self->n_held > 0 && self->held[self->n_held - 1].slice == b.slice)
+        {
+          sample_combine (&self->held[self->n_held - 1], &b);
+        }
+      else
+        {
+          self->held[self->n_held++] = b;
+          if (self->n_held > self->max_held)
+            coarsen (self);
+        }
+    }
+
+  self->n_events += other->n_events;
+  self->last = NULL;
+  update_cur_end (self);
+  return TRUE;
+}

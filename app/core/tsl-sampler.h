@@ -1,0 +1,95 @@
+/* tsl-sampler.h: timesliced reservoir sampler with exact slice summaries
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One sampler per track. It keeps one sample per slice and between K and 2K
+ * slices (fewer only while the track has fewer than K events), plus exact
+ * count/sum/min/max per slice. See DESIGN.md §3: priorities are "permanent
+ * random numbers" u = tsl_mix64 (seed, key), so two samplers over consecutive
+ * parts of a stream merge into exactly the single-pass result.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_SAMPLER_COUNT, /* slices of T consecutive events (the seed's algorithm) */
+  TSL_SAMPLER_TIME,  /* slices of equal duration on a grid shared by a trace */
+} TslSamplerMode;
+
+/* Shared time grid for TSL_SAMPLER_TIME: slice s covers
+ * [origin + s * width, origin + (s + 1) * width) with width = 1 << level ns.
+ * Every sampler of one trace points at the same grid so slices line up. */
+typedef struct _TslTimeGrid TslTimeGrid;
+
+/* count includes events whose value is NAN (no value); sum, min and max skip
+ * them, and min/max are NAN when the slice has no value at all. */
+typedef struct {
+  guint64 count;
+  double  sum;
+  double  min;
+  double  max;
+} TslSummary;
+
+typedef struct {
+  gint64     slice;     /* slice number at the sampler's current level */
+  guint64    index;     /* the kept event's ordinal in its track, 0-based */
+  gint64     time_ns;   /* the kept event's time */
+  double     value;     /* the kept event's value (NAN when none) */
+  guint32    label;     /* caller's id for the payload (0 = none yet) */
+  guint64    priority;  /* smaller wins */
+  TslSummary summary;   /* exact over every event of the slice */
+} TslSample;
+
+typedef struct _TslSampler TslSampler;
+
+TslTimeGrid      *tsl_time_grid_new            (guint                 k);
+TslTimeGrid      *tsl_time_grid_ref            (TslTimeGrid          *grid);
+void              tsl_time_grid_unref          (TslTimeGrid          *grid);
+gint64            tsl_time_grid_get_width      (const TslTimeGrid    *grid);
+gint64            tsl_time_grid_get_origin     (const TslTimeGrid    *grid);
+/* width == 1 << level */
+guint             tsl_time_grid_get_level      (const TslTimeGrid    *grid);
+/* The slice holding time_ns at the grid's current width. */
+gint64            tsl_time_grid_get_slice      (const TslTimeGrid    *grid,
+                                                gint64                time_ns);
+
+TslSampler       *tsl_sampler_new_count        (guint                 k,
+                                                guint64               seed,
+                                                guint64               first_index);
+TslSampler       *tsl_sampler_new_time         (TslTimeGrid          *grid,
+                                                guint64               seed);
+void              tsl_sampler_free             (TslSampler           *self);
+TslSamplerMode    tsl_sampler_get_mode         (const TslSampler     *self);
+guint             tsl_sampler_get_k            (const TslSampler     *self);
+guint64           tsl_sampler_get_seed         (const TslSampler     *self);
+guint64           tsl_sampler_get_first_index  (const TslSampler     *self);
+
+/* The hot path. Counts the event into its slice's summary and returns TRUE when
+ * it becomes its slice's kept sample; only then does the caller parse the
+ * payload and attach it with tsl_sampler_set_label(). */
+gboolean          tsl_sampler_offer            (TslSampler           *self,
+                                                gint64                time_ns,
+                                                double                value);
+void              tsl_sampler_set_label        (TslSampler           *self,
+                                                guint32               label);
+
+guint64           tsl_sampler_get_events       (const TslSampler     *self);
+/* Count mode: events per slice (T). Time mode: slice width in ns. */
+gint64            tsl_sampler_get_slice_size   (const TslSampler     *self);
+/* Samples in slice order; valid until the next offer. */
+const TslSample  *tsl_sampler_peek_samples     (TslSampler           *self,
+                                                guint                *n_samples);
+gsize             tsl_sampler_get_peak_bytes   (const TslSampler     *self);
+
+/* Count mode only: `other` covers the events right after `self`'s. */
+gboolean          tsl_sampler_merge            (TslSampler           *self,
+                                                const TslSampler     *other,
+                                                GError              **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSampler, tsl_sampler_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslTimeGrid, tsl_time_grid_unref)
+
+G_END_DECLS

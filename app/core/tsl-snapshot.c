@@ -1,0 +1,302 @@
+/* tsl-snapshot.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-snapshot"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsl-snapshot.h"
+
+struct _TslSnapshot
+{
+  GPtrArray        *frame_names;  /* id → name; id 0 is "" */
+  GHashTable       *frame_ids;    /* name → id */
+  GArray           *frames;       /* guint32 frame ids of every sample's stack */
+  TslSnapshotTrack *tracks;
+  guint             n_tracks;
+  gint64            start_ns;
+  gint64            span_ns;
+  guint64           events;
+  guint             k;
+  gboolean          has_time;
+  char             *format;
+};
+
+static guint32
+intern_frame (TslSnapshot *self,
+              const char  *name,
+              gsize        len)
+{
+  g_autofree char *key = g_strndup (name, len);
+  gpointer id;
+
+  if (g_hash_table_lookup_extended (self->frame_ids, key, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  g_ptr_array_add (self->frame_names, key);
+  g_hash_table_insert (self->frame_ids, key, GUINT_TO_POINTER (self->frame_names->len - 1));
+  g_steal_pointer (&key);
+  return self->frame_names->len - 1;
+}
+
+/* Splits "root;child;leaf" into frame ids appended to self->frames. */
+static guint
+split_stack (TslSnapshot *self,
+             const char  *label)
+{
+  const char *p = label;
+  guint n = 0;
+
+  if (label == NULL || *label == '\0')
+    return 0;
+
+  for (;;)
+    {
+      const char *semi = strchr (p, ';');
+      gsize len = semi ? (gsize) (semi - p) : strlen (p);
+      guint32 id = intern_frame (self, p, len);
+
+      g_array_append_val (self->frames, id);
+      n++;
+      if (semi == NULL)
+        break;
+      p = semi + 1;
+    }
+
+  return n;
+}
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b)
+{
+  const TslSnapshotTrack *ta = a;
+  const TslSnapshotTrack *tb = b;
+
+  if (ta->process_sort != tb->process_sort)
+    return ta->process_sort < tb->process_sort ? -1 : 1;
+  if (ta->pid != tb->pid)
+    return ta->pid < tb->pid ? -1 : 1;
+  if (ta->kind != tb->kind)
+    return ta->kind < tb->kind ? -1 : 1;
+  if (ta->sort != tb->sort)
+    return ta->sort < tb->sort ? -1 : 1;
+  if (ta->kind == TSL_TRACK_THREAD && ta->tid != tb->tid)
+    return ta->tid < tb->tid ? -1 : 1;
+  return g_utf8_collate (ta->name, tb->name);
+}
+
+static void
+copy_track (TslSnapshot      *self,
+            TslTrace         *trace,
+            guint             track,
+            TslSnapshotTrack *out,
+            GArray           *frame_offsets)
+{
+  TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
+  TslTimeGrid *grid = tsl_trace_get_time_grid (trace);
+  const TslSample *samples;
+  const char *process;
+  gint64 width, origin = 0;
+  guint n = 0;
+
+  samples = tsl_sampler_peek_samples (sampler, &n);
+  width = tsl_sampler_get_slice_size (sampler);
+  if (grid != NULL)
+    origin = tsl_time_grid_get_origin (grid);
+
+  out->name = g_strdup (tsl_trace_track_get_name (trace, track));
+  out->kind = tsl_trace_track_get_kind (trace, track);
+  out->pid = tsl_trace_track_get_pid (trace, track);
+  out->tid = tsl_trace_track_get_tid (trace, track);
+  process = tsl_trace_get_process_name (trace, out->pid);
+  out->process = g_strdup (process);
+  out->unit = g_strdup (tsl_trace_track_get_unit (trace, track));
+  out->sort = tsl_trace_track_get_sort_index (trace, track);
+  out->events = tsl_sampler_get_events (sampler);
+  out->n_samples = n;
+  out->samples = g_new0 (TslSnapshotSample, n);
+  out->value_min = NAN;
+  out->value_max = NAN;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TslSnapshotSample *s = &out->samples[i];
+      guint offset = self->frames->len;
+
+      s->time_ns = samples[i].time_ns - self->start_ns;
+      s->value = samples[i].value;
+      s->summary = samples[i].summary;
+      s->index = samples[i].index;
+
+      if (grid != NULL)
+        {
+          s->start_ns = origin + samples[i].slice * width - self->start_ns;
+          s->end_ns = s->start_ns + width;
+        }
+      else
+        {
+          /* Count mode: a slice spans from the previous sample's time to this one's. */
+          s->start_ns = i > 0 ? samples[i - 1].time_ns - self->start_ns : s->time_ns;
+          s->end_ns = s->time_ns;
+        }
+
+      if (out->kind == TSL_TRACK_THREAD || out->kind == TSL_TRACK_ASYNC)
+        s->n_frames = split_stack (self, tsl_trace_lookup (trace, samples[i].label));
+      g_array_append_val (frame_offsets, offset);
+      out->max_depth = MAX (out->max_depth, s->n_frames);
+
+      if (!isnan (s->summary.min))
+        out->value_min = isnan (out->value_min) ? s->summary.min : MIN (out->value_min, s->summary.min);
+      if (!isnan (s->summary.max))
+        out->value_max = isnan (out->value_max) ? s->summary.max : MAX (out->value_max, s->summary.max);
+    }
+}
+
+TslSnapshot *
+tsl_snapshot_new (TslTrace *trace)
+{
+  TslSnapshot *self;
+  g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 start = 0, end = 0;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
+
+  self = g_atomic_rc_box_new0 (TslSnapshot);
+  self->frame_names = g_ptr_array_new_with_free_func (g_free);
+  self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  intern_frame (self, "", 0);
+
+  tsl_trace_lock (trace);
+
+  if (tsl_trace_get_span (trace, &start, &end))
+    {
+      self->start_ns = start;
+      self->span_ns = MAX (end - start, 1);
+    }
+  self->events = tsl_trace_get_events (trace);
+  self->k = tsl_trace_get_k (trace);
+  self->has_time = tsl_trace_get_has_time (trace);
+  self->format = g_strdup (tsl_trace_get_format (trace));
+  self->n_tracks = tsl_trace_get_n_tracks (trace);
+  self->tracks = g_new0 (TslSnapshotTrack, self->n_tracks);
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+
+  tsl_trace_unlock (trace);
+
+  /* Frame arrays are stable only once self->frames stops growing. */
+  for (guint i = 0, j = 0; i < self->n_tracks; i++)
+    for (guint s = 0; s < self->tracks[i].n_samples; s++, j++)
+      self->tracks[i].samples[s].frames =
+        &g_array_index (self->frames, guint32, g_array_index (frame_offsets, guint, j));
+
+  qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
+
+  return self;
+}
+
+static void
+snapshot_clear (gpointer data)
+{
+  TslSnapshot *self = data;
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      g_free (self->tracks[i].name);
+      g_free (self->tracks[i].process);
+      g_free (self->tracks[i].unit);
+      g_free (self->tracks[i].samples);
+    }
+  g_free (self->tracks);
+  g_free (self->format);
+  g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+  g_clear_pointer (&self->frame_names, g_ptr_array_unref);
+  g_clear_pointer (&self->frames, g_array_unref);
+}
+
+TslSnapshot *
+tsl_snapshot_ref (TslSnapshot *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+tsl_snapshot_unref (TslSnapshot *self)
+{
+  g_atomic_rc_box_release_full (self, snapshot_clear);
+}
+
+guint
+tsl_snapshot_get_n_tracks (TslSnapshot *self)
+{
+  return self->n_tracks;
+}
+
+const TslSnapshotTrack *
+tsl_snapshot_get_track (TslSnapshot *self,
+                        guint        i)
+{
+  g_return_val_if_fail (i < self->n_tracks, NULL);
+
+  return &self->tracks[i];
+}
+
+const char *
+tsl_snapshot_get_frame_name (TslSnapshot *self,
+                             guint32      id)
+{
+  g_return_val_if_fail (id < self->frame_names->len, "");
+
+  return g_ptr_array_index (self->frame_names, id);
+}
+
+guint32
+tsl_snapshot_find_frame (TslSnapshot *self,
+                         const char  *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->frame_ids, name));
+}
+
+gint64
+tsl_snapshot_get_span (TslSnapshot *self)
+{
+  return self->span_ns;
+}
+
+gint64
+tsl_snapshot_get_start (TslSnapshot *self)
+{
+  return self->start_ns;
+}
+
+guint64
+tsl_snapshot_get_events (TslSnapshot *self)
+{
+  return self->events;
+}
+
+guint
+tsl_snapshot_get_k (TslSnapshot *self)
+{
+  return self->k;
+}
+
+gboolean
+tsl_snapshot_get_has_time (TslSnapshot *self)
+{
+  return self->has_time;
+}
+
+const char *
+tsl_snapshot_get_format (TslSnapshot *self)
+{
+  return self->format;
+}

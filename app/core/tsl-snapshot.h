@@ -1,0 +1,68 @@
+/* tsl-snapshot.h: an immutable copy of a trace's samples, for drawing
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The reader keeps filling the trace on a worker; painters and the compare
+ * engine work on a snapshot copied under the trace's lock, so they never race
+ * with ingest and never hold the lock while drawing. A snapshot is small:
+ * tracks × (K..2K) samples plus the frame names they use.
+ */
+#pragma once
+
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gint64         start_ns;   /* extent of the sample's slice, from the trace start */
+  gint64         end_ns;
+  gint64         time_ns;    /* the kept event's time, from the trace start */
+  double         value;
+  TslSummary     summary;
+  guint64        index;
+  guint          n_frames;   /* stack depth; frames[0] is the root */
+  const guint32 *frames;     /* ids for tsl_snapshot_get_frame_name() */
+} TslSnapshotSample;
+
+typedef struct {
+  char              *name;
+  char              *process;
+  char              *unit;
+  TslTrackKind       kind;
+  gint64             pid;
+  gint64             tid;
+  int                process_sort;
+  int                sort;
+  guint64            events;
+  guint              max_depth;
+  double             value_min;  /* over the slice summaries (exact), NAN if none */
+  double             value_max;
+  guint              n_samples;
+  TslSnapshotSample *samples;   /* in time order */
+} TslSnapshotTrack;
+
+typedef struct _TslSnapshot TslSnapshot;
+
+/* Takes the trace's lock while copying. */
+TslSnapshot            *tsl_snapshot_new              (TslTrace          *trace);
+TslSnapshot            *tsl_snapshot_ref              (TslSnapshot       *self);
+void                    tsl_snapshot_unref            (TslSnapshot       *self);
+/* Tracks in display order: by process, then kind, then sort index and name. */
+guint                   tsl_snapshot_get_n_tracks     (TslSnapshot       *self);
+const TslSnapshotTrack *tsl_snapshot_get_track        (TslSnapshot       *self,
+                                                       guint              i);
+const char             *tsl_snapshot_get_frame_name   (TslSnapshot       *self,
+                                                       guint32            id);
+/* Looks a frame name up; 0 if no sample uses it. */
+guint32                 tsl_snapshot_find_frame       (TslSnapshot       *self,
+                                                       const char        *name);
+gint64                  tsl_snapshot_get_span         (TslSnapshot       *self);
+gint64                  tsl_snapshot_get_start        (TslSnapshot       *self);
+guint64                 tsl_snapshot_get_events       (TslSnapshot       *self);
+guint                   tsl_snapshot_get_k            (TslSnapshot       *self);
+gboolean                tsl_snapshot_get_has_time     (TslSnapshot       *self);
+const char             *tsl_snapshot_get_format       (TslSnapshot       *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSnapshot, tsl_snapshot_unref)
+
+G_END_DECLS

@@ -1,0 +1,844 @@
+/* tsl-trace.c: the streaming trace model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Nothing here locks by itself: callers hold tsl_trace_lock() (the reader per
+ * chunk, the viewer while it copies), so the per-event path costs no atomics.
+ */
+#define G_LOG_DOMAIN "tsl-trace"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tsl-trace.h"
+
+/* Distinct warning messages kept; more are folded into one counted line so a
+ * broken file cannot grow memory with its number of lines. */
+#define MAX_WARNINGS 200
+
+typedef struct
+{
+  TslTrackKind  kind;
+  gint64        pid;
+  gint64        tid;
+  guint32       name;   /* key part for non-thread tracks, 0 for threads */
+} TrackKey;
+
+typedef struct
+{
+  TrackKey      key;
+  guint32       unit;
+  guint32       display;   /* cached "Thread TID" */
+  TslSampler   *sampler;
+} Track;
+
+typedef struct
+{
+  guint32  name;
+  gboolean has_sort_index;
+  int      sort_index;
+} Meta;
+
+typedef struct
+{
+  char   *message;
+  guint64 count;
+} Warning;
+
+struct _TslTrace
+{
+  GObject         parent_instance;
+
+  GMutex          mutex;
+  TslSamplerMode  mode;
+  guint           k;
+  guint64         seed;
+  TslTimeGrid    *grid;
+
+  char           *format;
+
+  GStringChunk   *chunk;
+  GHashTable     *string_ids;    /* const char * (in chunk) → id */
+  GPtrArray      *strings;       /* id → const char *, [0] = NULL */
+
+  GPtrArray      *tracks;        /* Track * */
+  GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
+
+  GHashTable     *processes;     /* gint64 * → Meta */
+  GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
+
+  guint64         events;
+  gboolean        has_span;
+  gint64          span_start;
+  gint64          span_end;
+  gboolean        has_time;
+
+  GPtrArray      *warnings;      /* Warning * in first-seen order */
+  GHashTable     *warning_ids;   /* message → Warning */
+  guint64         dropped_warnings;
+};
+
+G_DEFINE_FINAL_TYPE (TslTrace, tsl_trace, G_TYPE_OBJECT)
+
+const char *
+tsl_track_kind_to_string (TslTrackKind kind)
+{
+  static const char *names[] = { "thread", "counter", "metric", "async" };
+
+  return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
+}
+
+static guint
+track_key_hash (gconstpointer data)
+{
+  const TrackKey *key = data;
+  guint64 h = ((guint64) key->kind << 32) ^ key->name;
+
+  h = h * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (guint64) key->pid;
+  h = h * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (guint64) key->tid;
+  h *= G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  return (guint) (h >> 32);
+}
+
+static gboolean
+track_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const TrackKey *ka = a, *kb = b;
+
+  return ka->kind == kb->kind && ka->pid == kb->pid &&
+         ka->tid == kb->tid && ka->name == kb->name;
+}
+
+static void
+track_free (gpointer data)
+{
+  Track *track = data;
+
+  g_clear_pointer (&track->sampler, tsl_sampler_free);
+  g_free (track);
+}
+
+static void
+warning_free (gpointer data)
+{
+  Warning *warning = data;
+
+  g_free (warning->message);
+  g_free (warning);
+}
+
+static void
+tsl_trace_finalize (GObject *object)
+{
+  TslTrace *self = (TslTrace *)object;
+
+  g_clear_pointer (&self->track_ids, g_hash_table_unref);
+  g_clear_pointer (&self->tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->processes, g_hash_table_unref);
+  g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->chunk, g_string_chunk_free);
+  g_clear_pointer (&self->warning_ids, g_hash_table_unref);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->grid, tsl_time_grid_unref);
+  g_clear_pointer (&self->format, g_free);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (tsl_trace_parent_class)->finalize (object);
+}
+
+static void
+tsl_trace_class_init (TslTraceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tsl_trace_finalize;
+}
+
+static void
+tsl_trace_init (TslTrace *self)
+{
+  g_mutex_init (&self->mutex);
+  self->has_time = TRUE;
+
+  self->chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_ptr_array_new ();
+  g_ptr_array_add (self->strings, NULL);
+
+  self->tracks = g_ptr_array_new_with_free_func (track_free);
+  self->track_ids = g_hash_table_new (track_key_hash, track_key_equal);
+  self->processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->threads = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, g_free);
+
+  self->warnings = g_ptr_array_new_with_free_func (warning_free);
+  self->warning_ids = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+/**
+ * tsl_trace_new:
+ * @mode: how every track's sampler cuts slices
+ * @k: slices per track are kept between @k and 2×@k
+ * @seed: shared by all tracks, so tracks that tick together keep the same
+ *   indices (count mode) or instants (time mode)
+ *
+ * Returns: (transfer full): an empty trace.
+ */
+TslTrace *
+tsl_trace_new (TslSamplerMode mode,
+               guint          k,
+               guint64        seed)
+{
+  TslTrace *self;
+
+  g_return_val_if_fail (k > 0 && k <= G_MAXINT / 4, NULL);
+
+  self = g_object_new (TSL_TYPE_TRACE, NULL);
+  self->mode = mode;
+  self->k = k;
+  self->seed = seed;
+  if (mode == TSL_SAMPLER_TIME)
+    self->grid = tsl_time_grid_new (k);
+
+  return self;
+}
+
+void
+tsl_trace_lock (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  g_mutex_lock (&self->mutex);
+}
+
+void
+tsl_trace_unlock (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  g_mutex_unlock (&self->mutex);
+}
+
+TslSamplerMode
+tsl_trace_get_mode (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), TSL_SAMPLER_COUNT);
+
+  return self->mode;
+}
+
+guint
+tsl_trace_get_k (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  return self->k;
+}
+
+guint64
+tsl_trace_get_seed (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  return self->seed;
+}
+
+/**
+ * tsl_trace_get_time_grid:
+ *
+ * Returns: (transfer none) (nullable): the grid all tracks share in time mode,
+ *   NULL in count mode.
+ */
+TslTimeGrid *
+tsl_trace_get_time_grid (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return self->grid;
+}
+
+void
+tsl_trace_set_format (TslTrace   *self,
+                      const char *format)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  if (g_strcmp0 (self->format, format) != 0)
+    {
+      g_free (self->format);
+      self->format = g_strdup (format);
+    }
+}
+
+/**
+ * tsl_trace_get_format:
+ *
+ * Returns: (transfer none) (nullable): the sniffed format name.
+ */
+const char *
+tsl_trace_get_format (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return self->format;
+}
+
+guint32
+tsl_trace_intern (TslTrace   *self,
+                  const char *str)
+{
+  gpointer id;
+  const char *copy;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  if (str == NULL)
+    return 0;
+
+  if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  copy = g_string_chunk_insert (self->chunk, str);
+  g_ptr_array_add (self->strings, (gpointer) copy);
+  g_hash_table_insert (self->string_ids, (gpointer) copy,
+                       GUINT_TO_POINTER (self->strings->len - 1));
+  return self->strings->len - 1;
+}
+
+/* `len` < 0 means NUL-terminated; otherwise `str` need not be. */
+guint32
+tsl_trace_intern_len (TslTrace   *self,
+                      const char *str,
+                      gssize      len)
+{
+  char stack[256];
+  g_autofree char *heap = NULL;
+  char *buf;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  if (str == NULL)
+    return 0;
+  if (len < 0)
+    return tsl_trace_intern (self, str);
+
+  /* Readers intern slices of their input buffer; copy only to NUL-terminate. */
+  buf = (gsize) len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+  memcpy (buf, str, len);
+  buf[len] = '\0';
+  return tsl_trace_intern (self, buf);
+}
+
+/**
+ * tsl_trace_lookup:
+ *
+ * Returns: (transfer none) (nullable): the string, NULL for id 0 or unknown ids.
+ */
+const char *
+tsl_trace_lookup (TslTrace *self,
+                  guint32   id)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  if (id >= self->strings->len)
+    return NULL;
+
+  return g_ptr_array_index (self->strings, id);
+}
+
+static TslSampler *
+new_sampler (TslTrace *self)
+{
+  if (self->mode == TSL_SAMPLER_TIME)
+    return tsl_sampler_new_time (self->grid, self->seed);
+
+  return tsl_sampler_new_count (self->k, self->seed, 0);
+}
+
+/* Thread tracks are keyed by (pid, tid); counters and async tracks by
+ * (pid, name); metrics by name alone. Returns the track's index. */
+guint
+tsl_trace_ensure_track (TslTrace     *self,
+                        TslTrackKind  kind,
+                        gint64        pid,
+                        gint64        tid,
+                        const char   *name)
+{
+  TrackKey key = { kind, pid, tid, 0 };
+  gpointer found;
+  Track *track;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  switch (kind)
+    {
+    case TSL_TRACK_THREAD:
+      break;
+    case TSL_TRACK_METRIC:
+      key.pid = 0;
+      G_GNUC_FALLTHROUGH;
+    case TSL_TRACK_COUNTER:
+    case TSL_TRACK_ASYNC:
+    default:
+      key.tid = 0;
+      key.name = tsl_trace_intern (self, name != NULL ? name : "");
+      break;
+    }
+
+  found = g_hash_table_lookup (self->track_ids, &key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  track = g_new0 (Track, 1);
+  track->key = key;
+  track->sampler = new_sampler (self);
+  g_ptr_array_add (self->tracks, track);
+  g_hash_table_insert (self->track_ids, &track->key, GUINT_TO_POINTER (self->tracks->len));
+  return self->tracks->len - 1;
+}
+
+guint
+tsl_trace_get_n_tracks (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  return self->tracks->len;
+}
+
+static inline Track *
+get_track (TslTrace *self,
+           guint     track)
+{
+  return g_ptr_array_index (self->tracks, track);
+}
+
+#define CHECK_TRACK(self, track, val) \
+  G_STMT_START { \
+    g_return_val_if_fail (TSL_IS_TRACE (self), val); \
+    g_return_val_if_fail (track < self->tracks->len, val); \
+  } G_STMT_END
+
+TslTrackKind
+tsl_trace_track_get_kind (TslTrace *self,
+                          guint     track)
+{
+  CHECK_TRACK (self, track, TSL_TRACK_THREAD);
+
+  return get_track (self, track)->key.kind;
+}
+
+static Meta *
+lookup_thread (TslTrace *self,
+               gint64    pid,
+               gint64    tid)
+{
+  TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
+
+  return g_hash_table_lookup (self->threads, &key);
+}
+
+/**
+ * tsl_trace_track_get_name:
+ *
+ * Returns: (transfer none): the thread name from metadata, else the track's
+ *   name, else "Thread TID"; valid as long as the trace.
+ */
+const char *
+tsl_trace_track_get_name (TslTrace *self,
+                          guint     track)
+{
+  Track *t;
+  Meta *meta;
+
+  CHECK_TRACK (self, track, NULL);
+
+  t = get_track (self, track);
+  if (t->key.kind != TSL_TRACK_THREAD)
+    return tsl_trace_lookup (self, t->key.name);
+
+  meta = lookup_thread (self, t->key.pid, t->key.tid);
+  if (meta != NULL && meta->name != 0)
+    return tsl_trace_lookup (self, meta->name);
+
+  if (t->display == 0)
+    {
+      char buf[64];
+
+      g_snprintf (buf, sizeof buf, "Thread %" G_GINT64_FORMAT, t->key.tid);
+      t->display = tsl_trace_intern (self, buf);
+    }
+
+  return tsl_trace_lookup (self, t->display);
+}
+
+gint64
+tsl_trace_track_get_pid (TslTrace *self,
+                         guint     track)
+{
+  CHECK_TRACK (self, track, 0);
+
+  return get_track (self, track)->key.pid;
+}
+
+gint64
+tsl_trace_track_get_tid (TslTrace *self,
+                         guint     track)
+{
+  CHECK_TRACK (self, track, 0);
+
+  return get_track (self, track)->key.tid;
+}
+
+/**
+ * tsl_trace_track_get_unit:
+ *
+ * Returns: (transfer none) (nullable): the unit of the track's values.
+ */
+const char *
+tsl_trace_track_get_unit (TslTrace *self,
+                          guint     track)
+{
+  CHECK_TRACK (self, track, NULL);
+
+  return tsl_trace_lookup (self, get_track (self, track)->unit);
+}
+
+void
+tsl_trace_track_set_unit (TslTrace   *self,
+                          guint       track,
+                          const char *unit)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  get_track (self, track)->unit = tsl_trace_intern (self, unit);
+}
+
+/* Threads: their thread_sort_index, else 0 (order by process first, see
+ * tsl_trace_get_process_sort_index()). Other tracks: 0. */
+int
+tsl_trace_track_get_sort_index (TslTrace *self,
+                                guint     track)
+{
+  Track *t;
+  Meta *meta;
+
+  CHECK_TRACK (self, track, 0);
+
+  t = get_track (self, track);
+  if (t->key.kind != TSL_TRACK_THREAD)
+    return 0;
+
+  meta = lookup_thread (self, t->key.pid, t->key.tid);
+  return meta != NULL && meta->has_sort_index ? meta->sort_index : 0;
+}
+
+/**
+ * tsl_trace_track_get_sampler:
+ *
+ * Returns: (transfer none): the track's sampler; use it with the trace locked.
+ */
+TslSampler *
+tsl_trace_track_get_sampler (TslTrace *self,
+                             guint     track)
+{
+  CHECK_TRACK (self, track, NULL);
+
+  return get_track (self, track)->sampler;
+}
+
+static Meta *
+ensure_process (TslTrace *self,
+                gint64    pid)
+{
+  Meta *meta = g_hash_table_lookup (self->processes, &pid);
+
+  if (meta == NULL)
+    {
+      meta = g_new0 (Meta, 1);
+      g_hash_table_insert (self->processes, g_memdup2 (&pid, sizeof pid), meta);
+    }
+
+  return meta;
+}
+
+static Meta *
+ensure_thread (TslTrace *self,
+               gint64    pid,
+               gint64    tid)
+{
+  Meta *meta = lookup_thread (self, pid, tid);
+
+  if (meta == NULL)
+    {
+      TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
+
+      meta = g_new0 (Meta, 1);
+      g_hash_table_insert (self->threads, g_memdup2 (&key, sizeof key), meta);
+    }
+
+  return meta;
+}
+
+void
+tsl_trace_set_process_name (TslTrace   *self,
+                            gint64      pid,
+                            const char *name)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  ensure_process (self, pid)->name = tsl_trace_intern (self, name);
+}
+
+/**
+ * tsl_trace_get_process_name:
+ *
+ * Returns: (transfer none) (nullable): the name from metadata.
+ */
+const char *
+tsl_trace_get_process_name (TslTrace *self,
+                            gint64    pid)
+{
+  Meta *meta;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  meta = g_hash_table_lookup (self->processes, &pid);
+  return meta != NULL ? tsl_trace_lookup (self, meta->name) : NULL;
+}
+
+void
+tsl_trace_set_thread_name (TslTrace   *self,
+                           gint64      pid,
+                           gint64      tid,
+                           const char *name)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  ensure_thread (self, pid, tid)->name = tsl_trace_intern (self, name);
+}
+
+void
+tsl_trace_set_process_sort_index (TslTrace *self,
+                                  gint64    pid,
+                                  int       index)
+{
+  Meta *meta;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  meta = ensure_process (self, pid);
+  meta->has_sort_index = TRUE;
+  meta->sort_index = index;
+}
+
+/* The process_sort_index from metadata, 0 when none was given. */
+int
+tsl_trace_get_process_sort_index (TslTrace *self,
+                                  gint64    pid)
+{
+  Meta *meta;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  meta = g_hash_table_lookup (self->processes, &pid);
+  return meta != NULL && meta->has_sort_index ? meta->sort_index : 0;
+}
+
+void
+tsl_trace_set_thread_sort_index (TslTrace *self,
+                                 gint64    pid,
+                                 gint64    tid,
+                                 int       index)
+{
+  Meta *meta;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  meta = ensure_thread (self, pid, tid);
+  meta->has_sort_index = TRUE;
+  meta->sort_index = index;
+}
+
+static inline void
+note_time (TslTrace *self,
+           gint64    time_ns)
+{
+  if (G_UNLIKELY (!self->has_span))
+    {
+      self->has_span = TRUE;
+      self->span_start = self->span_end = time_ns;
+    }
+  else if (time_ns < self->span_start)
+    self->span_start = time_ns;
+  else if (time_ns > self->span_end)
+    self->span_end = time_ns;
+}
+
+gboolean
+tsl_trace_offer (TslTrace *self,
+                 guint     track,
+                 gint64    time_ns,
+                 double    value)
+{
+  /* Per event: no type check, one bounds check. */
+  if (G_UNLIKELY (track >= self->tracks->len))
+    {
+      g_critical ("%s: no track %u", G_STRFUNC, track);
+      return FALSE;
+    }
+
+  note_time (self, time_ns);
+  return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+}
+
+void
+tsl_trace_set_label (TslTrace   *self,
+                     guint       track,
+                     const char *label)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  tsl_sampler_set_label (get_track (self, track)->sampler, tsl_trace_intern (self, label));
+}
+
+void
+tsl_trace_set_label_id (TslTrace *self,
+                        guint     track,
+                        guint32   label)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  tsl_sampler_set_label (get_track (self, track)->sampler, label);
+}
+
+void
+tsl_trace_add_events (TslTrace *self,
+                      guint64   n)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->events += n;
+}
+
+guint64
+tsl_trace_get_events (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  return self->events;
+}
+
+gboolean
+tsl_trace_get_span (TslTrace *self,
+                    gint64   *start_ns,
+                    gint64   *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  if (start_ns != NULL)
+    *start_ns = self->has_span ? self->span_start : 0;
+  if (end_ns != NULL)
+    *end_ns = self->has_span ? self->span_end : 0;
+
+  return self->has_span;
+}
+
+void
+tsl_trace_note_time (TslTrace *self,
+                     gint64    time_ns)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  note_time (self, time_ns);
+}
+
+void
+tsl_trace_set_has_time (TslTrace *self,
+                        gboolean  has_time)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->has_time = !!has_time;
+}
+
+gboolean
+tsl_trace_get_has_time (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  return self->has_time;
+}
+
+void
+tsl_trace_add_warning (TslTrace   *self,
+                       const char *format,
+                       ...)
+{
+  g_autofree char *message = NULL;
+  Warning *warning;
+  va_list args;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (format != NULL);
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  warning = g_hash_table_lookup (self->warning_ids, message);
+  if (warning != NULL)
+    {
+      warning->count++;
+      return;
+    }
+
+  if (self->warnings->len >= MAX_WARNINGS)
+    {
+      self->dropped_warnings++;
+      return;
+    }
+
+  warning = g_new0 (Warning, 1);
+  warning->message = g_steal_pointer (&message);
+  warning->count = 1;
+  g_ptr_array_add (self->warnings, warning);
+  g_hash_table_insert (self->warning_ids, warning->message, warning);
+}
+
+GStrv
+tsl_trace_dup_warnings (TslTrace *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->warnings->len; i++)
+    {
+      const Warning *warning = g_ptr_array_index (self->warnings, i);
+
+      g_autofree char *line = NULL;
+
+      if (warning->count == 1)
+        line = g_strdup (warning->message);
+      else
+        line = g_strdup_printf ("%s (%" G_GUINT64_FORMAT " times)",
+                                warning->message, warning->count);
+      g_strv_builder_add (builder, line);
+    }
+
+  if (self->dropped_warnings > 0)
+    {
+      g_autofree char *line = g_strdup_printf ("%" G_GUINT64_FORMAT " more warnings of other kinds",
+                                               self->dropped_warnings);
+
+      g_strv_builder_add (builder, line);
+    }
+
+  return g_strv_builder_end (builder);
+}

@@ -1,0 +1,143 @@
+/* tsl-trace.h: the streaming trace model — tracks, strings and their samplers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Readers feed events into a TslTrace; it never keeps anything per event, only
+ * one TslSampler per track (K..2K samples plus slice summaries) and the
+ * distinct strings. Memory is O(tracks × K + distinct strings).
+ *
+ * Threading: a reader on a worker thread holds tsl_trace_lock() while it feeds
+ * one chunk of input; a viewer takes the same lock to copy a consistent view.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tsl-sampler.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_TRACK_THREAD,   /* stacks / spans of one thread; label = stack, root first, ';'-joined */
+  TSL_TRACK_COUNTER,  /* a numeric series from the trace (Chrome "C" events) */
+  TSL_TRACK_METRIC,   /* a numeric series from a metric file (CSV/TSV) */
+  TSL_TRACK_ASYNC,    /* async spans (b/e, S/F); label = span name */
+} TslTrackKind;
+
+const char *tsl_track_kind_to_string (TslTrackKind kind);
+
+#define TSL_TYPE_TRACE (tsl_trace_get_type ())
+G_DECLARE_FINAL_TYPE (TslTrace, tsl_trace, TSL, TRACE, GObject)
+
+TslTrace         *tsl_trace_new                 (TslSamplerMode  mode,
+                                                 guint           k,
+                                                 guint64         seed);
+void              tsl_trace_lock                (TslTrace       *self);
+void              tsl_trace_unlock              (TslTrace       *self);
+
+TslSamplerMode    tsl_trace_get_mode            (TslTrace       *self);
+guint             tsl_trace_get_k               (TslTrace       *self);
+guint64           tsl_trace_get_seed            (TslTrace       *self);
+/* The grid every track shares in time mode; NULL in count mode. */
+TslTimeGrid      *tsl_trace_get_time_grid       (TslTrace       *self);
+
+/* Format name as sniffed by the reader, e.g. "chrome-json". */
+void              tsl_trace_set_format          (TslTrace       *self,
+                                                 const char     *format);
+const char       *tsl_trace_get_format          (TslTrace       *self);
+
+/* Strings: interned once, id 0 is "no string". */
+guint32           tsl_trace_intern              (TslTrace       *self,
+                                                 const char     *str);
+guint32           tsl_trace_intern_len          (TslTrace       *self,
+                                                 const char     *str,
+                                                 gssize          len);
+const char       *tsl_trace_lookup              (TslTrace       *self,
+                                                 guint32         id);
+
+/* Tracks are found or created by (kind, pid, tid, name); for thread tracks the
+ * name is ignored in the key (it comes from metadata, see set_thread_name). */
+guint             tsl_trace_ensure_track        (TslTrace       *self,
+                                                 TslTrackKind    kind,
+                                                 gint64          pid,
+                                                 gint64          tid,
+                                                 const char     *name);
+guint             tsl_trace_get_n_tracks        (TslTrace       *self);
+TslTrackKind      tsl_trace_track_get_kind      (TslTrace       *self,
+                                                 guint           track);
+/* Display name: thread name from metadata, else "NAME" or "Thread TID". */
+const char       *tsl_trace_track_get_name      (TslTrace       *self,
+                                                 guint           track);
+gint64            tsl_trace_track_get_pid       (TslTrace       *self,
+                                                 guint           track);
+gint64            tsl_trace_track_get_tid       (TslTrace       *self,
+                                                 guint           track);
+const char       *tsl_trace_track_get_unit      (TslTrace       *self,
+                                                 guint           track);
+void              tsl_trace_track_set_unit      (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *unit);
+int               tsl_trace_track_get_sort_index(TslTrace       *self,
+                                                 guint           track);
+TslSampler       *tsl_trace_track_get_sampler   (TslTrace       *self,
+                                                 guint           track);
+
+/* Metadata: may arrive before or after the track's first event. */
+void              tsl_trace_set_process_name    (TslTrace       *self,
+                                                 gint64          pid,
+                                                 const char     *name);
+const char       *tsl_trace_get_process_name    (TslTrace       *self,
+                                                 gint64          pid);
+void              tsl_trace_set_thread_name     (TslTrace       *self,
+                                                 gint64          pid,
+                                                 gint64          tid,
+                                                 const char     *name);
+void              tsl_trace_set_process_sort_index (TslTrace    *self,
+                                                 gint64          pid,
+                                                 int             index);
+int               tsl_trace_get_process_sort_index (TslTrace    *self,
+                                                 gint64          pid);
+void              tsl_trace_set_thread_sort_index  (TslTrace    *self,
+                                                 gint64          pid,
+                                                 gint64          tid,
+                                                 int             index);
+
+/* The hot path: counts the event into its track's sampler (and the trace's
+ * time span) and returns TRUE when the reader should parse the payload and
+ * call tsl_trace_set_label() for it. */
+gboolean          tsl_trace_offer               (TslTrace       *self,
+                                                 guint           track,
+                                                 gint64          time_ns,
+                                                 double          value);
+void              tsl_trace_set_label           (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *label);
+void              tsl_trace_set_label_id        (TslTrace       *self,
+                                                 guint           track,
+                                                 guint32         label);
+
+/* Events as the format counts them (DESIGN/issue 4), independent of tracks:
+ * e.g. Chrome metadata events count here but feed no sampler. */
+void              tsl_trace_add_events          (TslTrace       *self,
+                                                 guint64         n);
+guint64           tsl_trace_get_events          (TslTrace       *self);
+/* Earliest and latest event time seen (ns); FALSE when no timed event yet. */
+gboolean          tsl_trace_get_span            (TslTrace       *self,
+                                                 gint64         *start_ns,
+                                                 gint64         *end_ns);
+/* Extends the span without an event (e.g. the end of an X event). */
+void              tsl_trace_note_time           (TslTrace       *self,
+                                                 gint64          time_ns);
+/* FALSE for formats without a time axis (collapsed stacks). */
+void              tsl_trace_set_has_time        (TslTrace       *self,
+                                                 gboolean        has_time);
+gboolean          tsl_trace_get_has_time        (TslTrace       *self);
+
+/* Warnings are grouped by message: the same message twice is counted. */
+void              tsl_trace_add_warning         (TslTrace       *self,
+                                                 const char     *format,
+                                                 ...) G_GNUC_PRINTF (2, 3);
+/* (transfer full): "message" or "message (N times)", in first-seen order. */
+GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
+
+G_END_DECLS

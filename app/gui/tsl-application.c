@@ -1,0 +1,273 @@
+/* tsl-application.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tsl-application.h"
+#include "tsl-cli.h"
+#include "tsl-window.h"
+
+struct _TslApplication
+{
+  AdwApplication  parent_instance;
+  GSettings      *settings;
+};
+
+G_DEFINE_FINAL_TYPE (TslApplication, tsl_application, ADW_TYPE_APPLICATION)
+
+static TslWindow *
+new_window (TslApplication *self)
+{
+  TslWindow *window = tsl_window_new (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+tsl_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    new_window (TSL_APPLICATION (app));
+  else
+    gtk_window_present (window);
+}
+
+/* Each file gets its own window, also when a second `timeslice FILE` hands its
+ * files to the running instance over D-Bus. */
+static void
+tsl_application_open (GApplication  *app,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      TslWindow *window = NULL;
+
+      /* Reuse the empty window that plain activation may have opened. */
+      for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+        {
+          if (TSL_IS_WINDOW (l->data) && tsl_window_is_empty (l->data))
+            {
+              window = l->data;
+              break;
+            }
+        }
+
+      if (window == NULL)
+        window = new_window (TSL_APPLICATION (app));
+
+      tsl_window_open (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static int
+tsl_application_handle_local_options (GApplication *app,
+                                      GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+      return 0;
+    }
+
+  return -1;
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  TslApplication *self = user_data;
+  static const char *developers[] = { "The Timeslice developers", NULL };
+  GtkWindow *window;
+
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  adw_show_about_window (window,
+                         "application-name", _("Timeslice"),
+                         "application-icon", APP_ID,
+                         "developer-name", _("The Timeslice developers"),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See which changes in your traces are real and which are noise"),
+                         "website", "https://timeslice.example.org",
+                         "issue-url", "https://timeslice.example.org/issues",
+                         "developers", developers,
+                         "copyright", "© 2026 The Timeslice developers",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  new_window (TSL_APPLICATION (user_data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", about_action },
+  { "quit", quit_action },
+  { "new-window", new_window_action },
+};
+
+/* Installed, the schema is in the system source; run from the build tree
+ * (build-aux/dev run, tests), it is the one compiled into the build dir. */
+static GSettings *
+new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchemaSource) build_source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+
+  if (schema == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      build_source = g_settings_schema_source_new_from_directory (BUILD_SCHEMA_DIR, source, FALSE, &error);
+      if (build_source == NULL)
+        g_error ("Settings schema %s is not installed and %s has none: %s",
+                 APP_ID, BUILD_SCHEMA_DIR, error->message);
+      schema = g_settings_schema_source_lookup (build_source, APP_ID, TRUE);
+      if (schema == NULL)
+        g_error ("Settings schema %s is not installed", APP_ID);
+    }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+tsl_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+  };
+  TslApplication *self = TSL_APPLICATION (app);
+
+  G_APPLICATION_CLASS (tsl_application_parent_class)->startup (app);
+
+  self->settings = new_settings ();
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self),
+                                           accels[i].action, accels[i].accels);
+
+  /* Follow the system's light/dark preference; no per-app override. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+tsl_application_dispose (GObject *object)
+{
+  TslApplication *self = TSL_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (tsl_application_parent_class)->dispose (object);
+}
+
+static void
+tsl_application_class_init (TslApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = tsl_application_dispose;
+
+  app_class->activate = tsl_application_activate;
+  app_class->open = tsl_application_open;
+  app_class->startup = tsl_application_startup;
+  app_class->handle_local_options = tsl_application_handle_local_options;
+}
+
+static void
+tsl_application_init (TslApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+    { NULL }
+  };
+  g_autofree char *commands = tsl_cli_describe_commands ();
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Open profiler traces and metric files in a window."));
+  g_application_set_option_context_description (G_APPLICATION (self), commands);
+}
+
+TslApplication *
+tsl_application_new (void)
+{
+  return g_object_new (TSL_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/org/timeslice/Timeslice",
+                       NULL);
+}
+
+/**
+ * tsl_application_get_settings:
+ *
+ * Returns: (transfer none): the application's settings
+ */
+GSettings *
+tsl_application_get_settings (TslApplication *self)
+{
+  g_return_val_if_fail (TSL_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}
+
+/**
+ * tsl_application_dup_example:
+ *
+ * Returns: (transfer full) (nullable): the bundled example trace
+ */
+GFile *
+tsl_application_dup_example (TslApplication *self)
+{
+  const char *dirs[] = { g_getenv ("TSL_EXAMPLES_DIR"), EXAMPLES_DIR, SOURCE_EXAMPLES_DIR };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (dirs[i] == NULL)
+        continue;
+      path = g_build_filename (dirs[i], "example-trace.json", NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_file_new_for_path (path);
+    }
+
+  return NULL;
+}

@@ -1,0 +1,654 @@
+/* tsl-timeline-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Draws through core's painter (tsl-render.c) so the window and export show
+ * the same picture. Times are ns from the trace start.
+ */
+#define G_LOG_DOMAIN "tsl-timeline-view"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "tsl-range.h"
+#include "tsl-timeline-view.h"
+
+#define MIN_SPAN_NS 1000.0  /* 1 µs across the whole width at most zoom */
+
+struct _TslTimelineView
+{
+  GtkWidget      parent_instance;
+
+  TslSnapshot   *snapshot;
+  GtkAdjustment *vadjustment;
+  char          *highlight;
+
+  double         view_start;
+  double         view_end;
+  gboolean       showing_all;
+
+  gboolean       has_range[2];
+  gint64         range_start[2];
+  gint64         range_end[2];
+
+  gboolean       select_b;
+  TslRangeId     dragging_range;
+  double         drag_start_x;
+  double         drag_start_view;
+  gboolean       drag_pans;
+  double         pinch_start_span;
+};
+
+enum {
+  RANGES_CHANGED,
+  VIEW_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TslTimelineView, tsl_timeline_view, GTK_TYPE_WIDGET)
+
+static double
+span_of (TslTimelineView *self)
+{
+  return self->snapshot ? (double) MAX (tsl_snapshot_get_span (self->snapshot), 1) : 1.0;
+}
+
+static void
+fill_options (TslTimelineView  *self,
+              TslRenderOptions *o)
+{
+  tsl_render_options_init (o, self->snapshot,
+                           gtk_widget_get_width (GTK_WIDGET (self)),
+                           gtk_widget_get_height (GTK_WIDGET (self)));
+  o->view_start_ns = (gint64) floor (self->view_start);
+  o->view_end_ns = (gint64) ceil (self->view_end);
+  o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
+  o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  o->highlight = self->highlight;
+  o->has_a = self->has_range[TSL_RANGE_A];
+  o->a_start_ns = self->range_start[TSL_RANGE_A];
+  o->a_end_ns = self->range_end[TSL_RANGE_A];
+  o->has_b = self->has_range[TSL_RANGE_B];
+  o->b_start_ns = self->range_start[TSL_RANGE_B];
+  o->b_end_ns = self->range_end[TSL_RANGE_B];
+}
+
+void
+tsl_timeline_view_get_render_options (TslTimelineView  *self,
+                                      TslRenderOptions *options)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  fill_options (self, options);
+}
+
+static void
+update_adjustment (TslTimelineView *self)
+{
+  double height = gtk_widget_get_height (GTK_WIDGET (self)) - TSL_RENDER_RULER_HEIGHT;
+  double content = self->snapshot ? tsl_render_content_height (self->snapshot) : 0;
+
+  gtk_adjustment_configure (self->vadjustment,
+                            CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (content - height, 0)),
+                            0, MAX (content, height), 20, MAX (height * 0.9, 1), MAX (height, 1));
+}
+
+static void
+tsl_timeline_view_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  TslRenderOptions options;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  fill_options (self, &options);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  tsl_render_paint (cr, self->snapshot, &options);
+  cairo_destroy (cr);
+
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      GdkRGBA focus;
+
+      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &focus);
+      focus.alpha = 0.4;
+      gtk_snapshot_append_border (snapshot,
+                                  &GSK_ROUNDED_RECT_INIT (1, 1, width - 2, height - 2),
+                                  (float[4]) { 2, 2, 2, 2 },
+                                  (GdkRGBA[4]) { focus, focus, focus, focus });
+    }
+}
+
+static void
+tsl_timeline_view_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  update_adjustment (TSL_TIMELINE_VIEW (widget));
+}
+
+static void
+set_view (TslTimelineView *self,
+          double           start,
+          double           end)
+{
+  double span = span_of (self);
+  double width = MAX (end - start, MIN_SPAN_NS);
+
+  width = MIN (width, span);
+  start = CLAMP (start, 0, span - width);
+
+  self->view_start = start;
+  self->view_end = start + width;
+  self->showing_all = start <= 0 && start + width >= span;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
+}
+
+void
+tsl_timeline_view_set_visible_time (TslTimelineView *self,
+                                    gint64           start_ns,
+                                    gint64           end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  set_view (self, (double) start_ns, (double) end_ns);
+}
+
+void
+tsl_timeline_view_get_visible_time (TslTimelineView *self,
+                                    gint64          *start_ns,
+                                    gint64          *end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  *start_ns = (gint64) floor (self->view_start);
+  *end_ns = (gint64) ceil (self->view_end);
+}
+
+void
+tsl_timeline_view_zoom (TslTimelineView *self,
+                        double           factor,
+                        double           anchor_x)
+{
+  TslRenderOptions o;
+  double anchor, start, end;
+
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (factor > 0);
+
+  fill_options (self, &o);
+  if (anchor_x < TSL_RENDER_LABEL_WIDTH)
+    anchor = (self->view_start + self->view_end) / 2;
+  else
+    anchor = tsl_render_x_to_time (&o, anchor_x);
+
+  start = anchor - (anchor - self->view_start) / factor;
+  end = anchor + (self->view_end - anchor) / factor;
+  set_view (self, start, end);
+}
+
+void
+tsl_timeline_view_pan (TslTimelineView *self,
+                       double           fraction)
+{
+  double width;
+
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  width = self->view_end - self->view_start;
+  set_view (self, self->view_start + fraction * width, self->view_end + fraction * width);
+}
+
+void
+tsl_timeline_view_set_snapshot (TslTimelineView *self,
+                                TslSnapshot     *snapshot)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (snapshot == self->snapshot)
+    return;
+
+  if (snapshot != NULL)
+    tsl_snapshot_ref (snapshot);
+  g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
+  self->snapshot = snapshot;
+
+  if (self->showing_all || snapshot == NULL)
+    set_view (self, 0, span_of (self));
+  else
+    set_view (self, self->view_start, self->view_end);
+
+  update_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tsl_timeline_view_get_snapshot:
+ *
+ * Returns: (transfer none) (nullable): what the view shows
+ */
+TslSnapshot *
+tsl_timeline_view_get_snapshot (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->snapshot;
+}
+
+void
+tsl_timeline_view_set_range (TslTimelineView *self,
+                             TslRangeId       range,
+                             gint64           start_ns,
+                             gint64           end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (range == TSL_RANGE_A || range == TSL_RANGE_B);
+
+  if (end_ns < start_ns)
+    {
+      gint64 tmp = start_ns;
+      start_ns = end_ns;
+      end_ns = tmp;
+    }
+
+  self->has_range[range] = end_ns > start_ns;
+  self->range_start[range] = start_ns;
+  self->range_end[range] = end_ns;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGES_CHANGED], 0);
+}
+
+gboolean
+tsl_timeline_view_get_range (TslTimelineView *self,
+                             TslRangeId       range,
+                             gint64          *start_ns,
+                             gint64          *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (start_ns)
+    *start_ns = self->range_start[range];
+  if (end_ns)
+    *end_ns = self->range_end[range];
+  return self->has_range[range];
+}
+
+void
+tsl_timeline_view_clear_ranges (TslTimelineView *self)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (!self->has_range[0] && !self->has_range[1])
+    return;
+
+  self->has_range[0] = self->has_range[1] = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGES_CHANGED], 0);
+}
+
+void
+tsl_timeline_view_set_select_b (TslTimelineView *self,
+                                gboolean         select_b)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  self->select_b = !!select_b;
+}
+
+void
+tsl_timeline_view_set_highlight (TslTimelineView *self,
+                                 const char      *text)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  g_free (self->highlight);
+  self->highlight = (text && *text) ? g_strdup (text) : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tsl_timeline_view_get_vadjustment:
+ *
+ * Returns: (transfer none): the vertical scroll position of the tracks
+ */
+GtkAdjustment *
+tsl_timeline_view_get_vadjustment (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->vadjustment;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           TslTimelineView          *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double x = 0, y = 0;
+  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+
+  if (event != NULL)
+    gdk_event_get_position (event, &x, &y);
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      tsl_timeline_view_zoom (self, pow (1.15, -dy), x);
+      return TRUE;
+    }
+
+  if (state & GDK_SHIFT_MASK)
+    {
+      tsl_timeline_view_pan (self, (dx + dy) * 0.1);
+      return TRUE;
+    }
+
+  if (dx != 0)
+    tsl_timeline_view_pan (self, dx * 0.05);
+  if (dy != 0)
+    gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment) + dy * 40);
+
+  return TRUE;
+}
+
+static void
+on_drag_begin (GtkGestureDrag  *gesture,
+               double           x,
+               double           y,
+               TslTimelineView *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  self->drag_start_x = x;
+  self->drag_start_view = self->view_start;
+  /* Dragging the ruler or with the middle button pans; elsewhere it selects. */
+  self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < TSL_RENDER_LABEL_WIDTH;
+  self->dragging_range = (self->select_b || (state & GDK_SHIFT_MASK)) ? TSL_RANGE_B : TSL_RANGE_A;
+}
+
+static void
+on_drag_update (GtkGestureDrag  *gesture,
+                double           dx,
+                double           dy,
+                TslTimelineView *self)
+{
+  TslRenderOptions o;
+
+  fill_options (self, &o);
+
+  if (self->drag_pans)
+    {
+      double width = self->view_end - self->view_start;
+      double plot = MAX (o.width - TSL_RENDER_LABEL_WIDTH, 1);
+      double start = self->drag_start_view - dx / plot * width;
+
+      set_view (self, start, start + width);
+      return;
+    }
+
+  if (fabs (dx) < 3)
+    return;
+
+  {
+    double t0 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x), 0, span_of (self));
+    double t1 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x + dx), 0, span_of (self));
+
+    tsl_timeline_view_set_range (self, self->dragging_range, (gint64) MIN (t0, t1), (gint64) MAX (t0, t1));
+  }
+}
+
+static void
+on_pinch_begin (GtkGesture       *gesture,
+                GdkEventSequence *sequence,
+                TslTimelineView  *self)
+{
+  self->pinch_start_span = self->view_end - self->view_start;
+}
+
+static void
+on_pinch_scale_changed (GtkGestureZoom  *gesture,
+                        double           scale,
+                        TslTimelineView *self)
+{
+  double x = 0, y = 0;
+  double current = self->view_end - self->view_start;
+
+  gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y);
+  if (scale > 0 && current > 0)
+    tsl_timeline_view_zoom (self, current / (self->pinch_start_span / scale), x);
+}
+
+static gboolean
+query_tooltip (GtkWidget  *widget,
+               int         x,
+               int         y,
+               gboolean    keyboard,
+               GtkTooltip *tooltip)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+  const TslSnapshotTrack *track;
+  TslRenderOptions o;
+  TslRenderHit hit;
+  g_autoptr(GString) text = NULL;
+  g_autofree char *when = NULL;
+
+  fill_options (self, &o);
+  if (!tsl_render_hit_test (self->snapshot, &o, x, y, &hit) || hit.sample == NULL)
+    return FALSE;
+
+  track = tsl_snapshot_get_track (self->snapshot, hit.track);
+  when = tsl_duration_format ((double) hit.sample->time_ns);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "<b>%s</b>\n", track->name);
+  g_string_append_printf (text, _("at %s · weight %" G_GUINT64_FORMAT " events"),
+                          when, hit.sample->summary.count);
+
+  if (hit.sample->n_frames > 0)
+    {
+      g_string_append (text, "\n");
+      for (guint i = 0; i < hit.sample->n_frames; i++)
+        {
+          g_autofree char *escaped =
+            g_markup_escape_text (tsl_snapshot_get_frame_name (self->snapshot, hit.sample->frames[i]), -1);
+
+          g_string_append_printf (text, "\n%*s%s%s%s", (int) MIN (i, 12) * 2, "",
+                                  (int) i == hit.depth ? "<b>" : "", escaped,
+                                  (int) i == hit.depth ? "</b>" : "");
+        }
+    }
+  else if (!isnan (hit.sample->value))
+    {
+      g_string_append_printf (text, _("\nvalue %.6g · slice min %.6g, max %.6g, sum %.6g"),
+                              hit.sample->value, hit.sample->summary.min,
+                              hit.sample->summary.max, hit.sample->summary.sum);
+    }
+
+  gtk_tooltip_set_markup (tooltip, text->str);
+  return TRUE;
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  tsl_timeline_view_zoom (TSL_TIMELINE_VIEW (widget), g_variant_get_double (param), -1);
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  tsl_timeline_view_pan (TSL_TIMELINE_VIEW (widget), g_variant_get_double (param));
+}
+
+static void
+zoom_all_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+
+  set_view (self, 0, span_of (self));
+}
+
+static void
+zoom_selection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+  double start = G_MAXDOUBLE, end = -G_MAXDOUBLE;
+
+  for (guint r = 0; r < 2; r++)
+    {
+      if (!self->has_range[r])
+        continue;
+      start = MIN (start, (double) self->range_start[r]);
+      end = MAX (end, (double) self->range_end[r]);
+    }
+
+  if (end > start)
+    set_view (self, start - (end - start) * 0.05, end + (end - start) * 0.05);
+}
+
+static void
+clear_ranges_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  tsl_timeline_view_clear_ranges (TSL_TIMELINE_VIEW (widget));
+}
+
+static void
+on_dark_changed (TslTimelineView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+tsl_timeline_view_dispose (GObject *object)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
+  g_clear_object (&self->vadjustment);
+  g_clear_pointer (&self->highlight, g_free);
+
+  G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+tsl_timeline_view_class_init (TslTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const struct { guint key; const char *action; const char *format; double value; } keys[] = {
+    { GDK_KEY_plus, "timeline.zoom", "d", 1.5 },
+    { GDK_KEY_equal, "timeline.zoom", "d", 1.5 },
+    { GDK_KEY_KP_Add, "timeline.zoom", "d", 1.5 },
+    { GDK_KEY_w, "timeline.zoom", "d", 1.5 },
+    { GDK_KEY_minus, "timeline.zoom", "d", 1 / 1.5 },
+    { GDK_KEY_KP_Subtract, "timeline.zoom", "d", 1 / 1.5 },
+    { GDK_KEY_s, "timeline.zoom", "d", 1 / 1.5 },
+    { GDK_KEY_Left, "timeline.pan", "d", -0.15 },
+    { GDK_KEY_a, "timeline.pan", "d", -0.15 },
+    { GDK_KEY_Right, "timeline.pan", "d", 0.15 },
+    { GDK_KEY_d, "timeline.pan", "d", 0.15 },
+  };
+
+  object_class->dispose = tsl_timeline_view_dispose;
+
+  widget_class->snapshot = tsl_timeline_view_snapshot;
+  widget_class->size_allocate = tsl_timeline_view_size_allocate;
+  widget_class->query_tooltip = query_tooltip;
+
+  /**
+   * TslTimelineView::ranges-changed:
+   *
+   * Range A or B was set or cleared.
+   */
+  signals[RANGES_CHANGED] = g_signal_new ("ranges-changed", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-all", NULL, zoom_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-ranges", NULL, clear_ranges_action);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action,
+                                         keys[i].format, keys[i].value);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "timeline.zoom-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-ranges", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tsl_timeline_view_init (TslTimelineView *self)
+{
+  GtkEventController *scroll;
+  GtkGesture *drag, *pinch;
+
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 20, 100, 1));
+  self->view_end = 1;
+  self->showing_all = TRUE;
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+
+  g_signal_connect_object (self->vadjustment, "value-changed",
+                           G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_object (scroll, "scroll", G_CALLBACK (on_scroll), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect_object (drag, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
+  g_signal_connect_object (drag, "drag-update", G_CALLBACK (on_drag_update), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  pinch = gtk_gesture_zoom_new ();
+  g_signal_connect_object (pinch, "begin", G_CALLBACK (on_pinch_begin), self, 0);
+  g_signal_connect_object (pinch, "scale-changed", G_CALLBACK (on_pinch_scale_changed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (pinch));
+
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+tsl_timeline_view_new (void)
+{
+  return g_object_new (TSL_TYPE_TIMELINE_VIEW, NULL);
+}

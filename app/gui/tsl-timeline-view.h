@@ -1,0 +1,57 @@
+/* tsl-timeline-view.h: the zoomable multi-track timeline widget
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tsl-render.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_RANGE_A,
+  TSL_RANGE_B,
+} TslRangeId;
+
+#define TSL_TYPE_TIMELINE_VIEW (tsl_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (TslTimelineView, tsl_timeline_view, TSL, TIMELINE_VIEW, GtkWidget)
+
+GtkWidget        *tsl_timeline_view_new              (void);
+/* Keeps the visible window unless it showed everything, so a file that is
+ * still loading keeps filling the view. */
+void              tsl_timeline_view_set_snapshot     (TslTimelineView *self,
+                                                      TslSnapshot     *snapshot);
+TslSnapshot      *tsl_timeline_view_get_snapshot     (TslTimelineView *self);
+void              tsl_timeline_view_set_visible_time (TslTimelineView *self,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns);
+void              tsl_timeline_view_get_visible_time (TslTimelineView *self,
+                                                      gint64          *start_ns,
+                                                      gint64          *end_ns);
+void              tsl_timeline_view_zoom             (TslTimelineView *self,
+                                                      double           factor,
+                                                      double           anchor_x);
+void              tsl_timeline_view_pan              (TslTimelineView *self,
+                                                      double           fraction);
+void              tsl_timeline_view_set_range        (TslTimelineView *self,
+                                                      TslRangeId       range,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns);
+gboolean          tsl_timeline_view_get_range        (TslTimelineView *self,
+                                                      TslRangeId       range,
+                                                      gint64          *start_ns,
+                                                      gint64          *end_ns);
+void              tsl_timeline_view_clear_ranges     (TslTimelineView *self);
+/* Drag selects B instead of A (the header-bar toggle); Shift+drag always does. */
+void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
+                                                      gboolean         select_b);
+void              tsl_timeline_view_set_highlight    (TslTimelineView *self,
+                                                      const char      *text);
+GtkAdjustment    *tsl_timeline_view_get_vadjustment  (TslTimelineView *self);
+/* Fills `options` with what the view shows, for export "as shown". */
+void              tsl_timeline_view_get_render_options (TslTimelineView  *self,
+                                                        TslRenderOptions *options);
+
+G_END_DECLS

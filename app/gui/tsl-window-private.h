@@ -1,0 +1,49 @@
+/* tsl-window-private.h: shared by tsl-window.c and tsl-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tsl-document-loader.h"
+#include "tsl-timeline-view.h"
+#include "tsl-window.h"
+
+G_BEGIN_DECLS
+
+struct _TslWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkStack             *stack;
+  GtkRevealer          *progress_revealer;
+  GtkProgressBar       *progress_bar;
+  GtkLabel             *progress_label;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  TslTimelineView      *timeline;
+  GtkScrollbar         *timeline_scrollbar;
+  GtkMenuButton        *warnings_button;
+  GtkListBox           *warnings_list;
+  GtkToggleButton      *select_b_button;
+  GtkLabel             *status_label;
+  GMenu                *recent_section;
+
+  /* Owned references */
+  GFile                *file;
+  TslDocumentLoader    *loader;
+  GCancellable         *cancellable;
+  GtkFileChooserNative *chooser;
+  guint                 refresh_source;
+};
+
+void              _tsl_window_class_actions_init (TslWindowClass *klass);
+void              _tsl_window_update_actions     (TslWindow      *self);
+void              _tsl_window_update_recent      (TslWindow      *self);
+void              _tsl_window_show_error         (TslWindow      *self,
+                                                  const char     *heading,
+                                                  const char     *body);
+
+G_END_DECLS

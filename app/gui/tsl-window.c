@@ -1,0 +1,398 @@
+/* tsl-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tsl-range.h"
+#include "tsl-snapshot.h"
+#include "tsl-window-private.h"
+
+G_DEFINE_FINAL_TYPE (TslWindow, tsl_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* A fixed seed: the same file always shows the same samples. */
+#define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
+
+static void
+clear_list (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
+    gtk_list_box_remove (list, child);
+}
+
+static void
+update_warnings (TslWindow *self,
+                 TslTrace  *trace)
+{
+  g_auto(GStrv) warnings = NULL;
+  g_autofree char *label = NULL;
+  guint n;
+
+  tsl_trace_lock (trace);
+  warnings = tsl_trace_dup_warnings (trace);
+  tsl_trace_unlock (trace);
+
+  n = warnings ? g_strv_length (warnings) : 0;
+  clear_list (self->warnings_list);
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *row = gtk_label_new (warnings[i]);
+
+      gtk_label_set_xalign (GTK_LABEL (row), 0);
+      gtk_label_set_wrap (GTK_LABEL (row), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (row), 60);
+      gtk_label_set_selectable (GTK_LABEL (row), TRUE);
+      gtk_widget_set_margin_top (row, 6);
+      gtk_widget_set_margin_bottom (row, 6);
+      gtk_widget_set_margin_start (row, 6);
+      gtk_widget_set_margin_end (row, 6);
+      gtk_list_box_append (self->warnings_list, row);
+    }
+
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u warning", "%u warnings", n), n);
+  gtk_menu_button_set_label (self->warnings_button, label);
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_button), n > 0);
+}
+
+/* Shows a consistent copy of the trace; cheap enough to run every few hundred
+ * milliseconds while a file loads, so the timeline fills in. */
+static void
+refresh_document (TslWindow *self)
+{
+  TslTrace *trace;
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autofree char *span = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *events = NULL;
+  guint64 samples = 0;
+  guint n_tracks;
+
+  if (self->loader == NULL)
+    {
+      tsl_timeline_view_set_snapshot (self->timeline, NULL);
+      return;
+    }
+
+  trace = tsl_document_loader_get_trace (self->loader);
+  snapshot = tsl_snapshot_new (trace);
+  tsl_timeline_view_set_snapshot (self->timeline, snapshot);
+  update_warnings (self, trace);
+
+  n_tracks = tsl_snapshot_get_n_tracks (snapshot);
+  for (guint i = 0; i < n_tracks; i++)
+    samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
+
+  span = tsl_duration_format ((double) tsl_snapshot_get_span (snapshot));
+  events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
+  /* Translators: format · events · tracks · K · events per sample · span */
+  status = g_strdup_printf (_("%s · %s events · %u tracks · sampled view: K = %u per track, about %.0f events per sample · span %s"),
+                            tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
+                            events, n_tracks, tsl_snapshot_get_k (snapshot),
+                            samples ? (double) tsl_snapshot_get_events (snapshot) / (double) samples : 0.0,
+                            span);
+  gtk_label_set_label (self->status_label, status);
+}
+
+static gboolean
+refresh_cb (gpointer data)
+{
+  TslWindow *self = data;
+  g_autofree char *message = NULL;
+  double fraction;
+
+  if (self->loader == NULL)
+    {
+      self->refresh_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  fraction = tsl_document_loader_get_fraction (self->loader);
+  message = tsl_document_loader_dup_message (self->loader);
+
+  if (fraction < 0)
+    gtk_progress_bar_pulse (self->progress_bar);
+  else
+    gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+  gtk_label_set_label (self->progress_label, message);
+
+  refresh_document (self);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_refreshing (TslWindow *self)
+{
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+}
+
+static void
+add_to_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  static char *groups[] = { (char *) "timeslice", NULL };
+  GtkRecentData data = {
+    .display_name = NULL,
+    .mime_type = (char *) "application/octet-stream",
+    .app_name = (char *) "Timeslice",
+    .app_exec = (char *) "timeslice %u",
+    .groups = groups,
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(TslWindow) self = user_data;
+  TslDocumentLoader *loader = TSL_DOCUMENT_LOADER (object);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  ok = tsl_document_loader_load_finish (loader, result, &error);
+
+  /* A newer open replaced this load: drop the stale result. */
+  if (loader != self->loader)
+    return;
+
+  stop_refreshing (self);
+  g_clear_object (&self->cancellable);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  refresh_document (self);
+  _tsl_window_update_actions (self);
+
+  if (ok)
+    {
+      add_to_recent (self->file);
+      return;
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      adw_toast_overlay_add_toast (self->toast_overlay,
+                                   adw_toast_new (_("Stopped reading: showing what was read so far")));
+      return;
+    }
+
+  {
+    g_autofree char *name = g_file_get_basename (self->file);
+    g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
+
+    /* What was read before the fault is kept and shown behind the dialog. */
+    _tsl_window_show_error (self, heading, error->message);
+    if (tsl_trace_get_events (tsl_document_loader_get_trace (loader)) == 0)
+      {
+        g_clear_object (&self->loader);
+        g_clear_object (&self->file);
+        adw_window_title_set_subtitle (self->window_title, NULL);
+        gtk_window_set_title (GTK_WINDOW (self), _("Timeslice"));
+        gtk_stack_set_visible_child_name (self->stack, "empty");
+        _tsl_window_update_actions (self);
+      }
+  }
+}
+
+void
+tsl_window_open (TslWindow *self,
+                 GFile     *file)
+{
+  GSettings *settings;
+  g_autoptr(TslTrace) trace = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *parent_path = NULL;
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_if_fail (TSL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  stop_refreshing (self);
+
+  g_set_object (&self->file, file);
+
+  name = g_file_get_basename (file);
+  parent = g_file_get_parent (file);
+  parent_path = parent ? g_file_get_parse_name (parent) : NULL;
+  title = g_strdup_printf ("%s — %s", name, _("Timeslice"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (self->window_title, name);
+  adw_window_title_set_subtitle (self->window_title, parent_path);
+
+  settings = tsl_application_get_settings (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
+
+  g_clear_object (&self->loader);
+  self->loader = tsl_document_loader_new (file, trace);
+  self->cancellable = g_cancellable_new ();
+
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_label_set_label (self->progress_label, _("Reading…"));
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "document");
+  refresh_document (self);
+
+  self->refresh_source = g_timeout_add_full (G_PRIORITY_LOW, 250, refresh_cb, self, NULL);
+  tsl_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+
+  _tsl_window_update_actions (self);
+}
+
+gboolean
+tsl_window_is_empty (TslWindow *self)
+{
+  g_return_val_if_fail (TSL_IS_WINDOW (self), FALSE);
+
+  return self->file == NULL;
+}
+
+gboolean
+tsl_window_is_loading (TslWindow *self)
+{
+  g_return_val_if_fail (TSL_IS_WINDOW (self), FALSE);
+
+  return self->cancellable != NULL;
+}
+
+static gboolean
+on_drop_cb (GtkDropTarget *target,
+            const GValue  *value,
+            double         x,
+            double         y,
+            TslWindow     *self)
+{
+  GSList *files;
+  guint i = 0;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = g_value_get_boxed (value);
+  for (GSList *l = files; l; l = l->next, i++)
+    {
+      /* The first file goes to this window when it is free, the rest get their own. */
+      if (i == 0 && tsl_window_is_empty (self))
+        tsl_window_open (self, l->data);
+      else
+        g_application_open (g_application_get_default (), (GFile **) &l->data, 1, "");
+    }
+
+  return files != NULL;
+}
+
+static void
+on_search_changed (TslWindow      *self,
+                   GtkSearchEntry *entry)
+{
+  tsl_timeline_view_set_highlight (self->timeline, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_select_b_toggled (TslWindow       *self,
+                     GtkToggleButton *button)
+{
+  tsl_timeline_view_set_select_b (self->timeline, gtk_toggle_button_get_active (button));
+}
+
+static void
+tsl_window_dispose (GObject *object)
+{
+  TslWindow *self = TSL_WINDOW (object);
+
+  /* A closed window stops its load; the worker drops its result. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  stop_refreshing (self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
+
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loader);
+  g_clear_object (&self->file);
+
+  G_OBJECT_CLASS (tsl_window_parent_class)->dispose (object);
+}
+
+static void
+tsl_window_class_init (TslWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tsl_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/timeslice/Timeslice/tsl-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline_scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_list);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, recent_section);
+
+  _tsl_window_class_actions_init (klass);
+}
+
+static void
+tsl_window_init (TslWindow *self)
+{
+  GtkDropTarget *drop;
+
+  g_type_ensure (TSL_TYPE_TIMELINE_VIEW);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_scrollbar_set_adjustment (self->timeline_scrollbar,
+                                tsl_timeline_view_get_vadjustment (self->timeline));
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                           G_CALLBACK (_tsl_window_update_recent), self, G_CONNECT_SWAPPED);
+  _tsl_window_update_recent (self);
+  _tsl_window_update_actions (self);
+}
+
+TslWindow *
+tsl_window_new (TslApplication *application)
+{
+  GSettings *settings = tsl_application_get_settings (application);
+  TslWindow *self;
+
+  self = g_object_new (TSL_TYPE_WINDOW, "application", application, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_SET);
+  g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_SET);
+  g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_SET);
+
+  return self;
+}

@@ -1,0 +1,32 @@
+/* main.c: headless subcommands, or the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
+#include "tsl-application.h"
+#include "tsl-cli.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(TslApplication) app = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Subcommands never touch GTK, so they run without a display. */
+  if (argc > 1 && tsl_cli_is_command (argv[1]))
+    return tsl_cli_run (argc, argv);
+
+  g_set_application_name (_("Timeslice"));
+  app = tsl_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,272 @@
+/* test-window.c: the main window under a real display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-application.h"
+#include "tsl-snapshot.h"
+#include "tsl-window-private.h"
+
+static TslApplication *app;
+
+static void
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+is_done_loading (gpointer window)
+{
+  return !tsl_window_is_loading (window);
+}
+
+static GFile *
+test_file (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", name, NULL);
+  return g_file_new_for_path (path);
+}
+
+static TslWindow *
+new_shown_window (void)
+{
+  TslWindow *window = tsl_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+  return window;
+}
+
+static void
+test_empty_state (void)
+{
+  TslWindow *window = new_shown_window ();
+
+  g_assert_true (tsl_window_is_empty (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Timeslice");
+  g_assert_true (gtk_widget_get_visible (gtk_stack_get_visible_child (window->stack)));
+
+  g_assert_false (tsl_window_is_loading (window));
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_accels (void)
+{
+  static const struct { const char *action; const char *accel; } expected[] = {
+    { "win.open", "<Control>o" },
+    { "app.quit", "<Control>q" },
+    { "window.close", "<Control>w" },
+    { "win.show-help-overlay", "<Control>question" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+
+      g_assert_nonnull (accels);
+      g_assert_true (g_strv_contains ((const char * const *) accels, expected[i].accel));
+    }
+}
+
+static void
+test_open_example (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *uri = NULL;
+  const char *title;
+
+  g_assert_nonnull (example);
+  uri = g_file_get_uri (example);
+
+  tsl_window_open (window, example);
+  g_assert_false (tsl_window_is_empty (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "document");
+
+  iterate_until (is_done_loading, window, 60000);
+
+  title = gtk_window_get_title (GTK_WINDOW (window));
+  g_assert_nonnull (strstr (title, "example-trace.json"));
+  g_assert_cmpstr (adw_window_title_get_title (window->window_title), ==, "example-trace.json");
+  /* The example has a main thread, four workers, a GC thread and two counters. */
+  g_assert_nonnull (tsl_timeline_view_get_snapshot (window->timeline));
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), >=, 8);
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "events"));
+  g_assert_false (gtk_revealer_get_reveal_child (window->progress_revealer));
+  g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_timeline_navigation (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline;
+  gint64 span, start, end, a0, a1;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  timeline = GTK_WIDGET (window->timeline);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  g_assert_cmpint (span, >, 0);
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (start, ==, 0);
+  g_assert_cmpint (end, >=, span);
+
+  /* Zoom in through the same action the + key triggers, then pan, then show all. */
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.zoom", "d", 2.0));
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (end - start, <=, span / 2 + 2);
+  g_assert_cmpint (start, >, 0);
+
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.pan", "d", -10.0));
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (start, ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.zoom-all", NULL));
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (end - start, >=, span);
+
+  /* Ranges: set A and B, zoom to them, clear with the Escape action. */
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 10, span / 5);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span * 3 / 5);
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_cmpint (a0, ==, span / 10);
+  g_assert_cmpint (a1, ==, span / 5);
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.zoom-selection", NULL));
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (start, <=, span / 10);
+  g_assert_cmpint (end, >=, span * 3 / 5);
+  g_assert_cmpint (end - start, <, span);
+
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.clear-ranges", NULL));
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, NULL, NULL));
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, NULL, NULL));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+has_message_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (item))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+close_message_dialogs (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
+
+      if (ADW_IS_MESSAGE_DIALOG (item))
+        gtk_window_destroy (GTK_WINDOW (item));
+    }
+}
+
+static void
+test_open_bad_file (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) missing = test_file ("does-not-exist.json");
+
+  tsl_window_open (window, missing);
+  iterate_until (is_done_loading, window, 30000);
+  iterate_until (has_message_dialog, NULL, 10000);
+
+  /* Nothing was read, so the window is empty again and names no file. */
+  g_assert_true (tsl_window_is_empty (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Timeslice");
+
+  close_message_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_close_while_loading (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+
+  tsl_window_open (window, example);
+  /* Closing at once cancels the worker; its late result must be dropped safely. */
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (guint i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
+        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  adw_init ();
+  app = tsl_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/window/empty-state", test_empty_state);
+  g_test_add_func ("/window/accels", test_accels);
+  g_test_add_func ("/window/open-example", test_open_example);
+  g_test_add_func ("/window/open-bad-file", test_open_bad_file);
+  g_test_add_func ("/window/timeline-navigation", test_timeline_navigation);
+  g_test_add_func ("/window/close-while-loading", test_close_while_loading);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The command line contract (DESIGN.md §5) that needs no input file:
+# --help, --version, usage errors. Runs without a display.
+import os
+import subprocess
+import sys
+
+exe = os.environ['TSL_TIMESLICE']
+env = dict(os.environ)
+env.pop('DISPLAY', None)
+env.pop('WAYLAND_DISPLAY', None)
+failures = []
+
+
+def run(*args, stdin=None):
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env,
+                          input=stdin, timeout=60)
+
+
+def check(cond, what):
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        failures.append(what)
+
+
+r = run('--version')
+check(r.returncode == 0 and r.stdout.strip().startswith('timeslice '), '--version prints "timeslice VERSION"')
+
+r = run('--help')
+check(r.returncode == 0, '--help exits 0 without a display')
+for command in ('info', 'sample'):
+    check(f'  {command} ' in r.stdout, f'--help lists the {command} command')
+
+r = run('frobnicate-not-a-command-but-a-file-name-that-does-not-exist.json', '--no-such-option')
+check(r.returncode != 0, 'an unknown option is an error')
+
+for command in ('info', 'sample'):
+    r = run(command)
+    check(r.returncode == 2, f'{command} without FILE exits 2 (got {r.returncode})')
+    check(r.stderr.startswith('timeslice: '), f'{command} usage error starts with "timeslice: "')
+    r = run(command, '--help')
+    check(r.returncode == 0 and command in r.stdout, f'{command} --help exits 0')
+    r = run(command, '/nonexistent/trace.json')
+    check(r.returncode == 1, f'{command} on a missing file exits 1 (got {r.returncode})')
+    check('/nonexistent/trace.json' in r.stderr, f'{command} names the missing file')
+
+if failures:
+    print(f'{len(failures)} checks failed')
+    sys.exit(1)

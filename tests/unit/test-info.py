@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# test-info.py: `timeslice info` on our own fixtures: output, exit statuses
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
+data = os.path.join(os.environ.get('G_TEST_SRCDIR', os.path.dirname(__file__) + '/..'), 'data')
+failures = []
+
+
+def run(*args, stdin=None):
+    return subprocess.run([timeslice, 'info', *args], input=stdin, capture_output=True, timeout=60)
+
+
+def check(name, cond, detail=''):
+    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
+    if not cond:
+        failures.append(name)
+
+
+def main():
+    perf = os.path.join(data, 'perf-callchain.txt')
+
+    proc = run('--json', perf)
+    check('json exit 0', proc.returncode == 0, proc.stderr.decode())
+    got = json.loads(proc.stdout)
+    check('json members', all(k in got for k in ('format', 'events', 'span_s', 'tracks', 'warnings')))
+    check('json format', got['format'] == 'perf-script')
+    check('json events', got['events'] == 4)
+    check('json span', abs(got['span_s'] - 0.002) < 1e-9)
+    check('json tracks', sorted(t['name'] for t in got['tracks']) == ['Web Content', 'worker'])
+    check('json track members',
+          all({'name', 'kind', 'events', 'samples'} <= t.keys() for t in got['tracks']))
+    check('json track kind', {t['kind'] for t in got['tracks']} == {'thread'})
+
+    proc = run('--json', '--k', '1', perf)
+    got = json.loads(proc.stdout)
+    check('--k bounds samples', all(1 <= t['samples'] <= 2 for t in got['tracks']))
+
+    proc = run('--json', os.path.join(data, 'collapsed.txt'))
+    got = json.loads(proc.stdout)
+    check('collapsed has no span', got['span_s'] is None and got['events'] == 6)
+    check('collapsed warns', any('no time axis' in w for w in got['warnings']))
+
+    proc = run(perf)
+    out = proc.stdout.decode()
+    check('human output', proc.returncode == 0 and 'Format:   perf-script' in out
+          and 'Web Content' in out and 'Events:   4' in out, out)
+
+    with open(perf, 'rb') as f:
+        raw = f.read()
+    for label, stdin in (('stdin', raw), ('gzip stdin', gzip.compress(raw))):
+        proc = run('--json', '-', stdin=stdin)
+        check(f'{label} events', proc.returncode == 0 and json.loads(proc.stdout)['events'] == 4)
+
+    empty = os.path.join(data, 'empty.txt')
+    proc = run(empty)
+    check('empty exit 1', proc.returncode == 1)
+    check('empty message', proc.stderr.decode().strip() == f'timeslice: {empty}: the file is empty',
+          proc.stderr.decode())
+
+    proc = run(os.path.join(data, 'unknown.bin'))
+    check('unknown format exit 1', proc.returncode == 1 and 'unknown.bin' in proc.stderr.decode()
+          and 'supported' in proc.stderr.decode())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, 'missing.json')
+        proc = run(missing)
+        check('missing file exit 1', proc.returncode == 1 and missing in proc.stderr.decode())
+
+    check('no FILE is usage', run().returncode == 2)
+    check('two FILEs is usage', run(perf, perf).returncode == 2)
+    check('bad option is usage', run('--bogus', perf).returncode == 2)
+    check('bad --k is usage', run('--k', '0', perf).returncode == 2)
+
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,95 @@
+/* test-range.c: RANGE and duration parsing (DESIGN.md §5)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tsl-range.h"
+
+static void
+test_units (void)
+{
+  static const struct { const char *text; double ns; } cases[] = {
+    { "1", 1e9 }, { "1.5s", 1.5e9 }, { "250ms", 250e6 }, { "3us", 3e3 },
+    { "7ns", 7 }, { "2min", 120e9 }, { "0.5 ms", 0.5e6 }, { "1h", 3600e9 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      double ns = -1;
+
+      g_assert_true (tsl_duration_parse (cases[i].text, &ns, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (ns, cases[i].ns, 1e-6);
+    }
+}
+
+static void
+test_ranges (void)
+{
+  g_autoptr(GError) error = NULL;
+  TslRangeSpec spec;
+  gint64 start, end;
+
+  g_assert_true (tsl_range_spec_parse ("1s..2500ms", &spec, &error));
+  g_assert_no_error (error);
+  g_assert_false (spec.is_fraction);
+  tsl_range_spec_resolve (&spec, 10 * G_GINT64_CONSTANT (1000000000), &start, &end);
+  g_assert_cmpint (start, ==, 1000000000);
+  g_assert_cmpint (end, ==, 2500000000);
+
+  g_assert_true (tsl_range_spec_parse ("25%..50%", &spec, &error));
+  g_assert_true (spec.is_fraction);
+  tsl_range_spec_resolve (&spec, 4000, &start, &end);
+  g_assert_cmpint (start, ==, 1000);
+  g_assert_cmpint (end, ==, 2000);
+}
+
+static void
+test_bad_ranges (void)
+{
+  static const char *bad[] = {
+    "", "1s", "2s..1s", "1s..1s", "1..2..3", "x..2", "1parsec..2", "10%..2s",
+    "-1..2", "50%..150%", "nan..1", "1..inf",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      TslRangeSpec spec;
+
+      g_assert_false (tsl_range_spec_parse (bad[i], &spec, &error));
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+      /* The message names what the user typed. */
+      g_assert_nonnull (strstr (error->message, bad[i]));
+    }
+}
+
+static void
+test_format (void)
+{
+  static const struct { double ns; const char *text; } cases[] = {
+    { 12, "12 ns" }, { 1500, "1.5 µs" }, { 2.5e6, "2.5 ms" }, { 3e9, "3 s" },
+    { 125e9, "2 min 5 s" }, { 7200e9, "2 h" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = tsl_duration_format (cases[i].ns);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/range/units", test_units);
+  g_test_add_func ("/range/ranges", test_ranges);
+  g_test_add_func ("/range/bad", test_bad_ranges);
+  g_test_add_func ("/range/format", test_format);
+  return g_test_run ();
+}

@@ -1,0 +1,267 @@
+/* test-trace.c: the trace model — strings, tracks, metadata, warnings
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tsl-trace.h"
+
+static void
+test_intern (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  const char buffer[] = "main;parse;lex";
+  guint32 a, b, c;
+
+  g_assert_cmpuint (tsl_trace_intern (trace, NULL), ==, 0);
+  g_assert_null (tsl_trace_lookup (trace, 0));
+  g_assert_null (tsl_trace_lookup (trace, 12345));
+
+  a = tsl_trace_intern (trace, "main");
+  b = tsl_trace_intern (trace, "parse");
+  g_assert_cmpuint (a, !=, 0);
+  g_assert_cmpuint (b, !=, 0);
+  g_assert_cmpuint (a, !=, b);
+  g_assert_cmpuint (tsl_trace_intern (trace, "main"), ==, a);
+  g_assert_cmpstr (tsl_trace_lookup (trace, a), ==, "main");
+  g_assert_cmpstr (tsl_trace_lookup (trace, b), ==, "parse");
+
+  /* A slice of a buffer, not NUL-terminated where it ends. */
+  g_assert_cmpuint (tsl_trace_intern_len (trace, buffer, 4), ==, a);
+  g_assert_cmpuint (tsl_trace_intern_len (trace, buffer + 5, 5), ==, b);
+  c = tsl_trace_intern_len (trace, buffer, -1);
+  g_assert_cmpstr (tsl_trace_lookup (trace, c), ==, buffer);
+
+  /* Longer than the stack buffer used for short slices. */
+  {
+    g_autofree char *long_str = g_strnfill (1000, 'x');
+    guint32 id = tsl_trace_intern_len (trace, long_str, 600);
+
+    g_assert_cmpuint (strlen (tsl_trace_lookup (trace, id)), ==, 600);
+    g_assert_cmpuint (tsl_trace_intern_len (trace, long_str, 600), ==, id);
+  }
+
+  /* Empty is a real string, distinct from "none". */
+  g_assert_cmpuint (tsl_trace_intern (trace, ""), !=, 0);
+  g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, "")), ==, "");
+}
+
+static void
+test_track_keys (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  guint t1, t2, c1, c2, m1, a1;
+
+  t1 = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 10, "ignored");
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 10, NULL), ==, t1);
+  t2 = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 2, 10, NULL);
+  g_assert_cmpuint (t2, !=, t1);
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 11, NULL), !=, t1);
+
+  c1 = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 10, "heap");
+  g_assert_cmpuint (c1, !=, t1);
+  /* Counters: (pid, name), tid ignored. */
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 99, "heap"), ==, c1);
+  c2 = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 2, 10, "heap");
+  g_assert_cmpuint (c2, !=, c1);
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 10, "rss"), !=, c1);
+
+  /* Metrics: by name alone. */
+  m1 = tsl_trace_ensure_track (trace, TSL_TRACK_METRIC, 0, 0, "cpu");
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_METRIC, 5, 6, "cpu"), ==, m1);
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_METRIC, 0, 0, "heap"), !=, c1);
+
+  /* Async: (pid, name), distinct from a counter of the same name. */
+  a1 = tsl_trace_ensure_track (trace, TSL_TRACK_ASYNC, 1, 0, "heap");
+  g_assert_cmpuint (a1, !=, c1);
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_ASYNC, 1, 3, "heap"), ==, a1);
+
+  g_assert_cmpuint (tsl_trace_get_n_tracks (trace), ==, 9);
+  g_assert_cmpint (tsl_trace_track_get_kind (trace, c1), ==, TSL_TRACK_COUNTER);
+  g_assert_cmpint (tsl_trace_track_get_kind (trace, a1), ==, TSL_TRACK_ASYNC);
+  g_assert_cmpint (tsl_trace_track_get_pid (trace, t2), ==, 2);
+  g_assert_cmpint (tsl_trace_track_get_tid (trace, t2), ==, 10);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, c1), ==, "heap");
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, m1), ==, "cpu");
+  g_assert_cmpstr (tsl_track_kind_to_string (TSL_TRACK_METRIC), ==, "metric");
+
+  g_assert_null (tsl_trace_track_get_unit (trace, m1));
+  tsl_trace_track_set_unit (trace, m1, "%");
+  g_assert_cmpstr (tsl_trace_track_get_unit (trace, m1), ==, "%");
+
+  /* One sampler per track, all with the trace's K and seed. */
+  g_assert_true (tsl_trace_track_get_sampler (trace, t1) != tsl_trace_track_get_sampler (trace, t2));
+  g_assert_cmpuint (tsl_sampler_get_k (tsl_trace_track_get_sampler (trace, c2)), ==, 4);
+  g_assert_cmpuint (tsl_sampler_get_seed (tsl_trace_track_get_sampler (trace, c2)), ==, 1);
+}
+
+static void
+test_metadata (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  guint before, after, unnamed;
+
+  /* Name and sort index before the track exists... */
+  tsl_trace_set_thread_name (trace, 1, 10, "main");
+  tsl_trace_set_thread_sort_index (trace, 1, 10, -3);
+  before = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 10, NULL);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, before), ==, "main");
+  g_assert_cmpint (tsl_trace_track_get_sort_index (trace, before), ==, -3);
+
+  /* ...and after it. */
+  after = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 11, NULL);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, after), ==, "Thread 11");
+  g_assert_cmpint (tsl_trace_track_get_sort_index (trace, after), ==, 0);
+  tsl_trace_set_thread_name (trace, 1, 11, "worker");
+  tsl_trace_set_thread_sort_index (trace, 1, 11, 7);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, after), ==, "worker");
+  g_assert_cmpint (tsl_trace_track_get_sort_index (trace, after), ==, 7);
+
+  /* Same tid in another process is another thread. */
+  unnamed = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 2, 10, NULL);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, unnamed), ==, "Thread 10");
+
+  g_assert_null (tsl_trace_get_process_name (trace, 1));
+  tsl_trace_set_process_name (trace, 1, "browser");
+  tsl_trace_set_process_sort_index (trace, 2, 5);
+  g_assert_cmpstr (tsl_trace_get_process_name (trace, 1), ==, "browser");
+  g_assert_null (tsl_trace_get_process_name (trace, 2));
+  g_assert_cmpint (tsl_trace_get_process_sort_index (trace, 2), ==, 5);
+  g_assert_cmpint (tsl_trace_get_process_sort_index (trace, 1), ==, 0);
+
+  tsl_trace_set_format (trace, "chrome-json");
+  g_assert_cmpstr (tsl_trace_get_format (trace), ==, "chrome-json");
+}
+
+static void
+test_warnings (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  g_auto(GStrv) warnings = NULL;
+  g_auto(GStrv) many = NULL;
+
+  tsl_trace_add_warning (trace, "unknown phase “%s”", "Q");
+  tsl_trace_add_warning (trace, "truncated file");
+  tsl_trace_add_warning (trace, "unknown phase “%s”", "Q");
+  tsl_trace_add_warning (trace, "unknown phase “%s”", "Z");
+  tsl_trace_add_warning (trace, "unknown phase “%s”", "Q");
+
+  warnings = tsl_trace_dup_warnings (trace);
+  g_assert_cmpuint (g_strv_length (warnings), ==, 3);
+  g_assert_cmpstr (warnings[0], ==, "unknown phase “Q” (3 times)");
+  g_assert_cmpstr (warnings[1], ==, "truncated file");
+  g_assert_cmpstr (warnings[2], ==, "unknown phase “Z”");
+
+  /* Distinct messages are bounded; the rest are counted in one line. */
+  for (guint i = 0; i < 1000; i++)
+    tsl_trace_add_warning (trace, "bad line %u", i);
+  many = tsl_trace_dup_warnings (trace);
+  g_assert_cmpuint (g_strv_length (many), <=, 201);
+  g_assert_true (g_str_has_suffix (many[g_strv_length (many) - 1], "more warnings of other kinds"));
+}
+
+static void
+test_offer_and_span (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 2, 9);
+  const TslSample *samples;
+  gint64 start = -1, end = -1;
+  guint a, b, n_a, n_b;
+
+  g_assert_false (tsl_trace_get_span (trace, &start, &end));
+  g_assert_true (tsl_trace_get_has_time (trace));
+  tsl_trace_set_has_time (trace, FALSE);
+  g_assert_false (tsl_trace_get_has_time (trace));
+
+  a = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  b = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 2, NULL);
+  for (guint i = 0; i < 100; i++)
+    {
+      /* Threads that tick together keep the same indices (shared seed). */
+      if (tsl_trace_offer (trace, a, 5000 + i * 10, NAN))
+        tsl_trace_set_label (trace, a, "main;a");
+      if (tsl_trace_offer (trace, b, 5000 + i * 10, NAN))
+        tsl_trace_set_label_id (trace, b, tsl_trace_intern (trace, "main;b"));
+    }
+  tsl_trace_add_events (trace, 200);
+  tsl_trace_note_time (trace, 10000);
+  tsl_trace_note_time (trace, 4000);
+
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 200);
+  g_assert_true (tsl_trace_get_span (trace, &start, &end));
+  g_assert_cmpint (start, ==, 4000);
+  g_assert_cmpint (end, ==, 10000);
+
+  samples = tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, a), &n_a);
+  g_assert_cmpuint (n_a, >=, 2);
+  for (guint j = 0; j < n_a; j++)
+    g_assert_cmpstr (tsl_trace_lookup (trace, samples[j].label), ==, "main;a");
+  {
+    const TslSample *sb = tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, b), &n_b);
+
+    g_assert_cmpuint (n_a, ==, n_b);
+    for (guint j = 0; j < n_a; j++)
+      {
+        g_assert_cmpuint (samples[j].index, ==, sb[j].index);
+        g_assert_cmpstr (tsl_trace_lookup (trace, sb[j].label), ==, "main;b");
+      }
+  }
+}
+
+static void
+test_time_mode (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 4, 3);
+  TslTimeGrid *grid = tsl_trace_get_time_grid (trace);
+  guint a, b;
+
+  g_assert_nonnull (grid);
+  a = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 0, "x");
+  b = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 0, "y");
+  g_assert_cmpint (tsl_sampler_get_mode (tsl_trace_track_get_sampler (trace, a)), ==, TSL_SAMPLER_TIME);
+
+  /* Only track a widens the grid; b, on the same grid, follows. */
+  tsl_trace_offer (trace, b, 0, 1);
+  for (guint i = 0; i < 1000; i++)
+    tsl_trace_offer (trace, a, i * 1000, 1);
+  g_assert_cmpint (tsl_sampler_get_slice_size (tsl_trace_track_get_sampler (trace, b)), ==,
+                   tsl_time_grid_get_width (grid));
+  g_assert_cmpint (tsl_time_grid_get_width (grid), >=, 999000 / 8);
+
+  {
+    g_autoptr(TslTrace) counted = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 3);
+
+    g_assert_null (tsl_trace_get_time_grid (counted));
+  }
+}
+
+static void
+test_lock (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+
+  tsl_trace_lock (trace);
+  tsl_trace_unlock (trace);
+  g_assert_cmpint (tsl_trace_get_mode (trace), ==, TSL_SAMPLER_COUNT);
+  g_assert_cmpuint (tsl_trace_get_k (trace), ==, 4);
+  g_assert_cmpuint (tsl_trace_get_seed (trace), ==, 1);
+  g_assert_finalize_object (g_steal_pointer (&trace));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/trace/intern", test_intern);
+  g_test_add_func ("/trace/track-keys", test_track_keys);
+  g_test_add_func ("/trace/metadata", test_metadata);
+  g_test_add_func ("/trace/warnings", test_warnings);
+  g_test_add_func ("/trace/offer-and-span", test_offer_and_span);
+  g_test_add_func ("/trace/time-mode", test_time_mode);
+  g_test_add_func ("/trace/lock", test_lock);
+
+  return g_test_run ();
+}
