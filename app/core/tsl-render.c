@@ -339,13 +339,18 @@ draw_stacks (cairo_t                *cr,
           if (s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
             continue;
 
-          x0 = tsl_render_time_to_x (o, (double) s->start_ns);
-          x1 = tsl_render_time_to_x (o, (double) s->end_ns);
+          /* Whole pixels: a pixel shows the first sample that reaches it, a
+           * random representative since the samples are random. */
+          x0 = floor (tsl_render_time_to_x (o, (double) s->start_ns));
+          x1 = MAX (ceil (tsl_render_time_to_x (o, (double) s->end_ns)), x0 + 1);
 
-          /* Same frame continuing, or a column too thin to see on its own. */
-          if ((frame == run.frame && x0 <= run.x1 + 0.5) || (x1 - x0 < 1 && x0 < run.x1 + 1))
+          if (x1 <= run.x1)
+            continue;
+          x0 = MAX (x0, run.x1);
+
+          if (frame == run.frame && x0 <= run.x1)
             {
-              run.x1 = MAX (run.x1, x1);
+              run.x1 = x1;
               continue;
             }
 
