@@ -4,13 +4,13 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include <gio/gunixoutputstream.h>
 
 #include "tsl-cli-private.h"
+#include "tsl-csv.h"
 #include "tsl-reader.h"
 
 gboolean
@@ -89,21 +89,5 @@ tsl_cli_load (const char      *path,
 char *
 tsl_cli_format_double (double value)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (value))
-    return g_strdup ("");
-
-  /* The shortest %.Ng that round-trips: "0.5", not "0.50000000000000000". */
-  for (int precision = 6; precision <= 17; precision++)
-    {
-      char fmt[8];
-
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, fmt, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-
-  return g_strdup (buf);
+  return tsl_csv_format_double (value);
 }

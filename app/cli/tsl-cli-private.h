@@ -47,5 +47,13 @@ int               tsl_cli_info                  (int                  argc,
                                                  char               **argv);
 int               tsl_cli_sample                (int                  argc,
                                                  char               **argv);
+int               tsl_cli_export                (int                  argc,
+                                                 char               **argv);
+/* `export -o OUT.csv --a A --b B`: the compare table, as `compare` writes it. */
+int               tsl_cli_export_compare        (const char          *path,
+                                                 const char          *range_a,
+                                                 const char          *range_b,
+                                                 guint                k,
+                                                 const char          *output);
 
 G_END_DECLS

@@ -7,10 +7,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
-#include <string.h>
 
 #include "tsl-cli-private.h"
+#include "tsl-export.h"
 
 /* Defaults: K as in the window; any fixed seed keeps runs reproducible, this
  * one is simply memorable. */
@@ -32,77 +31,6 @@ parse_seed (const char *text,
   /* Base 0 accepts decimal and 0x-prefixed hexadecimal. */
   *seed = g_ascii_strtoull (text, &end, 0);
   return errno == 0 && end != text && *end == '\0';
-}
-
-static void
-append_csv_field (GString    *line,
-                  const char *text)
-{
-  if (text == NULL)
-    return;
-
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (line, text);
-      return;
-    }
-
-  g_string_append_c (line, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (line, '"');
-      g_string_append_c (line, *p);
-    }
-  g_string_append_c (line, '"');
-}
-
-static gboolean
-write_samples (TslTrace       *trace,
-               GOutputStream  *out,
-               GError        **error)
-{
-  g_autoptr(GString) buf = g_string_new ("track,index,time_s,weight,value,label\n");
-  gboolean has_time = tsl_trace_get_has_time (trace);
-  gint64 start_ns = 0;
-
-  tsl_trace_get_span (trace, &start_ns, NULL);
-
-  for (guint track = 0; track < tsl_trace_get_n_tracks (trace); track++)
-    {
-      TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
-      const char *name = tsl_trace_track_get_name (trace, track);
-      const TslSample *samples;
-      guint n_samples;
-
-      samples = tsl_sampler_peek_samples (sampler, &n_samples);
-      for (guint i = 0; i < n_samples; i++)
-        {
-          const TslSample *s = &samples[i];
-          g_autofree char *time_s = NULL;
-          g_autofree char *value = tsl_cli_format_double (s->value);
-
-          /* Formats without a time axis leave time_s empty. */
-          if (has_time)
-            time_s = tsl_cli_format_double ((double) (s->time_ns - start_ns) / 1e9);
-
-          append_csv_field (buf, name);
-          g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,",
-                                  s->index, time_s != NULL ? time_s : "",
-                                  s->summary.count, value);
-          append_csv_field (buf, tsl_trace_lookup (trace, s->label));
-          g_string_append_c (buf, '\n');
-
-          if (buf->len >= 64 * 1024)
-            {
-              if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error))
-                return FALSE;
-              g_string_truncate (buf, 0);
-            }
-        }
-    }
-
-  return g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error);
 }
 
 int
@@ -160,7 +88,7 @@ tsl_cli_sample (int    argc,
   if (out == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 
-  if (!write_samples (trace, out, &error) ||
+  if (!tsl_export_write_samples (trace, out, NULL, &error) ||
       !g_output_stream_close (out, NULL, &error))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

@@ -10,8 +10,9 @@
 
 /* Add a command here when it exists; --help lists exactly these. */
 static const TslCliCommand commands[] = {
-  { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
   { "info", "Describe a trace: format, span, events, tracks, warnings", tsl_cli_info },
+  { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
+  { "export", "Draw the timeline as PNG/SVG/PDF, or write CSV", tsl_cli_export },
   { NULL }
 };
 

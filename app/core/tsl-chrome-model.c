@@ -15,7 +15,6 @@
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
 #define MAX_DEPTH  512          /* deeper spans are offered flat */
-#define MAX_FRAMES 1024         /* longest stackFrames chain we follow */
 
 typedef struct {
   gint64  start_ns;
@@ -52,11 +51,6 @@ typedef struct {
   guint   track;
   guint32 name;
 } AsyncOpen;
-
-typedef struct {
-  guint32  name;
-  char    *parent;
-} Frame;
 
 static guint
 thread_hash (gconstpointer key)
@@ -123,15 +117,6 @@ thread_free (gpointer data)
   g_free (th);
 }
 
-static void
-frame_free (gpointer data)
-{
-  Frame *frame = data;
-
-  g_free (frame->parent);
-  g_free (frame);
-}
-
 void
 tsl_chrome_model_init (TslChromeModel *self,
                        TslTrace       *trace)
@@ -145,9 +130,10 @@ tsl_chrome_model_init (TslChromeModel *self,
   self->async_tracks = g_hash_table_new_full (async_hash, async_equal, g_free, NULL);
   self->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->async_ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, frame_free);
+  self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, tsl_chrome_frame_free);
   self->frame_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
+  self->names = g_new0 (TslChromeName, TSL_CHROME_NAME_CACHE);
   self->scratch = g_string_new (NULL);
   self->label = g_string_new (NULL);
   self->key = g_string_new (NULL);
@@ -165,6 +151,7 @@ tsl_chrome_model_clear (TslChromeModel *self)
   g_clear_pointer (&self->async_ends, g_hash_table_unref);
   g_clear_pointer (&self->frames, g_hash_table_unref);
   g_clear_pointer (&self->frame_labels, g_hash_table_unref);
+  g_clear_pointer (&self->names, g_free);
   if (self->scratch != NULL)
     g_string_free (self->scratch, TRUE);
   if (self->label != NULL)
@@ -175,12 +162,23 @@ tsl_chrome_model_clear (TslChromeModel *self)
 }
 
 /* A name, category or id as an interned string; numbers keep their text. */
-static guint32
-intern_value (TslChromeModel     *self,
-              const TslJsonValue *value)
+guint32
+tsl_chrome_model_intern (TslChromeModel     *self,
+                         const TslJsonValue *value)
 {
+  TslChromeName *cached = NULL;
   const char *s;
   gsize len;
+  guint32 id;
+
+  if (value->type == TSL_JSON_STRING && !value->escaped &&
+      value->len > 0 && value->len <= TSL_CHROME_NAME_CACHE_LEN)
+    {
+      cached = &self->names[bytes_hash (value->p, value->len) % TSL_CHROME_NAME_CACHE];
+      if (cached->id != 0 && cached->len == value->len &&
+          memcmp (cached->text, value->p, value->len) == 0)
+        return cached->id;
+    }
 
   if (value->type == TSL_JSON_STRING)
     s = tsl_json_value_get_string (value, self->scratch, &len);
@@ -193,7 +191,15 @@ intern_value (TslChromeModel     *self,
     return self->unnamed;
   if (len == 0)
     return self->unnamed;
-  return tsl_trace_intern_len (self->trace, s, len);
+  id = tsl_trace_intern_len (self->trace, s, len);
+  /* Only bytes that needed no repair stand for themselves. */
+  if (cached != NULL && s == value->p)
+    {
+      cached->id = id;
+      cached->len = (guint8) len;
+      memcpy (cached->text, s, len);
+    }
+  return id;
 }
 
 /* "7695" and 7695 are the same thread; names like "PyTorch Profiler" get a
@@ -253,7 +259,8 @@ get_ids (TslChromeModel       *self,
   if (!resolve_id (self, &ev->pid, FALSE, 0, pid) ||
       !resolve_id (self, &ev->tid, TRUE, *pid, tid))
     {
-      tsl_trace_add_warning (self->trace, "ignored an event whose \"pid\" or \"tid\" is not a number or a string");
+      tsl_trace_add_warning (self->trace,
+                             "ignored an event whose \"pid\" or \"tid\" is not a number or a string");
       return FALSE;
     }
   return TRUE;
@@ -294,6 +301,8 @@ get_thread (TslChromeModel *self,
       th->pid = pid;
       th->tid = tid;
       th->track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pid, tid, NULL);
+      /* Span values are durations: the timeline draws them to scale. */
+      tsl_trace_track_set_unit (self->trace, th->track, "ns");
       g_hash_table_insert (self->threads, th, th);
       if (!g_hash_table_contains (self->tid_pids, &tid))
         g_hash_table_insert (self->tid_pids, g_memdup2 (&tid, sizeof tid),
@@ -361,96 +370,6 @@ set_stack_label (TslChromeModel *self,
   tsl_trace_set_label (self->trace, th->track, label->str);
 }
 
-static const Frame *
-lookup_frame (TslChromeModel     *self,
-              const TslJsonValue *id)
-{
-  g_string_truncate (self->key, 0);
-  if (id->type == TSL_JSON_STRING || id->type == TSL_JSON_NUMBER)
-    g_string_append_len (self->key, id->p, id->len);
-  else
-    return NULL;
-  return g_hash_table_lookup (self->frames, self->key->str);
-}
-
-/* The stack of a stackFrames id, root first; 0 when it cannot be named yet. */
-static guint32
-frame_label (TslChromeModel     *self,
-             const TslJsonValue *sf)
-{
-  const Frame *frame;
-  g_autofree char *id = NULL;
-  guint32 names[MAX_FRAMES];
-  guint n = 0;
-  gpointer cached;
-  guint32 label;
-
-  if (!self->frames_done)
-    return 0;
-  frame = lookup_frame (self, sf);
-  if (frame == NULL)
-    return 0;
-  if (g_hash_table_lookup_extended (self->frame_labels, self->key->str, NULL, &cached))
-    return GPOINTER_TO_UINT (cached);
-
-  id = g_strdup (self->key->str);
-  while (frame != NULL && n < MAX_FRAMES)
-    {
-      names[n++] = frame->name;
-      frame = frame->parent != NULL ? g_hash_table_lookup (self->frames, frame->parent) : NULL;
-    }
-  g_string_truncate (self->label, 0);
-  while (n > 0)
-    {
-      g_string_append (self->label, tsl_trace_lookup (self->trace, names[--n]));
-      if (n > 0)
-        g_string_append_c (self->label, ';');
-    }
-  label = tsl_trace_intern (self->trace, self->label->str);
-  g_hash_table_insert (self->frame_labels, g_steal_pointer (&id), GUINT_TO_POINTER (label));
-  return label;
-}
-
-/* A sampled stack: stackFrames id, else a "stack" array, else the name. */
-static guint32
-sample_label (TslChromeModel       *self,
-              const TslChromeEvent *ev)
-{
-  if (ev->sf.type != TSL_JSON_NONE)
-    {
-      guint32 label = frame_label (self, &ev->sf);
-
-      if (label != 0)
-        return label;
-    }
-  if (ev->stack.type == TSL_JSON_ARRAY)
-    {
-      TslJsonIter iter;
-      TslJsonValue frame;
-      TslJsonError error;
-      g_autoptr(GString) joined = g_string_new (NULL);
-
-      tsl_json_iter_init (&iter, ev->stack.p, ev->stack.p + ev->stack.len);
-      while (tsl_json_iter_next_element (&iter, &frame, &error) == TSL_JSON_OK)
-        {
-          gsize len;
-          const char *s;
-
-          if (frame.type != TSL_JSON_STRING && frame.type != TSL_JSON_NUMBER)
-            continue;
-          s = frame.type == TSL_JSON_STRING
-            ? tsl_json_value_get_string (&frame, self->scratch, &len)
-            : (len = frame.len, frame.p);
-          if (joined->len > 0)
-            g_string_append_c (joined, ';');
-          g_string_append_len (joined, s, len);
-        }
-      if (joined->len > 0)
-        return tsl_trace_intern (self->trace, joined->str);
-    }
-  return intern_value (self, &ev->name);
-}
-
 static void
 thread_event (TslChromeModel       *self,
               const TslChromeEvent *ev,
@@ -467,14 +386,15 @@ thread_event (TslChromeModel       *self,
     {
     case 'B':
       {
-        guint32 name = intern_value (self, &ev->name);
+        guint32 name = tsl_chrome_model_intern (self, &ev->name);
 
         pop_ended (th, ts);
         tsl_trace_note_time (self->trace, ts);
         if (!push_span (th, ts, SPAN_OPEN, name))
           {
             th->overflow++;
-            tsl_trace_add_warning (self->trace, "spans nested deeper than %d levels were shown flat", MAX_DEPTH);
+            tsl_trace_add_warning (self->trace, "spans nested deeper than %d levels were shown flat",
+                                   MAX_DEPTH);
             if (tsl_trace_offer (self->trace, th->track, ts, NAN))
               set_stack_label (self, th, th->n_open, name);
           }
@@ -510,14 +430,15 @@ thread_event (TslChromeModel       *self,
 
     case 'X':
       {
-        guint32 name = intern_value (self, &ev->name);
+        guint32 name = tsl_chrome_model_intern (self, &ev->name);
         gint64 dur = -1;
         gboolean pushed = FALSE;
 
         if (ev->dur.type != TSL_JSON_NONE &&
             (!tsl_json_value_get_us_as_ns (&ev->dur, &dur) || dur < 0 || ts > G_MAXINT64 - dur))
           {
-            tsl_trace_add_warning (self->trace, "ignored the \"dur\" of an 'X' event: not a number in range");
+            tsl_trace_add_warning (self->trace,
+                                   "ignored the \"dur\" of an 'X' event: not a number in range");
             dur = -1;
           }
         pop_ended (th, ts);
@@ -532,31 +453,30 @@ thread_event (TslChromeModel       *self,
 
     case 'P':
       if (tsl_trace_offer (self->trace, th->track, ts, NAN))
-        tsl_trace_set_label_id (self->trace, th->track, sample_label (self, ev));
+        tsl_trace_set_label_id (self->trace, th->track, tsl_chrome_model_sample_label (self, ev));
       break;
 
     default: /* instants: i, I, R */
       pop_ended (th, ts);
       if (tsl_trace_offer (self->trace, th->track, ts, NAN))
-        set_stack_label (self, th, th->n_open, intern_value (self, &ev->name));
+        set_stack_label (self, th, th->n_open, tsl_chrome_model_intern (self, &ev->name));
       break;
     }
 }
 
 static guint
-counter_track (TslChromeModel *self,
-               gint64          pid,
-               guint32         name,
-               guint32         id,
-               const char     *key_str,
-               gsize           key_len,
-               gboolean        several)
+counter_track (TslChromeModel     *self,
+               gint64              pid,
+               guint32             name,
+               guint32             id,
+               const TslJsonValue *arg,
+               gboolean            several)
 {
   CounterKey key = { pid, name, id, 0, several };
   gpointer found;
   guint track;
 
-  key.key = several ? tsl_trace_intern_len (self->trace, key_str, key_len) : 0;
+  key.key = several ? tsl_chrome_model_intern (self, arg) : 0;
   found = g_hash_table_lookup (self->counters, &key);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
@@ -567,7 +487,7 @@ counter_track (TslChromeModel *self,
   if (several)
     {
       g_string_append_c (self->label, '.');
-      g_string_append_len (self->label, key_str, key_len);
+      g_string_append (self->label, tsl_trace_lookup (self->trace, key.key));
     }
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, 0, self->label->str);
   g_hash_table_insert (self->counters, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
@@ -605,15 +525,13 @@ counter_event (TslChromeModel       *self,
       return;
     }
 
-  name = intern_value (self, &ev->name);
+  name = tsl_chrome_model_intern (self, &ev->name);
   if (ev->id.type == TSL_JSON_STRING || ev->id.type == TSL_JSON_NUMBER)
-    id = intern_value (self, &ev->id);
+    id = tsl_chrome_model_intern (self, &ev->id);
   tsl_trace_note_time (self->trace, ts);
   tsl_json_iter_init (&iter, ev->args.p, ev->args.p + ev->args.len);
   while (tsl_json_iter_next_member (&iter, &key, &value, &error) == TSL_JSON_OK)
     {
-      const char *k;
-      gsize k_len;
       guint track;
 
       if (!tsl_json_value_get_double (&value, &v))
@@ -621,29 +539,9 @@ counter_event (TslChromeModel       *self,
           tsl_trace_add_warning (self->trace, "ignored a non-numeric counter value");
           continue;
         }
-      k = tsl_json_value_get_string (&key, self->scratch, &k_len);
-      track = counter_track (self, pid, name, id, k, k_len, n_numeric > 1);
+      track = counter_track (self, pid, name, id, &key, n_numeric > 1);
       tsl_trace_offer (self->trace, track, ts, v);
     }
-}
-
-static gboolean
-find_member (const TslJsonValue *object,
-             const char         *name,
-             TslJsonValue       *out)
-{
-  TslJsonIter iter;
-  TslJsonValue key;
-  TslJsonError error;
-  gsize len = strlen (name);
-
-  if (object->type != TSL_JSON_OBJECT)
-    return FALSE;
-  tsl_json_iter_init (&iter, object->p, object->p + object->len);
-  while (tsl_json_iter_next_member (&iter, &key, out, &error) == TSL_JSON_OK)
-    if (tsl_json_key_is (&key, name, len))
-      return TRUE;
-  return FALSE;
 }
 
 static void
@@ -664,7 +562,7 @@ metadata_event (TslChromeModel       *self,
       const char *s;
       gsize len;
 
-      if (!find_member (&ev->args, "name", &value) || value.type != TSL_JSON_STRING)
+      if (!tsl_json_find_member (&ev->args, "name", &value) || value.type != TSL_JSON_STRING)
         return;
       s = tsl_json_value_get_string (&value, self->scratch, &len);
       name = g_strndup (s, len);
@@ -676,7 +574,7 @@ metadata_event (TslChromeModel       *self,
   else if (TSL_JSON_KEY_IS (&ev->name, "process_sort_index") ||
            TSL_JSON_KEY_IS (&ev->name, "thread_sort_index"))
     {
-      if (!find_member (&ev->args, "sort_index", &value) ||
+      if (!tsl_json_find_member (&ev->args, "sort_index", &value) ||
           !tsl_json_value_get_int64 (&value, &index) || index < G_MININT || index > G_MAXINT)
         return;
       if (is_process)
@@ -699,7 +597,9 @@ async_track (TslChromeModel *self,
     return GPOINTER_TO_UINT (found) - 1;
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_ASYNC, pid, 0,
                                   tsl_trace_lookup (self->trace, group));
-  g_hash_table_insert (self->async_tracks, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
+  tsl_trace_track_set_unit (self->trace, track, "ns");
+  g_hash_table_insert (self->async_tracks, g_memdup2 (&key, sizeof key),
+                       GUINT_TO_POINTER (track + 1));
   return track;
 }
 
@@ -735,8 +635,10 @@ async_event (TslChromeModel       *self,
 
   if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
     return;
-  name = intern_value (self, &ev->name);
-  group = ev->cat.type == TSL_JSON_STRING && ev->cat.len > 0 ? intern_value (self, &ev->cat) : name;
+  name = tsl_chrome_model_intern (self, &ev->name);
+  group = ev->cat.type == TSL_JSON_STRING && ev->cat.len > 0
+    ? tsl_chrome_model_intern (self, &ev->cat)
+    : name;
   track = async_track (self, pid, group);
   tsl_trace_note_time (self->trace, ts);
 
@@ -847,38 +749,7 @@ tsl_chrome_model_sample (TslChromeModel       *self,
     }
   th = get_thread (self, pid, tid);
   if (tsl_trace_offer (self->trace, th->track, ts, NAN))
-    tsl_trace_set_label_id (self->trace, th->track, sample_label (self, ev));
-}
-
-void
-tsl_chrome_model_add_frame (TslChromeModel     *self,
-                            const TslJsonValue *id,
-                            const TslJsonValue *value)
-{
-  TslJsonValue member;
-  Frame *frame;
-
-  if (value->type != TSL_JSON_OBJECT)
-    return;
-  frame = g_new0 (Frame, 1);
-  frame->name = find_member (value, "name", &member) ? intern_value (self, &member) : self->unnamed;
-  if (find_member (value, "parent", &member) &&
-      (member.type == TSL_JSON_STRING || member.type == TSL_JSON_NUMBER))
-    frame->parent = g_strndup (member.p, member.len);
-  g_hash_table_replace (self->frames, g_strndup (id->p, id->len), frame);
-}
-
-void
-tsl_chrome_model_frames_done (TslChromeModel *self)
-{
-  self->frames_done = TRUE;
-  g_hash_table_remove_all (self->frame_labels);
-}
-
-gboolean
-tsl_chrome_model_has_frames (TslChromeModel *self)
-{
-  return self->frames_done;
+    tsl_trace_set_label_id (self->trace, th->track, tsl_chrome_model_sample_label (self, ev));
 }
 
 void
@@ -923,10 +794,12 @@ tsl_chrome_model_finish (TslChromeModel *self)
   g_hash_table_remove_all (self->async_ends);
 
   if (unclosed > 0)
-    tsl_trace_add_warning (self->trace, "%u 'B' spans had no 'E' and were closed at the end of the trace",
+    tsl_trace_add_warning (self->trace,
+                           "%u 'B' spans had no 'E' and were closed at the end of the trace",
                            unclosed);
   if (async_unclosed > 0)
-    tsl_trace_add_warning (self->trace, "%u async spans had no end and were closed at the end of the trace",
+    tsl_trace_add_warning (self->trace,
+                           "%u async spans had no end and were closed at the end of the trace",
                            async_unclosed);
   if (async_unopened > 0)
     tsl_trace_add_warning (self->trace, "ignored %u async end events without a begin", async_unopened);

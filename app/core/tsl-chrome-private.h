@@ -31,6 +31,17 @@ typedef struct {
   TslJsonValue stack;
 } TslChromeEvent;
 
+/* Recent names by their bytes: interning is a hash lookup plus a copy,
+ * and every B/X event needs its name. */
+#define TSL_CHROME_NAME_CACHE     1024
+#define TSL_CHROME_NAME_CACHE_LEN 59
+
+typedef struct {
+  guint32 id;
+  guint8  len;
+  char    text[TSL_CHROME_NAME_CACHE_LEN];
+} TslChromeName;
+
 typedef struct {
   TslTrace   *trace;
 
@@ -47,6 +58,7 @@ typedef struct {
   gboolean    frames_done;
 
   guint32     unnamed;
+  TslChromeName *names;       /* TSL_CHROME_NAME_CACHE entries */
   GString    *scratch;
   GString    *label;
   GString    *key;
@@ -68,5 +80,12 @@ void              tsl_chrome_model_frames_done  (TslChromeModel       *self);
 gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
 /* End of input: closes open spans. */
 void              tsl_chrome_model_finish       (TslChromeModel       *self);
+
+/* Shared by the model's files. */
+guint32           tsl_chrome_model_intern       (TslChromeModel       *self,
+                                                 const TslJsonValue   *value);
+guint32           tsl_chrome_model_sample_label (TslChromeModel       *self,
+                                                 const TslChromeEvent *ev);
+void              tsl_chrome_frame_free         (gpointer              frame);
 
 G_END_DECLS

@@ -69,12 +69,17 @@ chrome_sniff (const guint8 *head,
       p = tsl_json_skip_ws (p + 1, end);
       if (p < end && *p != '{' && *p != ']')
         return 0;
-      return g_strstr_len (s, len, "\"ph\"") != NULL ? 90 : 40;
+      /* Certain: the reader need not wait for more of a slow pipe. */
+      return p < end && g_strstr_len (s, len, "\"ph\"") != NULL ? 100 : 40;
     }
   if (*p != '{')
     return 0;
+  /* speedscope's own format is an object too; leave it to that reader. */
+  if (g_strstr_len (s, len, "speedscope") != NULL &&
+      (g_strstr_len (s, len, "\"profiles\"") != NULL || g_strstr_len (s, len, "\"$schema\"") != NULL))
+    return 10;
   if (g_strstr_len (s, len, "\"traceEvents\"") != NULL)
-    return 95;
+    return 100;
   if (g_strstr_len (s, len, "\"ph\"") != NULL)
     return 70;
   /* Some other JSON object; the Chrome reader is the best guess, and its
@@ -104,73 +109,127 @@ chrome_destroy (gpointer state)
   g_free (self);
 }
 
-/* Scans one event object; on OK every member we route on is in *ev. */
-static TslJsonStatus
-scan_event (const char    *p,
-            const char    *end,
-            TslChromeEvent *ev,
-            const char   **after,
-            TslJsonError  *error)
+static inline TslJsonValue *
+event_slot (TslChromeEvent     *ev,
+            const TslJsonValue *key)
 {
-  TslJsonIter iter;
-  TslJsonValue key, value;
-  TslJsonStatus status;
+  const char *k = key->p;
 
-  memset (ev, 0, sizeof *ev);
-  tsl_json_iter_init (&iter, p, end);
-  while ((status = tsl_json_iter_next_member (&iter, &key, &value, error)) == TSL_JSON_OK)
+  if (key->escaped)
+    return NULL;
+  switch (key->len)
     {
-      TslJsonValue *slot = NULL;
+    case 1:
+      return k[0] == 's' ? &ev->scope : NULL;
+    case 2:
+      if (k[0] == 'p' && k[1] == 'h')
+        return &ev->ph;
+      if (k[0] == 't' && k[1] == 's')
+        return &ev->ts;
+      if (k[0] == 'i' && k[1] == 'd')
+        return &ev->id;
+      if (k[0] == 's' && k[1] == 'f')
+        return &ev->sf;
+      return NULL;
+    case 3:
+      if (memcmp (k, "pid", 3) == 0)
+        return &ev->pid;
+      if (memcmp (k, "tid", 3) == 0)
+        return &ev->tid;
+      if (memcmp (k, "dur", 3) == 0)
+        return &ev->dur;
+      if (memcmp (k, "cat", 3) == 0)
+        return &ev->cat;
+      if (memcmp (k, "id2", 3) == 0)
+        return &ev->id2;
+      return NULL;
+    case 4:
+      if (memcmp (k, "name", 4) == 0)
+        return &ev->name;
+      if (memcmp (k, "args", 4) == 0)
+        return &ev->args;
+      return NULL;
+    case 5:
+      return memcmp (k, "stack", 5) == 0 ? &ev->stack : NULL;
+    default:
+      return NULL;
+    }
+}
 
-      if (key.escaped)
-        continue;
-      switch (key.len)
+/* Scans one event object (p at its '{'); on OK every member we route on is
+ * in *ev. The hot loop of the reader, so strings and scalars are scanned
+ * inline and only containers go through the generic skipper. */
+static TslJsonStatus
+scan_event (const char     *p,
+            const char     *end,
+            TslChromeEvent *ev,
+            const char    **after,
+            TslJsonError   *error)
+{
+  memset (ev, 0, sizeof *ev);
+  p = tsl_json_skip_ws (p + 1, end);
+  if (p >= end)
+    return TSL_JSON_INCOMPLETE;
+  if (*p == '}')
+    {
+      *after = p + 1;
+      return TSL_JSON_OK;
+    }
+
+  for (;;)
+    {
+      TslJsonValue key, value;
+      TslJsonValue *slot;
+      TslJsonStatus status;
+
+      if (*p != '"')
         {
-        case 1:
-          if (key.p[0] == 's')
-            slot = &ev->scope;
-          break;
-        case 2:
-          if (key.p[0] == 'p' && key.p[1] == 'h')
-            slot = &ev->ph;
-          else if (key.p[0] == 't' && key.p[1] == 's')
-            slot = &ev->ts;
-          else if (key.p[0] == 'i' && key.p[1] == 'd')
-            slot = &ev->id;
-          else if (key.p[0] == 's' && key.p[1] == 'f')
-            slot = &ev->sf;
-          break;
-        case 3:
-          if (memcmp (key.p, "pid", 3) == 0)
-            slot = &ev->pid;
-          else if (memcmp (key.p, "tid", 3) == 0)
-            slot = &ev->tid;
-          else if (memcmp (key.p, "dur", 3) == 0)
-            slot = &ev->dur;
-          else if (memcmp (key.p, "cat", 3) == 0)
-            slot = &ev->cat;
-          else if (memcmp (key.p, "id2", 3) == 0)
-            slot = &ev->id2;
-          break;
-        case 4:
-          if (memcmp (key.p, "name", 4) == 0)
-            slot = &ev->name;
-          else if (memcmp (key.p, "args", 4) == 0)
-            slot = &ev->args;
-          break;
-        case 5:
-          if (memcmp (key.p, "stack", 5) == 0)
-            slot = &ev->stack;
-          break;
-        default:
-          break;
+          error->pos = p;
+          error->message = "expected a member name in double quotes";
+          return TSL_JSON_ERROR;
         }
+      if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
+        return TSL_JSON_INCOMPLETE;
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        return TSL_JSON_INCOMPLETE;
+      if (*p != ':')
+        {
+          error->pos = p;
+          error->message = "expected ':' after a member name";
+          return TSL_JSON_ERROR;
+        }
+      p = tsl_json_skip_ws (p + 1, end);
+      if (p >= end)
+        return TSL_JSON_INCOMPLETE;
+      if (*p == '"')
+        status = tsl_json_scan_string (p, end, &value, &p);
+      else
+        status = tsl_json_scan_value (p, end, &value, &p, error);
+      if (status != TSL_JSON_OK)
+        return status;
+      slot = event_slot (ev, &key);
       if (slot != NULL)
         *slot = value;
+
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        return TSL_JSON_INCOMPLETE;
+      if (*p == '}')
+        {
+          *after = p + 1;
+          return TSL_JSON_OK;
+        }
+      if (*p != ',')
+        {
+          error->pos = p;
+          error->message = "expected ',' or '}'";
+          return TSL_JSON_ERROR;
+        }
+      p = tsl_json_skip_ws (p + 1, end);
+      if (p >= end)
+        return TSL_JSON_INCOMPLETE;
     }
-  if (status == TSL_JSON_DONE)
-    *after = iter.p;
-  return status == TSL_JSON_DONE ? TSL_JSON_OK : status;
 }
 
 /* The elements of traceEvents (or of the top-level array, or of samples).
@@ -481,6 +540,8 @@ parse_member (TslChrome   *self,
       p++;
     }
   else
+    /* Including displayTimeUnit: it only changes how times are displayed,
+     * "ts" and "dur" are always microseconds. */
     self->state = ST_SKIP;
 
   *pp = p;

@@ -52,9 +52,9 @@ speedscope_sniff (const guint8 *head,
   if (g_strstr_len (s, len, "speedscope.app/file-format-schema") != NULL ||
       (g_strstr_len (s, len, "\"$schema\"") != NULL && g_strstr_len (s, len, "speedscope") != NULL))
     return 100;
-  /* Above the Chrome reader's 95 for an object with "traceEvents". */
-  if (g_strstr_len (s, len, "\"profiles\"") != NULL && g_strstr_len (s, len, "\"shared\"") != NULL)
-    return 96;
+  if (g_strstr_len (s, len, "\"profiles\"") != NULL && g_strstr_len (s, len, "\"shared\"") != NULL &&
+      g_strstr_len (s, len, "\"traceEvents\"") == NULL)
+    return 90;
   return 0;
 }
 
@@ -461,6 +461,8 @@ read_profile (TslSpeedscope      *self,
   /* One thread track per profile, named by the profile. */
   tsl_trace_set_thread_name (self->trace, 0, index + 1, name);
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, 0, index + 1, NULL);
+  /* Values are span and sample durations: the timeline draws them to scale. */
+  tsl_trace_track_set_unit (self->trace, track, "ns");
   tsl_trace_note_time (self->trace, start_ns);
   if (!isnan (end))
     tsl_trace_note_time (self->trace, end_ns);

@@ -14,40 +14,43 @@ static const guint8 skip_class[256] = {
   ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
 };
 
+static const guint8 delimiter[256] = {
+  [','] = 1, ['}'] = 1, [']'] = 1, [':'] = 1, ['"'] = 1, ['{'] = 1, ['['] = 1,
+  [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
+};
+
 static inline gboolean
 is_delimiter (char c)
 {
-  switch (c)
-    {
-    case ',': case '}': case ']': case ':': case '"': case '{': case '[':
-    case ' ': case '\n': case '\r': case '\t':
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  return delimiter[(guchar) c];
 }
 
-/* p is just after the opening quote; returns the closing quote or NULL. */
+/* Passes over bytes that cannot open or close anything, eight at a time:
+ * '[' and ']' are '{' and '}' with bit 5 cleared. */
 static inline const char *
-find_string_end (const char *p,
-                 const char *end)
+skip_plain (const char *q,
+            const char *end)
 {
-  const char *start = p;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
 
-  for (;;)
+  while (end - q >= 8)
     {
-      const char *q = memchr (p, '"', end - p);
-      const char *b;
+      guint64 v, folded, open, close, quote, hit;
 
-      if (q == NULL)
-        return NULL;
-      /* A quote preceded by an odd run of backslashes is escaped. */
-      for (b = q; b > start && b[-1] == '\\'; b--)
-        ;
-      if (((q - b) & 1) == 0)
-        return q;
-      p = q + 1;
+      memcpy (&v, q, 8);
+      folded = v | G_GUINT64_CONSTANT (0x2020202020202020);
+      open = folded ^ G_GUINT64_CONSTANT (0x7b7b7b7b7b7b7b7b);
+      close = folded ^ G_GUINT64_CONSTANT (0x7d7d7d7d7d7d7d7d);
+      quote = v ^ G_GUINT64_CONSTANT (0x2222222222222222);
+      hit = (((open - ones) & ~open) | ((close - ones) & ~close) | ((quote - ones) & ~quote)) & highs;
+      if (hit != 0)
+        return q + (__builtin_ctzll (hit) >> 3);
+      q += 8;
     }
+#endif
+  return q;
 }
 
 TslJsonStatus
@@ -63,18 +66,7 @@ tsl_json_scan_value (const char    *p,
   switch (*p)
     {
     case '"':
-      {
-        const char *q = find_string_end (p + 1, end);
-
-        if (q == NULL)
-          return TSL_JSON_INCOMPLETE;
-        value->type = TSL_JSON_STRING;
-        value->p = p + 1;
-        value->len = q - (p + 1);
-        value->escaped = memchr (value->p, '\\', value->len) != NULL;
-        *after = q + 1;
-        return TSL_JSON_OK;
-      }
+      return tsl_json_scan_string (p, end, value, after);
 
     case '{':
     case '[':
@@ -86,15 +78,18 @@ tsl_json_scan_value (const char    *p,
           {
             guint8 cls;
 
+            q = skip_plain (q, end);
             while (q < end && (cls = skip_class[(guchar) *q]) == 0)
               q++;
             if (q >= end)
               break;
             if (cls == 1)
               {
-                q = find_string_end (q + 1, end);
-                if (q == NULL)
+                TslJsonValue str;
+
+                if (tsl_json_scan_string (q, end, &str, &q) != TSL_JSON_OK)
                   return TSL_JSON_INCOMPLETE;
+                continue;
               }
             else if (cls == 2)
               depth++;
@@ -272,6 +267,25 @@ tsl_json_iter_next_element (TslJsonIter  *iter,
   iter->p = after;
   iter->first = FALSE;
   return TSL_JSON_OK;
+}
+
+gboolean
+tsl_json_find_member (const TslJsonValue *object,
+                      const char         *name,
+                      TslJsonValue       *out)
+{
+  TslJsonIter iter;
+  TslJsonValue key;
+  TslJsonError error;
+  gsize len = strlen (name);
+
+  if (object->type != TSL_JSON_OBJECT)
+    return FALSE;
+  tsl_json_iter_init (&iter, object->p, object->p + object->len);
+  while (tsl_json_iter_next_member (&iter, &key, out, &error) == TSL_JSON_OK)
+    if (tsl_json_key_is (&key, name, len))
+      return TRUE;
+  return FALSE;
 }
 
 static const double pow10_table[] = {

@@ -65,6 +65,59 @@ tsl_json_skip_ws (const char *p,
   return p;
 }
 
+/* p is at an opening quote. One pass finds the closing quote and notes
+ * escapes; a backslash always skips the byte after it. */
+static inline TslJsonStatus
+tsl_json_scan_string (const char    *p,
+                      const char    *end,
+                      TslJsonValue  *value,
+                      const char   **after)
+{
+  const char *q = p + 1;
+  guint8 escaped = 0;
+
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+  /* Eight bytes at a time up to the first quote or backslash. */
+  while (end - q >= 8)
+    {
+      guint64 v, quote, backslash, hit;
+
+      memcpy (&v, q, 8);
+      quote = v ^ G_GUINT64_CONSTANT (0x2222222222222222);
+      backslash = v ^ G_GUINT64_CONSTANT (0x5c5c5c5c5c5c5c5c);
+      hit = ((quote - G_GUINT64_CONSTANT (0x0101010101010101)) & ~quote) |
+            ((backslash - G_GUINT64_CONSTANT (0x0101010101010101)) & ~backslash);
+      hit &= G_GUINT64_CONSTANT (0x8080808080808080);
+      if (hit != 0)
+        {
+          q += __builtin_ctzll (hit) >> 3;
+          break;
+        }
+      q += 8;
+    }
+#endif
+
+  for (;;)
+    {
+      if (G_UNLIKELY (q >= end))
+        return TSL_JSON_INCOMPLETE;
+      if (*q == '"')
+        break;
+      if (G_UNLIKELY (*q == '\\'))
+        {
+          escaped = 1;
+          q++;
+        }
+      q++;
+    }
+  value->type = TSL_JSON_STRING;
+  value->p = p + 1;
+  value->len = q - (p + 1);
+  value->escaped = escaped;
+  *after = q + 1;
+  return TSL_JSON_OK;
+}
+
 TslJsonStatus     tsl_json_scan_value           (const char          *p,
                                                  const char          *end,
                                                  TslJsonValue        *value,
@@ -90,6 +143,11 @@ tsl_json_key_is (const TslJsonValue *key,
   return key->len == len && !key->escaped && memcmp (key->p, literal, len) == 0;
 }
 #define TSL_JSON_KEY_IS(key, lit) tsl_json_key_is ((key), (lit), sizeof (lit) - 1)
+
+/* The value of member `name` of an object value (the first one). */
+gboolean          tsl_json_find_member          (const TslJsonValue  *object,
+                                                 const char          *name,
+                                                 TslJsonValue        *out);
 
 /* Numbers: exact JSON syntax, or the same inside a string ("123.5"). */
 gboolean          tsl_json_parse_double         (const char          *p,

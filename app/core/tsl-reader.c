@@ -336,6 +336,7 @@ push_text (TslReader     *self,
            gboolean       at_eof,
            GError       **error)
 {
+  g_autoptr(GByteArray) head = NULL;
   gssize consumed;
 
   self->bytes_decoded += len;
@@ -348,31 +349,66 @@ push_text (TslReader     *self,
         return FALSE;
       if (self->format == NULL)
         return TRUE;
-      data = NULL;
-      len = 0;
+      /* Parse the sniffed head as if it had just arrived. */
+      head = g_steal_pointer (&self->pending);
+      self->pending = g_byte_array_new ();
+      data = head->data;
+      len = head->len;
     }
 
-  /* Fast path: nothing held back, parse the caller's bytes in place. */
-  if (self->pending->len == 0 && len > 0)
+  /* A record split by the previous chunk: complete it in the pending buffer,
+   * appending in growing steps, until the format has consumed every held
+   * byte; then rewind to the caller's bytes it has not consumed. So only
+   * about one record per chunk is copied, and a huge record is still
+   * re-scanned only a logarithmic number of times. */
+  while (self->pending->len > 0 && len > 0)
+    {
+      gsize held = self->pending->len;
+      gsize take = MIN (len, MAX (held, 4096));
+      gsize left;
+
+      g_byte_array_append (self->pending, data, take);
+      data += take;
+      len -= take;
+      if (!run_format (self, self->pending->data, self->pending->len, at_eof && len == 0,
+                       &consumed, error))
+        return FALSE;
+      if ((gsize) consumed < held)
+        {
+          g_byte_array_remove_range (self->pending, 0, consumed);
+          continue;
+        }
+      left = self->pending->len - consumed;
+      data -= left;
+      len += left;
+      g_byte_array_set_size (self->pending, 0);
+      if (at_eof && len == left)
+        {
+          /* The at_eof call above consumed everything already. */
+          g_assert (left == 0);
+          return TRUE;
+        }
+    }
+
+  /* Nothing held back: parse the caller's bytes in place. */
+  if (self->pending->len == 0 && (len > 0 || at_eof))
     {
       if (!run_format (self, data, len, at_eof, &consumed, error))
         return FALSE;
       data += consumed;
       len -= consumed;
-      if (len == 0)
-        return TRUE;
-      g_byte_array_append (self->pending, data, len);
+      if (len > 0)
+        g_byte_array_append (self->pending, data, len);
       goto check_size;
     }
 
-  if (len > 0)
-    g_byte_array_append (self->pending, data, len);
-  if (self->pending->len == 0 && !at_eof)
-    return TRUE;
-
-  if (!run_format (self, self->pending->data, self->pending->len, at_eof, &consumed, error))
-    return FALSE;
-  g_byte_array_remove_range (self->pending, 0, consumed);
+  /* Only at the end, with bytes still held. */
+  if (at_eof)
+    {
+      if (!run_format (self, self->pending->data, self->pending->len, TRUE, &consumed, error))
+        return FALSE;
+      g_byte_array_set_size (self->pending, 0);
+    }
 
 check_size:
   if (self->pending->len > self->max_record)
@@ -503,14 +539,15 @@ push_decoded (TslReader     *self,
       if (self->n_enc_head < 3 && !at_eof)
         return TRUE;
 
+      self->encoding = ENC_UTF8;
       if (self->n_enc_head >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
-        self->encoding = ENC_UTF8, skip = 3;
+        skip = 3;
       else if (self->n_enc_head >= 2 && h[0] == 0xFF && h[1] == 0xFE)
-        self->encoding = ENC_UTF16LE, skip = 2;
+        self->encoding = ENC_UTF16LE;
       else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
-        self->encoding = ENC_UTF16BE, skip = 2;
-      else
-        self->encoding = ENC_UTF8;
+        self->encoding = ENC_UTF16BE;
+      if (self->encoding != ENC_UTF8)
+        skip = 2;
 
       /* Replay the held head bytes, minus the BOM, before the rest. */
       if (!push_known_encoding (self, h + skip, self->n_enc_head - skip, at_eof && len == 0, error))
@@ -706,8 +743,7 @@ tsl_read_stream (TslTrace         *trace,
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
           else
-            g_set_error (error, G_IO_ERROR, local_error->code, "%s: %s",
-                         reader->name, local_error->message);
+            g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", reader->name);
           return FALSE;
         }
       if (n == 0)
@@ -761,7 +797,7 @@ tsl_read_path (TslTrace         *trace,
   stream = G_INPUT_STREAM (g_file_read (file, cancellable, &local_error));
   if (stream == NULL)
     {
-      g_set_error (error, G_IO_ERROR, local_error->code, "%s: %s", path, local_error->message);
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", path);
       return FALSE;
     }
 

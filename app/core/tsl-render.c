@@ -324,6 +324,7 @@ draw_stacks (cairo_t                *cr,
              double                  top)
 {
   guint rows = CLAMP (track->max_depth, 1, MAX_ROWS);
+  gboolean durations = g_strcmp0 (track->unit, "ns") == 0;
 
   for (guint d = 0; d < rows; d++)
     {
@@ -334,15 +335,21 @@ draw_stacks (cairo_t                *cr,
         {
           const TslSnapshotSample *s = &track->samples[i];
           guint32 frame = d < s->n_frames ? s->frames[d] : 0;
+          gint64 end = s->end_ns;
           double x0, x1;
 
-          if (s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
+          /* A span longer than its slice is drawn to its end: a kept 2 s span
+           * must not shrink to a 1 ms column. */
+          if (durations && !isnan (s->value) && s->time_ns + (gint64) s->value > end)
+            end = s->time_ns + (gint64) s->value;
+
+          if (end < o->view_start_ns || s->start_ns > o->view_end_ns)
             continue;
 
           /* Whole pixels: a pixel shows the first sample that reaches it, a
            * random representative since the samples are random. */
           x0 = floor (tsl_render_time_to_x (o, (double) s->start_ns));
-          x1 = MAX (ceil (tsl_render_time_to_x (o, (double) s->end_ns)), x0 + 1);
+          x1 = MAX (ceil (tsl_render_time_to_x (o, (double) end)), x0 + 1);
 
           if (x1 <= run.x1)
             continue;

@@ -93,9 +93,10 @@ tsl_text_parse_seconds_ns (const char *p,
   return TRUE;
 }
 
-/* Parses a whole cell as a double. Plain decimals with at most 15 significant
- * digits are exact (mantissa and power of ten are both exact doubles); the
- * rest (exponents, long mantissas, inf/nan) go through g_ascii_strtod. */
+/* Parses a whole cell as a double. Plain decimals whose digits fit in 2^53
+ * are exact (mantissa and power of ten are both exact doubles, and one
+ * division rounds correctly); the rest (exponents, long mantissas, inf/nan)
+ * go through g_ascii_strtod. */
 static inline gboolean
 tsl_text_parse_double (const char *p,
                        gsize       len,
@@ -103,51 +104,50 @@ tsl_text_parse_double (const char *p,
 {
   static const double pow10[] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
   };
   const char *s = p;
   const char *end = p + len;
   gboolean neg = FALSE;
+  gboolean dot = FALSE;
   guint64 mant = 0;
   int digits = 0;
   int scale = 0;
-  gboolean any = FALSE;
 
-  while (s < end && tsl_text_is_space (*s))
-    s++;
-  while (end > s && tsl_text_is_space (end[-1]))
-    end--;
+  if (len == 0)
+    return FALSE;
+  if (G_UNLIKELY (tsl_text_is_space (*s) || tsl_text_is_space (end[-1])))
+    {
+      while (s < end && tsl_text_is_space (*s))
+        s++;
+      while (end > s && tsl_text_is_space (end[-1]))
+        end--;
+    }
+  p = s;
 
   if (s < end && (*s == '-' || *s == '+'))
     neg = (*s++ == '-');
 
-  for (; s < end && (unsigned char) (*s - '0') <= 9; s++)
+  for (; s < end; s++)
     {
-      any = TRUE;
-      if (mant == 0 && *s == '0')
-        continue;
-      mant = mant * 10 + (guint64) (*s - '0');
-      digits++;
-    }
-  if (s < end && *s == '.')
-    {
-      for (s++; s < end && (unsigned char) (*s - '0') <= 9; s++)
+      unsigned d = (unsigned char) *s - '0';
+
+      if (d <= 9)
         {
-          any = TRUE;
-          if (mant == 0 && *s == '0')
-            {
-              scale++;
-              continue;
-            }
-          mant = mant * 10 + (guint64) (*s - '0');
-          digits++;
-          scale++;
+          mant = mant * 10 + d;
+          scale += dot;
+          if (++digits > 18)
+            break;
         }
+      else if (*s == '.' && !dot)
+        dot = TRUE;
+      else
+        break;
     }
 
-  if (s == end && any && digits <= 15 && scale < (int) G_N_ELEMENTS (pow10))
+  if (s == end && digits > 0 && mant <= (G_GUINT64_CONSTANT (1) << 53))
     {
-      double v = scale ? (double) mant / pow10[scale] : (double) mant;
+      double v = (double) mant / pow10[scale];
 
       *out = neg ? -v : v;
       return TRUE;
@@ -157,22 +157,15 @@ tsl_text_parse_double (const char *p,
   {
     char tmp[128];
     char *tail = NULL;
-    gsize n;
+    gsize n = end - p;
     double v;
 
-    s = p;
-    end = p + len;
-    while (s < end && tsl_text_is_space (*s))
-      s++;
-    while (end > s && tsl_text_is_space (end[-1]))
-      end--;
-    n = end - s;
     if (n == 0 || n >= sizeof tmp)
       return FALSE;
-    memcpy (tmp, s, n);
+    memcpy (tmp, p, n);
     tmp[n] = '\0';
     v = g_ascii_strtod (tmp, &tail);
-    if (tail != tmp + n || tail == tmp)
+    if (tail != tmp + n)
       return FALSE;
     *out = v;
     return TRUE;

@@ -73,6 +73,10 @@ struct _TslTrace
   gint64          span_end;
   gboolean        has_time;
 
+  gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
+  gint64          filter_start;
+  gint64          filter_end;
+
   GPtrArray      *warnings;      /* Warning * in first-seen order */
   GHashTable     *warning_ids;   /* message → Warning */
   guint64         dropped_warnings;
@@ -691,7 +695,23 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (G_UNLIKELY (self->has_filter) &&
+      (time_ns < self->filter_start || time_ns >= self->filter_end))
+    return FALSE;
+
   return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+}
+
+void
+tsl_trace_set_time_filter (TslTrace *self,
+                           gint64    start_ns,
+                           gint64    end_ns)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->has_filter = TRUE;
+  self->filter_start = start_ns;
+  self->filter_end = end_ns;
 }
 
 void

@@ -109,6 +109,12 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
                                                  guint           track,
                                                  gint64          time_ns,
                                                  double          value);
+/* Samples only events in [start_ns, end_ns) (absolute, as the reader gives
+ * them); the others still extend the span, so times stay relative to the
+ * same trace start. For re-reading one range of a file at full resolution. */
+void              tsl_trace_set_time_filter     (TslTrace       *self,
+                                                 gint64          start_ns,
+                                                 gint64          end_ns);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);

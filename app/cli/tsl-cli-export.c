@@ -1,0 +1,181 @@
+/* tsl-cli-export.c: `timeslice export`, reports without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-cli-export"
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "tsl-cli-private.h"
+#include "tsl-export.h"
+#include "tsl-range.h"
+#include "tsl-snapshot.h"
+
+#define DEFAULT_K     2000
+#define DEFAULT_SEED  G_GUINT64_CONSTANT (0x5EED)
+#define DEFAULT_WIDTH 1600
+#define MAX_SIDE      20000
+
+static gboolean
+parse_size (const char *text,
+            int        *width,
+            int        *height)
+{
+  char *end = NULL;
+  gint64 w, h;
+
+  w = g_ascii_strtoll (text, &end, 10);
+  if (end == text || (*end != 'x' && *end != 'X'))
+    return FALSE;
+  text = end + 1;
+  h = g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != '\0')
+    return FALSE;
+  if (w < 200 || h < 100 || w > MAX_SIDE || h > MAX_SIDE)
+    return FALSE;
+
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
+}
+
+static gboolean
+resolve_range (const char  *text,
+               gint64       span_ns,
+               gint64      *start,
+               gint64      *end,
+               GError     **error)
+{
+  TslRangeSpec spec;
+
+  if (!tsl_range_spec_parse (text, &spec, error))
+    return FALSE;
+  tsl_range_spec_resolve (&spec, span_ns, start, end);
+  return TRUE;
+}
+
+int
+tsl_cli_export (int    argc,
+                char **argv)
+{
+  g_autoptr(TslTrace) trace = NULL;
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *range_a = NULL;
+  g_autofree char *range_b = NULL;
+  g_autofree char *title = NULL;
+  TslExportFormat format;
+  TslRenderOptions options;
+  gboolean dark = FALSE;
+  int width = DEFAULT_WIDTH, height = 0;
+  int k = DEFAULT_K;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Write the report to OUT: .png, .svg, .pdf or .csv (required)", "OUT" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size,
+      "Picture size in pixels (default 1600 wide, tall enough for every track)", "WxH" },
+    { "a", 0, 0, G_OPTION_ARG_STRING, &range_a, "Range A, e.g. 1s..2s or 10%..20%", "RANGE" },
+    { "b", 0, 0, G_OPTION_ARG_STRING, &range_b, "Range B", "RANGE" },
+    { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
+    { NULL }
+  };
+
+  if (!tsl_cli_parse_options ("export", "FILE",
+                              "Draws the timeline as PNG, SVG or PDF with the window’s painter, or\n"
+                              "writes the samples as CSV (with --a and --b: the compare table).",
+                              entries, &argc, &argv))
+    return TSL_EXIT_USAGE;
+
+  if (argc != 2)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: expected one FILE (see “timeslice export --help”)");
+  if (output == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: -o OUT is required");
+  if (!tsl_export_format_from_name (output, &format, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (size != NULL && !parse_size (size, &width, &height))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
+                         MAX_SIDE, MAX_SIDE, size);
+  if (k < 1 || k > 1000000)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
+
+  /* Check the ranges' syntax before spending time on the input. */
+  {
+    TslRangeSpec spec;
+
+    if ((range_a && !tsl_range_spec_parse (range_a, &spec, &error)) ||
+        (range_b && !tsl_range_spec_parse (range_b, &spec, &error)))
+      return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  }
+
+  if (format == TSL_EXPORT_CSV && (range_a || range_b))
+    {
+      if (!(range_a && range_b))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: a compare table needs both --a and --b");
+      return tsl_cli_export_compare (argv[1], range_a, range_b, (guint) k, output);
+    }
+
+  /* Time mode, as the window draws: slices line up across tracks. */
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_TIME, (guint) k, DEFAULT_SEED, &error);
+  if (trace == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  file = g_file_new_for_commandline_arg (output);
+
+  if (format == TSL_EXPORT_CSV)
+    {
+      g_autoptr(GOutputStream) out = tsl_cli_open_output (output, &error);
+
+      if (out == NULL || !tsl_export_write_samples (trace, out, NULL, &error) ||
+          !g_output_stream_close (out, NULL, &error))
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+      return TSL_EXIT_OK;
+    }
+
+  snapshot = tsl_snapshot_new (trace);
+  title = g_path_get_basename (argv[1]);
+
+  tsl_render_options_init (&options, snapshot, width, 100);
+  options.title = title;
+  options.draw_note = TRUE;
+  options.dark = dark;
+
+  if (range_a && !resolve_range (range_a, tsl_snapshot_get_span (snapshot),
+                                 &options.a_start_ns, &options.a_end_ns, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  options.has_a = range_a != NULL;
+  if (range_b && !resolve_range (range_b, tsl_snapshot_get_span (snapshot),
+                                 &options.b_start_ns, &options.b_end_ns, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  options.has_b = range_b != NULL;
+
+  options.height = height > 0 ? height : MIN (tsl_export_natural_height (snapshot, &options), MAX_SIDE);
+
+  if (!tsl_export_timeline (snapshot, &options, format, file, NULL, &error))
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  return TSL_EXIT_OK;
+}
+
+int
+tsl_cli_export_compare (const char *path,
+                        const char *range_a,
+                        const char *range_b,
+                        guint       k,
+                        const char *output)
+{
+  g_autofree char *k_str = g_strdup_printf ("%u", k);
+  char *argv[] = {
+    (char *) "timeslice", (char *) "compare", (char *) "--a", (char *) range_a,
+    (char *) "--b", (char *) range_b, (char *) "--k", k_str, (char *) "-o", (char *) output,
+    (char *) path, NULL
+  };
+
+  /* Same table and same defaults as `timeslice compare`: one code path. */
+  return tsl_cli_run (G_N_ELEMENTS (argv) - 1, argv);
+}

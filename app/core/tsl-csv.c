@@ -1,0 +1,55 @@
+/* tsl-csv.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tsl-csv.h"
+
+void
+tsl_csv_append_field (GString    *line,
+                      const char *text)
+{
+  if (text == NULL)
+    return;
+
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (line, text);
+      return;
+    }
+
+  g_string_append_c (line, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (line, '"');
+      g_string_append_c (line, *p);
+    }
+  g_string_append_c (line, '"');
+}
+
+char *
+tsl_csv_format_double (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    return g_strdup ("");
+
+  /* The shortest %.Ng that round-trips: "0.5", not "0.50000000000000000". */
+  for (int precision = 6; precision <= 17; precision++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, fmt, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+
+  return g_strdup (buf);
+}

@@ -1,0 +1,247 @@
+/* tsl-export.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-export"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "tsl-csv.h"
+#include "tsl-export.h"
+
+#define NOTE_HEIGHT 22
+
+gboolean
+tsl_export_format_from_name (const char       *name,
+                             TslExportFormat  *format,
+                             GError          **error)
+{
+  static const struct { const char *ext; TslExportFormat format; } exts[] = {
+    { ".png", TSL_EXPORT_PNG }, { ".svg", TSL_EXPORT_SVG },
+    { ".pdf", TSL_EXPORT_PDF }, { ".csv", TSL_EXPORT_CSV },
+  };
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      if (g_str_has_suffix (lower, exts[i].ext))
+        {
+          *format = exts[i].format;
+          return TRUE;
+        }
+    }
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               "%s: unknown report type (expected a name ending in .png, .svg, .pdf or .csv)", name);
+  return FALSE;
+}
+
+double
+tsl_export_natural_height (TslSnapshot            *snapshot,
+                           const TslRenderOptions *options)
+{
+  return tsl_render_header_height (options) + tsl_render_content_height (snapshot)
+         + (options->draw_note ? NOTE_HEIGHT : 0) + 8;
+}
+
+static cairo_status_t
+write_to_stream (void                *closure,
+                 const unsigned char *data,
+                 unsigned int         length)
+{
+  GOutputStream *out = closure;
+
+  /* Errors are picked up again from the stream's state by the caller. */
+  if (!g_output_stream_write_all (out, data, length, NULL, NULL, NULL))
+    return CAIRO_STATUS_WRITE_ERROR;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* Drops the temporary file g_file_replace made, leaving any old file intact. */
+static void
+abandon (GOutputStream *out)
+{
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+
+  g_cancellable_cancel (cancelled);
+  g_output_stream_close (out, cancelled, NULL);
+}
+
+static gboolean
+finish (GOutputStream   *out,
+        cairo_status_t   status,
+        GFile           *file,
+        GCancellable    *cancellable,
+        GError         **error)
+{
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      abandon (out);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the report: %s",
+                   name, cairo_status_to_string (status));
+      return FALSE;
+    }
+
+  if (!g_output_stream_close (out, cancellable, error))
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static GOutputStream *
+open_replace (GFile         *file,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  GFileOutputStream *out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
+
+  if (out == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      /* GIO's message usually names the file already; make sure it does. */
+      if (error && *error && strstr ((*error)->message, name) == NULL)
+        g_prefix_error (error, "%s: ", name);
+    }
+
+  return G_OUTPUT_STREAM (out);
+}
+
+gboolean
+tsl_export_timeline (TslSnapshot             *snapshot,
+                     const TslRenderOptions  *options,
+                     TslExportFormat          format,
+                     GFile                   *file,
+                     GCancellable            *cancellable,
+                     GError                 **error)
+{
+  g_autoptr(GOutputStream) out = NULL;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
+
+  out = open_replace (file, cancellable, error);
+  if (out == NULL)
+    return FALSE;
+
+  switch (format)
+    {
+    case TSL_EXPORT_SVG:
+      surface = cairo_svg_surface_create_for_stream (write_to_stream, out, options->width, options->height);
+      break;
+
+    case TSL_EXPORT_PDF:
+      surface = cairo_pdf_surface_create_for_stream (write_to_stream, out, options->width, options->height);
+      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Timeslice " PACKAGE_VERSION);
+      if (options->title)
+        cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, options->title);
+      break;
+
+    case TSL_EXPORT_PNG:
+    case TSL_EXPORT_CSV:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) options->width, (int) options->height);
+      break;
+    }
+
+  cr = cairo_create (surface);
+  tsl_render_paint (cr, snapshot, options);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == TSL_EXPORT_PNG)
+    status = cairo_surface_write_to_png_stream (surface, write_to_stream, out);
+
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  return finish (out, status, file, cancellable, error);
+}
+
+gboolean
+tsl_export_write_samples (TslTrace       *trace,
+                          GOutputStream  *out,
+                          GCancellable   *cancellable,
+                          GError        **error)
+{
+  g_autoptr(GString) buf = g_string_new ("track,index,time_s,weight,value,label\n");
+  gboolean has_time = tsl_trace_get_has_time (trace);
+  gint64 start_ns = 0;
+
+  tsl_trace_get_span (trace, &start_ns, NULL);
+
+  for (guint track = 0; track < tsl_trace_get_n_tracks (trace); track++)
+    {
+      TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
+      const char *name = tsl_trace_track_get_name (trace, track);
+      const TslSample *samples;
+      guint n_samples;
+
+      samples = tsl_sampler_peek_samples (sampler, &n_samples);
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const TslSample *s = &samples[i];
+          g_autofree char *time_s = NULL;
+          g_autofree char *value = tsl_csv_format_double (s->value);
+
+          /* Formats without a time axis leave time_s empty. */
+          if (has_time)
+            time_s = tsl_csv_format_double ((double) (s->time_ns - start_ns) / 1e9);
+
+          tsl_csv_append_field (buf, name);
+          g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,",
+                                  s->index, time_s != NULL ? time_s : "",
+                                  s->summary.count, value);
+          tsl_csv_append_field (buf, tsl_trace_lookup (trace, s->label));
+          g_string_append_c (buf, '\n');
+
+          if (buf->len >= 64 * 1024)
+            {
+              if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error))
+                return FALSE;
+              g_string_truncate (buf, 0);
+            }
+        }
+    }
+
+  return g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error);
+}
+
+gboolean
+tsl_export_replace_contents (GFile         *file,
+                             const char    *contents,
+                             gsize          length,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(GOutputStream) out = open_replace (file, cancellable, error);
+
+  if (out == NULL)
+    return FALSE;
+
+  if (!g_output_stream_write_all (out, contents, length, NULL, cancellable, error))
+    {
+      abandon (out);
+      return FALSE;
+    }
+
+  return finish (out, CAIRO_STATUS_SUCCESS, file, cancellable, error);
+}

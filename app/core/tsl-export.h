@@ -1,0 +1,50 @@
+/* tsl-export.h: reports — the timeline as PNG/SVG/PDF, the samples as CSV
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every writer replaces its file atomically (g_file_replace): a failure never
+ * leaves a half-written file or damages the one already there.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-render.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_EXPORT_PNG,
+  TSL_EXPORT_SVG,
+  TSL_EXPORT_PDF,
+  TSL_EXPORT_CSV,
+} TslExportFormat;
+
+/* From the file name's extension; FALSE (with an error naming the accepted
+ * extensions) for anything else. */
+gboolean          tsl_export_format_from_name   (const char              *name,
+                                                 TslExportFormat         *format,
+                                                 GError                 **error);
+/* The height that shows every track at `width`, with header and note. */
+double            tsl_export_natural_height     (TslSnapshot             *snapshot,
+                                                 const TslRenderOptions  *options);
+/* PNG, SVG or PDF of the timeline drawn by the same painter as the window. */
+gboolean          tsl_export_timeline           (TslSnapshot             *snapshot,
+                                                 const TslRenderOptions  *options,
+                                                 TslExportFormat          format,
+                                                 GFile                   *file,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+/* track,index,time_s,weight,value,label — one row per kept sample. */
+gboolean          tsl_export_write_samples      (TslTrace                *trace,
+                                                 GOutputStream           *out,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+/* Atomically writes `contents` to `file`. */
+gboolean          tsl_export_replace_contents   (GFile                   *file,
+                                                 const char              *contents,
+                                                 gsize                    length,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+
+G_END_DECLS
