@@ -10,6 +10,7 @@
 #include <gio/gunixoutputstream.h>
 
 #include "tsl-cli-private.h"
+#include "tsl-atomic-output-stream.h"
 #include "tsl-csv.h"
 #include "tsl-reader.h"
 
@@ -65,10 +66,10 @@ tsl_cli_open_output (const char  *path,
   if (path == NULL || g_str_equal (path, "-"))
     return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
 
-  /* g_file_replace writes a temporary and renames it on close, so a failed
-   * run never leaves a half-written file or damages an existing one. */
+  /* Renamed into place on close: a failed run never leaves a half-written
+   * file or damages an existing one. */
   file = g_file_new_for_commandline_arg (path);
-  return G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error));
+  return tsl_atomic_output_stream_new (file, NULL, error);
 }
 
 TslTrace *

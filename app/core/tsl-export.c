@@ -11,6 +11,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "tsl-atomic-output-stream.h"
 #include "tsl-csv.h"
 #include "tsl-export.h"
 
@@ -62,16 +63,6 @@ write_to_stream (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
-/* Drops the temporary file g_file_replace made, leaving any old file intact. */
-static void
-abandon (GOutputStream *out)
-{
-  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
-
-  g_cancellable_cancel (cancelled);
-  g_output_stream_close (out, cancelled, NULL);
-}
-
 static gboolean
 finish (GOutputStream   *out,
         cairo_status_t   status,
@@ -83,40 +74,13 @@ finish (GOutputStream   *out,
     {
       g_autofree char *name = g_file_get_parse_name (file);
 
-      abandon (out);
+      /* Not closing: the atomic stream discards its temporary on unref. */
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the report: %s",
                    name, cairo_status_to_string (status));
       return FALSE;
     }
 
-  if (!g_output_stream_close (out, cancellable, error))
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static GOutputStream *
-open_replace (GFile         *file,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  GFileOutputStream *out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
-
-  if (out == NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      /* GIO's message usually names the file already; make sure it does. */
-      if (error && *error && strstr ((*error)->message, name) == NULL)
-        g_prefix_error (error, "%s: ", name);
-    }
-
-  return G_OUTPUT_STREAM (out);
+  return g_output_stream_close (out, cancellable, error);
 }
 
 gboolean
@@ -136,7 +100,7 @@ tsl_export_timeline (TslSnapshot             *snapshot,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
-  out = open_replace (file, cancellable, error);
+  out = tsl_atomic_output_stream_new (file, cancellable, error);
   if (out == NULL)
     return FALSE;
 
@@ -232,16 +196,11 @@ tsl_export_replace_contents (GFile         *file,
                              GCancellable  *cancellable,
                              GError       **error)
 {
-  g_autoptr(GOutputStream) out = open_replace (file, cancellable, error);
+  g_autoptr(GOutputStream) out = tsl_atomic_output_stream_new (file, cancellable, error);
 
-  if (out == NULL)
+  if (out == NULL ||
+      !g_output_stream_write_all (out, contents, length, NULL, cancellable, error))
     return FALSE;
 
-  if (!g_output_stream_write_all (out, contents, length, NULL, cancellable, error))
-    {
-      abandon (out);
-      return FALSE;
-    }
-
-  return finish (out, CAIRO_STATUS_SUCCESS, file, cancellable, error);
+  return g_output_stream_close (out, cancellable, error);
 }

@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every writer replaces its file atomically (g_file_replace): a failure never
- * leaves a half-written file or damages the one already there.
+ * Every writer replaces its file atomically (a temporary file beside it,
+ * renamed when complete): a failure never leaves a half-written file or
+ * damages the one already there.
  */
 #pragma once
 

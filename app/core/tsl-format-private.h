@@ -40,6 +40,11 @@ char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);
 const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
 
+/* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
+ * "perf-script", ...). Only before the first feed; for tests and fuzzing. */
+gboolean          tsl_reader_set_format         (TslReader        *self,
+                                                 const char       *name);
+
 extern const TslFormat tsl_format_chrome_json;
 extern const TslFormat tsl_format_speedscope;
 extern const TslFormat tsl_format_perf_script;

@@ -481,7 +481,8 @@ static gboolean
 read_document (TslSpeedscope  *self,
                GError        **error)
 {
-  const char *doc = (const char *) self->doc->data;
+  /* An empty GByteArray has no data pointer at all. */
+  const char *doc = self->doc->len > 0 ? (const char *) self->doc->data : "";
   const char *end = doc + self->doc->len;
   const char *p = tsl_json_skip_ws (doc, end);
   TslJsonIter iter;

@@ -238,6 +238,28 @@ tsl_reader_get_format (TslReader *self)
   return self->format ? self->format->name : NULL;
 }
 
+gboolean
+tsl_reader_set_format (TslReader  *self,
+                       const char *name)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (self->format == NULL && self->bytes_in == 0, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      if (g_str_equal (formats[i]->name, name))
+        {
+          self->format = formats[i];
+          self->state = self->format->create (self->trace, &self->ctx);
+          tsl_trace_set_format (self->trace, self->format->name);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 static void
 advance_position (TslReader    *self,
                   const guint8 *buf,
@@ -275,6 +297,9 @@ sniff (TslReader     *self,
                    "%s: the file is empty", self->name);
       return FALSE;
     }
+  /* Nothing decoded yet (a held UTF-16 byte): nothing to look at. */
+  if (len == 0)
+    return TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -699,7 +724,9 @@ tsl_reader_finish (TslReader  *self,
     tsl_trace_add_warning (self->trace, "%s: bytes after the end of the gzip data were ignored",
                            self->name);
 
-  if (!push_decoded (self, NULL, 0, TRUE, error))
+  /* An empty buffer, not NULL: the stages and formats do pointer arithmetic
+   * on it, which is undefined on NULL even for an offset of 0. */
+  if (!push_decoded (self, (const guint8 *) "", 0, TRUE, error))
     return FALSE;
 
   /* sniff() at the end either picked a format or failed. */

@@ -182,7 +182,9 @@ show_text (cairo_t    *cr,
     }
 
   /* Ellipsize by characters; only reached for a few long labels per frame. */
-  copy = g_strdup (text);
+  /* Room for the ellipsis (3 bytes) after a 1-byte last character. */
+  copy = g_malloc (strlen (text) + sizeof "…");
+  strcpy (copy, text);
   len = g_utf8_strlen (copy, -1);
   while (len > 1)
     {

@@ -170,7 +170,8 @@ tsl_snapshot_new (TslTrace *trace)
   self = g_atomic_rc_box_new0 (TslSnapshot);
   self->frame_names = g_ptr_array_new_with_free_func (g_free);
   self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* Reserved so that data is never NULL: samples without frames still point into it. */
+  self->frames = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 16);
   intern_frame (self, "", 0);
 
   tsl_trace_lock (trace);
@@ -198,7 +199,8 @@ tsl_snapshot_new (TslTrace *trace)
       self->tracks[i].samples[s].frames =
         &g_array_index (self->frames, guint32, g_array_index (frame_offsets, guint, j));
 
-  qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
+  if (self->n_tracks > 1)
+    qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
 
   return self;
 }

@@ -220,6 +220,7 @@ tsl_text_parse_iso8601_ns (const char *p,
   gint64 frac_ns = 0;
   gint64 offset_s = 0;
   gint64 days;
+  gint64 seconds;
 
   while (end > p && tsl_text_is_space (end[-1]))
     end--;
@@ -281,8 +282,12 @@ tsl_text_parse_iso8601_ns (const char *p,
     return FALSE;
 
   days = tsl_text_days_from_civil (y, mo, d);
-  *out = ((days * 86400 + h * 3600 + mi * 60 + sec) - offset_s) * G_GINT64_CONSTANT (1000000000)
-         + frac_ns;
+  seconds = (days * 86400 + h * 3600 + mi * 60 + sec) - offset_s;
+  /* gint64 nanoseconds reach only years 1677..2262. */
+  if (seconds <= G_MININT64 / G_GINT64_CONSTANT (1000000000) ||
+      seconds >= G_MAXINT64 / G_GINT64_CONSTANT (1000000000))
+    return FALSE;
+  *out = seconds * G_GINT64_CONSTANT (1000000000) + frac_ns;
   return TRUE;
 }
 

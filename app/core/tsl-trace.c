@@ -304,6 +304,15 @@ tsl_trace_intern (TslTrace   *self,
   if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
     return GPOINTER_TO_UINT (id);
 
+  /* Every string leaves as UTF-8 (painter, JSON, CSV): damaged text from a
+   * trace is repaired once here, with U+FFFD for the bad bytes. */
+  if (!g_utf8_validate (str, -1, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (str, -1);
+
+      return tsl_trace_intern (self, valid);
+    }
+
   copy = g_string_chunk_insert (self->chunk, str);
   g_ptr_array_add (self->strings, (gpointer) copy);
   g_hash_table_insert (self->string_ids, (gpointer) copy,
@@ -809,6 +818,15 @@ tsl_trace_add_warning (TslTrace   *self,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+
+  /* Warnings quote the input, which may not be UTF-8. */
+  if (!g_utf8_validate (message, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (message, -1);
+
+      g_free (message);
+      message = valid;
+    }
 
   warning = g_hash_table_lookup (self->warning_ids, message);
   if (warning != NULL)

@@ -167,6 +167,7 @@ tsl_application_startup (GApplication *app)
     { "window.close", { "<Control>w", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.export", { "<Control>e", NULL } },
   };
   TslApplication *self = TSL_APPLICATION (app);
 

@@ -221,6 +221,7 @@ _tsl_window_update_actions (TslWindow *self)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-loading",
                                  tsl_window_is_loading (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->file != NULL);
   /* Never enabled: it only labels the empty recent list. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }
@@ -236,6 +237,7 @@ _tsl_window_class_actions_init (TslWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stop-loading", NULL, stop_loading_action);
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, NULL);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, _tsl_window_export_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-loading", NULL);
 }

@@ -42,6 +42,11 @@ struct _TslWindow
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
 void              _tsl_window_update_actions     (TslWindow      *self);
 void              _tsl_window_update_recent      (TslWindow      *self);
+void              _tsl_window_export_to          (TslWindow      *self,
+                                                  GFile          *file);
+void              _tsl_window_export_action      (GtkWidget      *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
 void              _tsl_window_show_error         (TslWindow      *self,
                                                   const char     *heading,
                                                   const char     *body);

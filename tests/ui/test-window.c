@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "tsl-application.h"
 #include "tsl-snapshot.h"
 #include "tsl-window-private.h"
@@ -173,6 +175,46 @@ test_timeline_navigation (void)
 }
 
 static gboolean
+file_has_content (gpointer file)
+{
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  return info != NULL && g_file_info_get_size (info) > 0;
+}
+
+static void
+test_export (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-ui-XXXXXX", NULL);
+  const char *names[] = { "t.png", "t.svg", "t.pdf", "t.csv" };
+  const char *magic[] = { "\x89PNG", "<?xml", "%PDF-", "track,index" };
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      _tsl_window_export_to (window, file);
+      iterate_until (file_has_content, file, 30000);
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      if (len <= 100) g_printerr ("%s: %zu bytes: %.*s\n", names[i], len, (int) len, contents);
+      g_assert_cmpuint (len, >, 100);
+      g_assert_true (g_str_has_prefix (contents, magic[i]));
+      g_unlink (path);
+    }
+
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
 has_message_dialog (gpointer data)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -264,6 +306,7 @@ main (int   argc,
   g_test_add_func ("/window/open-example", test_open_example);
   g_test_add_func ("/window/open-bad-file", test_open_bad_file);
   g_test_add_func ("/window/timeline-navigation", test_timeline_navigation);
+  g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   ret = g_test_run ();

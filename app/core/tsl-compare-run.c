@@ -1,0 +1,569 @@
+/* tsl-compare-run.c: from a trace file and two ranges to the compare table
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A seekable file is read three times: once for the trace's span (with a
+ * tiny K, unless the caller already has the trace), then once per range
+ * with a time filter and a fresh count-mode sampler, so each range gets its
+ * own K..2K points per track. The two range reads run on two threads. A
+ * pipe cannot be re-read: its one pass's samples are split by time instead
+ * and a warning says so. (Reading only the bytes of a range, from byte
+ * offsets kept per slice, is not done yet: each re-read scans the file.)
+ *
+ * Weights: re-reads and the command line use count mode, where every kept
+ * sample of a track stands for the same number of events (T, bar the last
+ * slice), so items are used unweighted; a time-mode trace given without a
+ * path is used the same way, which over-weights quiet slices slightly.
+ */
+#define G_LOG_DOMAIN "tsl-compare"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tsl-compare-private.h"
+#include "tsl-reader.h"
+#include "tsl-snapshot.h"
+
+/* K of the span-only first pass: it needs times, not samples. */
+#define SPAN_PASS_K 16
+
+typedef struct {
+  char   *name;
+  GArray *hits[2];    /* guint32 positions of the side's samples holding it */
+  guint32 last[2];    /* 1 + position of the last hit, to count a frame once per stack */
+} Frame;
+
+typedef struct {
+  char         *name;
+  TslTrackKind  kind;
+  gint64        pid;
+  /* Metric and counter tracks */
+  GArray       *values[2];   /* double, kept sample values */
+  GArray       *sums[2];     /* double, per-slice sums */
+  /* Both */
+  guint64       events[2];   /* Σ summary.count over the side's samples */
+  guint         n_samples[2];
+  /* Thread and async tracks */
+  GHashTable   *frame_ids;   /* name → Frame */
+  GPtrArray    *frames;
+} TrackData;
+
+static void
+frame_free (gpointer data)
+{
+  Frame *frame = data;
+
+  g_free (frame->name);
+  g_array_unref (frame->hits[0]);
+  g_array_unref (frame->hits[1]);
+  g_free (frame);
+}
+
+static void
+track_data_free (gpointer data)
+{
+  TrackData *td = data;
+
+  g_free (td->name);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_array_unref (td->values[s]);
+      g_array_unref (td->sums[s]);
+    }
+  g_hash_table_unref (td->frame_ids);
+  g_ptr_array_unref (td->frames);
+  g_free (td);
+}
+
+static gboolean
+is_stack_kind (TslTrackKind kind)
+{
+  return kind == TSL_TRACK_THREAD || kind == TSL_TRACK_ASYNC;
+}
+
+static TrackData *
+ensure_track (GHashTable             *by_key,
+              GPtrArray              *tracks,
+              const TslSnapshotTrack *t)
+{
+  g_autofree char *key = g_strdup_printf ("%d\x1f%" G_GINT64_FORMAT "\x1f%" G_GINT64_FORMAT "\x1f%s",
+                                          (int) t->kind, t->pid, t->tid, t->name);
+  TrackData *td = g_hash_table_lookup (by_key, key);
+
+  if (td != NULL)
+    return td;
+
+  td = g_new0 (TrackData, 1);
+  td->name = g_strdup (t->name);
+  td->kind = t->kind;
+  td->pid = t->pid;
+  for (guint s = 0; s < 2; s++)
+    {
+      td->values[s] = g_array_new (FALSE, FALSE, sizeof (double));
+      td->sums[s] = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+  td->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  td->frames = g_ptr_array_new_with_free_func (frame_free);
+  g_ptr_array_add (tracks, td);
+  g_hash_table_insert (by_key, g_steal_pointer (&key), td);
+
+  return td;
+}
+
+static void
+add_frame_hit (TrackData  *td,
+               guint       side,
+               const char *name,
+               guint32     position)
+{
+  Frame *frame = g_hash_table_lookup (td->frame_ids, name);
+
+  if (frame == NULL)
+    {
+      frame = g_new0 (Frame, 1);
+      frame->name = g_strdup (name);
+      frame->hits[0] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      frame->hits[1] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_ptr_array_add (td->frames, frame);
+      g_hash_table_insert (td->frame_ids, frame->name, frame);
+    }
+
+  /* A recursive stack names a frame twice; it is one sample holding it. */
+  if (frame->last[side] == position + 1)
+    return;
+  frame->last[side] = position + 1;
+  g_array_append_val (frame->hits[side], position);
+}
+
+/* Adds the samples of `snapshot` with a time in [lo, hi) as side `side`. */
+static void
+collect_side (GHashTable  *by_key,
+              GPtrArray   *tracks,
+              TslSnapshot *snapshot,
+              guint        side,
+              gint64       lo,
+              gint64       hi)
+{
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *t = tsl_snapshot_get_track (snapshot, i);
+      TrackData *td = ensure_track (by_key, tracks, t);
+
+      for (guint j = 0; j < t->n_samples; j++)
+        {
+          const TslSnapshotSample *s = &t->samples[j];
+
+          if (s->time_ns < lo || s->time_ns >= hi)
+            continue;
+
+          td->events[side] += s->summary.count;
+          if (is_stack_kind (t->kind))
+            {
+              guint32 position = td->n_samples[side]++;
+
+              for (guint f = 0; f < s->n_frames; f++)
+                add_frame_hit (td, side, tsl_snapshot_get_frame_name (snapshot, s->frames[f]), position);
+              continue;
+            }
+
+          td->n_samples[side]++;
+          if (!isnan (s->value))
+            g_array_append_val (td->values[side], s->value);
+          if (!isnan (s->summary.min))
+            g_array_append_val (td->sums[side], s->summary.sum);
+        }
+    }
+}
+
+static int
+compare_frames (gconstpointer a,
+                gconstpointer b)
+{
+  const Frame *fa = *(Frame * const *) a;
+  const Frame *fb = *(Frame * const *) b;
+
+  return strcmp (fa->name, fb->name);
+}
+
+typedef struct {
+  const TslCompareRequest *request;
+  const char              *range_key;
+  double                   seconds[2];
+  GPtrArray               *rows;
+  GCancellable            *cancellable;
+  GError                 **error;
+} Table;
+
+static gboolean
+add_row (Table                  *table,
+         const TslCompareSeries *series)
+{
+  TslCompareRow *row;
+
+  /* Nothing on either side: no row rather than an empty one. */
+  if (series->a.n == 0 && series->b.n == 0 &&
+      series->a.events == 0 && series->b.events == 0)
+    return TRUE;
+
+  row = _tsl_compare_row_new (series, table->request, table->range_key,
+                              table->cancellable, table->error);
+  if (row == NULL)
+    return FALSE;
+
+  g_ptr_array_add (table->rows, row);
+  return TRUE;
+}
+
+static gboolean
+add_metric_rows (Table           *table,
+                 const TrackData *td,
+                 const char      *name)
+{
+  const TslCompareRequest *request = table->request;
+  TslStat stat = request->has_stat && request->stat != TSL_STAT_SHARE ? request->stat : TSL_STAT_SUM;
+  TslCompareSeries series = { name, stat };
+  TslCompareSide *sides[2] = { &series.a, &series.b };
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GArray *items = stat == TSL_STAT_SUM ? td->sums[s] : td->values[s];
+
+      *sides[s] = (TslCompareSide) {
+        (const double *) items->data, items->len, table->seconds[s], td->events[s], 1.0,
+      };
+    }
+
+  return add_row (table, &series);
+}
+
+static gboolean
+add_frame_rows (Table           *table,
+                const TrackData *td,
+                const char      *track_name)
+{
+  const TslCompareRequest *request = table->request;
+  TslStat stat = request->has_stat && request->stat == TSL_STAT_COUNT ? TSL_STAT_COUNT : TSL_STAT_SHARE;
+  g_autofree double *items[2] = { NULL, NULL };
+
+  for (guint s = 0; s < 2; s++)
+    items[s] = g_new0 (double, MAX (td->n_samples[s], 1));
+
+  g_ptr_array_sort (td->frames, compare_frames);
+
+  for (guint i = 0; i < td->frames->len; i++)
+    {
+      const Frame *frame = g_ptr_array_index (td->frames, i);
+      g_autofree char *name = g_strdup_printf ("%s/%s", track_name, frame->name);
+      TslCompareSeries series = { name, stat };
+      TslCompareSide *sides[2] = { &series.a, &series.b };
+      gboolean ok;
+
+      for (guint s = 0; s < 2; s++)
+        {
+          GArray *hits = frame->hits[s];
+
+          for (guint h = 0; h < hits->len; h++)
+            items[s][g_array_index (hits, guint32, h)] = 1;
+          *sides[s] = (TslCompareSide) {
+            items[s], td->n_samples[s], table->seconds[s], hits->len,
+            td->n_samples[s] > 0 ? (double) td->events[s] / td->n_samples[s] : 1.0,
+          };
+        }
+
+      ok = add_row (table, &series);
+
+      for (guint s = 0; s < 2; s++)
+        for (guint h = 0; h < frame->hits[s]->len; h++)
+          items[s][g_array_index (frame->hits[s], guint32, h)] = 0;
+
+      if (!ok)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Track names as shown, made unique by process where two tracks share one. */
+static char *
+track_display_name (GPtrArray       *tracks,
+                    const TrackData *td)
+{
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      const TrackData *other = g_ptr_array_index (tracks, i);
+
+      if (other != td && g_str_equal (other->name, td->name))
+        return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", td->name, td->pid);
+    }
+
+  return g_strdup (td->name);
+}
+
+typedef struct {
+  const char              *path;
+  const TslCompareRequest *request;
+  gint64                   lo;
+  gint64                   hi;
+  GCancellable            *cancellable;
+  TslSnapshot             *snapshot;
+  GError                  *error;
+} RangeRead;
+
+static gpointer
+read_range (gpointer data)
+{
+  RangeRead *rr = data;
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
+
+  tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
+  if (tsl_read_path (trace, rr->path, NULL, NULL, rr->cancellable, &rr->error))
+    rr->snapshot = tsl_snapshot_new (trace);
+
+  return NULL;
+}
+
+static gboolean
+is_seekable_file (const char *path)
+{
+  return path != NULL && !g_str_equal (path, "-") &&
+         g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Resolves a range against the span and clips it; FALSE when it holds no time of the trace. */
+static gboolean
+resolve_range (const TslRangeSpec *spec,
+               const char         *which,
+               gint64              span,
+               gint64             *lo,
+               gint64             *hi,
+               double             *seconds,
+               GPtrArray          *warnings,
+               GError            **error)
+{
+  tsl_range_spec_resolve (spec, span, lo, hi);
+
+  /* "…..100%" must hold the trace's last event, which sits at the span. */
+  if (spec->is_fraction && spec->end >= 1)
+    *hi = span + 1;
+
+  if (*lo > span)
+    {
+      g_autofree char *length = tsl_duration_format ((double) span);
+
+      g_set_error (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE,
+                   "range %s starts after the end of the trace (its span is %s)", which, length);
+      return FALSE;
+    }
+
+  /* A range ending just past the last event is the usual case, not news. */
+  if (*hi > span + 1 && (double) (*hi - span) > 0.01 * (double) (*hi - *lo))
+    {
+      g_autofree char *length = tsl_duration_format ((double) (span - *lo));
+
+      g_ptr_array_add (warnings, g_strdup_printf ("range %s ends after the trace; its length is taken as %s",
+                                                  which, length));
+    }
+
+  *seconds = (double) MAX (MIN (*hi, span) - *lo, 1) / 1e9;
+  return TRUE;
+}
+
+static GPtrArray *
+run (const TslCompareRequest *request,
+     GCancellable            *cancellable,
+     GPtrArray               *warnings,
+     GError                 **error)
+{
+  g_autoptr(TslTrace) first = NULL;
+  g_autoptr(TslSnapshot) snap_a = NULL;
+  g_autoptr(TslSnapshot) snap_b = NULL;
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func (track_data_free);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_compare_row_free);
+  g_autofree char *range_key = NULL;
+  gboolean seekable = is_seekable_file (request->path);
+  TslTrace *trace = request->trace;
+  gint64 start = 0, end = 0, span, lo[2], hi[2];
+  Table table = { request, NULL, { 0, 0 }, rows, cancellable, error };
+
+  if (trace == NULL)
+    {
+      if (request->path == NULL)
+        {
+          g_set_error_literal (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_NO_INPUT,
+                               "nothing to compare: no file and no trace");
+          return NULL;
+        }
+
+      first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
+      if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+        return NULL;
+      trace = first;
+    }
+
+  tsl_trace_lock (trace);
+  tsl_trace_get_span (trace, &start, &end);
+  tsl_trace_unlock (trace);
+  span = MAX (end - start, 1);
+
+  if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0], warnings, error) ||
+      !resolve_range (&request->b, "B", span, &lo[1], &hi[1], &table.seconds[1], warnings, error))
+    return NULL;
+
+  range_key = g_strdup_printf ("%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
+                               lo[0], hi[0], lo[1], hi[1]);
+  table.range_key = range_key;
+
+  if (seekable)
+    {
+      RangeRead reads[2];
+      GThread *thread;
+
+      for (guint s = 0; s < 2; s++)
+        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable };
+
+      /* The two ranges' reads are independent: one per core. */
+      thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
+      read_range (&reads[0]);
+      if (thread != NULL)
+        g_thread_join (thread);
+      else
+        read_range (&reads[1]);
+
+      for (guint s = 0; s < 2; s++)
+        {
+          if (reads[s].error != NULL && (error == NULL || *error == NULL))
+            g_propagate_error (error, g_steal_pointer (&reads[s].error));
+          g_clear_error (&reads[s].error);
+        }
+      snap_a = reads[0].snapshot;
+      snap_b = reads[1].snapshot;
+      if (snap_a == NULL || snap_b == NULL)
+        return NULL;
+    }
+  else
+    {
+      snap_a = tsl_snapshot_new (trace);
+      snap_b = tsl_snapshot_ref (snap_a);
+      g_ptr_array_add (warnings,
+                       g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
+                                        "(%u..%u per track over the whole trace), not a re-read of each range",
+                                        request->path != NULL ? request->path : "the trace",
+                                        tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+    }
+
+  collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
+  collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
+
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      const TrackData *td = g_ptr_array_index (tracks, i);
+      g_autofree char *name = track_display_name (tracks, td);
+      gboolean ok;
+
+      ok = is_stack_kind (td->kind) ? add_frame_rows (&table, td, name)
+                                    : add_metric_rows (&table, td, name);
+      if (!ok)
+        return NULL;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  _tsl_compare_finish_table (rows, request);
+  return g_steal_pointer (&rows);
+}
+
+GPtrArray *
+tsl_compare_run (const TslCompareRequest *request,
+                 GCancellable            *cancellable,
+                 GStrv                   *warnings,
+                 GError                 **error)
+{
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *rows;
+
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (request->trace == NULL || TSL_IS_TRACE (request->trace), NULL);
+
+  rows = run (request, cancellable, notes, error);
+
+  if (warnings != NULL)
+    {
+      g_ptr_array_add (notes, NULL);
+      *warnings = (GStrv) g_ptr_array_steal (notes, NULL);
+    }
+
+  return rows;
+}
+
+typedef struct {
+  TslCompareRequest *request;
+  GStrv              warnings;
+} TaskData;
+
+static void
+task_data_free (gpointer data)
+{
+  TaskData *td = data;
+
+  tsl_compare_request_free (td->request);
+  g_strfreev (td->warnings);
+  g_free (td);
+}
+
+static void
+compare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  TaskData *td = task_data;
+  GError *error = NULL;
+  GPtrArray *rows;
+
+  rows = tsl_compare_run (td->request, cancellable, &td->warnings, &error);
+  if (rows == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, rows, (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+tsl_compare_run_async (const TslCompareRequest *request,
+                       GCancellable            *cancellable,
+                       GAsyncReadyCallback      callback,
+                       gpointer                 user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  TaskData *td;
+
+  g_return_if_fail (request != NULL);
+
+  td = g_new0 (TaskData, 1);
+  td->request = tsl_compare_request_copy (request);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tsl_compare_run_async);
+  g_task_set_task_data (task, td, task_data_free);
+  g_task_run_in_thread (task, compare_thread);
+}
+
+GPtrArray *
+tsl_compare_run_finish (GAsyncResult  *result,
+                        GStrv         *warnings,
+                        GError       **error)
+{
+  TaskData *td;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tsl_compare_run_async, NULL);
+
+  td = g_task_get_task_data (G_TASK (result));
+  if (warnings != NULL)
+    *warnings = g_strdupv (td->warnings);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,133 @@
+/* tsl-compare.h: which series changed between ranges A and B (DESIGN.md §4)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-bootstrap.h"
+#include "tsl-range.h"
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSL_COMPARE_ERROR (tsl_compare_error_quark ())
+
+typedef enum {
+  TSL_COMPARE_ERROR_RANGE,      /* a range lies outside the trace */
+  TSL_COMPARE_ERROR_NO_INPUT,   /* neither a path nor a trace */
+} TslCompareError;
+
+GQuark            tsl_compare_error_quark       (void);
+
+typedef enum {
+  TSL_COMPARE_TWO_SAMPLE,   /* resample A and B; the default */
+  TSL_COMPARE_SEED,         /* the seed's test: B outside A's resampled band */
+} TslCompareMethod;
+
+/* The test a row used. */
+typedef enum {
+  TSL_COMPARE_TEST_IID,
+  TSL_COMPARE_TEST_BLOCK,         /* circular block bootstrap (autocorrelated) */
+  TSL_COMPARE_TEST_BINOMIAL,      /* counts: conditional binomial test */
+  TSL_COMPARE_TEST_PERMUTATION,   /* max: exact permutation test */
+  TSL_COMPARE_TEST_SEED,          /* method seed */
+  TSL_COMPARE_TEST_NONE,          /* too few points on one side */
+} TslCompareTest;
+
+const char       *tsl_compare_test_to_string    (TslCompareTest       test);
+gboolean          tsl_compare_method_from_string(const char          *text,
+                                                 TslCompareMethod    *method);
+
+typedef struct {
+  char             *path;          /* file to re-read per range; "-" is stdin */
+  TslTrace         *trace;         /* (nullable) the first pass, if already read */
+  TslRangeSpec      a;
+  TslRangeSpec      b;
+  gboolean          has_stat;      /* stat overrides the defaults where it applies */
+  TslStat           stat;
+  TslCompareMethod  method;
+  guint             rounds;
+  double            confidence;
+  guint64           seed;
+  guint             k;             /* samples per track and range: K..2K */
+  guint             n_threads;     /* 0: one per processor */
+  gboolean          keep_effects;  /* fill TslCompareRow.effects, e.g. for a histogram */
+} TslCompareRequest;
+
+TslCompareRequest *tsl_compare_request_new      (void);
+TslCompareRequest *tsl_compare_request_copy     (const TslCompareRequest *request);
+void               tsl_compare_request_free     (TslCompareRequest       *request);
+
+typedef struct {
+  char           *series;      /* "cpu" or "worker-1/parse" */
+  char           *stat;        /* "sum", "sum_per_s", "share", … */
+  TslStat         stat_id;
+  double          a_value;     /* NAN when undefined */
+  double          b_value;
+  double          change;      /* b / a − 1 as a fraction; NAN from 0 or NAN */
+  double          ci_low;      /* fractions, like change */
+  double          ci_high;
+  double          p_value;
+  double          q_value;
+  gboolean        significant;
+  guint64         n_a;         /* points each side had */
+  guint64         n_b;
+  TslCompareTest  test;
+  gboolean        bca;         /* the interval is BCa, else percentile */
+  guint           n_effects;   /* sorted resampled effects (keep_effects) */
+  double         *effects;
+} TslCompareRow;
+
+void              tsl_compare_row_free          (TslCompareRow       *row);
+
+/* One side of a series as the engine sees it. x holds the items for the
+ * statistic in time order: values for mean/median/p95/max, per-slice sums
+ * for sum, 0/1 for share. events/thinning serve count: `events` counted
+ * items, each standing for `thinning` events (1 when exact). */
+typedef struct {
+  const double *x;
+  gsize         n;
+  double        seconds;
+  guint64       events;
+  double        thinning;
+} TslCompareSide;
+
+typedef struct {
+  const char     *name;
+  TslStat         stat;
+  TslCompareSide  a;
+  TslCompareSide  b;
+} TslCompareSeries;
+
+/* The table for prepared series (used by tsl_compare_run; public for tests
+ * and other front ends). range_key names the ranges in each row's seed.
+ * (transfer full) (element-type TslCompareRow) */
+GPtrArray        *tsl_compare_series            (const TslCompareSeries  *series,
+                                                 guint                    n_series,
+                                                 const TslCompareRequest *request,
+                                                 const char              *range_key,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+
+/* Reads (or re-reads) the input and builds the whole table. `warnings`
+ * (optional, transfer full) receives notes such as "compared in-memory
+ * samples". (transfer full) (element-type TslCompareRow) */
+GPtrArray        *tsl_compare_run               (const TslCompareRequest *request,
+                                                 GCancellable            *cancellable,
+                                                 GStrv                   *warnings,
+                                                 GError                 **error);
+void              tsl_compare_run_async         (const TslCompareRequest *request,
+                                                 GCancellable            *cancellable,
+                                                 GAsyncReadyCallback      callback,
+                                                 gpointer                 user_data);
+/* (transfer full) (element-type TslCompareRow) */
+GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result,
+                                                 GStrv                   *warnings,
+                                                 GError                 **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRequest, tsl_compare_request_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRow, tsl_compare_row_free)
+
+G_END_DECLS

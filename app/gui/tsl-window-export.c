@@ -1,0 +1,228 @@
+/* tsl-window-export.c: File ▸ Export from the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reports are drawn with core's painter on a worker thread, from an immutable
+ * snapshot, and written atomically: a failed export leaves no partial file.
+ */
+#define G_LOG_DOMAIN "tsl-window"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tsl-export.h"
+#include "tsl-window-private.h"
+
+typedef struct {
+  TslSnapshot      *snapshot;
+  TslTrace         *trace;
+  TslRenderOptions  options;
+  char             *title;
+  TslExportFormat   format;
+  GFile            *file;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_clear_pointer (&job->snapshot, tsl_snapshot_unref);
+  g_clear_object (&job->trace);
+  g_clear_object (&job->file);
+  g_free (job->title);
+  g_free (job);
+}
+
+static void
+export_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (job->format == TSL_EXPORT_CSV)
+    {
+      g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+
+      /* Copy under the lock, write to disk without it. */
+      tsl_trace_lock (job->trace);
+      ok = tsl_export_write_samples (job->trace, memory, cancellable, &error);
+      tsl_trace_unlock (job->trace);
+
+      ok = ok && g_output_stream_close (memory, cancellable, &error);
+      ok = ok && tsl_export_replace_contents (job->file,
+                                              g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)),
+                                              g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)),
+                                              cancellable, &error);
+    }
+  else
+    {
+      ok = tsl_export_timeline (job->snapshot, &job->options, job->format, job->file, cancellable, &error);
+    }
+
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+open_export_cb (AdwToast  *toast,
+                TslWindow *self)
+{
+  GFile *file = g_object_get_data (G_OBJECT (toast), "file");
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TslWindow) self = user_data;
+  ExportJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (job->file);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Export “%s”"), name);
+
+      _tsl_window_show_error (self, heading, error->message);
+      return;
+    }
+
+  {
+    g_autofree char *text = g_strdup_printf (_("Exported “%s”"), name);
+    AdwToast *toast = adw_toast_new (text);
+
+    adw_toast_set_button_label (toast, _("_Open"));
+    g_object_set_data_full (G_OBJECT (toast), "file", g_object_ref (job->file), g_object_unref);
+    g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_export_cb), self, 0);
+    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  }
+}
+
+/* Starts the export of what the window shows to `file`. */
+void
+_tsl_window_export_to (TslWindow *self,
+                       GFile     *file)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  ExportJob *job;
+  TslExportFormat format;
+
+  if (snapshot == NULL || self->loader == NULL)
+    return;
+
+  if (!tsl_export_format_from_name (name, &format, &error))
+    {
+      _tsl_window_show_error (self, _("Unknown Report Type"),
+                              _("Name the file with .png, .svg, .pdf or .csv at the end."));
+      return;
+    }
+
+  job = g_new0 (ExportJob, 1);
+  job->snapshot = tsl_snapshot_ref (snapshot);
+  job->trace = g_object_ref (tsl_document_loader_get_trace (self->loader));
+  job->format = format;
+  job->file = g_object_ref (file);
+  job->title = g_file_get_basename (self->file);
+
+  /* As shown: the visible time window and ranges, every track, plus a title
+   * and the sampling note so the picture explains itself. */
+  tsl_timeline_view_get_render_options (self->timeline, &job->options);
+  job->options.scroll_y = 0;
+  job->options.highlight = NULL;
+  job->options.title = job->title;
+  job->options.draw_note = TRUE;
+  job->options.width = MAX (job->options.width, 800);
+  job->options.height = MIN (tsl_export_natural_height (snapshot, &job->options), 20000);
+
+  task = g_task_new (self, self->cancellable, export_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, _tsl_window_export_to);
+  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  g_task_run_in_thread (task, export_worker);
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    TslWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *name = g_file_get_basename (file);
+      TslExportFormat format;
+
+      /* No extension typed: take the one of the chosen filter. */
+      if (!tsl_export_format_from_name (name, &format, NULL) && filter != NULL)
+        {
+          const char *ext = g_object_get_data (G_OBJECT (filter), "extension");
+          g_autofree char *with_ext = g_strconcat (name, ext, NULL);
+          g_autoptr(GFile) parent = g_file_get_parent (file);
+          g_autoptr(GFile) child = g_file_get_child (parent, with_ext);
+
+          g_set_object (&file, child);
+        }
+
+      _tsl_window_export_to (self, file);
+    }
+
+  g_object_unref (dialog);
+}
+
+void
+_tsl_window_export_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  TslWindow *self = TSL_WINDOW (widget);
+  static const struct { const char *name; const char *pattern; const char *ext; } types[] = {
+    { N_("PNG Image"), "*.png", ".png" },
+    { N_("SVG Image"), "*.svg", ".svg" },
+    { N_("PDF Document"), "*.pdf", ".pdf" },
+    { N_("CSV of the Samples"), "*.csv", ".csv" },
+  };
+  GtkFileChooserNative *chooser;
+  g_autofree char *base = NULL;
+  g_autofree char *suggested = NULL;
+
+  if (self->file == NULL)
+    return;
+
+  chooser = gtk_file_chooser_native_new (_("Export Timeline"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, _(types[i].name));
+      gtk_file_filter_add_pattern (filter, types[i].pattern);
+      g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].ext);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
+
+  base = g_file_get_basename (self->file);
+  if (strchr (base, '.'))
+    *strchr (base, '.') = '\0';
+  suggested = g_strdup_printf ("%s-timeline.png", base);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+
+  g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}

@@ -1,0 +1,239 @@
+/* fuzz-reader.c: a libFuzzer harness for one reader, or for the byte driver
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Built once per format by tests/fuzz/build.sh with -DTSL_FUZZ_FORMAT="name"
+ * (the sniffer is skipped, so every input reaches that reader), or without it
+ * for the driver harness, which sniffs and first runs the input through a
+ * transform picked by its first byte: none, gzip, damaged gzip, UTF-16LE or
+ * UTF-16BE with a BOM, or a UTF-8 BOM.
+ *
+ * Each input is read twice — whole, in count mode, and split at a point taken
+ * from the data, in time mode — and both runs must agree on success and on
+ * the number of events. A snapshot of each trace is then painted.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <gio/gio.h>
+
+#include "tsl-format-private.h"
+#include "tsl-render.h"
+#include "tsl-snapshot.h"
+
+#define FUZZ_K 8
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+int LLVMFuzzerInitialize (int *argc, char ***argv);
+
+static void
+ignore_log (const char     *log_domain,
+            GLogLevelFlags  log_level,
+            const char     *message,
+            gpointer        user_data)
+{
+}
+
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  /* Warnings from the readers are expected; criticals and errors are bugs. */
+  g_log_set_default_handler (ignore_log, NULL);
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+  return 0;
+}
+
+static void
+paint (TslTrace *trace)
+{
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  TslRenderOptions options;
+  TslRenderHit hit;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 120);
+  cr = cairo_create (surface);
+  tsl_render_options_init (&options, snapshot, 160, 120);
+  options.title = "fuzz";
+  options.draw_note = TRUE;
+  options.highlight = "a";
+  options.has_a = TRUE;
+  options.a_start_ns = 0;
+  options.a_end_ns = tsl_snapshot_get_span (snapshot) / 2;
+  tsl_render_paint (cr, snapshot, &options);
+  for (int y = 0; y < 120; y += 7)
+    tsl_render_hit_test (snapshot, &options, 80, y, &hit);
+  g_assert (cairo_status (cr) == CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      for (guint j = 0; j < track->n_samples; j++)
+        for (guint f = 0; f < track->samples[j].n_frames; f++)
+          g_assert (tsl_snapshot_get_frame_name (snapshot, track->samples[j].frames[f]) != NULL);
+    }
+}
+
+static gboolean
+read_input (const guint8   *data,
+            gsize           size,
+            gsize           split,
+            TslSamplerMode  mode,
+            guint64        *events)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, FUZZ_K, 7);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "fuzz");
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) warnings = NULL;
+  gboolean ok;
+
+  tsl_reader_set_max_record (reader, 1024 * 1024);
+#ifdef TSL_FUZZ_FORMAT
+  g_assert (tsl_reader_set_format (reader, TSL_FUZZ_FORMAT));
+#endif
+
+  ok = tsl_reader_feed (reader, data, split, &error)
+       && tsl_reader_feed (reader, data + split, size - split, &error)
+       && tsl_reader_finish (reader, &error);
+  g_assert (ok == (error == NULL));
+
+  *events = tsl_trace_get_events (trace);
+  warnings = tsl_trace_dup_warnings (trace);
+  if (ok)
+    paint (trace);
+
+  return ok;
+}
+
+#ifndef TSL_FUZZ_FORMAT
+static GBytes *
+gzip_bytes (const guint8 *data,
+            gsize         size)
+{
+  g_autoptr(GConverter) gzip = G_CONVERTER (g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 1));
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GInputStream) conv = g_converter_input_stream_new (in, gzip);
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_output_stream_splice (out, conv, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static GBytes *
+utf16_bytes (const guint8 *data,
+             gsize         size,
+             gboolean      be)
+{
+  GByteArray *out = g_byte_array_sized_new (2 + size * 2);
+  guint8 bom[2] = { be ? 0xFE : 0xFF, be ? 0xFF : 0xFE };
+
+  g_byte_array_append (out, bom, 2);
+  /* Each input byte is one code unit: the high byte comes from the low one so
+   * that surrogates and non-ASCII still occur. */
+  for (gsize i = 0; i < size; i++)
+    {
+      guint8 hi = data[i] >= 0xD0 ? data[i] : 0;
+      guint8 u[2];
+
+      u[0] = be ? hi : data[i];
+      u[1] = be ? data[i] : hi;
+      g_byte_array_append (out, u, 2);
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* The first byte picks the transform applied to the rest. */
+static GBytes *
+transform (const guint8 *data,
+           gsize         size)
+{
+  guint8 mode = data[0];
+
+  data++;
+  size--;
+  switch (mode % 8)
+    {
+    case 1:
+      return gzip_bytes (data, size);
+    case 2:
+      {
+        /* Damaged gzip: truncated or with one byte flipped. */
+        g_autoptr(GBytes) gz = gzip_bytes (data, size);
+        gsize len = g_bytes_get_size (gz);
+        guint8 *copy = g_memdup2 (g_bytes_get_data (gz, NULL), len);
+        gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
+
+        if (mode & 0x80)
+          len = at;
+        else if (len > 0)
+          copy[at] ^= 1 + (mode >> 3);
+        return g_bytes_new_take (copy, len);
+      }
+    case 3:
+      return utf16_bytes (data, size, FALSE);
+    case 4:
+      return utf16_bytes (data, size, TRUE);
+    case 5:
+      {
+        GByteArray *out = g_byte_array_new ();
+
+        g_byte_array_append (out, (const guint8 *) "\xEF\xBB\xBF", 3);
+        g_byte_array_append (out, data, size);
+        return g_byte_array_free_to_bytes (out);
+      }
+    default:
+      return g_bytes_new (data, size);
+    }
+}
+#endif
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data,
+                        size_t        size)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  const guint8 *input;
+  gsize len;
+  gsize split;
+  guint hash = 5381;
+  guint64 events_whole = 0;
+  guint64 events_split = 0;
+  gboolean ok_whole, ok_split;
+
+#ifdef TSL_FUZZ_FORMAT
+  bytes = g_bytes_new_static (data, size);
+#else
+  if (size == 0)
+    return 0;
+  bytes = transform (data, size);
+#endif
+  input = g_bytes_get_data (bytes, &len);
+  if (input == NULL)
+    input = (const guint8 *) "";
+
+  for (gsize i = 0; i < MIN (len, 64); i++)
+    hash = hash * 33 + input[i];
+  split = len > 0 ? hash % (len + 1) : 0;
+
+  ok_whole = read_input (input, len, len, TSL_SAMPLER_COUNT, &events_whole);
+  ok_split = read_input (input, len, split, TSL_SAMPLER_TIME, &events_split);
+
+  /* Where the bytes are cut must not change what is read. */
+  if (ok_whole != ok_split || (ok_whole && events_whole != events_split))
+    {
+      g_printerr ("chunking changed the result: whole %s %" G_GUINT64_FORMAT
+                  " events, split at %" G_GSIZE_FORMAT " %s %" G_GUINT64_FORMAT " events\n",
+                  ok_whole ? "ok" : "failed", events_whole, split,
+                  ok_split ? "ok" : "failed", events_split);
+      abort ();
+    }
+
+  return 0;
+}

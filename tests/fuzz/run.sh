@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Runs one fuzz harness built by tests/fuzz/build.sh for SECONDS, seeding a
+# fresh corpus from tests/data/ and ../shared/corpus/ (copied, at most 64 KiB
+# of each file; nothing is written into the source tree).
+#
+#   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR]
+#
+# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv or driver.
+# Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
+# tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
+# the fuzzer's: 0 when nothing was found.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+HARNESS=$1
+SECONDS_=$2
+OUT=${3:-_build-fuzz}
+CORPUS_DIR=${TSL_CORPUS_DIR:-../shared/corpus}
+BIN="$OUT/fuzz-$HARNESS"
+[ -x "$BIN" ] || { echo "run.sh: $BIN not built (tests/fuzz/build.sh $OUT)" >&2; exit 1; }
+
+corpus="$OUT/corpus-$HARNESS"
+artifacts="$OUT/artifacts-$HARNESS"
+mkdir -p "$corpus" "$artifacts"
+
+seed () {
+  # seed PREFIX_BYTE_OR_EMPTY FILE...
+  local prefix=$1; shift
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    local name
+    name="$corpus/seed-${prefix:-raw}-$(basename "$f")"
+    [ -f "$name" ] && continue
+    { [ -n "$prefix" ] && printf "\\x$prefix"; head -c 65536 "$f"; } > "$name"
+  done
+}
+
+shopt -s nullglob
+case "$HARNESS" in
+  chrome-json) seed "" tests/data/chrome/* "$CORPUS_DIR"/chrome-json/* ;;
+  speedscope)  seed "" tests/data/speedscope/* "$CORPUS_DIR"/speedscope/* ;;
+  perf-script) seed "" tests/data/perf-* "$CORPUS_DIR"/perf-script/* ;;
+  collapsed)   seed "" tests/data/collapsed* "$CORPUS_DIR"/collapsed/* ;;
+  csv)         seed "" tests/data/metrics* "$CORPUS_DIR"/csv-metrics/* ;;
+  driver)
+    # The first byte picks the transform (see fuzz-reader.c): 00 none, 01 gzip,
+    # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM.
+    all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/*)
+    seed 00 "${all[@]}"
+    seed 01 "${all[@]}"
+    seed 02 tests/data/chrome/array-basic.json tests/data/perf-callchain.txt
+    seed 03 tests/data/collapsed.txt tests/data/metrics.tsv tests/data/chrome/async.json
+    seed 04 tests/data/perf-callchain.txt tests/data/speedscope/two-profiles.speedscope.json
+    seed 05 tests/data/metrics-quoted.csv tests/data/chrome/object-form.json
+    ;;
+  *) echo "run.sh: unknown harness $HARNESS" >&2; exit 2 ;;
+esac
+for f in tests/fuzz/regressions/"$HARNESS"/*; do cp -n "$f" "$corpus/"; done
+
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+exec "$BIN" -max_total_time="$SECONDS_" -max_len=65536 -timeout=20 -rss_limit_mb=2560 \
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus"
