@@ -26,6 +26,7 @@ struct _TslDocumentLoader
   guint64       total;
   guint64       events;
   guint         notify_source;
+  int           follow;   /* atomic: read by the worker at the end of input */
 };
 
 enum {
@@ -80,6 +81,14 @@ progress_cb (guint64  bytes_read,
   g_mutex_unlock (&self->mutex);
 }
 
+static gboolean
+follow_cb (gpointer user_data)
+{
+  TslDocumentLoader *self = user_data;
+
+  return g_atomic_int_get (&self->follow);
+}
+
 static void
 load_worker (GTask        *task,
              gpointer      source_object,
@@ -102,9 +111,9 @@ load_worker (GTask        *task,
 
   info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
 
-  if (!tsl_read_stream (self->trace, G_INPUT_STREAM (stream), name,
-                        info ? (guint64) g_file_info_get_size (info) : 0,
-                        progress_cb, self, cancellable, &error))
+  if (!tsl_read_stream_full (self->trace, G_INPUT_STREAM (stream), name,
+                             info ? (guint64) g_file_info_get_size (info) : 0,
+                             progress_cb, follow_cb, self, cancellable, &error))
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);
@@ -142,6 +151,23 @@ tsl_document_loader_load_finish (TslDocumentLoader  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+tsl_document_loader_set_follow (TslDocumentLoader *self,
+                                gboolean           follow)
+{
+  g_return_if_fail (TSL_IS_DOCUMENT_LOADER (self));
+
+  g_atomic_int_set (&self->follow, !!follow);
+}
+
+gboolean
+tsl_document_loader_get_follow (TslDocumentLoader *self)
+{
+  g_return_val_if_fail (TSL_IS_DOCUMENT_LOADER (self), FALSE);
+
+  return g_atomic_int_get (&self->follow);
 }
 
 double

@@ -18,6 +18,11 @@ TslDocumentLoader *tsl_document_loader_new          (GFile               *file,
 GFile             *tsl_document_loader_get_file     (TslDocumentLoader   *self);
 /* The trace being filled; readable (under tsl_trace_lock) while loading. */
 TslTrace          *tsl_document_loader_get_trace    (TslDocumentLoader   *self);
+/* Follow mode: at the end of the file, wait for it to grow (checked by the
+ * worker, so it can be switched off while loading to finish the load). */
+void               tsl_document_loader_set_follow   (TslDocumentLoader   *self,
+                                                     gboolean             follow);
+gboolean           tsl_document_loader_get_follow   (TslDocumentLoader   *self);
 /* 0..1, or -1 when the total size is unknown (a pipe). */
 double             tsl_document_loader_get_fraction (TslDocumentLoader   *self);
 guint64            tsl_document_loader_get_bytes    (TslDocumentLoader   *self);

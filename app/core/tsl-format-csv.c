@@ -134,15 +134,21 @@ count_record (const char *p,
 }
 
 /* Picks the separator from the first line that holds any: the most frequent
- * one, ties going to tab, then ';', then ','. Returns 0 if none. */
+ * one, ties going to tab, then ';', then ','. Returns 0 if none, and sets
+ * *need_more when that line does not end in [p, p + len) before the end of
+ * the input (a quoted field may span lines), so that the guess never depends
+ * on where a chunk ends. */
 static char
 guess_separator (const char *p,
                  gsize       len,
-                 guint      *n_fields)
+                 gboolean    at_eof,
+                 guint      *n_fields,
+                 gboolean   *need_more)
 {
   static const char seps[] = { '\t', ';', ',' };
   const char *end = p + len;
 
+  *need_more = FALSE;
   for (guint lines = 0; p < end && lines < 20; lines++)
     {
       const char *next = NULL;
@@ -159,6 +165,11 @@ guess_separator (const char *p,
               best_count = count;
               best = seps[i];
             }
+        }
+      if (next == NULL && !at_eof)
+        {
+          *need_more = TRUE;
+          return 0;
         }
       if (best != 0)
         {
@@ -640,10 +651,13 @@ csv_parse (gpointer       data,
   if (self->sep == 0)
     {
       guint n_fields;
+      gboolean need_more;
 
       if (memchr (base, '\n', len) == NULL && !at_eof)
         return 0;
-      self->sep = guess_separator (base, len, &n_fields);
+      self->sep = guess_separator (base, len, at_eof, &n_fields, &need_more);
+      if (need_more)
+        return 0;
       if (self->sep == 0)
         self->sep = ',';
     }
@@ -723,6 +737,7 @@ csv_sniff (const guint8 *head,
   const char *end = p + len;
   const char *nl;
   guint n_fields = 0;
+  gboolean need_more;
   char sep;
   int score = 0;
 
@@ -732,7 +747,8 @@ csv_sniff (const guint8 *head,
   if (nl == NULL && !at_eof)
     return 0;
 
-  sep = guess_separator (p, len, &n_fields);
+  /* The head is all the sniffer gets: guess from it even if it ends inside a record. */
+  sep = guess_separator (p, len, TRUE, &n_fields, &need_more);
   if (sep == 0)
     return 0;
 

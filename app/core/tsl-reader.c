@@ -23,6 +23,8 @@
 #include "tsl-format-private.h"
 
 #define SNIFF_BYTES     (64 * 1024)
+/* How often follow mode looks for new bytes at the end of a file. */
+#define FOLLOW_POLL_USEC (200 * 1000)
 #define CHUNK_BYTES     (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
 
@@ -77,6 +79,7 @@ struct _TslReader
 
   /* Stage 3: format. */
   const TslFormat  *format;
+  gboolean          settled;  /* sniff without waiting for 64 KiB (follow mode) */
   gpointer          state;
   GByteArray       *pending;
   TslReaderContext  ctx;
@@ -312,8 +315,8 @@ sniff (TslReader     *self,
         }
     }
 
-  /* Wait for more unless a format is certain or no more is coming. */
-  if (best_score < 100 && !at_eof && len < SNIFF_BYTES)
+  /* Wait for more unless a format is certain or no more is coming (soon). */
+  if (best_score < 100 && !at_eof && !self->settled && len < SNIFF_BYTES)
     return TRUE;
 
   if (best == NULL)
@@ -694,6 +697,20 @@ failed:
 }
 
 gboolean
+tsl_reader_settle (TslReader  *self,
+                   GError    **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->settled)
+    return TRUE;
+  self->settled = TRUE;
+
+  /* A short head that no format was sure of is sniffed now, as at the end. */
+  return push_text (self, NULL, 0, FALSE, error);
+}
+
+gboolean
 tsl_reader_finish (TslReader  *self,
                    GError    **error)
 {
@@ -745,6 +762,21 @@ tsl_read_stream (TslTrace         *trace,
                  GCancellable     *cancellable,
                  GError          **error)
 {
+  return tsl_read_stream_full (trace, stream, display_name, bytes_total, progress,
+                               NULL, user_data, cancellable, error);
+}
+
+gboolean
+tsl_read_stream_full (TslTrace         *trace,
+                      GInputStream     *stream,
+                      const char       *display_name,
+                      guint64           bytes_total,
+                      TslReadProgress   progress,
+                      TslReadFollow     follow,
+                      gpointer          user_data,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
   g_autoptr(TslReader) reader = NULL;
   g_autofree guint8 *chunk = NULL;
   guint64 bytes_read = 0;
@@ -774,9 +806,25 @@ tsl_read_stream (TslTrace         *trace,
           return FALSE;
         }
       if (n == 0)
-        break;
+        {
+          /* Follow mode: a growing file's end is only where it is now. */
+          if (follow != NULL && follow (user_data))
+            {
+              tsl_trace_lock (trace);
+              ok = tsl_reader_settle (reader, error);
+              tsl_trace_unlock (trace);
+              if (!ok)
+                return FALSE;
+              if (progress != NULL)
+                progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
+              g_usleep (FOLLOW_POLL_USEC);
+              continue;
+            }
+          break;
+        }
 
       bytes_read += n;
+      bytes_total = MAX (bytes_total, bytes_read);
       tsl_trace_lock (trace);
       ok = tsl_reader_feed (reader, chunk, n, error);
       tsl_trace_unlock (trace);

@@ -37,6 +37,10 @@ gboolean          tsl_reader_feed               (TslReader      *self,
                                                  const guint8   *data,
                                                  gsize           len,
                                                  GError        **error);
+/* The input paused (follow mode waits at the end of a growing file): decide
+ * the format from what has arrived instead of waiting for 64 KiB. */
+gboolean          tsl_reader_settle             (TslReader      *self,
+                                                 GError        **error);
 /* End of input: flushes the last record, closes open spans, and turns a
  * truncated document into a warning on the trace (what was read is kept). */
 gboolean          tsl_reader_finish             (TslReader      *self,
@@ -62,6 +66,20 @@ gboolean          tsl_read_stream               (TslTrace       *trace,
                                                  const char     *display_name,
                                                  guint64         bytes_total,
                                                  TslReadProgress progress,
+                                                 gpointer        user_data,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+/* Asked at the end of the input: TRUE to wait for more (follow mode). */
+typedef gboolean (*TslReadFollow)                (gpointer        user_data);
+
+/* tsl_read_stream() that, while `follow` says so, waits at the end of the
+ * stream for it to grow instead of finishing. */
+gboolean          tsl_read_stream_full          (TslTrace       *trace,
+                                                 GInputStream   *stream,
+                                                 const char     *display_name,
+                                                 guint64         bytes_total,
+                                                 TslReadProgress progress,
+                                                 TslReadFollow   follow,
                                                  gpointer        user_data,
                                                  GCancellable   *cancellable,
                                                  GError        **error);

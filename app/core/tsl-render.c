@@ -162,6 +162,41 @@ tsl_render_x_to_time (const TslRenderOptions *o,
   return (double) o->view_start_ns + (x - TSL_RENDER_LABEL_WIDTH) / plot * span;
 }
 
+/* cairo puts the whole context in an error state for text that is not UTF-8
+ * or holds a noncharacter (U+FFFE, U+FDD0..., which GLib accepts): such text
+ * is drawn with U+FFFD instead. Returns NULL when `text` is fine as it is. */
+static gboolean
+is_noncharacter (gunichar c)
+{
+  return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE;
+}
+
+static char *
+make_cairo_safe (const char *text)
+{
+  g_autofree char *valid = NULL;
+  const char *p;
+  GString *out;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = g_utf8_make_valid (text, -1);
+
+  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (is_noncharacter (g_utf8_get_char (p)))
+      break;
+  if (*p == '\0')
+    return g_steal_pointer (&valid);
+
+  out = g_string_new (NULL);
+  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_string_append_unichar (out, is_noncharacter (c) ? 0xFFFD : c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 show_text (cairo_t    *cr,
            double      x,
@@ -171,8 +206,11 @@ show_text (cairo_t    *cr,
 {
   cairo_text_extents_t ext;
   g_autofree char *copy = NULL;
+  g_autofree char *safe = make_cairo_safe (text);
   gsize len;
 
+  if (safe != NULL)
+    text = safe;
   cairo_text_extents (cr, text, &ext);
   if (ext.x_advance <= max_width)
     {

@@ -16,6 +16,7 @@ struct _TslApplication
 {
   AdwApplication  parent_instance;
   GSettings      *settings;
+  gboolean        follow;
 };
 
 G_DEFINE_FINAL_TYPE (TslApplication, tsl_application, ADW_TYPE_APPLICATION)
@@ -65,6 +66,7 @@ tsl_application_open (GApplication  *app,
       if (window == NULL)
         window = new_window (TSL_APPLICATION (app));
 
+      tsl_window_set_follow (window, TSL_APPLICATION (app)->follow);
       tsl_window_open (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
@@ -79,6 +81,9 @@ tsl_application_handle_local_options (GApplication *app,
       g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
       return 0;
     }
+
+  /* Applies to the files this process opens itself (the primary instance). */
+  TSL_APPLICATION (app)->follow = g_variant_dict_contains (options, "follow");
 
   return -1;
 }
@@ -215,6 +220,7 @@ tsl_application_init (TslApplication *self)
 {
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+    { "follow", 'f', 0, G_OPTION_ARG_NONE, NULL, N_("Keep reading the files as they grow"), NULL },
     { NULL }
   };
   g_autofree char *commands = tsl_cli_describe_commands ();

@@ -28,6 +28,7 @@ struct _TslWindow
   GtkMenuButton        *warnings_button;
   GtkListBox           *warnings_list;
   GtkToggleButton      *select_b_button;
+  GtkToggleButton      *follow_button;
   GtkLabel             *status_label;
   GMenu                *recent_section;
 

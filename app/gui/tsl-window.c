@@ -236,6 +236,7 @@ tsl_window_open (TslWindow *self,
   g_clear_object (&self->loader);
   self->loader = tsl_document_loader_new (file, trace);
   self->cancellable = g_cancellable_new ();
+  tsl_document_loader_set_follow (self->loader, gtk_toggle_button_get_active (self->follow_button));
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_label_set_label (self->progress_label, _("Reading…"));
@@ -306,6 +307,36 @@ on_select_b_toggled (TslWindow       *self,
 }
 
 static void
+on_follow_toggled (TslWindow       *self,
+                   GtkToggleButton *button)
+{
+  gboolean follow = gtk_toggle_button_get_active (button);
+
+  if (self->loader == NULL)
+    return;
+
+  /* Switching off lets the running load finish at the current end; switching
+   * on after a load finished reads the file again, now following it. */
+  if (tsl_window_is_loading (self) || !follow)
+    tsl_document_loader_set_follow (self->loader, follow);
+  else
+    {
+      g_autoptr(GFile) file = g_object_ref (self->file);
+
+      tsl_window_open (self, file);
+    }
+}
+
+void
+tsl_window_set_follow (TslWindow *self,
+                       gboolean   follow)
+{
+  g_return_if_fail (TSL_IS_WINDOW (self));
+
+  gtk_toggle_button_set_active (self->follow_button, follow);
+}
+
+static void
 tsl_window_dispose (GObject *object)
 {
   TslWindow *self = TSL_WINDOW (object);
@@ -349,6 +380,8 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, follow_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, recent_section);
 

@@ -17,6 +17,9 @@ TslWindow        *tsl_window_new                (TslApplication *application);
 /* Loads `file` in this window (replacing what it shows). */
 void              tsl_window_open               (TslWindow      *self,
                                                  GFile          *file);
+/* Follow mode: keep reading as the file grows (also `timeslice --follow`). */
+void              tsl_window_set_follow         (TslWindow      *self,
+                                                 gboolean        follow);
 /* TRUE when no file is open or loading. */
 gboolean          tsl_window_is_empty           (TslWindow      *self);
 /* TRUE while a file is being read. */

@@ -5,7 +5,7 @@
 # fresh corpus from tests/data/ and ../shared/corpus/ (copied, at most 64 KiB
 # of each file; nothing is written into the source tree).
 #
-#   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR]
+#   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR [LIBFUZZER_FLAG...]]
 #
 # HARNESS is chrome-json, speedscope, perf-script, collapsed, csv or driver.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
@@ -17,6 +17,7 @@ cd "$(dirname "$0")/../.."
 HARNESS=$1
 SECONDS_=$2
 OUT=${3:-_build-fuzz}
+shift $(( $# < 3 ? $# : 3 ))
 CORPUS_DIR=${TSL_CORPUS_DIR:-../shared/corpus}
 BIN="$OUT/fuzz-$HARNESS"
 [ -x "$BIN" ] || { echo "run.sh: $BIN not built (tests/fuzz/build.sh $OUT)" >&2; exit 1; }
@@ -62,4 +63,4 @@ for f in tests/fuzz/regressions/"$HARNESS"/*; do cp -n "$f" "$corpus/"; done
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 exec "$BIN" -max_total_time="$SECONDS_" -max_len=65536 -timeout=20 -rss_limit_mb=2560 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus"
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$corpus"

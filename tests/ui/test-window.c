@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -214,6 +215,62 @@ test_export (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  TslWindow *window;
+  guint64    events;
+} EventsAtLeast;
+
+static gboolean
+has_events (gpointer data)
+{
+  EventsAtLeast *e = data;
+
+  return e->window->loader != NULL &&
+         tsl_document_loader_get_events (e->window->loader) >= e->events;
+}
+
+static void
+test_follow (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-follow-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "growing.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GString) rows = g_string_new ("time,cpu\n");
+  EventsAtLeast wait = { window, 100 };
+  FILE *fp;
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (rows, "%u,%u\n", i, i % 7);
+  g_assert_true (g_file_set_contents (path, rows->str, -1, NULL));
+
+  tsl_window_set_follow (window, TRUE);
+  tsl_window_open (window, file);
+  iterate_until (has_events, &wait, 30000);
+
+  /* Still reading at the end of the file: it may grow. */
+  g_assert_true (tsl_window_is_loading (window));
+
+  fp = fopen (path, "a");
+  g_assert_nonnull (fp);
+  for (guint i = 100; i < 250; i++)
+    fprintf (fp, "%u,%u\n", i, i % 7);
+  fclose (fp);
+
+  wait.events = 250;
+  iterate_until (has_events, &wait, 30000);
+  g_assert_true (tsl_window_is_loading (window));
+
+  /* Switching follow off finishes the load at the current end. */
+  tsl_window_set_follow (window, FALSE);
+  iterate_until (is_done_loading, window, 30000);
+  g_assert_cmpuint (tsl_trace_get_events (tsl_document_loader_get_trace (window->loader)), ==, 250);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static gboolean
 has_message_dialog (gpointer data)
 {
@@ -307,6 +364,7 @@ main (int   argc,
   g_test_add_func ("/window/open-bad-file", test_open_bad_file);
   g_test_add_func ("/window/timeline-navigation", test_timeline_navigation);
   g_test_add_func ("/window/export", test_export);
+  g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   ret = g_test_run ();

@@ -250,3 +250,428 @@ test_null_ar1 (void)
   g_assert_cmpfloat ((double) block / TRIALS, <=, 0.10);
   g_assert_cmpfloat ((double) iid / TRIALS, >=, 0.2);
 }
+
+/* A planted +20% shift of the mean, n = 200 a side, CV 0.5. */
+static void
+test_power (void)
+{
+  enum { TRIALS = 300, N = 200 };
+  g_autoptr(TslCompareRequest) request = make_request (0);
+  double a[N], b[N];
+  guint found = 0;
+  TslRng rng;
+
+  tsl_rng_init (&rng, 1005, 0);
+  for (guint t = 0; t < TRIALS; t++)
+    {
+      g_autoptr(TslCompareRow) row = NULL;
+
+      fill_gamma (&rng, a, N, 5);
+      fill_gamma (&rng, b, N, 6);
+      request->seed = t;
+      row = compare_one (TSL_STAT_MEAN, a, N, 1, b, N, 1, request);
+      found += row->significant && row->change > 0;
+    }
+
+  g_test_message ("power, +20%% mean, n=200, CV 0.5: %.3f detected", (double) found / TRIALS);
+  /* Expected ≈ 0.95 (the difference is 3.6 standard errors); 0.9 is 3 SE
+   * below that at 300 trials. */
+  g_assert_cmpfloat ((double) found / TRIALS, >=, 0.9);
+}
+
+/* Coverage of the 95% interval of the change in means on scipy's generator
+ * (Exp(1), n_a = 30, n_b = 40, no change), against scipy's own coverage. */
+static void
+test_coverage (void)
+{
+  enum { TRIALS = 1000, N_A = 30, N_B = 40 };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bootstrap", "vectors.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(TslCompareRequest) request = make_request (0);
+  g_autoptr(GError) error = NULL;
+  JsonObject *ref;
+  double a[N_A], b[N_B], scipy_cover, scipy_trials, ours, tol;
+  guint covered = 0;
+  TslRng rng;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  ref = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "coverage");
+  scipy_cover = json_object_get_double_member (ref, "bca");
+  scipy_trials = json_object_get_double_member (ref, "trials");
+
+  tsl_rng_init (&rng, 1006, 0);
+  for (guint t = 0; t < TRIALS; t++)
+    {
+      g_autoptr(TslCompareRow) row = NULL;
+
+      for (guint i = 0; i < N_A; i++)
+        a[i] = -log1p (-tsl_rng_double (&rng));
+      for (guint i = 0; i < N_B; i++)
+        b[i] = -log1p (-tsl_rng_double (&rng));
+      request->seed = t;
+      row = compare_one (TSL_STAT_MEAN, a, N_A, 1, b, N_B, 1, request);
+      covered += row->ci_low <= 0 && 0 <= row->ci_high;
+    }
+
+  ours = (double) covered / TRIALS;
+  /* Three standard errors of the difference of two binomial proportions. */
+  tol = 3 * sqrt (0.95 * 0.05 / TRIALS + 0.95 * 0.05 / scipy_trials);
+  g_test_message ("coverage of the 95%% interval: ours %.3f (%d trials), scipy BCa %.3f (%.0f trials), "
+                  "tolerance %.3f", ours, TRIALS, scipy_cover, scipy_trials, tol);
+  g_assert_cmpfloat (fabs (ours - scipy_cover), <=, tol);
+}
+
+/* The seed post's own examples (seeds/002): a spike in A gives a large
+ * change that is not significant; a small steady shift is significant. */
+static void
+test_seed_examples (void)
+{
+  enum { N = 50, N_SHIFT = 200 };
+  g_autoptr(TslCompareRequest) request = make_request (7);
+  g_autoptr(TslCompareRow) spike = NULL;
+  g_autoptr(TslCompareRow) shift = NULL;
+  double a[N_SHIFT], b[N_SHIFT];
+  TslRng rng;
+
+  request->rounds = 10000;
+  tsl_rng_init (&rng, 1007, 0);
+
+  /* Math.random()-style values around 3, and 80 at index 25 of A. */
+  for (guint i = 0; i < N; i++)
+    {
+      a[i] = 6 * tsl_rng_double (&rng);
+      b[i] = 6 * tsl_rng_double (&rng);
+    }
+  a[25] = 80;
+  spike = compare_one (TSL_STAT_SUM, a, N, 1, b, N, 1, request);
+  g_test_message ("spike in A: change %.1f%%, CI [%.1f%%, %.1f%%], p %.3g",
+                  100 * spike->change, 100 * spike->ci_low, 100 * spike->ci_high, spike->p_value);
+  g_assert_cmpfloat (spike->change, <, -0.25);
+  g_assert_false (spike->significant);
+
+  /* The same generator, B shifted up by 0.6 (+20%). */
+  for (guint i = 0; i < N_SHIFT; i++)
+    {
+      a[i] = 6 * tsl_rng_double (&rng);
+      b[i] = 6 * tsl_rng_double (&rng) + 0.6;
+    }
+  shift = compare_one (TSL_STAT_SUM, a, N_SHIFT, 1, b, N_SHIFT, 1, request);
+  g_test_message ("steady shift: change %.1f%%, CI [%.1f%%, %.1f%%], p %.3g",
+                  100 * shift->change, 100 * shift->ci_low, 100 * shift->ci_high, shift->p_value);
+  g_assert_true (shift->significant);
+}
+
+/* 200 unchanged series in one table: BH keeps the table almost clean. */
+static void
+test_many_null (void)
+{
+  enum { SERIES = 200, N = 100 };
+  g_autoptr(TslCompareRequest) request = make_request (8);
+  g_autofree TslCompareSeries *series = g_new0 (TslCompareSeries, SERIES);
+  g_autofree double *data = g_new (double, SERIES * 2 * N);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint flagged = 0, raw = 0;
+  TslRng rng;
+
+  tsl_rng_init (&rng, 1008, 0);
+  fill_gamma (&rng, data, SERIES * 2 * N, 5);
+  for (guint i = 0; i < SERIES; i++)
+    {
+      char *name = g_strdup_printf ("series-%u", i);
+
+      g_ptr_array_add (names, name);
+      series[i] = (TslCompareSeries) {
+        name, TSL_STAT_MEAN,
+        { data + 2 * i * N, N, 1, N, 1 }, { data + (2 * i + 1) * N, N, 1, N, 1 },
+      };
+    }
+
+  rows = tsl_compare_series (series, SERIES, request, "many", NULL, NULL);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TslCompareRow *row = g_ptr_array_index (rows, i);
+
+      flagged += row->significant;
+      raw += row->p_value < 0.05;
+      g_assert_cmpfloat (row->q_value, >=, row->p_value);
+    }
+
+  g_test_message ("200 unchanged series: %u with p < 0.05, %u significant after BH", raw, flagged);
+  /* BH controls the family-wise rate under the global null: P(any) ≤ 0.05. */
+  g_assert_cmpuint (flagged, <=, 2);
+  g_assert_cmpuint (raw, >=, 3);
+}
+
+static const TslCompareRow *
+find_row (GPtrArray  *rows,
+          const char *series)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TslCompareRow *row = g_ptr_array_index (rows, i);
+
+      if (g_str_equal (row->series, series))
+        return row;
+    }
+
+  g_error ("no row for %s", series);
+  return NULL;
+}
+
+static GPtrArray *
+run_fixture (const char *name,
+             guint       n_threads,
+             GStrv      *warnings)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GError) error = NULL;
+  GPtrArray *rows;
+
+  request->path = g_test_build_filename (G_TEST_DIST, "data", "compare", name, NULL);
+  request->rounds = 2000;
+  request->n_threads = n_threads;
+  g_assert_true (tsl_range_spec_parse ("0%..50%", &request->a, NULL));
+  g_assert_true (tsl_range_spec_parse ("50%..100%", &request->b, NULL));
+
+  rows = tsl_compare_run (request, NULL, warnings, &error);
+  g_assert_no_error (error);
+  return rows;
+}
+
+static void
+assert_same_rows (GPtrArray *x,
+                  GPtrArray *y)
+{
+  g_assert_cmpuint (x->len, ==, y->len);
+  for (guint i = 0; i < x->len; i++)
+    {
+      const TslCompareRow *rx = g_ptr_array_index (x, i), *ry = g_ptr_array_index (y, i);
+
+      g_assert_cmpstr (rx->series, ==, ry->series);
+      g_assert_cmpmem (&rx->a_value, 7 * sizeof (double), &ry->a_value, 7 * sizeof (double));
+      g_assert_cmpint (rx->significant, ==, ry->significant);
+    }
+}
+
+static void
+test_fixture_metrics (void)
+{
+  g_auto(GStrv) warnings = NULL;
+  g_autoptr(GPtrArray) rows = run_fixture ("metrics.csv", 1, &warnings);
+  g_autoptr(GPtrArray) again = run_fixture ("metrics.csv", 2, NULL);
+  const TslCompareRow *planted = find_row (rows, "planted");
+  const TslCompareRow *steady = find_row (rows, "steady");
+
+  g_assert_cmpuint (g_strv_length (warnings), ==, 0);
+  g_assert_cmpstr (planted->stat, ==, "sum");
+  /* Full resolution: each range re-read holds all 200 of its rows. */
+  g_assert_cmpuint (planted->n_a, ==, 200);
+  g_assert_cmpuint (planted->n_b, ==, 200);
+  g_assert_true (planted->significant);
+  g_assert_cmpfloat (planted->change, >, 0.1);
+  g_assert_false (steady->significant);
+
+  /* Same seed, any thread count: the same table. */
+  assert_same_rows (rows, again);
+}
+
+static void
+test_fixture_trace (void)
+{
+  g_autoptr(GPtrArray) rows = run_fixture ("trace.json", 0, NULL);
+  const TslCompareRow *parse = find_row (rows, "worker-1/parse");
+  const TslCompareRow *io = find_row (rows, "worker-1/io");
+
+  g_assert_cmpstr (parse->stat, ==, "share");
+  g_assert_cmpuint (parse->n_a, ==, 1000);
+  g_assert_true (parse->significant);
+  g_assert_false (io->significant);
+}
+
+static void
+on_compared (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static void
+test_async (void)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) cancelled = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) warnings = NULL;
+
+  request->path = g_test_build_filename (G_TEST_DIST, "data", "compare", "metrics.csv", NULL);
+  request->rounds = 500;
+  tsl_compare_run_async (request, NULL, on_compared, &result);
+  g_cancellable_cancel (cancellable);
+  tsl_compare_run_async (request, cancellable, on_compared, &cancelled);
+
+  while (result == NULL || cancelled == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  rows = tsl_compare_run_finish (result, &warnings, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_nonnull (warnings);
+
+  none = tsl_compare_run_finish (cancelled, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+static int
+run_cli (const char * const *args,
+         const char         *stdin_path,
+         char              **out,
+         char              **err)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *exe = g_getenv ("TSL_TIMESLICE");
+
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, (gpointer) "compare");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  if (stdin_path != NULL)
+    g_subprocess_launcher_set_stdin_file_path (launcher, stdin_path);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (proc, NULL, NULL);
+
+  return g_subprocess_get_exit_status (proc);
+}
+
+static char *
+csv_line_for (const char *csv,
+              const char *series)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+  g_autofree char *prefix = g_strdup_printf ("%s,", series);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+
+  return NULL;
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *csv = g_test_build_filename (G_TEST_DIST, "data", "compare", "metrics.csv", NULL);
+  const char *ok_args[] = { "--a", "0s..100s", "--b", "100s..200s", "--rounds", "2000", csv, NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *piped = NULL, *perr = NULL;
+  g_autofree char *planted = NULL, *steady = NULL;
+  char *discard_out = NULL, *discard_err = NULL;
+  const char *bad[][8] = {
+    { "--a", "1s..x", "--b", "1s..2s", NULL },
+    { "--a", "0s..1s", "--b", "1s..2s", "--stat", "average", NULL },
+    { "--a", "0s..1s", "--b", "1s..2s", "--method", "magic", NULL },
+    { "--a", "0s..1s", "--b", "1s..2s", "--confidence", "1.5", NULL },
+    { "--a", "0s..1s", NULL },
+  };
+
+  if (g_getenv ("TSL_TIMESLICE") == NULL)
+    {
+      g_test_skip ("TSL_TIMESLICE is not set");
+      return;
+    }
+
+  g_assert_cmpint (run_cli (ok_args, NULL, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "series,stat,a_value,b_value,change_pct,ci_low_pct,"
+                                        "ci_high_pct,p_value,q_value,significant\n"));
+  planted = csv_line_for (out, "planted");
+  steady = csv_line_for (out, "steady");
+  g_assert_nonnull (planted);
+  g_assert_nonnull (steady);
+  g_assert_true (g_str_has_suffix (planted, ",true"));
+  g_assert_true (g_str_has_suffix (steady, ",false"));
+
+  /* Same seed, same bytes. */
+  g_assert_cmpint (run_cli (ok_args, NULL, &out2, &err2), ==, 0);
+  g_assert_cmpstr (out, ==, out2);
+
+  /* From a pipe: the one pass's samples, and a warning saying so. */
+  {
+    const char *pipe_args[] = { "--a", "0s..100s", "--b", "100s..200s", "--rounds", "2000", "-", NULL };
+
+    g_assert_cmpint (run_cli (pipe_args, csv, &piped, &perr), ==, 0);
+    g_assert_nonnull (strstr (perr, "not a seekable file"));
+    g_assert_true (g_str_has_suffix (csv_line_for (piped, "planted"), ",true"));
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+
+      for (guint j = 0; bad[i][j] != NULL; j++)
+        g_ptr_array_add (args, (gpointer) bad[i][j]);
+      g_ptr_array_add (args, csv);
+      g_ptr_array_add (args, NULL);
+      g_assert_cmpint (run_cli ((const char * const *) args->pdata, NULL, &discard_out, &discard_err), ==, 2);
+      g_assert_true (g_str_has_prefix (discard_err, "timeslice: "));
+      g_clear_pointer (&discard_out, g_free);
+      g_clear_pointer (&discard_err, g_free);
+    }
+
+  /* A range past the end of the trace is a usage error too. */
+  {
+    const char *late[] = { "--a", "0s..1s", "--b", "500s..600s", csv, NULL };
+
+    g_assert_cmpint (run_cli (late, NULL, &discard_out, &discard_err), ==, 2);
+    g_clear_pointer (&discard_out, g_free);
+    g_clear_pointer (&discard_err, g_free);
+  }
+
+  /* Unreadable input: exit 1 naming the file. */
+  {
+    const char *missing[] = { "--a", "0s..1s", "--b", "1s..2s", "/nonexistent/trace.json", NULL };
+
+    g_assert_cmpint (run_cli (missing, NULL, &discard_out, &discard_err), ==, 1);
+    g_assert_nonnull (strstr (discard_err, "/nonexistent/trace.json"));
+    g_clear_pointer (&discard_out, g_free);
+    g_clear_pointer (&discard_err, g_free);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/compare/calibration/null-equal", test_null_equal);
+  g_test_add_func ("/compare/calibration/null-longer-b", test_null_longer);
+  g_test_add_func ("/compare/calibration/null-counts", test_null_counts);
+  g_test_add_func ("/compare/calibration/null-ar1", test_null_ar1);
+  g_test_add_func ("/compare/calibration/power", test_power);
+  g_test_add_func ("/compare/calibration/coverage", test_coverage);
+  g_test_add_func ("/compare/seed-examples", test_seed_examples);
+  g_test_add_func ("/compare/many-null-series", test_many_null);
+  g_test_add_func ("/compare/fixture/metrics", test_fixture_metrics);
+  g_test_add_func ("/compare/fixture/trace", test_fixture_trace);
+  g_test_add_func ("/compare/async", test_async);
+  g_test_add_func ("/compare/cli", test_cli);
+
+  return g_test_run ();
+}
