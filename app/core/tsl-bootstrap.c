@@ -228,6 +228,31 @@ stat_is_sum_like (TslStat stat)
   return stat == TSL_STAT_SUM || stat == TSL_STAT_MEAN || stat == TSL_STAT_SHARE;
 }
 
+/* Lemire's bounded draw on 32 bits, so one 64-bit output gives two
+ * indices; the rare rejection draws afresh. Unbiased, like
+ * tsl_rng_bounded(), for any n < 2^32. */
+static inline guint32
+bounded32 (guint32  r,
+           guint32  n,
+           TslRng  *rng)
+{
+  guint64 m = (guint64) r * n;
+  guint32 low = (guint32) m;
+
+  if (G_UNLIKELY (low < n))
+    {
+      guint32 threshold = -n % n;
+
+      while (low < threshold)
+        {
+          m = (guint64) (guint32) (tsl_rng_next (rng) >> 32) * n;
+          low = (guint32) m;
+        }
+    }
+
+  return (guint32) (m >> 32);
+}
+
 static inline double
 sum_iid (const double *x,
          gsize         n,
@@ -236,11 +261,20 @@ sum_iid (const double *x,
   double acc0 = 0, acc1 = 0;
   gsize i = 0;
 
+  if (G_UNLIKELY (n > G_MAXUINT32))
+    {
+      for (; i < n; i++)
+        acc0 += x[tsl_rng_bounded (rng, n)];
+      return acc0;
+    }
+
   /* Two accumulators let the adds overlap the next draw. */
   for (; i + 2 <= n; i += 2)
     {
-      acc0 += x[tsl_rng_bounded (rng, n)];
-      acc1 += x[tsl_rng_bounded (rng, n)];
+      guint64 r = tsl_rng_next (rng);
+
+      acc0 += x[bounded32 ((guint32) r, (guint32) n, rng)];
+      acc1 += x[bounded32 ((guint32) (r >> 32), (guint32) n, rng)];
     }
   if (i < n)
     acc0 += x[tsl_rng_bounded (rng, n)];
@@ -274,6 +308,22 @@ gather (const TslBootstrapSample *s,
         double                   *buf)
 {
   gsize n = s->n, block = s->block;
+
+  if (block <= 1 && n <= G_MAXUINT32)
+    {
+      gsize i = 0;
+
+      for (; i + 2 <= n; i += 2)
+        {
+          guint64 r = tsl_rng_next (rng);
+
+          buf[i] = s->x[bounded32 ((guint32) r, (guint32) n, rng)];
+          buf[i + 1] = s->x[bounded32 ((guint32) (r >> 32), (guint32) n, rng)];
+        }
+      if (i < n)
+        buf[i] = s->x[tsl_rng_bounded (rng, n)];
+      return;
+    }
 
   if (block <= 1)
     {
@@ -314,12 +364,6 @@ resample_stat (const Job  *job,
                                    : sum_iid (s->x, n, rng);
       if (job->stat != TSL_STAT_SUM)
         theta /= (double) n;
-    }
-  else if (job->stat == TSL_STAT_MAX && s->block <= 1)
-    {
-      theta = s->x[tsl_rng_bounded (rng, n)];
-      for (gsize i = 1; i < n; i++)
-        theta = MAX (theta, s->x[tsl_rng_bounded (rng, n)]);
     }
   else
     {

@@ -296,8 +296,12 @@ sniff (TslReader     *self,
 
   if (len == 0 && at_eof)
     {
-      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
-                   "%s: the file is empty", self->name);
+      if (self->gunzip != NULL && !self->gzip_member_done)
+        g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+                     "%s:1:1: the gzip data is truncated before any content", self->name);
+      else
+        g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+                     "%s:1:1: the file is empty", self->name);
       return FALSE;
     }
   /* Nothing decoded yet (a held UTF-16 byte): nothing to look at. */
@@ -322,7 +326,7 @@ sniff (TslReader     *self,
   if (best == NULL)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
-                   "%s: unrecognised file format (supported: Chrome trace event JSON, "
+                   "%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
                    "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics; "
                    "optionally gzip-compressed)",
                    self->name);
@@ -631,8 +635,10 @@ push_raw (TslReader     *self,
           /* No input left and nothing more to write: wait for the next feed. */
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && len == 0)
             break;
+          /* Where the damage is, as a position in the text decoded so far. */
           g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                       "%s: invalid gzip data: %s", self->name, local_error->message);
+                       "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ": invalid gzip data: %s",
+                       self->name, self->ctx.line, self->ctx.column, local_error->message);
           return FALSE;
         }
       data += bytes_read;

@@ -310,6 +310,8 @@ tsl_trace_intern (TslTrace   *self,
     {
       g_autofree char *valid = g_utf8_make_valid (str, -1);
 
+      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD");
       return tsl_trace_intern (self, valid);
     }
 

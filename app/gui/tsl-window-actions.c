@@ -238,6 +238,7 @@ _tsl_window_class_actions_init (TslWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, NULL);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, _tsl_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-ranges", NULL, _tsl_window_clear_ranges_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-loading", NULL);
 }

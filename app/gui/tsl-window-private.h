@@ -29,6 +29,11 @@ struct _TslWindow
   GtkListBox           *warnings_list;
   GtkToggleButton      *select_b_button;
   GtkToggleButton      *follow_button;
+  GtkMenuButton        *ranges_button;
+  GtkEntry             *a_start_entry;
+  GtkEntry             *a_end_entry;
+  GtkEntry             *b_start_entry;
+  GtkEntry             *b_end_entry;
   GtkLabel             *status_label;
   GMenu                *recent_section;
 
@@ -46,6 +51,12 @@ void              _tsl_window_update_recent      (TslWindow      *self);
 void              _tsl_window_export_to          (TslWindow      *self,
                                                   GFile          *file);
 void              _tsl_window_export_action      (GtkWidget      *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
+void              _tsl_window_update_ranges      (TslWindow      *self);
+void              _tsl_window_range_entry_activate (TslWindow    *self,
+                                                  GtkEntry       *entry);
+void              _tsl_window_clear_ranges_action (GtkWidget     *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
 void              _tsl_window_show_error         (TslWindow      *self,

@@ -381,6 +381,15 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_range_entry_activate",
+                                                G_CALLBACK (_tsl_window_range_entry_activate));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_ranges_changed",
+                                                G_CALLBACK (_tsl_window_update_ranges));
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, ranges_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, a_start_entry);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, a_end_entry);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, b_start_entry);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, b_end_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, follow_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, recent_section);
@@ -407,6 +416,7 @@ tsl_window_init (TslWindow *self)
                            G_CALLBACK (_tsl_window_update_recent), self, G_CONNECT_SWAPPED);
   _tsl_window_update_recent (self);
   _tsl_window_update_actions (self);
+  _tsl_window_update_ranges (self);
 }
 
 TslWindow *

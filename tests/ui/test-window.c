@@ -168,6 +168,21 @@ test_timeline_navigation (void)
   g_assert_cmpint (end, >=, span * 3 / 5);
   g_assert_cmpint (end - start, <, span);
 
+  /* The status bar names both ranges; its popover edits them exactly. */
+  g_assert_nonnull (strstr (gtk_menu_button_get_label (window->ranges_button), "A: "));
+  g_assert_nonnull (strstr (gtk_menu_button_get_label (window->ranges_button), "B: "));
+  gtk_editable_set_text (GTK_EDITABLE (window->a_start_entry), "100ms");
+  gtk_editable_set_text (GTK_EDITABLE (window->a_end_entry), "0.25 s");
+  g_signal_emit_by_name (window->a_end_entry, "activate");
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_cmpint (a0, ==, 100000000);
+  g_assert_cmpint (a1, ==, 250000000);
+  gtk_editable_set_text (GTK_EDITABLE (window->b_start_entry), "nonsense");
+  g_signal_emit_by_name (window->b_start_entry, "activate");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window->b_start_entry), "error"));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &a0, &a1));
+  g_assert_cmpint (a0, ==, span / 2);
+
   g_assert_true (gtk_widget_activate_action (timeline, "timeline.clear-ranges", NULL));
   g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, NULL, NULL));
   g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, NULL, NULL));

@@ -63,7 +63,7 @@ def main():
     empty = os.path.join(data, 'empty.txt')
     proc = run(empty)
     check('empty exit 1', proc.returncode == 1)
-    check('empty message', proc.stderr.decode().strip() == f'timeslice: {empty}: the file is empty',
+    check('empty message', proc.stderr.decode().strip() == f'timeslice: {empty}:1:1: the file is empty',
           proc.stderr.decode())
 
     proc = run(os.path.join(data, 'unknown.bin'))

@@ -438,7 +438,7 @@ test_errors (void)
   trace = read_bytes ("empty.txt", empty, FEED_WHOLE, &error);
   g_assert_null (trace);
   g_assert_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY);
-  g_assert_cmpstr (error->message, ==, "empty.txt: the file is empty");
+  g_assert_cmpstr (error->message, ==, "empty.txt:1:1: the file is empty");
   g_clear_error (&error);
 
   trace = read_bytes ("bom.txt", bom_only, FEED_BYTES, &error);
