@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gio/gio.h>
 
@@ -24,6 +25,10 @@
 #define N      10000
 #define ROUNDS 20000
 #define RUNS   3
+
+/* Processor seconds per wall second of the best run: shows whether the
+ * threads really had their cores (a busy machine skews the figures). */
+static double last_cpu_use;
 
 static double
 best_draws_per_s (TslStat  stat,
@@ -39,12 +44,19 @@ best_draws_per_s (TslStat  stat,
   for (guint run = 0; run < RUNS; run++)
     {
       gint64 start = g_get_monotonic_time ();
+      clock_t cpu = clock ();
+      double wall;
 
       if (two_sample)
         tsl_bootstrap_two_sample (&a, &b, &config, out, NULL, NULL);
       else
         tsl_bootstrap_one_sample (&a, &config, 0, out, NULL, NULL);
-      best = MIN (best, (double) (g_get_monotonic_time () - start) / 1e6);
+      wall = (double) (g_get_monotonic_time () - start) / 1e6;
+      if (wall < best)
+        {
+          best = wall;
+          last_cpu_use = (double) (clock () - cpu) / CLOCKS_PER_SEC / wall;
+        }
     }
 
   return draws / best;
@@ -77,7 +89,7 @@ main (void)
   g_autofree double *x = g_new (double, N);
   g_autofree double *out = g_new (double, ROUNDS);
   guint cores = g_get_num_processors ();
-  double one, all, two, median, scipy;
+  double one, all, all_use, two, median, scipy;
   TslRng rng;
 
   tsl_rng_init (&rng, 7, 0);
@@ -86,13 +98,15 @@ main (void)
 
   one = best_draws_per_s (TSL_STAT_MEAN, FALSE, 1, x, out);
   all = best_draws_per_s (TSL_STAT_MEAN, FALSE, cores, x, out);
+  all_use = last_cpu_use;
   two = best_draws_per_s (TSL_STAT_MEAN, TRUE, cores, x, out);
   median = best_draws_per_s (TSL_STAT_MEDIAN, FALSE, cores, x, out);
   scipy = scipy_draws_per_s ();
 
   printf ("bootstrap, mean of %d items × %d rounds (best of %d)\n", N, ROUNDS, RUNS);
   printf ("  one thread         %.3g draws/s\n", one);
-  printf ("  %u threads          %.3g draws/s\n", cores, all);
+  printf ("  %u threads          %.3g draws/s (%.2f cores busy: %.3g per core-second)\n",
+          cores, all, all_use, all / MAX (all_use, 1e-9));
   printf ("  two-sample effect  %.3g draws/s (%u threads)\n", two, cores);
   printf ("  median (select)    %.3g draws/s (%u threads)\n", median, cores);
   if (isnan (scipy))

@@ -124,8 +124,8 @@ tsl_cli_compare (int    argc,
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b,
       "Range B", "RANGE" },
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
-      "Statistic for every row it applies to: sum, mean, median, p95, max, count "
-      "(metrics) or share, count (threads); default sum for metrics, share for threads", "S" },
+      "sum, mean, median, p95, max or count for metrics; share or count for threads "
+      "(default sum for metrics, share for threads)", "S" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,
       "two-sample (default) or seed (the seed’s one-sample test, for comparison)", "M" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <json-glib/json-glib.h>
 
@@ -24,6 +25,32 @@ span_seconds (TslTrace *trace,
 
   *has_span = tsl_trace_get_has_time (trace) && tsl_trace_get_span (trace, &start_ns, &end_ns);
   return *has_span ? (double) (end_ns - start_ns) / 1e9 : 0.0;
+}
+
+/* json-glib 1.6 writes a double such as 3e-09 as "3e-09.0", which is not
+ * JSON: it appends ".0" to any number printed without a '.'. Puts the
+ * number back as g_ascii_dtostr() wrote it. Takes `json`. */
+static char *
+fix_exponent (char       *json,
+              const char *member,
+              gboolean    has_value,
+              double      value)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *bad = NULL;
+  g_autofree char *good = NULL;
+  GString *out;
+
+  g_ascii_dtostr (number, sizeof number, value);
+  if (!has_value || strchr (number, '.') != NULL || strchr (number, 'e') == NULL)
+    return json;
+
+  bad = g_strdup_printf ("\"%s\" : %s.0", member, number);
+  good = g_strdup_printf ("\"%s\" : %s", member, number);
+  out = g_string_new (json);
+  g_free (json);
+  g_string_replace (out, bad, good, 1);
+  return g_string_free (out, FALSE);
 }
 
 static char *
@@ -96,7 +123,7 @@ describe_json (TslTrace   *trace,
   root = json_builder_get_root (builder);
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return fix_exponent (json_generator_to_data (generator, NULL), "span_s", has_span, span_s);
 }
 
 static char *

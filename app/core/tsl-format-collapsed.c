@@ -165,8 +165,9 @@ collapsed_sniff (const guint8 *head,
           if (memchr (p, ';', stack_len) != NULL)
             with_semicolon++;
         }
-      else
+      else if (nl != NULL)
         bad++;
+      /* else: a last line cut short by truncation says nothing about the format. */
 
       p = nl ? nl + 1 : end;
     }

@@ -59,6 +59,7 @@ typedef struct {
   gint64            last_time_ns;
   guint64           n_missing_time;
   guint64           n_bad_headers;
+  guint64           n_orphan_frames;  /* stack lines before any sample header */
 
   gboolean          have_last;
   gint64            last_pid;
@@ -529,6 +530,8 @@ perf_parse (gpointer       data,
       if (line_len == 0 || p[0] == '#' || is_frame_line (p, line_len))
         {
           /* Blank, comment, or a frame whose header was rejected. */
+          if (line_len > 0 && p[0] != '#' && !self->started && self->n_bad_headers == 0)
+            self->n_orphan_frames++;
           p = nl ? nl + 1 : end;
           continue;
         }
@@ -577,6 +580,10 @@ incomplete:
         tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " lines were not perf script "
                                "sample headers and were skipped",
                                tsl_reader_context_get_name (self->ctx), self->n_bad_headers);
+      if (self->n_orphan_frames > 0)
+        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " stack lines before the "
+                               "first sample header were skipped",
+                               tsl_reader_context_get_name (self->ctx), self->n_orphan_frames);
       if (self->n_missing_time > 0)
         tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " samples have no timestamp; "
                                "they were placed at the previous sample's time",

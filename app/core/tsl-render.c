@@ -342,7 +342,7 @@ flush_run (cairo_t                *cr,
   hit = matches (name, o->highlight);
 
   if (o->highlight && *o->highlight && !hit)
-    cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.25);
+    cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.4);
   else
     cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), h - 1);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tsl-document-loader.h"
+#include "tsl-compare-panel.h"
 #include "tsl-timeline-view.h"
 #include "tsl-window.h"
 
@@ -30,6 +31,7 @@ struct _TslWindow
   GtkToggleButton      *select_b_button;
   GtkToggleButton      *follow_button;
   GtkMenuButton        *ranges_button;
+  TslComparePanel      *compare_panel;
   GtkEntry             *a_start_entry;
   GtkEntry             *a_end_entry;
   GtkEntry             *b_start_entry;

@@ -61,6 +61,8 @@ _tsl_window_update_ranges (TslWindow *self)
 
   gtk_menu_button_set_label (self->ranges_button, label);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-ranges", has_a || has_b);
+
+  tsl_compare_panel_set_ranges (self->compare_panel, has_a, a0, a1, has_b, b0, b1);
 }
 
 static gboolean

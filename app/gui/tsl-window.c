@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tsl-range.h"
@@ -170,6 +172,10 @@ load_cb (GObject      *object,
   refresh_document (self);
   _tsl_window_update_actions (self);
 
+  /* Compare re-reads the file per range; what was read so far is its fallback. */
+  tsl_compare_panel_set_k (self->compare_panel, tsl_trace_get_k (tsl_document_loader_get_trace (loader)));
+  tsl_compare_panel_set_source (self->compare_panel, self->file, tsl_document_loader_get_trace (loader));
+
   if (ok)
     {
       add_to_recent (self->file);
@@ -307,6 +313,17 @@ on_select_b_toggled (TslWindow       *self,
 }
 
 static void
+on_series_selected (TslWindow       *self,
+                    const char      *series,
+                    TslComparePanel *panel)
+{
+  const char *slash = series ? strrchr (series, '/') : NULL;
+
+  /* "worker-1/parse" highlights the function "parse" on the timeline. */
+  tsl_timeline_view_set_highlight (self->timeline, slash ? slash + 1 : series);
+}
+
+static void
 on_follow_toggled (TslWindow       *self,
                    GtkToggleButton *button)
 {
@@ -386,6 +403,8 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "on_ranges_changed",
                                                 G_CALLBACK (_tsl_window_update_ranges));
   gtk_widget_class_bind_template_child (widget_class, TslWindow, ranges_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, compare_panel);
+  gtk_widget_class_bind_template_callback (widget_class, on_series_selected);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, a_start_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, a_end_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, b_start_entry);
@@ -403,6 +422,7 @@ tsl_window_init (TslWindow *self)
   GtkDropTarget *drop;
 
   g_type_ensure (TSL_TYPE_TIMELINE_VIEW);
+  g_type_ensure (TSL_TYPE_COMPARE_PANEL);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_scrollbar_set_adjustment (self->timeline_scrollbar,

@@ -287,6 +287,89 @@ test_follow (void)
 }
 
 static gboolean
+compare_done (gpointer data)
+{
+  TslWindow *window = data;
+
+  return !tsl_compare_panel_is_busy (window->compare_panel) &&
+         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
+}
+
+static void
+test_compare_panel (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GListModel *model;
+  TslCompareItem *first;
+  gint64 span;
+  guint n, n_memory = 0;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+
+  /* Ranges set through the timeline fill the table. */
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span * 17 / 100, span * 35 / 100);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 74 / 100);
+  iterate_until (compare_done, window, 120000);
+
+  model = tsl_compare_panel_get_model (window->compare_panel);
+  n = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n, >=, 10);
+
+  /* Default order: significant rows first, then by |change|. */
+  first = g_list_model_get_item (model, 0);
+  g_assert_true (tsl_compare_item_get_significant (first));
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(TslCompareItem) prev = g_list_model_get_item (model, i - 1);
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+
+      g_assert_true (tsl_compare_item_get_significant (prev) >= tsl_compare_item_get_significant (item));
+      if (tsl_compare_item_get_significant (prev) == tsl_compare_item_get_significant (item))
+        g_assert_cmpfloat (tsl_compare_item_get_magnitude (prev), >=, tsl_compare_item_get_magnitude (item));
+    }
+  g_object_unref (first);
+
+  /* Filtering keeps only matching series. */
+  tsl_compare_panel_set_filter (window->compare_panel, "memory");
+  n = g_list_model_get_n_items (model);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+
+      g_assert_nonnull (strstr (tsl_compare_item_get_series (item), "memory"));
+      n_memory++;
+    }
+  g_assert_cmpuint (n_memory, ==, 1);
+  tsl_compare_panel_set_filter (window->compare_panel, NULL);
+
+  /* Sorting by the Series column orders by name. */
+  {
+    GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
+    GListModel *columns = gtk_column_view_get_columns (view);
+    g_autoptr(GtkColumnViewColumn) series_column = g_list_model_get_item (columns, 1);
+
+    gtk_column_view_sort_by_column (view, series_column, GTK_SORT_ASCENDING);
+    for (guint i = 1; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(TslCompareItem) prev = g_list_model_get_item (model, i - 1);
+        g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+
+        g_assert_cmpint (g_utf8_collate (tsl_compare_item_get_series (prev),
+                                         tsl_compare_item_get_series (item)), <=, 0);
+      }
+  }
+
+  /* One range only: the table gives way to a hint. */
+  tsl_timeline_view_clear_ranges (window->timeline);
+  g_assert_false (tsl_compare_panel_is_busy (window->compare_panel));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
 has_message_dialog (gpointer data)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -380,6 +463,7 @@ main (int   argc,
   g_test_add_func ("/window/timeline-navigation", test_timeline_navigation);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/follow", test_follow);
+  g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   ret = g_test_run ();

@@ -450,6 +450,7 @@ assert_same_rows (GPtrArray *x,
       const TslCompareRow *rx = g_ptr_array_index (x, i), *ry = g_ptr_array_index (y, i);
 
       g_assert_cmpstr (rx->series, ==, ry->series);
+      /* a_value … q_value: seven adjacent doubles, compared bit for bit. */
       g_assert_cmpmem (&rx->a_value, 7 * sizeof (double), &ry->a_value, 7 * sizeof (double));
       g_assert_cmpint (rx->significant, ==, ry->significant);
     }

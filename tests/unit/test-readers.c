@@ -448,7 +448,7 @@ test_errors (void)
   trace = read_bytes ("unknown.bin", unknown, FEED_RANDOM, &error);
   g_assert_null (trace);
   g_assert_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT);
-  g_assert_true (g_str_has_prefix (error->message, "unknown.bin: "));
+  g_assert_true (g_str_has_prefix (error->message, "unknown.bin:1:1: "));
   g_assert_nonnull (strstr (error->message, "perf script"));
   g_assert_nonnull (strstr (error->message, "CSV"));
 }

@@ -1,0 +1,154 @@
+/* tsl-render-histogram.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "tsl-render-histogram.h"
+
+#define N_BINS   40
+#define MARGIN_L 12
+#define MARGIN_R 12
+#define MARGIN_T 34
+#define MARGIN_B 30
+
+static void
+text_at (cairo_t    *cr,
+         double      x,
+         double      y,
+         double      align,
+         const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  cairo_move_to (cr, x - ext.x_advance * align, y);
+  cairo_show_text (cr, text);
+}
+
+void
+tsl_render_histogram (cairo_t                *cr,
+                      const TslHistogramData *d,
+                      double                  width,
+                      double                  height)
+{
+  double fg = d->dark ? 0.92 : 0.15;
+  double lo, hi, plot_w, plot_h, bin_w;
+  guint bins[N_BINS] = { 0 };
+  guint peak = 1;
+  char buf[160];
+
+#define X_OF(v) (MARGIN_L + ((v) - lo) / (hi - lo) * plot_w)
+
+  cairo_save (cr);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, 10.5);
+
+  if (d->n_effects < 2 || width < 80 || height < 80)
+    {
+      cairo_set_source_rgba (cr, fg, fg, fg, 0.6);
+      text_at (cr, width / 2, height / 2, 0.5, "No bootstrap distribution for this row");
+      cairo_restore (cr);
+      return;
+    }
+
+  /* The middle 99.8 % sets the scale, so a few extreme resamples do not
+   * squeeze the body of the distribution into one bin. */
+  lo = d->effects[(guint) (d->n_effects * 0.001)];
+  hi = d->effects[d->n_effects - 1 - (guint) (d->n_effects * 0.001)];
+  lo = MIN (lo, MIN (0, d->ci_low));
+  hi = MAX (hi, MAX (0, d->ci_high));
+  if (!isnan (d->change))
+    {
+      lo = MIN (lo, d->change);
+      hi = MAX (hi, d->change);
+    }
+  if (hi - lo < 1e-9)
+    {
+      lo -= 0.01;
+      hi += 0.01;
+    }
+  {
+    double pad = (hi - lo) * 0.05;
+    lo -= pad;
+    hi += pad;
+  }
+
+  plot_w = width - MARGIN_L - MARGIN_R;
+  plot_h = height - MARGIN_T - MARGIN_B;
+  bin_w = (hi - lo) / N_BINS;
+
+  for (guint i = 0; i < d->n_effects; i++)
+    {
+      int b = (int) floor ((d->effects[i] - lo) / bin_w);
+
+      if (b >= 0 && b < N_BINS)
+        peak = MAX (peak, ++bins[b]);
+    }
+
+  /* CI band */
+  if (!isnan (d->ci_low) && !isnan (d->ci_high))
+    {
+      if (d->significant)
+        cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, 0.18);
+      else
+        cairo_set_source_rgba (cr, fg, fg, fg, 0.08);
+      cairo_rectangle (cr, X_OF (d->ci_low), MARGIN_T, X_OF (d->ci_high) - X_OF (d->ci_low), plot_h);
+      cairo_fill (cr);
+    }
+
+  for (guint b = 0; b < N_BINS; b++)
+    {
+      double x0 = X_OF (lo + b * bin_w);
+      double h = (double) bins[b] / peak * plot_h;
+
+      cairo_rectangle (cr, x0 + 0.5, MARGIN_T + plot_h - h, MAX (plot_w / N_BINS - 1, 1), h);
+    }
+  cairo_set_source_rgba (cr, 0.384, 0.627, 0.918, 0.9);
+  cairo_fill (cr);
+
+  /* Axis with 0 % (no change) and the CI bounds */
+  cairo_set_source_rgba (cr, fg, fg, fg, 0.5);
+  cairo_rectangle (cr, MARGIN_L, MARGIN_T + plot_h, plot_w, 1);
+  cairo_fill (cr);
+
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_source_rgba (cr, fg, fg, fg, 0.85);
+  cairo_move_to (cr, floor (X_OF (0)) + 0.5, MARGIN_T - 4);
+  cairo_line_to (cr, floor (X_OF (0)) + 0.5, MARGIN_T + plot_h);
+  cairo_stroke (cr);
+  text_at (cr, X_OF (0), MARGIN_T - 6, 0.5, "0 %");
+
+  if (!isnan (d->change))
+    {
+      cairo_set_source_rgb (cr, 1.0, 0.471, 0.0);
+      cairo_move_to (cr, floor (X_OF (d->change)) + 0.5, MARGIN_T);
+      cairo_line_to (cr, floor (X_OF (d->change)) + 0.5, MARGIN_T + plot_h);
+      cairo_stroke (cr);
+    }
+
+  cairo_set_source_rgba (cr, fg, fg, fg, 0.8);
+  if (!isnan (d->ci_low) && !isnan (d->ci_high))
+    {
+      g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_low * 100);
+      text_at (cr, X_OF (d->ci_low), MARGIN_T + plot_h + 14, 1.0, buf);
+      g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_high * 100);
+      text_at (cr, X_OF (d->ci_high), MARGIN_T + plot_h + 14, 0.0, buf);
+    }
+
+  /* Caption: what is shown and the two values compared */
+  cairo_set_source_rgba (cr, fg, fg, fg, 1);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  g_snprintf (buf, sizeof buf, "%s (%s)", d->series ? d->series : "", d->stat ? d->stat : "");
+  text_at (cr, MARGIN_L, 14, 0, buf);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  g_snprintf (buf, sizeof buf, "A %.4g → B %.4g: %+.1f %%, CI shaded; orange = observed",
+              d->a_value, d->b_value, d->change * 100);
+  cairo_set_source_rgba (cr, fg, fg, fg, 0.7);
+  text_at (cr, width - MARGIN_R, 14, 1.0, buf);
+
+  cairo_restore (cr);
+#undef X_OF
+}

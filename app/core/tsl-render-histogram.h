@@ -1,0 +1,33 @@
+/* tsl-render-histogram.h: the bootstrap distribution of one compare row
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const double *effects;      /* sorted resampled relative changes (fractions) */
+  guint         n_effects;
+  double        change;       /* the observed relative change */
+  double        ci_low;
+  double        ci_high;
+  double        a_value;
+  double        b_value;
+  const char   *series;
+  const char   *stat;
+  gboolean      significant;
+  gboolean      dark;
+} TslHistogramData;
+
+/* Histogram of the effects in %, the CI shaded, 0 % (no change) and the
+ * observed change marked, A and B's values in the caption. */
+void              tsl_render_histogram          (cairo_t                *cr,
+                                                 const TslHistogramData *data,
+                                                 double                  width,
+                                                 double                  height);
+
+G_END_DECLS

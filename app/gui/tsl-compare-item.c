@@ -1,0 +1,134 @@
+/* tsl-compare-item.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-compare-item"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "tsl-compare-item.h"
+
+struct _TslCompareItem
+{
+  GObject        parent_instance;
+  TslCompareRow *row;
+};
+
+enum {
+  PROP_0,
+  PROP_SERIES,
+  PROP_SIGNIFICANT,
+  PROP_MAGNITUDE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TslCompareItem, tsl_compare_item, G_TYPE_OBJECT)
+
+static void
+tsl_compare_item_finalize (GObject *object)
+{
+  TslCompareItem *self = TSL_COMPARE_ITEM (object);
+
+  g_clear_pointer (&self->row, tsl_compare_row_free);
+
+  G_OBJECT_CLASS (tsl_compare_item_parent_class)->finalize (object);
+}
+
+static void
+tsl_compare_item_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TslCompareItem *self = TSL_COMPARE_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_SERIES:
+      g_value_set_string (value, tsl_compare_item_get_series (self));
+      break;
+
+    case PROP_SIGNIFICANT:
+      g_value_set_boolean (value, tsl_compare_item_get_significant (self));
+      break;
+
+    case PROP_MAGNITUDE:
+      g_value_set_double (value, tsl_compare_item_get_magnitude (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tsl_compare_item_class_init (TslCompareItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tsl_compare_item_finalize;
+  object_class->get_property = tsl_compare_item_get_property;
+
+  /* Read-only views of the row, for GtkExpression-based sorters and filters. */
+  properties[PROP_SERIES] =
+    g_param_spec_string ("series", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIGNIFICANT] =
+    g_param_spec_boolean ("significant", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAGNITUDE] =
+    g_param_spec_double ("magnitude", NULL, NULL, -1, G_MAXDOUBLE, -1, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tsl_compare_item_init (TslCompareItem *self)
+{
+}
+
+TslCompareItem *
+tsl_compare_item_new (TslCompareRow *row)
+{
+  TslCompareItem *self;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  self = g_object_new (TSL_TYPE_COMPARE_ITEM, NULL);
+  self->row = row;
+  return self;
+}
+
+const TslCompareRow *
+tsl_compare_item_get_row (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  return self->row;
+}
+
+const char *
+tsl_compare_item_get_series (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  return self->row->series;
+}
+
+gboolean
+tsl_compare_item_get_significant (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), FALSE);
+
+  return self->row->significant;
+}
+
+double
+tsl_compare_item_get_magnitude (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), -1);
+
+  return isnan (self->row->change) ? -1 : fabs (self->row->change);
+}

@@ -1,0 +1,24 @@
+/* tsl-compare-item.h: one row of the compare table, for list models
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tsl-compare.h"
+
+G_BEGIN_DECLS
+
+#define TSL_TYPE_COMPARE_ITEM (tsl_compare_item_get_type ())
+G_DECLARE_FINAL_TYPE (TslCompareItem, tsl_compare_item, TSL, COMPARE_ITEM, GObject)
+
+/* Takes ownership of `row`. */
+TslCompareItem      *tsl_compare_item_new          (TslCompareRow  *row);
+const TslCompareRow *tsl_compare_item_get_row      (TslCompareItem *self);
+const char          *tsl_compare_item_get_series   (TslCompareItem *self);
+gboolean             tsl_compare_item_get_significant (TslCompareItem *self);
+/* |change| for sorting; -1 when undefined so those rows sort last. */
+double               tsl_compare_item_get_magnitude (TslCompareItem *self);
+
+G_END_DECLS

@@ -1,0 +1,661 @@
+/* tsl-compare-panel.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Recomputes on a short debounce whenever the ranges or the controls change:
+ * the old computation is cancelled and its late result dropped, so the table
+ * never shows numbers for ranges that are no longer selected (TE's
+ * editor-document-statistics pattern, through GTask).
+ */
+#define G_LOG_DOMAIN "tsl-compare-panel"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "tsl-compare-panel.h"
+#include "tsl-histogram.h"
+
+#define DEBOUNCE_MS 300
+#define COMPARE_SEED G_GUINT64_CONSTANT (0x5EED)
+
+typedef enum {
+  COL_SIGNIFICANT,
+  COL_SERIES,
+  COL_A,
+  COL_B,
+  COL_CHANGE,
+  COL_CI,
+  COL_Q,
+  COL_POINTS,
+  COL_TEST,
+  N_COLUMNS
+} Column;
+
+struct _TslComparePanel
+{
+  GtkWidget           parent_instance;
+
+  /* Template widgets */
+  GtkWidget          *box;
+  GtkSearchEntry     *filter_entry;
+  GtkSpinner         *spinner;
+  GtkLabel           *progress_label;
+  GtkDropDown        *stat_dropdown;
+  GtkDropDown        *method_dropdown;
+  GtkSpinButton      *confidence_spin;
+  GtkSpinButton      *rounds_spin;
+  GtkStack           *stack;
+  GtkLabel           *summary_label;
+  GtkColumnView      *column_view;
+  TslHistogram       *histogram;
+  AdwStatusPage      *error_page;
+
+  /* Owned references */
+  GListStore         *store;
+  GtkFilterListModel *filtered;
+  GtkSortListModel   *sorted;
+  GtkSingleSelection *selection;
+  GtkStringFilter    *filter;
+  GFile              *file;
+  TslTrace           *trace;
+  GCancellable       *cancellable;
+  GtkColumnViewColumn *columns[N_COLUMNS];
+
+  guint               debounce;
+  guint               k;
+  gboolean            has_a;
+  gboolean            has_b;
+  gint64              a[2];
+  gint64              b[2];
+};
+
+enum {
+  SERIES_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TslComparePanel, tsl_compare_panel, GTK_TYPE_WIDGET)
+
+static char *
+format_value (double v)
+{
+  if (isnan (v))
+    return g_strdup ("—");
+  if (v != 0 && (fabs (v) >= 1e6 || fabs (v) < 1e-3))
+    return g_strdup_printf ("%.3e", v);
+  return g_strdup_printf ("%.4g", v);
+}
+
+static char *
+format_pct (double v)
+{
+  return isnan (v) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", v * 100);
+}
+
+static char *
+cell_text (const TslCompareRow *row,
+           Column               column)
+{
+  switch (column)
+    {
+    case COL_SERIES:
+      return g_strdup (row->series);
+    case COL_A:
+      return format_value (row->a_value);
+    case COL_B:
+      return format_value (row->b_value);
+    case COL_CHANGE:
+      return format_pct (row->change);
+    case COL_CI:
+      {
+        g_autofree char *lo = format_pct (row->ci_low);
+        g_autofree char *hi = format_pct (row->ci_high);
+
+        if (isnan (row->ci_low) || isnan (row->ci_high))
+          return g_strdup ("—");
+        return g_strdup_printf ("%s … %s", lo, hi);
+      }
+    case COL_Q:
+      return isnan (row->q_value) ? g_strdup ("—") : g_strdup_printf ("%.3g", row->q_value);
+    case COL_POINTS:
+      return g_strdup_printf ("%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT, row->n_a, row->n_b);
+    case COL_TEST:
+      return g_strdup_printf ("%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "");
+    case COL_SIGNIFICANT:
+    case N_COLUMNS:
+    default:
+      return g_strdup (row->significant ? _("Significant") : _("Noise"));
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == COL_SERIES || column == COL_TEST ? 0 : 1);
+  if (column == COL_SERIES)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else
+    gtk_widget_add_css_class (label, "numeric");
+
+  if (column == COL_SIGNIFICANT)
+    {
+      /* Significance by icon, text and colour together, never colour alone. */
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+      gtk_box_append (GTK_BOX (box), gtk_image_new ());
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_list_item_set_child (item, box);
+      return;
+    }
+
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  TslCompareItem *row_item = gtk_list_item_get_item (item);
+  const TslCompareRow *row = tsl_compare_item_get_row (row_item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  g_autofree char *text = cell_text (row, column);
+
+  if (column == COL_SIGNIFICANT)
+    {
+      GtkWidget *image = gtk_widget_get_first_child (child);
+      GtkWidget *label = gtk_widget_get_last_child (child);
+
+      gtk_image_set_from_icon_name (GTK_IMAGE (image),
+                                    row->significant ? "emblem-important-symbolic" : "list-remove-symbolic");
+      gtk_label_set_label (GTK_LABEL (label), text);
+      if (row->significant)
+        {
+          gtk_widget_add_css_class (child, "tsl-significant");
+          gtk_widget_remove_css_class (child, "dim-label");
+        }
+      else
+        {
+          gtk_widget_remove_css_class (child, "tsl-significant");
+          gtk_widget_add_css_class (child, "dim-label");
+        }
+      return;
+    }
+
+  gtk_label_set_label (GTK_LABEL (child), text);
+  if (column == COL_SERIES)
+    gtk_widget_set_tooltip_text (child, row->series);
+}
+
+static double
+sort_key (const TslCompareRow *row,
+          Column               column)
+{
+  switch (column)
+    {
+    case COL_A: return row->a_value;
+    case COL_B: return row->b_value;
+    case COL_CHANGE: return row->change;
+    case COL_CI: return row->ci_low;
+    case COL_Q: return row->q_value;
+    case COL_POINTS: return (double) MIN (row->n_a, row->n_b);
+    case COL_SIGNIFICANT:
+    case COL_SERIES:
+    case COL_TEST:
+    case N_COLUMNS:
+    default: return 0;
+    }
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  const TslCompareRow *ra = tsl_compare_item_get_row ((TslCompareItem *) a);
+  const TslCompareRow *rb = tsl_compare_item_get_row ((TslCompareItem *) b);
+  double ka, kb;
+
+  switch (column)
+    {
+    case COL_SERIES:
+      return g_utf8_collate (ra->series, rb->series);
+
+    case COL_TEST:
+      return g_strcmp0 (tsl_compare_test_to_string (ra->test), tsl_compare_test_to_string (rb->test));
+
+    case COL_SIGNIFICANT:
+      /* Significant first (descending), then the largest |change|. */
+      if (ra->significant != rb->significant)
+        return ra->significant ? 1 : -1;
+      ka = tsl_compare_item_get_magnitude ((TslCompareItem *) a);
+      kb = tsl_compare_item_get_magnitude ((TslCompareItem *) b);
+      return ka < kb ? -1 : ka > kb;
+
+    case COL_A:
+    case COL_B:
+    case COL_CHANGE:
+    case COL_CI:
+    case COL_Q:
+    case COL_POINTS:
+    case N_COLUMNS:
+    default:
+      ka = sort_key (ra, column);
+      kb = sort_key (rb, column);
+      /* Undefined values sort as the smallest. */
+      if (isnan (ka) || isnan (kb))
+        return isnan (ka) - isnan (kb) ? (isnan (ka) ? -1 : 1) : 0;
+      return ka < kb ? -1 : ka > kb;
+    }
+}
+
+static void
+add_columns (TslComparePanel *self)
+{
+  static const char *titles[N_COLUMNS] = {
+    N_("Significance"), N_("Series"), N_("A"), N_("B"), N_("Change"),
+    N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
+  };
+
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
+
+      self->columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL));
+      gtk_column_view_column_set_sorter (self->columns[c], sorter);
+      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
+      gtk_column_view_column_set_expand (self->columns[c], c == COL_SERIES);
+      if (c == COL_SERIES)
+        gtk_column_view_column_set_fixed_width (self->columns[c], 220);
+      gtk_column_view_append_column (self->column_view, self->columns[c]);
+    }
+}
+
+static void
+update_summary (TslComparePanel *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  guint significant = 0;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      significant += tsl_compare_item_get_significant (item);
+    }
+
+  if (n == 0)
+    text = g_strdup (_("No series has data in both ranges."));
+  else if (significant == 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Nothing changed significantly: the %u series compared differ no more than noise would.",
+                                         "Nothing changed significantly: the %u series compared differ no more than noise would.",
+                                         n), n);
+  else
+    text = g_strdup_printf (_("%u of %u series changed significantly (false-discovery rate controlled across all rows)."),
+                            significant, n);
+
+  gtk_label_set_label (self->summary_label, text);
+}
+
+static void
+set_busy (TslComparePanel *self,
+          gboolean         busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_label_set_label (self->progress_label, busy ? _("Comparing…") : "");
+}
+
+static void
+compare_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(TslComparePanel) self = user_data;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) warnings = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+
+  rows = tsl_compare_run_finish (result, &warnings, &error);
+
+  /* A newer request replaced this one: its numbers are stale. */
+  if (cancellable != self->cancellable)
+    return;
+
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+
+  if (rows == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      adw_status_page_set_description (self->error_page, error->message);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      return;
+    }
+
+  /* Detached while refilled, so a new table starts at its top row: GTK 4.8's
+   * list views keep their scroll anchor otherwise and have no scroll_to. */
+  gtk_column_view_set_model (self->column_view, NULL);
+  g_list_store_remove_all (self->store);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(TslCompareItem) item = tsl_compare_item_new (g_ptr_array_index (rows, i));
+
+      g_ptr_array_index (rows, i) = NULL;
+      g_list_store_append (self->store, item);
+    }
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  update_summary (self);
+  gtk_stack_set_visible_child_name (self->stack, "results");
+  gtk_single_selection_set_selected (self->selection, 0);
+}
+
+static void
+start_compare (TslComparePanel *self)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  guint stat = gtk_drop_down_get_selected (self->stat_dropdown);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (!self->has_a || !self->has_b || (self->file == NULL && self->trace == NULL))
+    {
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, self->has_a || self->has_b ? "one-range" : "no-ranges");
+      return;
+    }
+
+  request->path = self->file ? g_file_get_path (self->file) : NULL;
+  request->trace = self->trace ? g_object_ref (self->trace) : NULL;
+  request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
+  request->b = (TslRangeSpec) { (double) self->b[0], (double) self->b[1], FALSE };
+  request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION;
+  if (request->has_stat)
+    {
+      GListModel *names = gtk_drop_down_get_model (self->stat_dropdown);
+
+      tsl_stat_from_string (gtk_string_list_get_string (GTK_STRING_LIST (names), stat), &request->stat);
+    }
+  request->method = gtk_drop_down_get_selected (self->method_dropdown) == 1 ? TSL_COMPARE_SEED : TSL_COMPARE_TWO_SAMPLE;
+  request->rounds = (guint) gtk_spin_button_get_value (self->rounds_spin);
+  request->confidence = gtk_spin_button_get_value (self->confidence_spin);
+  request->seed = COMPARE_SEED;
+  request->k = self->k;
+  request->keep_effects = TRUE;
+
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  tsl_compare_run_async (request, self->cancellable, compare_cb, g_object_ref (self));
+}
+
+static gboolean
+debounce_cb (gpointer data)
+{
+  TslComparePanel *self = data;
+
+  self->debounce = 0;
+  start_compare (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_compare (TslComparePanel *self)
+{
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  self->debounce = g_timeout_add (DEBOUNCE_MS, debounce_cb, self);
+}
+
+static void
+on_control_changed (TslComparePanel *self)
+{
+  queue_compare (self);
+}
+
+static void
+on_filter_changed (TslComparePanel *self,
+                   GtkSearchEntry  *entry)
+{
+  gtk_string_filter_set_search (self->filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_selection_changed (TslComparePanel *self)
+{
+  TslCompareItem *item = tsl_compare_panel_get_selected (self);
+
+  /* The store empties while the panel is disposed. */
+  if (self->histogram == NULL)
+    return;
+
+  tsl_histogram_set_item (self->histogram, item);
+  g_signal_emit (self, signals[SERIES_SELECTED], 0, item ? tsl_compare_item_get_series (item) : NULL);
+}
+
+static void
+tsl_compare_panel_dispose (GObject *object)
+{
+  TslComparePanel *self = TSL_COMPARE_PANEL (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_COMPARE_PANEL);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->store);
+  g_clear_object (&self->file);
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (tsl_compare_panel_parent_class)->dispose (object);
+}
+
+static void
+tsl_compare_panel_class_init (TslComparePanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tsl_compare_panel_dispose;
+
+  /**
+   * TslComparePanel::series-selected:
+   * @series: (nullable): the selected row's series, e.g. "worker-1/parse"
+   */
+  signals[SERIES_SELECTED] = g_signal_new ("series-selected", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/timeslice/Timeslice/tsl-compare-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, box);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, stat_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, method_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, confidence_spin);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, rounds_spin);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, stack);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, column_view);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, histogram);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, error_page);
+  gtk_widget_class_bind_template_callback (widget_class, on_control_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "comparepanel");
+}
+
+static void
+tsl_compare_panel_init (TslComparePanel *self)
+{
+  GtkExpression *series;
+
+  g_type_ensure (TSL_TYPE_HISTOGRAM);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->k = 2000;
+  self->store = g_list_store_new (TSL_TYPE_COMPARE_ITEM);
+  series = gtk_property_expression_new (TSL_TYPE_COMPARE_ITEM, NULL, "series");
+  self->filter = gtk_string_filter_new (series);
+  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                              g_object_ref (GTK_FILTER (self->filter)));
+
+  add_columns (self);
+
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COL_SIGNIFICANT], GTK_SORT_DESCENDING);
+
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+tsl_compare_panel_new (void)
+{
+  return g_object_new (TSL_TYPE_COMPARE_PANEL, NULL);
+}
+
+void
+tsl_compare_panel_set_source (TslComparePanel *self,
+                              GFile           *file,
+                              TslTrace        *trace)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  g_set_object (&self->file, file);
+  g_set_object (&self->trace, trace);
+  g_list_store_remove_all (self->store);
+  queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_ranges (TslComparePanel *self,
+                              gboolean         has_a,
+                              gint64           a_start,
+                              gint64           a_end,
+                              gboolean         has_b,
+                              gint64           b_start,
+                              gint64           b_end)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  self->has_a = has_a;
+  self->a[0] = a_start;
+  self->a[1] = a_end;
+  self->has_b = has_b;
+  self->b[0] = b_start;
+  self->b[1] = b_end;
+
+  /* Show the right empty state at once; compute after the pause. */
+  if (!has_a || !has_b)
+    {
+      if (self->cancellable != NULL)
+        g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+      g_clear_handle_id (&self->debounce, g_source_remove);
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, has_a || has_b ? "one-range" : "no-ranges");
+      return;
+    }
+
+  queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_k (TslComparePanel *self,
+                         guint            k)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  self->k = MAX (k, 1);
+}
+
+gboolean
+tsl_compare_panel_is_busy (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), FALSE);
+
+  return self->cancellable != NULL || self->debounce != 0;
+}
+
+/**
+ * tsl_compare_panel_get_model:
+ *
+ * Returns: (transfer none): the rows as shown, filtered and sorted
+ */
+GListModel *
+tsl_compare_panel_get_model (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+
+  return G_LIST_MODEL (self->selection);
+}
+
+/**
+ * tsl_compare_panel_get_column_view:
+ *
+ * Returns: (transfer none): the table
+ */
+GtkColumnView *
+tsl_compare_panel_get_column_view (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+
+  return self->column_view;
+}
+
+void
+tsl_compare_panel_set_filter (TslComparePanel *self,
+                              const char      *text)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text ? text : "");
+  gtk_string_filter_set_search (self->filter, text);
+}
+
+TslCompareItem *
+tsl_compare_panel_get_selected (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+
+  return gtk_single_selection_get_selected_item (self->selection);
+}

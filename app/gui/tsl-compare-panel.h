@@ -1,0 +1,42 @@
+/* tsl-compare-panel.h: the table of what changed between ranges A and B
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tsl-compare-item.h"
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSL_TYPE_COMPARE_PANEL (tsl_compare_panel_get_type ())
+G_DECLARE_FINAL_TYPE (TslComparePanel, tsl_compare_panel, TSL, COMPARE_PANEL, GtkWidget)
+
+GtkWidget        *tsl_compare_panel_new          (void);
+/* The input to re-read per range (NULL for none) and the trace read from it. */
+void              tsl_compare_panel_set_source   (TslComparePanel *self,
+                                                  GFile           *file,
+                                                  TslTrace        *trace);
+/* Ranges in ns from the trace start; recomputes after a short pause. */
+void              tsl_compare_panel_set_ranges   (TslComparePanel *self,
+                                                  gboolean         has_a,
+                                                  gint64           a_start,
+                                                  gint64           a_end,
+                                                  gboolean         has_b,
+                                                  gint64           b_start,
+                                                  gint64           b_end);
+void              tsl_compare_panel_set_k        (TslComparePanel *self,
+                                                  guint            k);
+/* TRUE while a table is being computed. */
+gboolean          tsl_compare_panel_is_busy      (TslComparePanel *self);
+/* The rows as shown (filtered and sorted). */
+GListModel       *tsl_compare_panel_get_model    (TslComparePanel *self);
+GtkColumnView    *tsl_compare_panel_get_column_view (TslComparePanel *self);
+void              tsl_compare_panel_set_filter   (TslComparePanel *self,
+                                                  const char      *text);
+/* (transfer none) (nullable) */
+TslCompareItem   *tsl_compare_panel_get_selected (TslComparePanel *self);
+
+G_END_DECLS
