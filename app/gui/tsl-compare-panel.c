@@ -599,6 +599,39 @@ tsl_compare_panel_set_ranges (TslComparePanel *self,
   queue_compare (self);
 }
 
+static gboolean
+get_uint_as_double (GValue   *value,
+                    GVariant *variant,
+                    gpointer  data)
+{
+  g_value_set_double (value, g_variant_get_uint32 (variant));
+  return TRUE;
+}
+
+static GVariant *
+set_double_as_uint (const GValue       *value,
+                    const GVariantType *type,
+                    gpointer            data)
+{
+  return g_variant_new_uint32 ((guint32) g_value_get_double (value));
+}
+
+void
+tsl_compare_panel_bind_settings (TslComparePanel *self,
+                                 GSettings       *settings)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  g_settings_bind (settings, "confidence",
+                   gtk_spin_button_get_adjustment (self->confidence_spin), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "bootstrap-rounds",
+                                gtk_spin_button_get_adjustment (self->rounds_spin), "value",
+                                G_SETTINGS_BIND_DEFAULT,
+                                get_uint_as_double, set_double_as_uint, NULL, NULL);
+}
+
 void
 tsl_compare_panel_set_k (TslComparePanel *self,
                          guint            k)

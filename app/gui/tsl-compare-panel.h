@@ -27,6 +27,9 @@ void              tsl_compare_panel_set_ranges   (TslComparePanel *self,
                                                   gboolean         has_b,
                                                   gint64           b_start,
                                                   gint64           b_end);
+/* Confidence and rounds follow (and set) these settings. */
+void              tsl_compare_panel_bind_settings (TslComparePanel *self,
+                                                  GSettings       *settings);
 void              tsl_compare_panel_set_k        (TslComparePanel *self,
                                                   guint            k);
 /* TRUE while a table is being computed. */

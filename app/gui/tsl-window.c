@@ -456,6 +456,7 @@ tsl_window_new (TslApplication *application)
   g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_SET);
   g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_SET);
   g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_SET);
+  tsl_compare_panel_bind_settings (self->compare_panel, settings);
 
   return self;
 }
