@@ -273,7 +273,7 @@ run_stacks (gboolean random_stacks,
     TslRenderOptions probe;
 
     tsl_render_options_init (&probe, snapshot, WIDTH, HEIGHT);
-    tall = (int) ceil (tsl_render_header_height (&probe) + tsl_render_content_height (snapshot));
+    tall = (int) ceil (tsl_render_header_height (&probe) + tsl_render_content_height (snapshot, &probe));
   }
 
   small = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);

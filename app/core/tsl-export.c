@@ -46,7 +46,7 @@ double
 tsl_export_natural_height (TslSnapshot            *snapshot,
                            const TslRenderOptions *options)
 {
-  return tsl_render_header_height (options) + tsl_render_content_height (snapshot)
+  return tsl_render_header_height (options) + tsl_render_content_height (snapshot, options)
          + (options->draw_note ? NOTE_HEIGHT : 0) + 8;
 }
 

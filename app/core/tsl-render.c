@@ -108,16 +108,30 @@ starts_group (TslSnapshot *snapshot,
   return tsl_snapshot_get_track (snapshot, i - 1)->pid != track->pid;
 }
 
+static gboolean
+is_collapsed (const TslRenderOptions *o,
+              gint64                  pid)
+{
+  for (guint i = 0; i < o->n_collapsed; i++)
+    if (o->collapsed[i] == pid)
+      return TRUE;
+  return FALSE;
+}
+
 double
-tsl_render_content_height (TslSnapshot *snapshot)
+tsl_render_content_height (TslSnapshot            *snapshot,
+                           const TslRenderOptions *o)
 {
   double h = 0;
 
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
       if (starts_group (snapshot, i))
         h += GROUP_HEIGHT;
-      h += track_height (tsl_snapshot_get_track (snapshot, i));
+      if (!is_collapsed (o, track->pid))
+        h += track_height (track);
     }
 
   return h;
@@ -596,10 +610,12 @@ tsl_render_paint (cairo_t                *cr,
           last_pid = track->pid;
           if (y + GROUP_HEIGHT > header && y < o->height)
             {
+              const char *marker = is_collapsed (o, track->pid) ? "▸" : "▾";
+
               group = track->process
-                ? g_strdup_printf ("%s  (pid %" G_GINT64_FORMAT ")", track->process, track->pid)
-                : (track->pid != 0 ? g_strdup_printf ("Process %" G_GINT64_FORMAT, track->pid)
-                                   : g_strdup (tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : ""));
+                ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
+                : (track->pid != 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
+                                   : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : ""));
               set_rgb (cr, &theme.group, 1);
               cairo_rectangle (cr, 0, y, o->width, GROUP_HEIGHT - 2);
               cairo_fill (cr);
@@ -611,6 +627,9 @@ tsl_render_paint (cairo_t                *cr,
             }
           y += GROUP_HEIGHT;
         }
+
+      if (is_collapsed (o, track->pid))
+        continue;
 
       if (y + th > header && y < o->height)
         {
@@ -701,11 +720,13 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
   double top = tsl_render_header_height (o) - o->scroll_y;
   double t;
 
+  hit->on_group = FALSE;
+  hit->group_pid = 0;
   hit->track = -1;
   hit->sample = NULL;
   hit->depth = -1;
 
-  if (snapshot == NULL || x < TSL_RENDER_LABEL_WIDTH || y < tsl_render_header_height (o))
+  if (snapshot == NULL || y < tsl_render_header_height (o))
     return FALSE;
 
   t = tsl_render_x_to_time (o, x);
@@ -716,9 +737,20 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
       double th = track_height (track);
 
       if (starts_group (snapshot, i))
-        top += GROUP_HEIGHT;
+        {
+          if (y >= top && y < top + GROUP_HEIGHT)
+            {
+              hit->on_group = TRUE;
+              hit->group_pid = track->pid;
+              return TRUE;
+            }
+          top += GROUP_HEIGHT;
+        }
 
-      if (y >= top && y < top + th)
+      if (is_collapsed (o, track->pid))
+        continue;
+
+      if (x >= TSL_RENDER_LABEL_WIDTH && y >= top && y < top + th)
         {
           hit->track = i;
           for (guint s = 0; s < track->n_samples; s++)

@@ -34,10 +34,14 @@ typedef struct {
   gint64      b_end_ns;
   const char *highlight;      /* search text: matching frames/series stand out */
   const char *title;          /* heading line (export); NULL for none */
+  const gint64 *collapsed;    /* pids whose groups show only their header */
+  guint       n_collapsed;
   gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
 } TslRenderOptions;
 
 typedef struct {
+  gboolean                 on_group; /* the pointer is on a process header */
+  gint64                   group_pid;
   int                      track;   /* -1 when none */
   const TslSnapshotSample *sample;
   int                      depth;   /* stack level under the pointer, -1 for none */
@@ -51,7 +55,8 @@ void              tsl_render_paint              (cairo_t                *cr,
                                                  TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
 /* Height of all tracks below the ruler (and title), for scrolling. */
-double            tsl_render_content_height     (TslSnapshot            *snapshot);
+double            tsl_render_content_height     (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options);
 double            tsl_render_header_height      (const TslRenderOptions *options);
 double            tsl_render_time_to_x          (const TslRenderOptions *options,
                                                  double                  time_ns);

@@ -118,6 +118,7 @@ copy_track (TslSnapshot      *self,
   out->process = g_strdup (process);
   out->unit = g_strdup (tsl_trace_track_get_unit (trace, track));
   out->sort = tsl_trace_track_get_sort_index (trace, track);
+  out->process_sort = tsl_trace_get_process_sort_index (trace, out->pid);
   out->events = tsl_sampler_get_events (sampler);
   out->n_samples = n;
   out->samples = g_new0 (TslSnapshotSample, n);

@@ -35,9 +35,12 @@ struct _TslTimelineView
   gint64         range_start[2];
   gint64         range_end[2];
 
+  GArray        *collapsed;  /* gint64 pids of collapsed process groups */
+
   gboolean       select_b;
   TslRangeId     dragging_range;
   double         drag_start_x;
+  double         drag_start_y;
   double         drag_start_view;
   gboolean       drag_pans;
   double         pinch_start_span;
@@ -71,6 +74,8 @@ fill_options (TslTimelineView  *self,
   o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
   o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   o->highlight = self->highlight;
+  o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
+  o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
   o->a_start_ns = self->range_start[TSL_RANGE_A];
   o->a_end_ns = self->range_end[TSL_RANGE_A];
@@ -92,7 +97,11 @@ static void
 update_adjustment (TslTimelineView *self)
 {
   double height = gtk_widget_get_height (GTK_WIDGET (self)) - TSL_RENDER_RULER_HEIGHT;
-  double content = self->snapshot ? tsl_render_content_height (self->snapshot) : 0;
+  TslRenderOptions o;
+  double content;
+
+  fill_options (self, &o);
+  content = self->snapshot ? tsl_render_content_height (self->snapshot, &o) : 0;
 
   gtk_adjustment_configure (self->vadjustment,
                             CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (content - height, 0)),
@@ -379,6 +388,7 @@ on_drag_begin (GtkGestureDrag  *gesture,
   gtk_widget_grab_focus (GTK_WIDGET (self));
 
   self->drag_start_x = x;
+  self->drag_start_y = y;
   self->drag_start_view = self->view_start;
   /* Dragging the ruler or with the middle button pans; elsewhere it selects. */
   self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < TSL_RENDER_LABEL_WIDTH;
@@ -414,6 +424,58 @@ on_drag_update (GtkGestureDrag  *gesture,
 
     tsl_timeline_view_set_range (self, self->dragging_range, (gint64) MIN (t0, t1), (gint64) MAX (t0, t1));
   }
+}
+
+void
+tsl_timeline_view_toggle_group (TslTimelineView *self,
+                                gint64           pid)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  for (guint i = 0; i < self->collapsed->len; i++)
+    {
+      if (g_array_index (self->collapsed, gint64, i) == pid)
+        {
+          g_array_remove_index_fast (self->collapsed, i);
+          update_adjustment (self);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          return;
+        }
+    }
+
+  g_array_append_val (self->collapsed, pid);
+  update_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+tsl_timeline_view_is_group_collapsed (TslTimelineView *self,
+                                      gint64           pid)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  for (guint i = 0; i < self->collapsed->len; i++)
+    if (g_array_index (self->collapsed, gint64, i) == pid)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+on_drag_end (GtkGestureDrag  *gesture,
+             double           dx,
+             double           dy,
+             TslTimelineView *self)
+{
+  TslRenderOptions o;
+  TslRenderHit hit;
+
+  /* A click (no drag) on a process header collapses or expands its group. */
+  if (fabs (dx) > 3 || fabs (dy) > 3 || self->snapshot == NULL)
+    return;
+
+  fill_options (self, &o);
+  if (tsl_render_hit_test (self->snapshot, &o, self->drag_start_x, self->drag_start_y, &hit) && hit.on_group)
+    tsl_timeline_view_toggle_group (self, hit.group_pid);
 }
 
 static void
@@ -554,6 +616,7 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
+  g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
 }
@@ -618,6 +681,7 @@ tsl_timeline_view_init (TslTimelineView *self)
   GtkGesture *drag, *pinch;
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 20, 100, 1));
+  self->collapsed = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->view_end = 1;
   self->showing_all = TRUE;
 
@@ -636,6 +700,7 @@ tsl_timeline_view_init (TslTimelineView *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
   g_signal_connect_object (drag, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
   g_signal_connect_object (drag, "drag-update", G_CALLBACK (on_drag_update), self, 0);
+  g_signal_connect_object (drag, "drag-end", G_CALLBACK (on_drag_end), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
 
   pinch = gtk_gesture_zoom_new ();

@@ -50,6 +50,11 @@ void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
 void              tsl_timeline_view_set_highlight    (TslTimelineView *self,
                                                       const char      *text);
 GtkAdjustment    *tsl_timeline_view_get_vadjustment  (TslTimelineView *self);
+/* Process groups collapse to their header (a click on it toggles). */
+void              tsl_timeline_view_toggle_group     (TslTimelineView *self,
+                                                      gint64           pid);
+gboolean          tsl_timeline_view_is_group_collapsed (TslTimelineView *self,
+                                                        gint64           pid);
 /* Fills `options` with what the view shows, for export "as shown". */
 void              tsl_timeline_view_get_render_options (TslTimelineView  *self,
                                                         TslRenderOptions *options);

@@ -21,6 +21,7 @@ typedef struct {
   TslTrace         *trace;
   TslRenderOptions  options;
   char             *title;
+  gint64           *collapsed;
   TslExportFormat   format;
   GFile            *file;
 } ExportJob;
@@ -32,6 +33,7 @@ export_job_free (ExportJob *job)
   g_clear_object (&job->trace);
   g_clear_object (&job->file);
   g_free (job->title);
+  g_free (job->collapsed);
   g_free (job);
 }
 
@@ -142,6 +144,9 @@ _tsl_window_export_to (TslWindow *self,
   /* As shown: the visible time window and ranges, every track, plus a title
    * and the sampling note so the picture explains itself. */
   tsl_timeline_view_get_render_options (self->timeline, &job->options);
+  /* The worker must not read the widget's own array. */
+  job->collapsed = g_memdup2 (job->options.collapsed, sizeof (gint64) * job->options.n_collapsed);
+  job->options.collapsed = job->collapsed;
   job->options.scroll_y = 0;
   job->options.highlight = NULL;
   job->options.title = job->title;

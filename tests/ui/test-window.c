@@ -156,6 +156,18 @@ test_timeline_navigation (void)
   tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
   g_assert_cmpint (end - start, >=, span);
 
+  /* Collapsing the example's one process leaves only its header. */
+  {
+    GtkAdjustment *adj = tsl_timeline_view_get_vadjustment (window->timeline);
+    double expanded = gtk_adjustment_get_upper (adj);
+
+    tsl_timeline_view_toggle_group (window->timeline, 4242);
+    g_assert_true (tsl_timeline_view_is_group_collapsed (window->timeline, 4242));
+    g_assert_cmpfloat (gtk_adjustment_get_upper (adj), <, expanded);
+    tsl_timeline_view_toggle_group (window->timeline, 4242);
+    g_assert_false (tsl_timeline_view_is_group_collapsed (window->timeline, 4242));
+  }
+
   /* Ranges: set A and B, zoom to them, clear with the Escape action. */
   tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 10, span / 5);
   tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span * 3 / 5);
