@@ -33,6 +33,7 @@ typedef struct {
   char   *name;
   GArray *hits[2];    /* guint32 positions of the side's samples holding it */
   guint32 last[2];    /* 1 + position of the last hit, to count a frame once per stack */
+  GArray *durations[2]; /* double ns of kept spans whose innermost frame it is */
 } Frame;
 
 typedef struct {
@@ -48,6 +49,7 @@ typedef struct {
   /* Thread and async tracks */
   GHashTable   *frame_ids;   /* name → Frame */
   GPtrArray    *frames;
+  gboolean      durations;   /* values are span durations in ns (unit "ns") */
 } TrackData;
 
 static void
@@ -56,6 +58,8 @@ frame_free (gpointer data)
   Frame *frame = data;
 
   g_free (frame->name);
+  g_array_unref (frame->durations[0]);
+  g_array_unref (frame->durations[1]);
   g_array_unref (frame->hits[0]);
   g_array_unref (frame->hits[1]);
   g_free (frame);
@@ -98,6 +102,7 @@ ensure_track (GHashTable             *by_key,
   td = g_new0 (TrackData, 1);
   td->name = g_strdup (t->name);
   td->kind = t->kind;
+  td->durations = g_strcmp0 (t->unit, "ns") == 0;
   td->pid = t->pid;
   for (guint s = 0; s < 2; s++)
     {
@@ -112,7 +117,7 @@ ensure_track (GHashTable             *by_key,
   return td;
 }
 
-static void
+static Frame *
 add_frame_hit (TrackData  *td,
                guint       side,
                const char *name,
@@ -124,17 +129,21 @@ add_frame_hit (TrackData  *td,
     {
       frame = g_new0 (Frame, 1);
       frame->name = g_strdup (name);
-      frame->hits[0] = g_array_new (FALSE, FALSE, sizeof (guint32));
-      frame->hits[1] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint s = 0; s < 2; s++)
+        {
+          frame->hits[s] = g_array_new (FALSE, FALSE, sizeof (guint32));
+          frame->durations[s] = g_array_new (FALSE, FALSE, sizeof (double));
+        }
       g_ptr_array_add (td->frames, frame);
       g_hash_table_insert (td->frame_ids, frame->name, frame);
     }
 
   /* A recursive stack names a frame twice; it is one sample holding it. */
   if (frame->last[side] == position + 1)
-    return;
+    return frame;
   frame->last[side] = position + 1;
   g_array_append_val (frame->hits[side], position);
+  return frame;
 }
 
 /* Adds the samples of `snapshot` with a time in [lo, hi) as side `side`. */
@@ -162,9 +171,13 @@ collect_side (GHashTable  *by_key,
           if (is_stack_kind (t->kind))
             {
               guint32 position = td->n_samples[side]++;
+              Frame *leaf = NULL;
 
               for (guint f = 0; f < s->n_frames; f++)
-                add_frame_hit (td, side, tsl_snapshot_get_frame_name (snapshot, s->frames[f]), position);
+                leaf = add_frame_hit (td, side, tsl_snapshot_get_frame_name (snapshot, s->frames[f]), position);
+              /* A kept span's value is its own duration: its innermost frame's. */
+              if (td->durations && leaf != NULL && !isnan (s->value))
+                g_array_append_val (leaf->durations[side], s->value);
               continue;
             }
 
@@ -238,12 +251,37 @@ add_metric_rows (Table           *table,
   return add_row (table, &series);
 }
 
+/* For spans (instrumented traces) the time a function takes is what users
+ * compare: a slower function has as many spans as before, so its share of
+ * samples does not move. Their rows compare duration (mean by default, or
+ * the --stat given) beside the share rows. */
+static gboolean
+add_duration_row (Table           *table,
+                  const Frame     *frame,
+                  const char      *name,
+                  TslStat          stat)
+{
+  TslCompareSeries series = { name, stat };
+  TslCompareSide *sides[2] = { &series.a, &series.b };
+
+  for (guint s = 0; s < 2; s++)
+    *sides[s] = (TslCompareSide) {
+      (const double *) frame->durations[s]->data, frame->durations[s]->len,
+      table->seconds[s], frame->durations[s]->len, 1.0,
+    };
+
+  return add_row (table, &series);
+}
+
 static gboolean
 add_frame_rows (Table           *table,
                 const TrackData *td,
                 const char      *track_name)
 {
   const TslCompareRequest *request = table->request;
+  gboolean value_stat = request->has_stat &&
+                        (request->stat == TSL_STAT_MEAN || request->stat == TSL_STAT_MEDIAN ||
+                         request->stat == TSL_STAT_P95 || request->stat == TSL_STAT_MAX);
   TslStat stat = request->has_stat && request->stat == TSL_STAT_COUNT ? TSL_STAT_COUNT : TSL_STAT_SHARE;
   g_autofree double *items[2] = { NULL, NULL };
 
@@ -258,7 +296,18 @@ add_frame_rows (Table           *table,
       g_autofree char *name = g_strdup_printf ("%s/%s", track_name, frame->name);
       TslCompareSeries series = { name, stat };
       TslCompareSide *sides[2] = { &series.a, &series.b };
-      gboolean ok;
+      gboolean ok = TRUE;
+
+      if (td->durations && (frame->durations[0]->len > 0 || frame->durations[1]->len > 0) &&
+          (value_stat || !request->has_stat))
+        {
+          if (!add_duration_row (table, frame, name, value_stat ? request->stat : TSL_STAT_MEAN))
+            return FALSE;
+        }
+
+      /* Share and count rows, unless a value statistic asked for durations only. */
+      if (value_stat && td->durations)
+        continue;
 
       for (guint s = 0; s < 2; s++)
         {
