@@ -82,6 +82,7 @@ struct _TslReader
   gboolean          settled;  /* sniff without waiting for 64 KiB (follow mode) */
   gpointer          state;
   GByteArray       *pending;
+  gsize             pending_wait;  /* see push_text() */
   TslReaderContext  ctx;
   gboolean          failed;
   gboolean          finished;
@@ -399,12 +400,23 @@ push_text (TslReader     *self,
       gsize take = MIN (len, MAX (held, 4096));
       gsize left;
 
+      /* Across calls too: a big record still incomplete at the last scan is
+       * scanned again only once the buffer has doubled, not for each chunk
+       * (a 20 MB record fed in 4 KiB chunks took a minute). */
+      if (!at_eof && held + len < self->pending_wait)
+        {
+          g_byte_array_append (self->pending, data, len);
+          goto check_size;
+        }
+
       g_byte_array_append (self->pending, data, take);
       data += take;
       len -= take;
       if (!run_format (self, self->pending->data, self->pending->len, at_eof && len == 0,
                        &consumed, error))
         return FALSE;
+      self->pending_wait = consumed == 0 && self->pending->len >= SNIFF_BYTES
+                           ? self->pending->len * 2 : 0;
       if ((gsize) consumed < held)
         {
           g_byte_array_remove_range (self->pending, 0, consumed);

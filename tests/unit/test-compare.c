@@ -404,20 +404,29 @@ test_many_null (void)
   g_assert_cmpuint (raw, >=, 3);
 }
 
+/* stat NULL: the first row of the series. */
 static const TslCompareRow *
-find_row (GPtrArray  *rows,
-          const char *series)
+find_row_stat (GPtrArray  *rows,
+               const char *series,
+               const char *stat)
 {
   for (guint i = 0; i < rows->len; i++)
     {
       const TslCompareRow *row = g_ptr_array_index (rows, i);
 
-      if (g_str_equal (row->series, series))
+      if (g_str_equal (row->series, series) && (stat == NULL || g_str_equal (row->stat, stat)))
         return row;
     }
 
-  g_error ("no row for %s", series);
+  g_error ("no %s row for %s", stat ? stat : "", series);
   return NULL;
+}
+
+static const TslCompareRow *
+find_row (GPtrArray  *rows,
+          const char *series)
+{
+  return find_row_stat (rows, series, NULL);
 }
 
 static GPtrArray *
@@ -482,9 +491,13 @@ static void
 test_fixture_trace (void)
 {
   g_autoptr(GPtrArray) rows = run_fixture ("trace.json", 0, NULL);
-  const TslCompareRow *parse = find_row (rows, "worker-1/parse");
-  const TslCompareRow *io = find_row (rows, "worker-1/io");
+  const TslCompareRow *parse = find_row_stat (rows, "worker-1/parse", "share");
+  const TslCompareRow *io = find_row_stat (rows, "worker-1/io", "share");
+  /* Spans also get a row comparing their durations. */
+  const TslCompareRow *parse_time = find_row_stat (rows, "worker-1/parse", "mean");
 
+  g_assert_cmpuint (parse_time->n_a, >, 0);
+  g_assert_cmpuint (parse_time->n_b, >, 0);
   g_assert_cmpstr (parse->stat, ==, "share");
   g_assert_cmpuint (parse->n_a, ==, 1000);
   g_assert_true (parse->significant);
