@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -91,4 +92,19 @@ char *
 tsl_cli_format_double (double value)
 {
   return tsl_csv_format_double (value);
+}
+
+gboolean
+tsl_cli_parse_seed (const char *text,
+                    guint64    *seed)
+{
+  char *end = NULL;
+
+  if (text == NULL || *text == '\0' || *text == '-')
+    return FALSE;
+
+  errno = 0;
+  /* Base 0 accepts decimal and 0x-prefixed hexadecimal. */
+  *seed = g_ascii_strtoull (text, &end, 0);
+  return errno == 0 && end != text && *end == '\0';
 }

@@ -6,37 +6,18 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
-#include "tsl-csv.h"
 
 #define DEFAULT_K      2000
 #define DEFAULT_ROUNDS 10000
 #define DEFAULT_SEED   G_GUINT64_CONSTANT (0x5EED)
 #define MAX_K          1000000
 #define MAX_ROUNDS     10000000
-
-static const char header[] =
-  "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant\n";
-
-static gboolean
-parse_seed (const char *text,
-            guint64    *seed)
-{
-  char *end = NULL;
-
-  if (text == NULL || *text == '\0' || *text == '-')
-    return FALSE;
-
-  errno = 0;
-  /* Base 0 accepts decimal and 0x-prefixed hexadecimal. */
-  *seed = g_ascii_strtoull (text, &end, 0);
-  return errno == 0 && end != text && *end == '\0';
-}
 
 static gboolean
 parse_confidence (const char *text,
@@ -46,44 +27,6 @@ parse_confidence (const char *text,
 
   *confidence = g_ascii_strtod (text, &end);
   return end != text && *end == '\0' && *confidence > 0 && *confidence < 1;
-}
-
-/* Infinite changes (from 0) are as undefined in a CSV cell as NAN. */
-static void
-append_number (GString *line,
-               double   value)
-{
-  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
-
-  g_string_append_c (line, ',');
-  g_string_append (line, text);
-}
-
-static gboolean
-write_table (GPtrArray      *rows,
-             GOutputStream  *out,
-             GError        **error)
-{
-  g_autoptr(GString) buf = g_string_new (header);
-
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TslCompareRow *row = g_ptr_array_index (rows, i);
-
-      tsl_csv_append_field (buf, row->series);
-      g_string_append_c (buf, ',');
-      tsl_csv_append_field (buf, row->stat);
-      append_number (buf, row->a_value);
-      append_number (buf, row->b_value);
-      append_number (buf, row->change * 100);
-      append_number (buf, row->ci_low * 100);
-      append_number (buf, row->ci_high * 100);
-      append_number (buf, row->p_value);
-      append_number (buf, row->q_value);
-      g_string_append (buf, row->significant ? ",true\n" : ",false\n");
-    }
-
-  return g_output_stream_write_all (out, buf->str, buf->len, NULL, NULL, error);
 }
 
 static void
@@ -103,6 +46,7 @@ int
 tsl_cli_compare (int    argc,
                  char **argv)
 {
+  g_autofree char *csv = NULL;
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
   g_autoptr(GOutputStream) out = NULL;
   g_autoptr(GPtrArray) rows = NULL;
@@ -178,7 +122,7 @@ tsl_cli_compare (int    argc,
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --confidence must be a number between 0 and 1, not “%s”",
                          confidence);
 
-  if (seed != NULL && !parse_seed (seed, &request->seed))
+  if (seed != NULL && !tsl_cli_parse_seed (seed, &request->seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --seed must be a non-negative integer, not “%s”", seed);
 
   if (k < 1 || k > MAX_K)
@@ -189,6 +133,7 @@ tsl_cli_compare (int    argc,
   request->path = g_strdup (argv[1]);
 
   rows = tsl_compare_run (request, NULL, &warnings, &error);
+
 
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
     tsl_cli_fail (0, "warning: %s", warnings[i]);
@@ -204,7 +149,8 @@ tsl_cli_compare (int    argc,
   if (out == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 
-  if (!write_table (rows, out, &error) ||
+  csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
+  if (!g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
       !g_output_stream_close (out, NULL, &error))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

@@ -40,6 +40,9 @@ TslTrace         *tsl_cli_load                  (const char          *path,
                                                  guint                k,
                                                  guint64              seed,
                                                  GError             **error);
+/* Decimal or 0x-prefixed hexadecimal, as --seed takes it. */
+gboolean          tsl_cli_parse_seed            (const char          *text,
+                                                 guint64             *seed);
 /* Formats a double in the C locale with up to 17 significant digits ("" for NAN). */
 char             *tsl_cli_format_double         (double               value);
 

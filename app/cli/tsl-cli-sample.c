@@ -6,7 +6,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
@@ -17,21 +16,6 @@
 #define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
 /* Each track holds 2K + 1 samples of 80 bytes. */
 #define MAX_K        1000000
-
-static gboolean
-parse_seed (const char *text,
-            guint64    *seed)
-{
-  char *end = NULL;
-
-  if (text == NULL || *text == '\0' || *text == '-')
-    return FALSE;
-
-  errno = 0;
-  /* Base 0 accepts decimal and 0x-prefixed hexadecimal. */
-  *seed = g_ascii_strtoull (text, &end, 0);
-  return errno == 0 && end != text && *end == '\0';
-}
 
 int
 tsl_cli_sample (int    argc,
@@ -77,7 +61,7 @@ tsl_cli_sample (int    argc,
   else
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --mode must be “count” or “time”, not “%s”", mode_str);
 
-  if (seed_str != NULL && !parse_seed (seed_str, &seed))
+  if (seed_str != NULL && !tsl_cli_parse_seed (seed_str, &seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --seed must be a non-negative integer, not “%s”", seed_str);
 
   trace = tsl_cli_load (argv[1], mode, (guint) k, seed, &error);

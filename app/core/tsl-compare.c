@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "tsl-compare-private.h"
+#include "tsl-csv.h"
 #include "tsl-rng.h"
 
 #define AUTOCORR_LIMIT 0.2
@@ -414,4 +415,42 @@ tsl_compare_series (const TslCompareSeries  *series,
 
   _tsl_compare_finish_table (rows, request);
   return g_steal_pointer (&rows);
+}
+
+/* Infinite changes (from 0) are as undefined in a CSV cell as NAN. */
+static void
+append_number (GString *line,
+               double   value)
+{
+  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
+
+  g_string_append_c (line, ',');
+  g_string_append (line, text);
+}
+
+char *
+tsl_compare_format_csv (const TslCompareRow * const *rows,
+                        guint                         n_rows)
+{
+  GString *buf = g_string_new ("series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,"
+                               "p_value,q_value,significant\n");
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const TslCompareRow *row = rows[i];
+
+      tsl_csv_append_field (buf, row->series);
+      g_string_append_c (buf, ',');
+      tsl_csv_append_field (buf, row->stat);
+      append_number (buf, row->a_value);
+      append_number (buf, row->b_value);
+      append_number (buf, row->change * 100);
+      append_number (buf, row->ci_low * 100);
+      append_number (buf, row->ci_high * 100);
+      append_number (buf, row->p_value);
+      append_number (buf, row->q_value);
+      g_string_append (buf, row->significant ? ",true\n" : ",false\n");
+    }
+
+  return g_string_free (buf, FALSE);
 }

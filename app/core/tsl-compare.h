@@ -127,6 +127,11 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
                                                  GStrv                   *warnings,
                                                  GError                 **error);
 
+/* (transfer full): the table as `timeslice compare` writes it, header
+ * series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant */
+char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
+                                                 guint                         n_rows);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRequest, tsl_compare_request_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRow, tsl_compare_row_free)
 
