@@ -21,6 +21,7 @@ typedef struct {
   TslTrace         *trace;
   TslRenderOptions  options;
   char             *title;
+  char             *table_csv;  /* the compare table, formatted on the main thread */
   gint64           *collapsed;
   TslExportFormat   format;
   GFile            *file;
@@ -33,6 +34,7 @@ export_job_free (ExportJob *job)
   g_clear_object (&job->trace);
   g_clear_object (&job->file);
   g_free (job->title);
+  g_free (job->table_csv);
   g_free (job->collapsed);
   g_free (job);
 }
@@ -47,7 +49,12 @@ export_worker (GTask        *task,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
-  if (job->format == TSL_EXPORT_CSV)
+  if (job->table_csv != NULL)
+    {
+      ok = tsl_export_replace_contents (job->file, job->table_csv, strlen (job->table_csv),
+                                        cancellable, &error);
+    }
+  else if (job->format == TSL_EXPORT_CSV)
     {
       g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
 
@@ -112,10 +119,32 @@ export_done_cb (GObject      *object,
   }
 }
 
-/* Starts the export of what the window shows to `file`. */
+static char *
+format_compare_table (TslWindow *self)
+{
+  GListModel *model = tsl_compare_panel_get_model (self->compare_panel);
+  guint n = g_list_model_get_n_items (model);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree const TslCompareRow **rows = g_new0 (const TslCompareRow *, MAX (n, 1));
+
+  /* As shown: the panel's filter and sort order. */
+  for (guint i = 0; i < n; i++)
+    {
+      TslCompareItem *item = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (items, item);
+      rows[i] = tsl_compare_item_get_row (item);
+    }
+
+  return tsl_compare_format_csv (rows, n);
+}
+
+/* Starts the export of what the window shows to `file`: the timeline as a
+ * picture, or as CSV the samples or (`table`) the compare table. */
 void
 _tsl_window_export_to (TslWindow *self,
-                       GFile     *file)
+                       GFile     *file,
+                       gboolean   table)
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
@@ -140,6 +169,8 @@ _tsl_window_export_to (TslWindow *self,
   job->format = format;
   job->file = g_object_ref (file);
   job->title = g_file_get_basename (self->file);
+  if (table && format == TSL_EXPORT_CSV)
+    job->table_csv = format_compare_table (self);
 
   /* As shown: the visible time window and ranges, every track, plus a title
    * and the sampling note so the picture explains itself. */
@@ -183,7 +214,8 @@ export_response_cb (GtkNativeDialog *dialog,
           g_set_object (&file, child);
         }
 
-      _tsl_window_export_to (self, file);
+      _tsl_window_export_to (self, file,
+                             filter != NULL && g_object_get_data (G_OBJECT (filter), "table") != NULL);
     }
 
   g_object_unref (dialog);
@@ -195,11 +227,12 @@ _tsl_window_export_action (GtkWidget  *widget,
                            GVariant   *param)
 {
   TslWindow *self = TSL_WINDOW (widget);
-  static const struct { const char *name; const char *pattern; const char *ext; } types[] = {
-    { N_("PNG Image"), "*.png", ".png" },
-    { N_("SVG Image"), "*.svg", ".svg" },
-    { N_("PDF Document"), "*.pdf", ".pdf" },
-    { N_("CSV of the Samples"), "*.csv", ".csv" },
+  static const struct { const char *name; const char *pattern; const char *ext; gboolean table; } types[] = {
+    { N_("PNG Image"), "*.png", ".png", FALSE },
+    { N_("SVG Image"), "*.svg", ".svg", FALSE },
+    { N_("PDF Document"), "*.pdf", ".pdf", FALSE },
+    { N_("CSV of the Samples"), "*.csv", ".csv", FALSE },
+    { N_("CSV of the Compare Table"), "*.csv", ".csv", TRUE },
   };
   GtkFileChooserNative *chooser;
   g_autofree char *base = NULL;
@@ -218,6 +251,8 @@ _tsl_window_export_action (GtkWidget  *widget,
       gtk_file_filter_set_name (filter, _(types[i].name));
       gtk_file_filter_add_pattern (filter, types[i].pattern);
       g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].ext);
+      if (types[i].table)
+        g_object_set_data (G_OBJECT (filter), "table", GINT_TO_POINTER (1));
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
     }
 

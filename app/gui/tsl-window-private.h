@@ -51,7 +51,8 @@ void              _tsl_window_class_actions_init (TslWindowClass *klass);
 void              _tsl_window_update_actions     (TslWindow      *self);
 void              _tsl_window_update_recent      (TslWindow      *self);
 void              _tsl_window_export_to          (TslWindow      *self,
-                                                  GFile          *file);
+                                                  GFile          *file,
+                                                  gboolean        table);
 void              _tsl_window_export_action      (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);

@@ -229,7 +229,7 @@ test_export (void)
       g_autofree char *contents = NULL;
       gsize len = 0;
 
-      _tsl_window_export_to (window, file);
+      _tsl_window_export_to (window, file, FALSE);
       iterate_until (file_has_content, file, 30000);
       g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
       if (len <= 100) g_printerr ("%s: %zu bytes: %.*s\n", names[i], len, (int) len, contents);
@@ -372,6 +372,25 @@ test_compare_panel (void)
         g_assert_cmpint (g_utf8_collate (tsl_compare_item_get_series (prev),
                                          tsl_compare_item_get_series (item)), <=, 0);
       }
+  }
+
+  /* The table exports as CSV, in the order shown. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("timeslice-table-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "table.csv", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autofree char *contents = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    _tsl_window_export_to (window, file, TRUE);
+    iterate_until (file_has_content, file, 30000);
+    g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+    lines = g_strsplit (contents, "\n", -1);
+    g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant");
+    /* header + one line per row + the empty string after the last newline */
+    g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
+    g_unlink (path);
+    g_rmdir (dir);
   }
 
   /* One range only: the table gives way to a hint. */
