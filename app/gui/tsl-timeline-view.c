@@ -24,6 +24,9 @@ struct _TslTimelineView
   GtkWidget      parent_instance;
 
   TslSnapshot   *snapshot;
+  TslSnapshot   *detail;       /* re-sampled at full resolution for [detail_start, detail_end) */
+  gint64         detail_start;
+  gint64         detail_end;
   GtkAdjustment *vadjustment;
   char          *highlight;
 
@@ -60,6 +63,17 @@ static double
 span_of (TslTimelineView *self)
 {
   return self->snapshot ? (double) MAX (tsl_snapshot_get_span (self->snapshot), 1) : 1.0;
+}
+
+/* The detail snapshot while the view lies inside its window, else the whole trace's. */
+static TslSnapshot *
+shown (TslTimelineView *self)
+{
+  if (self->detail != NULL &&
+      self->view_start >= (double) self->detail_start &&
+      self->view_end <= (double) self->detail_end)
+    return self->detail;
+  return self->snapshot;
 }
 
 static void
@@ -101,7 +115,7 @@ update_adjustment (TslTimelineView *self)
   double content;
 
   fill_options (self, &o);
-  content = self->snapshot ? tsl_render_content_height (self->snapshot, &o) : 0;
+  content = shown (self) ? tsl_render_content_height (shown (self), &o) : 0;
 
   gtk_adjustment_configure (self->vadjustment,
                             CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (content - height, 0)),
@@ -123,7 +137,7 @@ tsl_timeline_view_snapshot (GtkWidget   *widget,
 
   fill_options (self, &options);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  tsl_render_paint (cr, self->snapshot, &options);
+  tsl_render_paint (cr, shown (self), &options);
   cairo_destroy (cr);
 
   if (gtk_widget_has_visible_focus (widget))
@@ -235,6 +249,10 @@ tsl_timeline_view_set_snapshot (TslTimelineView *self,
     tsl_snapshot_ref (snapshot);
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   self->snapshot = snapshot;
+  /* A new trace (or a new load of it) outdates any detail. */
+  if (snapshot == NULL || self->detail == NULL ||
+      tsl_snapshot_get_start (snapshot) != tsl_snapshot_get_start (self->detail))
+    g_clear_pointer (&self->detail, tsl_snapshot_unref);
 
   if (self->showing_all || snapshot == NULL)
     set_view (self, 0, span_of (self));
@@ -243,6 +261,39 @@ tsl_timeline_view_set_snapshot (TslTimelineView *self,
 
   update_adjustment (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tsl_timeline_view_set_detail (TslTimelineView *self,
+                              TslSnapshot     *detail,
+                              gint64           start_ns,
+                              gint64           end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (detail != NULL)
+    tsl_snapshot_ref (detail);
+  g_clear_pointer (&self->detail, tsl_snapshot_unref);
+  self->detail = detail;
+  self->detail_start = start_ns;
+  self->detail_end = end_ns;
+
+  update_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tsl_timeline_view_get_shown_snapshot:
+ *
+ * Returns: (transfer none) (nullable): what is drawn now: the detail
+ *   snapshot while the view lies inside it, else the whole trace's
+ */
+TslSnapshot *
+tsl_timeline_view_get_shown_snapshot (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), NULL);
+
+  return shown (self);
 }
 
 /**
@@ -474,7 +525,7 @@ on_drag_end (GtkGestureDrag  *gesture,
     return;
 
   fill_options (self, &o);
-  if (tsl_render_hit_test (self->snapshot, &o, self->drag_start_x, self->drag_start_y, &hit) && hit.on_group)
+  if (tsl_render_hit_test (shown (self), &o, self->drag_start_x, self->drag_start_y, &hit) && hit.on_group)
     tsl_timeline_view_toggle_group (self, hit.group_pid);
 }
 
@@ -514,10 +565,10 @@ query_tooltip (GtkWidget  *widget,
   g_autofree char *when = NULL;
 
   fill_options (self, &o);
-  if (!tsl_render_hit_test (self->snapshot, &o, x, y, &hit) || hit.sample == NULL)
+  if (!tsl_render_hit_test (shown (self), &o, x, y, &hit) || hit.sample == NULL)
     return FALSE;
 
-  track = tsl_snapshot_get_track (self->snapshot, hit.track);
+  track = tsl_snapshot_get_track (shown (self), hit.track);
   when = tsl_duration_format ((double) hit.sample->time_ns);
   text = g_string_new (NULL);
   g_string_append_printf (text, "<b>%s</b>\n", track->name);
@@ -530,7 +581,7 @@ query_tooltip (GtkWidget  *widget,
       for (guint i = 0; i < hit.sample->n_frames; i++)
         {
           g_autofree char *escaped =
-            g_markup_escape_text (tsl_snapshot_get_frame_name (self->snapshot, hit.sample->frames[i]), -1);
+            g_markup_escape_text (tsl_snapshot_get_frame_name (shown (self), hit.sample->frames[i]), -1);
 
           g_string_append_printf (text, "\n%*s%s%s%s", (int) MIN (i, 12) * 2, "",
                                   (int) i == hit.depth ? "<b>" : "", escaped,
@@ -614,6 +665,7 @@ tsl_timeline_view_dispose (GObject *object)
   TslTimelineView *self = TSL_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
+  g_clear_pointer (&self->detail, tsl_snapshot_unref);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);

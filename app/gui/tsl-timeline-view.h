@@ -24,6 +24,13 @@ GtkWidget        *tsl_timeline_view_new              (void);
 void              tsl_timeline_view_set_snapshot     (TslTimelineView *self,
                                                       TslSnapshot     *snapshot);
 TslSnapshot      *tsl_timeline_view_get_snapshot     (TslTimelineView *self);
+/* A re-sampling of [start_ns, end_ns) at full resolution, drawn while the
+ * view lies inside that window (zoomed in). NULL drops it. */
+void              tsl_timeline_view_set_detail       (TslTimelineView *self,
+                                                      TslSnapshot     *detail,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns);
+TslSnapshot      *tsl_timeline_view_get_shown_snapshot (TslTimelineView *self);
 void              tsl_timeline_view_set_visible_time (TslTimelineView *self,
                                                       gint64           start_ns,
                                                       gint64           end_ns);

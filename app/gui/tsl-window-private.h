@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tsl-document-loader.h"
+#include "tsl-snapshot.h"
 #include "tsl-compare-panel.h"
 #include "tsl-timeline-view.h"
 #include "tsl-window.h"
@@ -45,6 +46,9 @@ struct _TslWindow
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
   guint                 refresh_source;
+  guint                 detail_source;
+  TslDocumentLoader    *detail_loader;
+  GCancellable         *detail_cancellable;
 };
 
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
@@ -56,7 +60,12 @@ void              _tsl_window_export_to          (TslWindow      *self,
 void              _tsl_window_export_action      (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* A fixed seed: the same file always shows the same samples. */
+#define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
+
 void              _tsl_window_update_ranges      (TslWindow      *self);
+void              _tsl_window_queue_detail       (TslWindow      *self);
+void              _tsl_window_cancel_detail      (TslWindow      *self);
 void              _tsl_window_range_entry_activate (TslWindow    *self,
                                                   GtkEntry       *entry);
 void              _tsl_window_clear_ranges_action (GtkWidget     *widget,

@@ -16,8 +16,6 @@
 
 G_DEFINE_FINAL_TYPE (TslWindow, tsl_window, ADW_TYPE_APPLICATION_WINDOW)
 
-/* A fixed seed: the same file always shows the same samples. */
-#define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
 
 static void
 clear_list (GtkListBox *list)
@@ -225,6 +223,7 @@ tsl_window_open (TslWindow *self,
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   stop_refreshing (self);
+  _tsl_window_cancel_detail (self);
 
   g_set_object (&self->file, file);
 
@@ -362,6 +361,7 @@ tsl_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   stop_refreshing (self);
+  _tsl_window_cancel_detail (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
 
@@ -427,6 +427,8 @@ tsl_window_init (TslWindow *self)
 
   gtk_scrollbar_set_adjustment (self->timeline_scrollbar,
                                 tsl_timeline_view_get_vadjustment (self->timeline));
+  g_signal_connect_object (self->timeline, "view-changed",
+                           G_CALLBACK (_tsl_window_queue_detail), self, G_CONNECT_SWAPPED);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop_cb), self, 0);

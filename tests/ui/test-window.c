@@ -401,6 +401,73 @@ test_compare_panel (void)
 }
 
 static gboolean
+shows_detail (gpointer data)
+{
+  TslWindow *window = data;
+
+  return tsl_timeline_view_get_shown_snapshot (window->timeline) !=
+         tsl_timeline_view_get_snapshot (window->timeline);
+}
+
+static guint
+samples_between (TslSnapshot *snapshot,
+                 const char  *track_name,
+                 gint64       start,
+                 gint64       end)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      if (!g_str_equal (track->name, track_name))
+        continue;
+      for (guint j = 0; j < track->n_samples; j++)
+        n += track->samples[j].time_ns >= start && track->samples[j].time_ns < end;
+    }
+
+  return n;
+}
+
+static void
+test_zoom_detail (void)
+{
+  GSettings *settings = tsl_application_get_settings (app);
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  TslWindow *window;
+  TslSnapshot *base, *detail;
+  gint64 start, end;
+  guint n_base, n_detail;
+
+  /* A small K, so the whole-trace view is coarse. */
+  g_settings_set_uint (settings, "sampler-k", 40);
+  window = new_shown_window ();
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 8.0));
+  iterate_until (shows_detail, window, 60000);
+
+  base = tsl_timeline_view_get_snapshot (window->timeline);
+  detail = tsl_timeline_view_get_shown_snapshot (window->timeline);
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  n_base = samples_between (base, "worker-1", start, end);
+  n_detail = samples_between (detail, "worker-1", start, end);
+  /* The zoomed window (with a margin of a quarter view each side) gets its
+   * own K..2K samples, instead of an eighth of the whole trace's. */
+  g_assert_cmpuint (n_detail, >=, 40 * 2 / 3);
+  g_assert_cmpuint (n_detail, >, 2 * n_base);
+
+  /* Showing everything again draws the whole trace's samples. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom-all", NULL));
+  g_assert_true (tsl_timeline_view_get_shown_snapshot (window->timeline) == base);
+
+  g_settings_reset (settings, "sampler-k");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
 has_message_dialog (gpointer data)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -495,6 +562,7 @@ main (int   argc,
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
+  g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   ret = g_test_run ();

@@ -1,0 +1,103 @@
+/* tsl-window-detail.c: detail grows as you zoom in
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The whole trace is K..2K samples per track; zoomed into a part of a file,
+ * that part is re-read in the background with samplers that keep only its
+ * events, so the view gets K..2K samples per track for the visible window
+ * alone. Memory stays bounded: one extra trace of the same size.
+ */
+#define G_LOG_DOMAIN "tsl-window"
+
+#include "config.h"
+
+#include "tsl-window-private.h"
+
+#define DETAIL_DEBOUNCE_MS 400
+/* Re-sample only when the view shows less than this part of the trace. */
+#define DETAIL_MAX_FRACTION 0.6
+
+static void
+detail_loaded_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(TslWindow) self = user_data;
+  TslDocumentLoader *loader = TSL_DOCUMENT_LOADER (object);
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 lo = GPOINTER_TO_SIZE (g_object_get_data (object, "lo"));
+  gint64 hi = GPOINTER_TO_SIZE (g_object_get_data (object, "hi"));
+
+  if (!tsl_document_loader_load_finish (loader, result, &error) || loader != self->detail_loader)
+    return;
+
+  g_clear_object (&self->detail_cancellable);
+  snapshot = tsl_snapshot_new (tsl_document_loader_get_trace (loader));
+  tsl_timeline_view_set_detail (self->timeline, snapshot, lo, hi);
+}
+
+static gboolean
+start_detail_cb (gpointer data)
+{
+  TslWindow *self = data;
+  TslSnapshot *base = tsl_timeline_view_get_snapshot (self->timeline);
+  g_autoptr(TslTrace) trace = NULL;
+  g_autofree char *path = NULL;
+  gint64 view_start, view_end, span, width, lo, hi, origin;
+
+  self->detail_source = 0;
+
+  if (base == NULL || self->file == NULL || tsl_window_is_loading (self))
+    return G_SOURCE_REMOVE;
+
+  /* Only a regular file can be read again; a pipe's samples are all there is. */
+  path = g_file_get_path (self->file);
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return G_SOURCE_REMOVE;
+
+  tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
+  span = tsl_snapshot_get_span (base);
+  width = view_end - view_start;
+  if ((double) width > DETAIL_MAX_FRACTION * (double) span)
+    return G_SOURCE_REMOVE;
+
+  /* A quarter view of margin each side, so small pans stay in the detail. */
+  lo = MAX (view_start - width / 4, 0);
+  hi = MIN (view_end + width / 4, span + 1);
+
+  if (self->detail_cancellable != NULL)
+    g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
+
+  origin = tsl_snapshot_get_start (base);
+  trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
+  tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
+
+  g_clear_object (&self->detail_loader);
+  self->detail_loader = tsl_document_loader_new (self->file, trace);
+  g_object_set_data (G_OBJECT (self->detail_loader), "lo", GSIZE_TO_POINTER (lo));
+  g_object_set_data (G_OBJECT (self->detail_loader), "hi", GSIZE_TO_POINTER (hi));
+  self->detail_cancellable = g_cancellable_new ();
+  tsl_document_loader_load_async (self->detail_loader, self->detail_cancellable,
+                                  detail_loaded_cb, g_object_ref (self));
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+_tsl_window_queue_detail (TslWindow *self)
+{
+  g_clear_handle_id (&self->detail_source, g_source_remove);
+  self->detail_source = g_timeout_add (DETAIL_DEBOUNCE_MS, start_detail_cb, self);
+}
+
+void
+_tsl_window_cancel_detail (TslWindow *self)
+{
+  g_clear_handle_id (&self->detail_source, g_source_remove);
+  if (self->detail_cancellable != NULL)
+    g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
+  g_clear_object (&self->detail_loader);
+}
