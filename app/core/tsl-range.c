@@ -186,5 +186,7 @@ tsl_duration_format (double ns)
       return g_strdup_printf ("%s%.0f min %.0f s", ns < 0 ? "-" : "",
                               minutes, (a - minutes * 60e9) / 1e9);
     }
-  return g_strdup_printf ("%.4g h", ns / 3600e9);
+  if (a < 2 * 86400e9)
+    return g_strdup_printf ("%.4g h", ns / 3600e9);
+  return g_strdup_printf ("%.4g d", ns / 86400e9);
 }

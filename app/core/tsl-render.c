@@ -253,14 +253,35 @@ show_text (cairo_t    *cr,
     }
 }
 
+/* Tick steps a person reads easily: 1-2-5 below a second, then the clock's
+ * own steps (15 s, 30 min, 6 h, a day, a week). */
 static double
 nice_step (double span_ns,
            double plot_px)
 {
-  double target = span_ns * 90.0 / MAX (plot_px, 1);
-  double mag = pow (10, floor (log10 (MAX (target, 1e-3))));
+  static const double clock[] = {
+    1e9, 2e9, 5e9, 10e9, 15e9, 30e9,
+    60e9, 120e9, 300e9, 600e9, 900e9, 1800e9,
+    3600e9, 7200e9, 3 * 3600e9, 6 * 3600e9, 12 * 3600e9,
+    86400e9, 2 * 86400e9, 7 * 86400e9, 14 * 86400e9, 28 * 86400e9,
+  };
   static const double mults[] = { 1, 2, 5, 10 };
+  double target = span_ns * 90.0 / MAX (plot_px, 1);
+  double mag;
 
+  if (target > 1e9)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (clock); i++)
+        if (clock[i] >= target)
+          return clock[i];
+      /* Beyond four weeks: whole multiples of 28 days in 1-2-5 steps. */
+      mag = pow (10, floor (log10 (target / clock[G_N_ELEMENTS (clock) - 1])));
+      for (guint i = 0; i < G_N_ELEMENTS (mults); i++)
+        if (clock[G_N_ELEMENTS (clock) - 1] * mag * mults[i] >= target)
+          return clock[G_N_ELEMENTS (clock) - 1] * mag * mults[i];
+    }
+
+  mag = pow (10, floor (log10 (MAX (target, 1e-3))));
   for (guint i = 0; i < G_N_ELEMENTS (mults); i++)
     if (mag * mults[i] >= target)
       return mag * mults[i];
@@ -285,7 +306,7 @@ draw_ruler (cairo_t                *cr,
   for (double t = first; t <= (double) o->view_end_ns; t += step)
     {
       double x = floor (tsl_render_time_to_x (o, t)) + 0.5;
-      g_autofree char *label = tsl_duration_format (t);
+      g_autofree char *label = t == 0 ? g_strdup ("0") : tsl_duration_format (t);
 
       set_rgb (cr, &theme->dim, 0.8);
       cairo_move_to (cr, x, top + TSL_RENDER_RULER_HEIGHT - 8);
@@ -394,8 +415,8 @@ draw_stacks (cairo_t                *cr,
 
           /* A span longer than its slice is drawn to its end: a kept 2 s span
            * must not shrink to a 1 ms column. */
-          if (durations && !isnan (s->value) && s->time_ns + (gint64) s->value > end)
-            end = s->time_ns + (gint64) s->value;
+          if (durations && !isnan (s->value) && (double) s->time_ns + s->value > (double) end)
+            end = (gint64) MIN ((double) s->time_ns + s->value, 9.0e18);  /* no overflow */
 
           if (end < o->view_start_ns || s->start_ns > o->view_end_ns)
             continue;

@@ -72,7 +72,7 @@ test_format (void)
 {
   static const struct { double ns; const char *text; } cases[] = {
     { 12, "12 ns" }, { 1500, "1.5 µs" }, { 2.5e6, "2.5 ms" }, { 3e9, "3 s" },
-    { 125e9, "2 min 5 s" }, { 7200e9, "2 h" },
+    { 125e9, "2 min 5 s" }, { 7200e9, "2 h" }, { 36 * 3600e9, "36 h" }, { 3 * 86400e9, "3 d" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
