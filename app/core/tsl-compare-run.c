@@ -264,13 +264,19 @@ add_duration_row (Table           *table,
   TslCompareSeries series = { name, stat };
   TslCompareSide *sides[2] = { &series.a, &series.b };
 
+  guint before = table->rows->len;
+
   for (guint s = 0; s < 2; s++)
     *sides[s] = (TslCompareSide) {
       (const double *) frame->durations[s]->data, frame->durations[s]->len,
       table->seconds[s], frame->durations[s]->len, 1.0,
     };
 
-  return add_row (table, &series);
+  if (!add_row (table, &series))
+    return FALSE;
+  if (table->rows->len > before)
+    ((TslCompareRow *) g_ptr_array_index (table->rows, before))->duration = TRUE;
+  return TRUE;
 }
 
 static gboolean

@@ -76,6 +76,7 @@ typedef struct {
   guint64         n_b;
   TslCompareTest  test;
   gboolean        bca;         /* the interval is BCa, else percentile */
+  gboolean        duration;    /* a_value and b_value are durations in ns */
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;

@@ -18,6 +18,7 @@
 
 #include "tsl-compare-panel.h"
 #include "tsl-histogram.h"
+#include "tsl-range.h"
 
 #define DEBOUNCE_MS 300
 #define COMPARE_SEED G_GUINT64_CONSTANT (0x5EED)
@@ -107,9 +108,9 @@ cell_text (const TslCompareRow *row,
     case COL_SERIES:
       return g_strdup (row->series);
     case COL_A:
-      return format_value (row->a_value);
+      return row->duration && !isnan (row->a_value) ? tsl_duration_format (row->a_value) : format_value (row->a_value);
     case COL_B:
-      return format_value (row->b_value);
+      return row->duration && !isnan (row->b_value) ? tsl_duration_format (row->b_value) : format_value (row->b_value);
     case COL_CHANGE:
       return format_pct (row->change);
     case COL_CI:
