@@ -103,8 +103,7 @@ collapsed_parse (gpointer       data,
       else if (split_line (p, line_len, &stack_len, &count))
         {
           if (tsl_trace_offer (self->trace, self->track, (gint64) self->n_stacks, (double) count))
-            tsl_trace_set_label_id (self->trace, self->track,
-                                    tsl_trace_intern_len (self->trace, p, stack_len));
+            tsl_trace_set_label_len (self->trace, self->track, (const char *) p, stack_len);
           self->n_stacks++;
           events++;
         }

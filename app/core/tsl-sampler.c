@@ -539,6 +539,18 @@ tsl_sampler_set_label (TslSampler *self,
     self->last->label = label;
 }
 
+void
+tsl_sampler_remap_labels (TslSampler    *self,
+                          TslLabelRemap  remap,
+                          gpointer       data)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (remap != NULL);
+
+  for (guint i = 0; i < self->n_held; i++)
+    self->held[i].label = remap (self->held[i].label, data);
+}
+
 guint64
 tsl_sampler_get_events (const TslSampler *self)
 {

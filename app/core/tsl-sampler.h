@@ -84,6 +84,13 @@ const TslSample  *tsl_sampler_peek_samples     (TslSampler           *self,
                                                 guint                *n_samples);
 gsize             tsl_sampler_get_peak_bytes   (const TslSampler     *self);
 
+/* Rewrites the label of every held sample (for collecting unused labels). */
+typedef guint32 (*TslLabelRemap)                (guint32               label,
+                                                 gpointer              data);
+void              tsl_sampler_remap_labels      (TslSampler           *self,
+                                                 TslLabelRemap         remap,
+                                                 gpointer              data);
+
 /* Count mode only: `other` covers the events right after `self`'s. */
 gboolean          tsl_sampler_merge            (TslSampler           *self,
                                                 const TslSampler     *other,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tsl-label-store.h"
 #include "tsl-trace.h"
 
 /* Distinct warning messages kept; more are folded into one counted line so a
@@ -60,6 +61,7 @@ struct _TslTrace
   GStringChunk   *chunk;
   GHashTable     *string_ids;    /* const char * (in chunk) → id */
   GPtrArray      *strings;       /* id → const char *, [0] = NULL */
+  TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
 
   GPtrArray      *tracks;        /* Track * */
   GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
@@ -144,6 +146,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
+  g_clear_pointer (&self->labels, tsl_label_store_free);
   g_clear_pointer (&self->warning_ids, g_hash_table_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
@@ -171,6 +174,7 @@ tsl_trace_init (TslTrace *self)
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
   g_ptr_array_add (self->strings, NULL);
+  self->labels = tsl_label_store_new ();
 
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->track_ids = g_hash_table_new (track_key_hash, track_key_equal);
@@ -356,6 +360,9 @@ tsl_trace_lookup (TslTrace *self,
                   guint32   id)
 {
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  if (id & TSL_LABEL_TAG)
+    return tsl_label_store_lookup (self->labels, id);
 
   if (id >= self->strings->len)
     return NULL;
@@ -725,15 +732,74 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->filter_end = end_ns;
 }
 
+/* Collects the labels no sampler holds any more once they outnumber the
+ * samples that can be held (2K + 1 per track) twice over: amortised O(1)
+ * per label, and memory bounded by tracks × K whatever the input. */
+static void
+maybe_collect_labels (TslTrace *self)
+{
+  g_autofree TslSampler **samplers = NULL;
+  guint64 capacity = (guint64) self->tracks->len * (2 * (guint64) self->k + 1);
+
+  if (tsl_label_store_get_size (self->labels) <= 2 * capacity + 4096)
+    return;
+
+  samplers = g_new (TslSampler *, MAX (self->tracks->len, 1));
+  for (guint i = 0; i < self->tracks->len; i++)
+    samplers[i] = get_track (self, i)->sampler;
+  tsl_label_store_collect (self->labels, samplers, self->tracks->len);
+}
+
 void
 tsl_trace_set_label (TslTrace   *self,
                      guint       track,
                      const char *label)
 {
+  g_autofree char *valid = NULL;
+
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
-  tsl_sampler_set_label (get_track (self, track)->sampler, tsl_trace_intern (self, label));
+  if (label == NULL)
+    {
+      tsl_sampler_set_label (get_track (self, track)->sampler, 0);
+      return;
+    }
+
+  /* As for names: damaged text is repaired once, here. */
+  if (!g_utf8_validate (label, -1, NULL))
+    {
+      valid = g_utf8_make_valid (label, -1);
+      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD");
+      label = valid;
+    }
+
+  tsl_sampler_set_label (get_track (self, track)->sampler, tsl_label_store_intern (self->labels, label));
+  maybe_collect_labels (self);
+}
+
+guint
+tsl_trace_get_n_labels (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  return tsl_label_store_get_size (self->labels);
+}
+
+void
+tsl_trace_set_label_len (TslTrace   *self,
+                         guint       track,
+                         const char *label,
+                         gsize       len)
+{
+  char stack[256];
+  g_autofree char *heap = NULL;
+  char *buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+
+  memcpy (buf, label, len);
+  buf[len] = '\0';
+  tsl_trace_set_label (self, track, buf);
 }
 
 void

@@ -118,6 +118,14 @@ void              tsl_trace_set_time_filter     (TslTrace       *self,
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
+/* `label` need not be NUL-terminated. */
+void              tsl_trace_set_label_len       (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *label,
+                                                 gsize           len);
+/* How many distinct labels are stored now (bounded by tracks × K). */
+guint             tsl_trace_get_n_labels        (TslTrace       *self);
+/* For labels that are names (bounded in number): an id from tsl_trace_intern(). */
 void              tsl_trace_set_label_id        (TslTrace       *self,
                                                  guint           track,
                                                  guint32         label);
