@@ -62,6 +62,7 @@ struct _TslTrace
   GHashTable     *string_ids;    /* const char * (in chunk) → id */
   GPtrArray      *strings;       /* id → const char *, [0] = NULL */
   TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
+  guint           next_label_collect;
 
   GPtrArray      *tracks;        /* Track * */
   GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
@@ -175,6 +176,7 @@ tsl_trace_init (TslTrace *self)
   self->strings = g_ptr_array_new ();
   g_ptr_array_add (self->strings, NULL);
   self->labels = tsl_label_store_new ();
+  self->next_label_collect = 4096;
 
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->track_ids = g_hash_table_new (track_key_hash, track_key_equal);
@@ -732,22 +734,26 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->filter_end = end_ns;
 }
 
-/* Collects the labels no sampler holds any more once they outnumber the
- * samples that can be held (2K + 1 per track) twice over: amortised O(1)
- * per label, and memory bounded by tracks × K whatever the input. */
+/* Collects the labels no sampler holds any more once a quarter more than
+ * the last collection kept (at least 4096) have come in: amortised O(1) per
+ * label, and the store never much larger than what the samplers hold, so
+ * peak memory does not grow with the input. */
 static void
 maybe_collect_labels (TslTrace *self)
 {
   g_autofree TslSampler **samplers = NULL;
-  guint64 capacity = (guint64) self->tracks->len * (2 * (guint64) self->k + 1);
+  guint live;
 
-  if (tsl_label_store_get_size (self->labels) <= 2 * capacity + 4096)
+  if (tsl_label_store_get_size (self->labels) <= self->next_label_collect)
     return;
 
   samplers = g_new (TslSampler *, MAX (self->tracks->len, 1));
   for (guint i = 0; i < self->tracks->len; i++)
     samplers[i] = get_track (self, i)->sampler;
   tsl_label_store_collect (self->labels, samplers, self->tracks->len);
+
+  live = tsl_label_store_get_size (self->labels);
+  self->next_label_collect = live + MAX (4096, live / 4);
 }
 
 void
