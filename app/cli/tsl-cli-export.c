@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
@@ -74,21 +75,47 @@ tsl_cli_export (int    argc,
   gboolean dark = FALSE;
   int width = DEFAULT_WIDTH, height = 0;
   int k = DEFAULT_K;
+  gboolean flamegraph = FALSE, per_thread = FALSE, icicle = FALSE;
+  g_auto(GStrv) threads = NULL;
+  g_autofree char *weight = NULL;
+  g_autofree char *seed_text = NULL;
+  int rounds = 10000;
+  double confidence = 0.95;
+  guint64 seed = DEFAULT_SEED;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write the report to OUT: .png, .svg, .pdf or .csv (required)", "OUT" },
+      "Write the report to OUT: .png, .svg, .pdf, .csv or .folded (required)", "OUT" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size,
       "Picture size in pixels (default 1600 wide, tall enough for every track)", "WxH" },
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a, "Range A, e.g. 1s..2s or 10%..20%", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b, "Range B", "RANGE" },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
+    { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
+      "Draw a flame graph of range A (or B, or the whole trace); with --a and --b the "
+      "differential graph A → B; with OUT.csv write the call tree", NULL },
+    { "thread", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threads,
+      "Flame graph of this thread only (repeat for several; default: every thread)", "NAME" },
+    { "per-thread", 0, 0, G_OPTION_ARG_NONE, &per_thread,
+      "Give each thread its own top frame instead of merging threads", NULL },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &weight,
+      "Frame width: samples (events), time (span durations) or auto (time for span traces)", "W" },
+    { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, "Root at the top", NULL },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
+    { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text, "Seed of sampling and bootstrap (default 0x5EED)", "S" },
     { NULL }
   };
 
   if (!tsl_cli_parse_options ("export", "FILE",
                               "Draws the timeline as PNG, SVG or PDF with the window’s painter, or\n"
-                              "writes the samples as CSV (with --a and --b: the compare table).",
+                              "writes the samples as CSV (with --a and --b: the compare table).\n"
+                              "With --flamegraph: the flame graph of range A, B or the whole trace as\n"
+                              "PNG, SVG or PDF, or its call tree as CSV (call_path, self_share,\n"
+                              "total_share, self_weight, total_weight); with both --a and --b, the\n"
+                              "differential flame graph of A against B, frames coloured by the\n"
+                              "significance of their change. OUT.folded: the collapsed stacks\n"
+                              "(“a;b;c 12”) of range A or the whole trace, for other flame graph tools.",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
@@ -96,6 +123,26 @@ tsl_cli_export (int    argc,
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: expected one FILE (see “timeslice export --help”)");
   if (output == NULL)
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: -o OUT is required");
+  if (seed_text != NULL && !tsl_cli_parse_seed (seed_text, &seed))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --seed must be a number, not “%s”", seed_text);
+
+  if (flamegraph || g_str_has_suffix (output, ".folded"))
+    {
+      TslCliFlameOptions flame = {
+        .path = argv[1], .output = output, .range_a = range_a, .range_b = range_b,
+        .threads = threads, .per_thread = per_thread, .weight = weight,
+        .folded = g_str_has_suffix (output, ".folded"), .icicle = icicle, .dark = dark,
+        .width = width, .height = height, .k = (guint) CLAMP (k, 1, 1000000),
+        .rounds = (guint) MAX (rounds, 0), .confidence = confidence, .seed = seed,
+      };
+
+      if (k < 1 || k > 1000000)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
+      if (size != NULL && !parse_size (size, &flame.width, &flame.height))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
+                             MAX_SIDE, MAX_SIDE, size);
+      return tsl_cli_export_flame (&flame);
+    }
   if (!tsl_export_format_from_name (output, &format, &error))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
   if (size != NULL && !parse_size (size, &width, &height))
@@ -133,7 +180,13 @@ tsl_cli_export (int    argc,
 
       if (out == NULL || !tsl_export_write_samples (trace, out, NULL, &error) ||
           !g_output_stream_close (out, NULL, &error))
-        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+        {
+          /* Stream errors ("No space left on device") do not say which file. */
+          if (strstr (error->message, output) == NULL)
+            return tsl_cli_fail (TSL_EXIT_INPUT, "%s: could not write the report: %s",
+                                 output, error->message);
+          return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+        }
       return TSL_EXIT_OK;
     }
 

@@ -61,4 +61,26 @@ int               tsl_cli_export_compare        (const char          *path,
                                                  guint                k,
                                                  const char          *output);
 
+/* `export --flamegraph` and `export -o OUT.folded` (tsl-cli-flame.c). */
+typedef struct {
+  const char  *path;
+  const char  *output;
+  const char  *range_a;       /* (nullable) */
+  const char  *range_b;       /* (nullable) */
+  char       **threads;       /* (nullable) thread names; none: every thread */
+  gboolean     per_thread;    /* one top frame per thread instead of merging */
+  const char  *weight;        /* auto, samples or time; NULL is auto */
+  gboolean     folded;        /* collapsed stacks instead of a picture or CSV */
+  gboolean     icicle;
+  gboolean     dark;
+  int          width;
+  int          height;        /* 0: tall enough for every level */
+  guint        k;
+  guint        rounds;
+  double       confidence;
+  guint64      seed;
+} TslCliFlameOptions;
+
+int               tsl_cli_export_flame          (const TslCliFlameOptions *options);
+
 G_END_DECLS

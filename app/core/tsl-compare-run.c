@@ -289,10 +289,10 @@ add_frame_rows (Table           *table,
                         (request->stat == TSL_STAT_MEAN || request->stat == TSL_STAT_MEDIAN ||
                          request->stat == TSL_STAT_P95 || request->stat == TSL_STAT_MAX);
   TslStat stat = request->has_stat && request->stat == TSL_STAT_COUNT ? TSL_STAT_COUNT : TSL_STAT_SHARE;
-  g_autofree double *items[2] = { NULL, NULL };
-
-  for (guint s = 0; s < 2; s++)
-    items[s] = g_new0 (double, MAX (td->n_samples[s], 1));
+  /* g_autofree on an array would free only its first element. */
+  g_autofree double *items_a = g_new0 (double, MAX (td->n_samples[0], 1));
+  g_autofree double *items_b = g_new0 (double, MAX (td->n_samples[1], 1));
+  double *items[2] = { items_a, items_b };
 
   g_ptr_array_sort (td->frames, compare_frames);
 

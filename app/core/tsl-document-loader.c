@@ -97,7 +97,6 @@ load_worker (GTask        *task,
 {
   TslDocumentLoader *self = source_object;
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_file_get_path (self->file);
   g_autofree char *name = g_file_get_basename (self->file);
   g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GFileInfo) info = NULL;

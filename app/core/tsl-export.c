@@ -50,15 +50,22 @@ tsl_export_natural_height (TslSnapshot            *snapshot,
          + (options->draw_note ? NOTE_HEIGHT : 0) + 8;
 }
 
+/* cairo reports only CAIRO_STATUS_WRITE_ERROR; the sink keeps the stream's
+ * own error ("No space left on device") for the message. */
+typedef struct {
+  GOutputStream *out;
+  GError        *error;
+} Sink;
+
 static cairo_status_t
 write_to_stream (void                *closure,
                  const unsigned char *data,
                  unsigned int         length)
 {
-  GOutputStream *out = closure;
+  Sink *sink = closure;
 
-  /* Errors are picked up again from the stream's state by the caller. */
-  if (!g_output_stream_write_all (out, data, length, NULL, NULL, NULL))
+  if (sink->error != NULL ||
+      !g_output_stream_write_all (sink->out, data, length, NULL, NULL, &sink->error))
     return CAIRO_STATUS_WRITE_ERROR;
   return CAIRO_STATUS_SUCCESS;
 }
@@ -83,6 +90,92 @@ finish (GOutputStream   *out,
   return g_output_stream_close (out, cancellable, error);
 }
 
+typedef void (*PaintFunc) (cairo_t *cr, gconstpointer data);
+
+/* Draws one page of width × height with `paint` and writes it as `format`. */
+static gboolean
+export_picture (PaintFunc         paint,
+                gconstpointer     data,
+                double            width,
+                double            height,
+                const char       *title,
+                TslExportFormat   format,
+                GFile            *file,
+                GCancellable     *cancellable,
+                GError          **error)
+{
+  g_autoptr(GOutputStream) out = NULL;
+  Sink sink = { NULL, NULL };
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  out = tsl_atomic_output_stream_new (file, cancellable, error);
+  if (out == NULL)
+    return FALSE;
+  sink.out = out;
+
+  switch (format)
+    {
+    case TSL_EXPORT_SVG:
+      surface = cairo_svg_surface_create_for_stream (write_to_stream, &sink, width, height);
+      break;
+
+    case TSL_EXPORT_PDF:
+      surface = cairo_pdf_surface_create_for_stream (write_to_stream, &sink, width, height);
+      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Timeslice " PACKAGE_VERSION);
+      if (title)
+        cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+      break;
+
+    case TSL_EXPORT_PNG:
+    case TSL_EXPORT_CSV:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+      break;
+    }
+
+  cr = cairo_create (surface);
+  paint (cr, data);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == TSL_EXPORT_PNG)
+    status = cairo_surface_write_to_png_stream (surface, write_to_stream, &sink);
+
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS && sink.error != NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      /* Not closing: the atomic stream discards its temporary on unref. */
+      g_set_error (error, sink.error->domain, sink.error->code,
+                   "%s: could not write the report: %s", name, sink.error->message);
+      g_clear_error (&sink.error);
+      return FALSE;
+    }
+
+  return finish (out, status, file, cancellable, error);
+}
+
+typedef struct {
+  TslSnapshot            *snapshot;
+  const TslRenderOptions *options;
+} TimelinePaint;
+
+static void
+paint_timeline (cairo_t       *cr,
+                gconstpointer  data)
+{
+  const TimelinePaint *p = data;
+
+  tsl_render_paint (cr, p->snapshot, p->options);
+}
+
 gboolean
 tsl_export_timeline (TslSnapshot             *snapshot,
                      const TslRenderOptions  *options,
@@ -91,53 +184,46 @@ tsl_export_timeline (TslSnapshot             *snapshot,
                      GCancellable            *cancellable,
                      GError                 **error)
 {
-  g_autoptr(GOutputStream) out = NULL;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
+  TimelinePaint p = { snapshot, options };
 
   g_return_val_if_fail (options != NULL, FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
-  out = tsl_atomic_output_stream_new (file, cancellable, error);
-  if (out == NULL)
-    return FALSE;
+  return export_picture (paint_timeline, &p, options->width, options->height, options->title,
+                         format, file, cancellable, error);
+}
 
-  switch (format)
-    {
-    case TSL_EXPORT_SVG:
-      surface = cairo_svg_surface_create_for_stream (write_to_stream, out, options->width, options->height);
-      break;
+typedef struct {
+  TslFlame                    *flame;
+  const TslFlameRenderOptions *options;
+} FlamePaint;
 
-    case TSL_EXPORT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (write_to_stream, out, options->width, options->height);
-      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Timeslice " PACKAGE_VERSION);
-      if (options->title)
-        cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, options->title);
-      break;
+static void
+paint_flame (cairo_t       *cr,
+             gconstpointer  data)
+{
+  const FlamePaint *p = data;
 
-    case TSL_EXPORT_PNG:
-    case TSL_EXPORT_CSV:
-    default:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) options->width, (int) options->height);
-      break;
-    }
+  tsl_render_flame_paint (cr, p->flame, p->options);
+}
 
-  cr = cairo_create (surface);
-  tsl_render_paint (cr, snapshot, options);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
+gboolean
+tsl_export_flame (TslFlame                    *flame,
+                  const TslFlameRenderOptions *options,
+                  TslExportFormat              format,
+                  GFile                       *file,
+                  GCancellable                *cancellable,
+                  GError                     **error)
+{
+  FlamePaint p = { flame, options };
 
-  if (status == CAIRO_STATUS_SUCCESS && format == TSL_EXPORT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, write_to_stream, out);
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  return finish (out, status, file, cancellable, error);
+  return export_picture (paint_flame, &p, options->width, options->height, options->title,
+                         format, file, cancellable, error);
 }
 
 gboolean

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "tsl-render-flame.h"
 #include "tsl-render.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,13 @@ gboolean          tsl_export_timeline           (TslSnapshot             *snapsh
                                                  GFile                   *file,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
+/* PNG, SVG or PDF of a flame graph, by the flame view's painter. */
+gboolean          tsl_export_flame              (TslFlame                    *flame,
+                                                 const TslFlameRenderOptions *options,
+                                                 TslExportFormat              format,
+                                                 GFile                       *file,
+                                                 GCancellable                *cancellable,
+                                                 GError                     **error);
 /* track,index,time_s,weight,value,label — one row per kept sample. */
 gboolean          tsl_export_write_samples      (TslTrace                *trace,
                                                  GOutputStream           *out,

@@ -13,7 +13,7 @@ static const struct {
   const char *suffix;
   double      ns;
 } units[] = {
-  /* Longest suffixes first so "ms" is not read as "m" + "s". */
+  /* Longer suffixes first, so "ms" is not read as "m" + "s". */
   { "min", 60e9 },
   { "ns",  1.0 },
   { "us",  1e3 },
@@ -21,7 +21,45 @@ static const struct {
   { "ms",  1e6 },
   { "s",   1e9 },
   { "h",   3600e9 },
+  { "d",   86400e9 },
 };
+
+/* One "NUMBER [UNIT]" term at *p; a missing unit means seconds. */
+static gboolean
+parse_term (const char **p,
+            double      *ns)
+{
+  char *end = NULL;
+  double value = g_ascii_strtod (*p, &end);
+  const char *unit;
+
+  if (end == *p || !isfinite (value) || value < 0 || **p == '-' || **p == '+')
+    return FALSE;
+
+  unit = end;
+  while (*unit == ' ')
+    unit++;
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      gsize len = strlen (units[i].suffix);
+
+      if (strncmp (unit, units[i].suffix, len) == 0 &&
+          (unit[len] == '\0' || unit[len] == ' ' || g_ascii_isdigit (unit[len])))
+        {
+          *ns = value * units[i].ns;
+          *p = unit + len;
+          return TRUE;
+        }
+    }
+
+  if (*unit != '\0')
+    return FALSE;
+
+  *ns = value * 1e9;
+  *p = unit;
+  return TRUE;
+}
 
 gboolean
 tsl_duration_parse (const char  *text,
@@ -29,43 +67,36 @@ tsl_duration_parse (const char  *text,
                     GError     **error)
 {
   g_autofree char *copy = NULL;
-  const char *unit;
-  char *end = NULL;
-  double value;
+  const char *p;
+  double total = 0;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
   copy = g_strstrip (g_strdup (text));
-  value = g_ascii_strtod (copy, &end);
-  if (end == copy || !isfinite (value) || value < 0)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” is not a time (expected a number like 1.5, 250ms or 2min)", text);
-      return FALSE;
-    }
+  /* A decimal comma, as French and German write it, reads as a point. */
+  g_strdelimit (copy, ",", '.');
 
-  unit = end;
-  while (*unit == ' ')
-    unit++;
-
-  if (*unit == '\0')
+  /* Terms add up, so what tsl_duration_format() shows ("2 min 5 s") reads back. */
+  p = copy;
+  do
     {
-      *ns = value * 1e9;
-      return TRUE;
-    }
+      double term;
 
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    {
-      if (strcmp (unit, units[i].suffix) == 0)
+      if (!parse_term (&p, &term))
         {
-          *ns = value * units[i].ns;
-          return TRUE;
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "“%s” is not a time (expected a number with an optional unit: "
+                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)", text);
+          return FALSE;
         }
+      total += term;
+      while (*p == ' ')
+        p++;
     }
+  while (*p != '\0');
 
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "“%s” has an unknown unit (expected ns, us, ms, s, min or h)", text);
-  return FALSE;
+  *ns = total;
+  return TRUE;
 }
 
 static gboolean
@@ -167,6 +198,18 @@ tsl_range_spec_resolve (const TslRangeSpec *spec,
     }
 }
 
+/* "%.4g" in the C locale: the result must read back with tsl_duration_parse()
+ * whatever LC_NUMERIC the window runs with. */
+static char *
+format_unit (double      value,
+             const char *unit)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (buf, sizeof buf, "%.4g", value);
+  return g_strdup_printf ("%s %s", buf, unit);
+}
+
 char *
 tsl_duration_format (double ns)
 {
@@ -175,11 +218,11 @@ tsl_duration_format (double ns)
   if (a < 1e3)
     return g_strdup_printf ("%.0f ns", ns);
   if (a < 1e6)
-    return g_strdup_printf ("%.4g µs", ns / 1e3);
+    return format_unit (ns / 1e3, "µs");
   if (a < 1e9)
-    return g_strdup_printf ("%.4g ms", ns / 1e6);
+    return format_unit (ns / 1e6, "ms");
   if (a < 60e9)
-    return g_strdup_printf ("%.4g s", ns / 1e9);
+    return format_unit (ns / 1e9, "s");
   if (a < 3600e9)
     {
       double minutes = floor (a / 60e9);
@@ -187,6 +230,6 @@ tsl_duration_format (double ns)
                               minutes, (a - minutes * 60e9) / 1e9);
     }
   if (a < 2 * 86400e9)
-    return g_strdup_printf ("%.4g h", ns / 3600e9);
-  return g_strdup_printf ("%.4g d", ns / 86400e9);
+    return format_unit (ns / 3600e9, "h");
+  return format_unit (ns / 86400e9, "d");
 }

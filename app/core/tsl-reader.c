@@ -348,6 +348,9 @@ run_format (TslReader     *self,
             gssize        *consumed,
             GError       **error)
 {
+  /* An empty GByteArray has a NULL data pointer; formats do arithmetic on buf. */
+  if (buf == NULL)
+    buf = (const guint8 *) "";
   self->ctx.buf = buf;
   self->ctx.memo_offset = G_MAXSIZE;
   *consumed = self->format->parse (self->state, buf, len, at_eof, error);
@@ -372,6 +375,9 @@ push_text (TslReader     *self,
   g_autoptr(GByteArray) head = NULL;
   gssize consumed;
 
+  /* Empty transcoded or sniffed buffers have a NULL data pointer. */
+  if (data == NULL)
+    data = (const guint8 *) "";
   self->bytes_decoded += len;
 
   if (self->format == NULL)

@@ -16,6 +16,7 @@
 
 #include "tsl-range.h"
 #include "tsl-render.h"
+#include "tsl-render-private.h"
 
 #define TITLE_HEIGHT    34
 #define GROUP_HEIGHT    24
@@ -24,8 +25,6 @@
 #define COUNTER_HEIGHT  56
 #define TRACK_GAP       6
 #define NOTE_HEIGHT     22
-
-typedef struct { double r, g, b; } Rgb;
 
 /* GNOME palette (blue, green, yellow, orange, red, purple, brown) */
 static const Rgb palette[] = {
@@ -38,26 +37,17 @@ static const Rgb palette[] = {
 static const Rgb color_a = { 0.208, 0.518, 0.894 };
 static const Rgb color_b = { 1.000, 0.471, 0.000 };
 
-typedef struct {
-  Rgb bg;
-  Rgb fg;
-  Rgb dim;
-  Rgb grid;
-  Rgb gutter;
-  Rgb group;
-} Theme;
-
-static void
-theme_init (Theme    *theme,
-            gboolean  dark)
+void
+_tsl_render_theme_init (TslRenderTheme *theme,
+                        gboolean        dark)
 {
   if (dark)
-    *theme = (Theme) {
+    *theme = (TslRenderTheme) {
       .bg = { 0.141, 0.141, 0.141 }, .fg = { 1, 1, 1 }, .dim = { 0.6, 0.6, 0.6 },
       .grid = { 0.25, 0.25, 0.25 }, .gutter = { 0.188, 0.188, 0.188 }, .group = { 0.22, 0.22, 0.22 },
     };
   else
-    *theme = (Theme) {
+    *theme = (TslRenderTheme) {
       .bg = { 1, 1, 1 }, .fg = { 0.14, 0.12, 0.19 }, .dim = { 0.4, 0.4, 0.43 },
       .grid = { 0.9, 0.9, 0.9 }, .gutter = { 0.98, 0.98, 0.98 }, .group = { 0.93, 0.93, 0.94 },
     };
@@ -211,17 +201,17 @@ make_cairo_safe (const char *text)
   return g_string_free (out, FALSE);
 }
 
-static void
-show_text (cairo_t    *cr,
-           double      x,
-           double      y,
-           double      max_width,
-           const char *text)
+void
+_tsl_render_show_text (cairo_t    *cr,
+                       double      x,
+                       double      y,
+                       double      max_width,
+                       const char *text)
 {
   cairo_text_extents_t ext;
   g_autofree char *copy = NULL;
   g_autofree char *safe = make_cairo_safe (text);
-  gsize len;
+  gsize fits, too_long, len;
 
   if (safe != NULL)
     text = safe;
@@ -233,24 +223,33 @@ show_text (cairo_t    *cr,
       return;
     }
 
-  /* Ellipsize by characters; only reached for a few long labels per frame. */
-  /* Room for the ellipsis (3 bytes) after a 1-byte last character. */
+  /* Ellipsize: the longest prefix that fits with "…", found by bisection,
+   * since a label from a damaged file can be megabytes long (one character
+   * at a time took half a minute for a 20 KB name). */
   copy = g_malloc (strlen (text) + sizeof "…");
-  strcpy (copy, text);
-  len = g_utf8_strlen (copy, -1);
-  while (len > 1)
+  fits = 0;
+  too_long = g_utf8_strlen (text, -1);
+  while (too_long - fits > 1)
     {
-      char *end = g_utf8_offset_to_pointer (copy, --len);
+      gsize mid = fits + (too_long - fits) / 2;
+      gsize bytes = g_utf8_offset_to_pointer (text, mid) - text;
 
-      strcpy (end, "…");
+      memcpy (copy, text, bytes);
+      strcpy (copy + bytes, "…");
       cairo_text_extents (cr, copy, &ext);
       if (ext.x_advance <= max_width)
-        {
-          cairo_move_to (cr, x, y);
-          cairo_show_text (cr, copy);
-          return;
-        }
+        fits = mid;
+      else
+        too_long = mid;
     }
+  if (fits == 0)
+    return;
+
+  len = g_utf8_offset_to_pointer (text, fits) - text;
+  memcpy (copy, text, len);
+  strcpy (copy + len, "…");
+  cairo_move_to (cr, x, y);
+  cairo_show_text (cr, copy);
 }
 
 /* Tick steps a person reads easily: 1-2-5 below a second, then the clock's
@@ -291,7 +290,7 @@ nice_step (double span_ns,
 static void
 draw_ruler (cairo_t                *cr,
             const TslRenderOptions *o,
-            const Theme            *theme,
+            const TslRenderTheme   *theme,
             double                  top)
 {
   double span = (double) (o->view_end_ns - o->view_start_ns);
@@ -315,7 +314,7 @@ draw_ruler (cairo_t                *cr,
       cairo_stroke (cr);
 
       set_rgb (cr, &theme->fg, 0.85);
-      show_text (cr, x + 3, top + 14, 200, label);
+      _tsl_render_show_text (cr, x + 3, top + 14, 200, label);
     }
 
   set_rgb (cr, &theme->grid, 1);
@@ -326,7 +325,7 @@ draw_ruler (cairo_t                *cr,
 static void
 draw_grid (cairo_t                *cr,
            const TslRenderOptions *o,
-           const Theme            *theme,
+           const TslRenderTheme   *theme,
            double                  top)
 {
   double span = (double) (o->view_end_ns - o->view_start_ns);
@@ -387,7 +386,7 @@ flush_run (cairo_t                *cr,
     {
       cairo_set_source_rgba (cr, 0.1, 0.1, 0.12, 0.9);
       cairo_set_font_size (cr, 10);
-      show_text (cr, x0 + 3, y + h - 4, x1 - x0 - 6, name);
+      _tsl_render_show_text (cr, x0 + 3, y + h - 4, x1 - x0 - 6, name);
     }
 }
 
@@ -460,7 +459,7 @@ static void
 draw_series (cairo_t                *cr,
              const TslSnapshotTrack *track,
              const TslRenderOptions *o,
-             const Theme            *theme,
+             const TslRenderTheme   *theme,
              double                  top)
 {
   double h = COUNTER_HEIGHT - 8;
@@ -526,9 +525,9 @@ draw_series (cairo_t                *cr,
   cairo_set_font_size (cr, 9.5);
   set_rgb (cr, &theme->dim, 1);
   format_value (label, sizeof label, hi, track->unit);
-  show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + 12, 66, label);
+  _tsl_render_show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + 12, 66, label);
   format_value (label, sizeof label, lo, track->unit);
-  show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + COUNTER_HEIGHT - 6, 66, label);
+  _tsl_render_show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + COUNTER_HEIGHT - 6, 66, label);
 
 #undef Y_OF
 }
@@ -536,7 +535,7 @@ draw_series (cairo_t                *cr,
 static void
 draw_range (cairo_t                *cr,
             const TslRenderOptions *o,
-            const Theme            *theme,
+            const TslRenderTheme   *theme,
             const Rgb              *color,
             const char             *name,
             gint64                  start,
@@ -575,7 +574,7 @@ draw_range (cairo_t                *cr,
     cairo_rectangle (cr, tab_x, top - 14, tab_w, 14);
     cairo_fill (cr);
     cairo_set_source_rgb (cr, 1, 1, 1);
-    show_text (cr, tab_x + 4, top - 3.5, tab_w - 6, label);
+    _tsl_render_show_text (cr, tab_x + 4, top - 3.5, tab_w - 6, label);
   }
   (void) theme;
 }
@@ -585,7 +584,7 @@ tsl_render_paint (cairo_t                *cr,
                   TslSnapshot            *snapshot,
                   const TslRenderOptions *o)
 {
-  Theme theme;
+  TslRenderTheme theme;
   double header = tsl_render_header_height (o);
   double y;
   gint64 last_pid = G_MININT64;
@@ -593,7 +592,7 @@ tsl_render_paint (cairo_t                *cr,
   g_return_if_fail (cr != NULL);
   g_return_if_fail (o != NULL);
 
-  theme_init (&theme, o->dark);
+  _tsl_render_theme_init (&theme, o->dark);
 
   cairo_save (cr);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -643,7 +642,7 @@ tsl_render_paint (cairo_t                *cr,
               set_rgb (cr, &theme.fg, 1);
               cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
               cairo_set_font_size (cr, 11);
-              show_text (cr, 8, y + 15, o->width - 16, group);
+              _tsl_render_show_text (cr, 8, y + 15, o->width - 16, group);
               cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
             }
           y += GROUP_HEIGHT;
@@ -659,7 +658,7 @@ tsl_render_paint (cairo_t                *cr,
           tsl_render_name_color (track->name, o->dark, rgb);
           cairo_set_font_size (cr, 11);
           set_rgb (cr, &theme.fg, matches (track->name, o->highlight) ? 1 : 0.9);
-          show_text (cr, 12, y + 13, TSL_RENDER_LABEL_WIDTH - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
+          _tsl_render_show_text (cr, 12, y + 13, TSL_RENDER_LABEL_WIDTH - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
 
           if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
             draw_stacks (cr, snapshot, track, o, y);
@@ -689,7 +688,7 @@ tsl_render_paint (cairo_t                *cr,
       set_rgb (cr, &theme.fg, 1);
       cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
       cairo_set_font_size (cr, 15);
-      show_text (cr, 12, 22, o->width - 24, o->title);
+      _tsl_render_show_text (cr, 12, 22, o->width - 24, o->title);
       cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     }
 
@@ -725,7 +724,7 @@ tsl_render_paint (cairo_t                *cr,
       cairo_fill (cr);
       set_rgb (cr, &theme.dim, 1);
       cairo_set_font_size (cr, 10.5);
-      show_text (cr, 12, o->height - 7, o->width - 24, note);
+      _tsl_render_show_text (cr, 12, o->height - 7, o->width - 24, note);
     }
 
   cairo_restore (cr);

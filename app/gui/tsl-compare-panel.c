@@ -308,7 +308,7 @@ update_summary (TslComparePanel *self)
     text = g_strdup (_("No series has data in both ranges."));
   else if (significant == 0)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "Nothing changed significantly: the %u series compared differ no more than noise would.",
+                                         "Nothing changed significantly: the %u series compared differs no more than noise would.",
                                          "Nothing changed significantly: the %u series compared differ no more than noise would.",
                                          n), n);
   else

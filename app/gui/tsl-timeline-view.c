@@ -572,8 +572,13 @@ query_tooltip (GtkWidget  *widget,
   when = tsl_duration_format ((double) hit.sample->time_ns);
   text = g_string_new (NULL);
   g_string_append_printf (text, "<b>%s</b>\n", track->name);
-  g_string_append_printf (text, _("at %s · weight %" G_GUINT64_FORMAT " events"),
-                          when, hit.sample->summary.count);
+  {
+    /* The count is formatted first: G_GUINT64_FORMAT inside _() would hide
+     * the string from translation. */
+    g_autofree char *weight = g_strdup_printf ("%" G_GUINT64_FORMAT, hit.sample->summary.count);
+
+    g_string_append_printf (text, _("at %s · weight %s events"), when, weight);
+  }
 
   if (hit.sample->n_frames > 0)
     {

@@ -6,7 +6,9 @@
 
 #include "tsl-document-loader.h"
 #include "tsl-snapshot.h"
+#include "tsl-call-tree.h"
 #include "tsl-compare-panel.h"
+#include "tsl-flame-view.h"
 #include "tsl-timeline-view.h"
 #include "tsl-window.h"
 
@@ -18,7 +20,13 @@ struct _TslWindow
 
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
-  AdwWindowTitle       *window_title;
+  AdwViewSwitcherTitle *window_title;
+  AdwViewStack         *view_stack;
+  TslFlameView         *flame_view;
+  TslCallTree          *call_tree;
+  GtkDropDown          *flame_mode_dropdown;
+  GtkToggleButton      *merge_threads_button;
+  GtkToggleButton      *icicle_button;
   GtkStack             *stack;
   GtkRevealer          *progress_revealer;
   GtkProgressBar       *progress_bar;
@@ -65,6 +73,17 @@ void              _tsl_window_export_action      (GtkWidget      *widget,
 
 void              _tsl_window_update_ranges      (TslWindow      *self);
 void              _tsl_window_queue_detail       (TslWindow      *self);
+void              _tsl_window_flame_init         (TslWindow      *self,
+                                                  GSettings      *settings);
+void              _tsl_window_flame_mode_changed (TslWindow      *self);
+void              _tsl_window_flame_options_toggled (TslWindow   *self);
+void              _tsl_window_flame_set_ranges   (TslWindow      *self,
+                                                  gboolean        has_a,
+                                                  gint64          a0,
+                                                  gint64          a1,
+                                                  gboolean        has_b,
+                                                  gint64          b0,
+                                                  gint64          b1);
 void              _tsl_window_cancel_detail      (TslWindow      *self);
 void              _tsl_window_range_entry_activate (TslWindow    *self,
                                                   GtkEntry       *entry);

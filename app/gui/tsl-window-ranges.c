@@ -63,6 +63,7 @@ _tsl_window_update_ranges (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-ranges", has_a || has_b);
 
   tsl_compare_panel_set_ranges (self->compare_panel, has_a, a0, a1, has_b, b0, b1);
+  _tsl_window_flame_set_ranges (self, has_a, a0, a1, has_b, b0, b1);
 }
 
 static gboolean

@@ -76,12 +76,14 @@ refresh_document (TslWindow *self)
   if (self->loader == NULL)
     {
       tsl_timeline_view_set_snapshot (self->timeline, NULL);
+      tsl_flame_view_set_snapshot (self->flame_view, NULL);
       return;
     }
 
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
+  tsl_flame_view_set_snapshot (self->flame_view, snapshot);
   update_warnings (self, trace);
 
   n_tracks = tsl_snapshot_get_n_tracks (snapshot);
@@ -197,7 +199,8 @@ load_cb (GObject      *object,
       {
         g_clear_object (&self->loader);
         g_clear_object (&self->file);
-        adw_window_title_set_subtitle (self->window_title, NULL);
+        adw_view_switcher_title_set_subtitle (self->window_title, NULL);
+        adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
         gtk_window_set_title (GTK_WINDOW (self), _("Timeslice"));
         gtk_stack_set_visible_child_name (self->stack, "empty");
         _tsl_window_update_actions (self);
@@ -232,8 +235,9 @@ tsl_window_open (TslWindow *self,
   parent_path = parent ? g_file_get_parse_name (parent) : NULL;
   title = g_strdup_printf ("%s — %s", name, _("Timeslice"));
   gtk_window_set_title (GTK_WINDOW (self), title);
-  adw_window_title_set_title (self->window_title, name);
-  adw_window_title_set_subtitle (self->window_title, parent_path);
+  adw_view_switcher_title_set_title (self->window_title, name);
+  adw_view_switcher_title_set_subtitle (self->window_title, parent_path);
+  adw_view_switcher_title_set_view_switcher_enabled (self->window_title, TRUE);
 
   settings = tsl_application_get_settings (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
   trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
@@ -404,6 +408,16 @@ tsl_window_class_init (TslWindowClass *klass)
                                                 G_CALLBACK (_tsl_window_update_ranges));
   gtk_widget_class_bind_template_child (widget_class, TslWindow, ranges_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, compare_panel);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, flame_view);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, call_tree);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, flame_mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, merge_threads_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, icicle_button);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_flame_mode_changed",
+                                                G_CALLBACK (_tsl_window_flame_mode_changed));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_flame_options_toggled",
+                                                G_CALLBACK (_tsl_window_flame_options_toggled));
   gtk_widget_class_bind_template_callback (widget_class, on_series_selected);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, a_start_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, a_end_entry);
@@ -423,8 +437,11 @@ tsl_window_init (TslWindow *self)
 
   g_type_ensure (TSL_TYPE_TIMELINE_VIEW);
   g_type_ensure (TSL_TYPE_COMPARE_PANEL);
+  g_type_ensure (TSL_TYPE_FLAME_VIEW);
+  g_type_ensure (TSL_TYPE_CALL_TREE);
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
   gtk_scrollbar_set_adjustment (self->timeline_scrollbar,
                                 tsl_timeline_view_get_vadjustment (self->timeline));
   g_signal_connect_object (self->timeline, "view-changed",
@@ -459,6 +476,7 @@ tsl_window_new (TslApplication *application)
   g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_SET);
   g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_SET);
   tsl_compare_panel_bind_settings (self->compare_panel, settings);
+  _tsl_window_flame_init (self, settings);
 
   return self;
 }

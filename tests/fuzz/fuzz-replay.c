@@ -5,11 +5,15 @@
  * Linked with fuzz-reader.c into a plain unit test: every file in the
  * directories given on the command line (tests/fuzz/regressions/HARNESS/,
  * the inputs that once crashed that harness) goes through
- * LLVMFuzzerTestOneInput, which aborts on a failed check. Prints TAP.
+ * LLVMFuzzerTestOneInput, which aborts on a failed check. Inputs that once
+ * made it hang ("timeout-*", "slow-unit-*") must also finish within
+ * MAX_SECONDS, even under valgrind. Prints TAP.
  */
 #include <stdio.h>
 
 #include <glib.h>
+
+#define MAX_SECONDS 20
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 int LLVMFuzzerInitialize (int *argc, char ***argv);
@@ -26,6 +30,7 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  int status = 0;
 
   LLVMFuzzerInitialize (&argc, &argv);
 
@@ -49,13 +54,23 @@ main (int    argc,
       g_autoptr(GError) error = NULL;
       g_autofree char *contents = NULL;
       gsize len;
+      gint64 start;
+      double seconds;
 
       if (!g_file_get_contents (path, &contents, &len, &error))
         g_error ("%s", error->message);
       fflush (stdout);
+      start = g_get_monotonic_time ();
       LLVMFuzzerTestOneInput ((const guint8 *) contents, len);
-      printf ("ok %u %s\n", i + 1, path);
+      seconds = (g_get_monotonic_time () - start) / 1e6;
+      if (seconds > MAX_SECONDS)
+        {
+          printf ("not ok %u %s # took %.1f s\n", i + 1, path, seconds);
+          status = 1;
+        }
+      else
+        printf ("ok %u %s # %.2f s\n", i + 1, path, seconds);
     }
 
-  return 0;
+  return status;
 }

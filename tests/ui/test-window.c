@@ -113,7 +113,7 @@ test_open_example (void)
 
   title = gtk_window_get_title (GTK_WINDOW (window));
   g_assert_nonnull (strstr (title, "example-trace.json"));
-  g_assert_cmpstr (adw_window_title_get_title (window->window_title), ==, "example-trace.json");
+  g_assert_cmpstr (adw_view_switcher_title_get_title (window->window_title), ==, "example-trace.json");
   /* The example has a main thread, four workers, a GC thread and two counters. */
   g_assert_nonnull (tsl_timeline_view_get_snapshot (window->timeline));
   g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), >=, 8);
@@ -468,6 +468,46 @@ test_zoom_detail (void)
 }
 
 static gboolean
+flame_ready (gpointer data)
+{
+  TslWindow *window = data;
+
+  return !tsl_flame_view_get_busy (window->flame_view) &&
+         tsl_flame_view_get_flame (window->flame_view) != NULL;
+}
+
+static void
+test_flame_page (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  gint64 span;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+
+  adw_view_stack_set_visible_child_name (window->view_stack, "flame");
+  iterate_until (flame_ready, window, 60000);
+  g_assert_cmpint (tsl_flame_view_get_mode (window->flame_view), ==, TSL_FLAME_MODE_WHOLE);
+  g_assert_nonnull (tsl_call_tree_get_flame (window->call_tree));
+
+  /* Ranges made on the timeline drive the graph: both give the differential. */
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span * 17 / 100, span * 35 / 100);
+  g_assert_cmpint (tsl_flame_view_get_mode (window->flame_view), ==, TSL_FLAME_MODE_A);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 74 / 100);
+  g_assert_cmpint (tsl_flame_view_get_mode (window->flame_view), ==, TSL_FLAME_MODE_DIFF);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->flame_mode_dropdown), ==, TSL_FLAME_MODE_DIFF);
+  iterate_until (flame_ready, window, 120000);
+
+  /* The user's choice in the drop-down wins. */
+  gtk_drop_down_set_selected (window->flame_mode_dropdown, TSL_FLAME_MODE_B);
+  g_assert_cmpint (tsl_flame_view_get_mode (window->flame_view), ==, TSL_FLAME_MODE_B);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
 has_message_dialog (gpointer data)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -563,6 +603,7 @@ main (int   argc,
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
+  g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   ret = g_test_run ();

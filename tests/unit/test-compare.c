@@ -629,9 +629,12 @@ test_cli (void)
   {
     const char *pipe_args[] = { "--a", "0s..100s", "--b", "100s..200s", "--rounds", "2000", "-", NULL };
 
+    g_autofree char *piped_planted = NULL;
+
     g_assert_cmpint (run_cli (pipe_args, csv, &piped, &perr), ==, 0);
     g_assert_nonnull (strstr (perr, "not a seekable file"));
-    g_assert_true (g_str_has_suffix (csv_line_for (piped, "planted"), ",true"));
+    piped_planted = csv_line_for (piped, "planted");
+    g_assert_true (g_str_has_suffix (piped_planted, ",true"));
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

@@ -13,6 +13,7 @@ test_units (void)
   static const struct { const char *text; double ns; } cases[] = {
     { "1", 1e9 }, { "1.5s", 1.5e9 }, { "250ms", 250e6 }, { "3us", 3e3 },
     { "7ns", 7 }, { "2min", 120e9 }, { "0.5 ms", 0.5e6 }, { "1h", 3600e9 },
+    { "1,5 s", 1.5e9 }, { "2 min 5 s", 125e9 }, { "3 d", 3 * 86400e9 }, { "1.5µs", 1.5e3 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -68,6 +69,22 @@ test_bad_ranges (void)
 }
 
 static void
+test_format_reads_back (void)
+{
+  const double values[] = { 12, 1500, 2.5e6, 3.25e9, 125e9, 7200e9, 3 * 86400e9 };
+
+  /* Whatever the locale's decimal separator, what is shown parses back. */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *text = tsl_duration_format (values[i]);
+      double ns = 0;
+
+      g_assert_true (tsl_duration_parse (text, &ns, NULL));
+      g_assert_cmpfloat_with_epsilon (ns / values[i], 1.0, 1e-3);
+    }
+}
+
+static void
 test_format (void)
 {
   static const struct { double ns; const char *text; } cases[] = {
@@ -91,5 +108,6 @@ main (int   argc,
   g_test_add_func ("/range/ranges", test_ranges);
   g_test_add_func ("/range/bad", test_bad_ranges);
   g_test_add_func ("/range/format", test_format);
+  g_test_add_func ("/range/format-reads-back", test_format_reads_back);
   return g_test_run ();
 }

@@ -1,0 +1,232 @@
+/* tsl-cli-flame.c: `timeslice export --flamegraph` and collapsed stacks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The trace is read once in count mode, as `compare` reads it, so every kept
+ * sample of a track stands for the same number of events and the
+ * differential test sees what the compare table sees (same seed).
+ */
+#define G_LOG_DOMAIN "tsl-cli-export"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-cli-private.h"
+#include "tsl-export.h"
+#include "tsl-flame.h"
+#include "tsl-range.h"
+#include "tsl-render-flame.h"
+#include "tsl-snapshot.h"
+
+#define MAX_SIDE 20000
+
+static gboolean
+parse_range (const char *text,
+             gint64      span,
+             gint64     *start,
+             gint64     *end,
+             GError    **error)
+{
+  TslRangeSpec spec;
+
+  if (!tsl_range_spec_parse (text, &spec, error))
+    return FALSE;
+  tsl_range_spec_resolve (&spec, span, start, end);
+  /* "…..100%" holds the trace's last event, which sits at the span. */
+  if (spec.is_fraction && spec.end >= 1)
+    *end = span + 1;
+  return TRUE;
+}
+
+static gboolean
+parse_weight (const char     *text,
+              TslFlameWeight *weight)
+{
+  if (text == NULL || g_str_equal (text, "auto"))
+    *weight = TSL_FLAME_WEIGHT_AUTO;
+  else if (g_str_equal (text, "samples"))
+    *weight = TSL_FLAME_WEIGHT_SAMPLES;
+  else if (g_str_equal (text, "time"))
+    *weight = TSL_FLAME_WEIGHT_TIME;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* --thread names → track indices; FALSE with a message naming the threads. */
+static gboolean
+select_threads (TslSnapshot  *snapshot,
+                char        **names,
+                GArray       *indices,
+                GError      **error)
+{
+  for (guint n = 0; names != NULL && names[n] != NULL; n++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+        {
+          const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+          if (track->kind == TSL_TRACK_THREAD && g_strcmp0 (track->name, names[n]) == 0)
+            {
+              g_array_append_val (indices, i);
+              found = TRUE;
+            }
+        }
+
+      if (!found)
+        {
+          g_autoptr(GString) known = g_string_new (NULL);
+
+          for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+            if (tsl_snapshot_get_track (snapshot, i)->kind == TSL_TRACK_THREAD)
+              g_string_append_printf (known, "%s“%s”", known->len ? ", " : "",
+                                      tsl_snapshot_get_track (snapshot, i)->name);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       "no thread named “%s” (threads: %s)", names[n], known->str);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static char *
+describe_range (const char *text,
+                gint64      start,
+                gint64      end)
+{
+  g_autofree char *s = tsl_duration_format ((double) start);
+  g_autofree char *e = tsl_duration_format ((double) end);
+
+  return g_strdup_printf ("%s (%s – %s)", text, s, e);
+}
+
+static int
+write_text (const char *output,
+            TslFlame   *flame,
+            gboolean    folded)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOutputStream) out = tsl_cli_open_output (output, &error);
+  gboolean ok;
+
+  ok = out != NULL &&
+       (folded ? tsl_flame_write_folded (flame, out, NULL, &error)
+               : tsl_flame_write_tree_csv (flame, out, NULL, &error)) &&
+       g_output_stream_close (out, NULL, &error);
+  if (ok)
+    return TSL_EXIT_OK;
+
+  /* Stream errors ("No space left on device") do not say which file. */
+  if (strstr (error->message, output) == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s: could not write the report: %s", output, error->message);
+  return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+}
+
+int
+tsl_cli_export_flame (const TslCliFlameOptions *opts)
+{
+  g_autoptr(TslTrace) trace = NULL;
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(TslFlame) flame = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *base = g_path_get_basename (opts->path);
+  TslFlameSelection selection = { NULL, 0, !opts->per_thread, TSL_FLAME_WEIGHT_AUTO };
+  TslExportFormat format = TSL_EXPORT_CSV;
+  gint64 span, start[2] = { 0, 0 }, end[2] = { 0, 0 };
+  gboolean has[2] = { opts->range_a != NULL, opts->range_b != NULL };
+
+  if (!parse_weight (opts->weight, &selection.weight))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --weight must be auto, samples or time, not “%s”", opts->weight);
+  if (opts->folded && has[1])
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: collapsed stacks are of one range: give --a only");
+  if (!opts->folded && !tsl_export_format_from_name (opts->output, &format, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (opts->rounds < 1 || opts->rounds > 1000000)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --rounds must be between 1 and 1000000");
+  if (!(opts->confidence > 0 && opts->confidence < 1))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --confidence must be between 0 and 1");
+
+  trace = tsl_cli_load (opts->path, TSL_SAMPLER_COUNT, opts->k, opts->seed, &error);
+  if (trace == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  snapshot = tsl_snapshot_new (trace);
+  span = tsl_snapshot_get_span (snapshot);
+
+  if (!select_threads (snapshot, opts->threads, tracks, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  selection.tracks = (const guint *) (gpointer) tracks->data;
+  selection.n_tracks = tracks->len;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      end[s] = span + 1;
+      if (has[s] && !parse_range (s == 0 ? opts->range_a : opts->range_b, span, &start[s], &end[s], &error))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+    }
+
+  if (has[0] && has[1])
+    {
+      g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+      g_autofree char *a = describe_range (opts->range_a, start[0], end[0]);
+      g_autofree char *b = describe_range (opts->range_b, start[1], end[1]);
+
+      request->rounds = opts->rounds;
+      request->confidence = opts->confidence;
+      request->seed = opts->seed;
+      flame = tsl_flame_new_diff (snapshot, start[0], end[0], snapshot, start[1], end[1],
+                                  &selection, request, NULL, &error);
+      if (flame == NULL)
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+      title = g_strdup_printf ("%s — differential flame graph", base);
+      subtitle = g_strdup_printf ("A %s  →  B %s · %u bootstrap rounds", a, b, opts->rounds);
+    }
+  else
+    {
+      guint s = has[1] ? 1 : 0;
+
+      flame = tsl_flame_new (snapshot, &selection, start[s], end[s]);
+      title = g_strdup_printf ("%s — flame graph", base);
+      subtitle = has[s] ? describe_range (s == 0 ? opts->range_a : opts->range_b, start[s], end[s])
+                        : g_strdup ("whole trace");
+      subtitle = g_strdup_printf ("%s%s", has[s] ? (s == 0 ? "Range A " : "Range B ") : "",
+                                  g_steal_pointer (&subtitle));
+    }
+
+  {
+    g_autofree char *scope = subtitle;
+    g_autofree char *threads = tracks->len == 1
+      ? g_strdup_printf ("thread %s", tsl_snapshot_get_track (snapshot, g_array_index (tracks, guint, 0))->name)
+      : g_strdup (opts->per_thread ? "threads side by side" : "threads merged");
+
+    subtitle = g_strdup_printf ("%s · %s", scope, threads);
+  }
+
+  if (opts->folded || format == TSL_EXPORT_CSV)
+    return write_text (opts->output, flame, opts->folded);
+
+  {
+    g_autoptr(GFile) file = g_file_new_for_commandline_arg (opts->output);
+    TslFlameRenderOptions options;
+
+    tsl_render_flame_options_init (&options, opts->width, 100);
+    options.dark = opts->dark;
+    options.icicle = opts->icicle;
+    options.title = title;
+    options.subtitle = subtitle;
+    options.legend = TRUE;
+    options.height = opts->height > 0 ? opts->height
+                                      : MIN (tsl_render_flame_natural_height (flame, &options), MAX_SIDE);
+
+    if (!tsl_export_flame (flame, &options, format, file, NULL, &error))
+      return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  }
+
+  return TSL_EXIT_OK;
+}

@@ -1,0 +1,75 @@
+/* tsl-flame-private.h: what the tree builder shares with the diff test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tsl-flame.h"
+
+G_BEGIN_DECLS
+
+typedef struct _Node Node;
+
+struct _Node
+{
+  TslFlameNode  pub;          /* first, so a TslFlameNode * is a Node * */
+  GPtrArray    *kids;         /* Node *, while building */
+  double        sum[2];       /* Σ weight of samples whose stack ends here, per side */
+  double        total_side[2];
+  guint64       events_side[2];
+  guint32       pre;          /* pre-order number; a subtree is [pre, post) */
+  guint32       post;
+};
+
+/* One kept sample of a side, for the test. */
+typedef struct {
+  gint64  time_ns;
+  Node   *leaf;
+  double  weight;
+} TslFlameItem;
+
+struct _TslFlame
+{
+  gatomicrefcount  ref_count;
+  TslFlameWeight   weight;
+  gboolean         diff;
+  Node            *root;
+  GPtrArray       *nodes;       /* every Node, owned */
+  GHashTable      *names;       /* interned frame names */
+  GHashTable      *index;       /* (parent, name) → Node */
+  guint            max_depth;
+  guint            top_depth;   /* depth of the first real frame: 1, or 2 under thread frames */
+  guint            n_only_a;
+  double           confidence;  /* of the test (differential trees) */
+  guint64          n_samples;
+  guint64          events;
+  GArray          *items[2];    /* TslFlameItem per side (differential trees) */
+};
+
+/* An empty tree; selection->weight must already be resolved. */
+TslFlame         *_tsl_flame_new_empty          (TslFlameWeight           weight,
+                                                 gboolean                 diff);
+/* Adds the samples of the selected tracks in [start, end) as `side`. */
+void              _tsl_flame_add_side           (TslFlame                *self,
+                                                 guint                    side,
+                                                 TslSnapshot             *snapshot,
+                                                 const TslFlameSelection *selection,
+                                                 const TslSnapshotTrack  *const *tracks,
+                                                 guint                    n_tracks,
+                                                 gint64                   start_ns,
+                                                 gint64                   end_ns);
+/* Children in layout order, totals, self weights, layout and numbering,
+ * from side `layout_side`. */
+void              _tsl_flame_finish             (TslFlame                *self,
+                                                 guint                    layout_side);
+/* The selected tracks of `snapshot` (every thread track when none are
+ * named), matched by key against `reference` when it is another snapshot.
+ * (transfer container) */
+GPtrArray        *_tsl_flame_select_tracks      (TslSnapshot             *reference,
+                                                 TslSnapshot             *snapshot,
+                                                 const TslFlameSelection *selection);
+TslFlameWeight    _tsl_flame_resolve_weight     (TslFlameWeight           weight,
+                                                 TslSnapshot             *snapshot,
+                                                 GPtrArray               *tracks);
+
+G_END_DECLS

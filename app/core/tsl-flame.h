@@ -1,0 +1,171 @@
+/* tsl-flame.h: call-path trees of a range's samples, and A against B
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Built from a TslSnapshot's kept samples (never from raw events), so a tree
+ * holds at most tracks × 2K stacks. Frames merge by call path; children are
+ * laid out alphabetically, as flamegraph.pl does, so two trees of the same
+ * program line up and a frame keeps its place when the range moves.
+ *
+ * Weights (TslFlameWeight): a sample stands for summary.count events, so a
+ * node's weight in SAMPLES mode is the events whose stack starts with its
+ * path (collapsed stacks: each line's count). Instrumented traces (span tracks, unit "ns") weigh by TIME instead:
+ * a kept span stands for count × its duration, and a node's weight is the
+ * time spent in spans at exactly its path (inclusive of their callees), so a
+ * slower function's share grows though its number of spans does not.
+ *
+ * Differential trees hold the frames of both ranges and are laid out from B,
+ * as flamegraph.pl's difffolded does: a frame seen only in A has no width in
+ * B and is not drawn (tsl_flame_get_n_only_a() counts them), but it is still
+ * tested. See tsl-flame-diff.c for the test.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-compare.h"
+#include "tsl-snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TSL_FLAME_WEIGHT_AUTO,      /* TIME for Chrome traces' span tracks (unit "ns"), else SAMPLES */
+  TSL_FLAME_WEIGHT_SAMPLES,   /* events: Σ summary.count */
+  TSL_FLAME_WEIGHT_TIME,      /* ns: Σ summary.count × span duration */
+} TslFlameWeight;
+
+/* Which stacks go into a tree. */
+typedef struct {
+  const guint    *tracks;          /* indices into the snapshot; NULL: every thread track */
+  guint           n_tracks;
+  gboolean        merge_threads;   /* FALSE: one top frame per thread, named after it */
+  TslFlameWeight  weight;
+} TslFlameSelection;
+
+typedef struct _TslFlameNode TslFlameNode;
+
+typedef struct {
+  double   a_share;      /* of each side's root weight */
+  double   b_share;
+  double   change;       /* b_share / a_share − 1; ±INFINITY from 0 */
+  double   ci_low;       /* interval of change, fractions */
+  double   ci_high;
+  double   p_value;      /* NAN when untested */
+  double   q_value;
+  gboolean tested;
+  gboolean significant;
+} TslFlameDiff;
+
+struct _TslFlameNode
+{
+  const char     *name;        /* "all" for the root */
+  TslFlameNode   *parent;
+  TslFlameNode  **children;    /* layout order: alphabetical */
+  guint           n_children;
+  guint           depth;       /* 0 for the root */
+  gboolean        is_thread;   /* a thread's top frame (threads not merged) */
+  double          total;       /* weight of the call path (B's in a diff) */
+  double          self;        /* total minus the children's, never below 0 */
+  guint64         events;      /* Σ summary.count of samples in the subtree */
+  guint64         self_events; /* … of samples whose stack ends here */
+  guint64         n_samples;   /* kept samples in the subtree */
+  double          x;           /* layout: left edge and width, fractions of the root */
+  double          width;
+  TslFlameDiff   *diff;        /* (nullable) set in differential trees */
+};
+
+typedef struct _TslFlame TslFlame;
+
+#define TSL_TYPE_FLAME (tsl_flame_get_type ())
+GType               tsl_flame_get_type           (void) G_GNUC_CONST;
+
+/* The samples of the selected tracks with time in [start_ns, end_ns). */
+TslFlame           *tsl_flame_new                (TslSnapshot             *snapshot,
+                                                  const TslFlameSelection *selection,
+                                                  gint64                   start_ns,
+                                                  gint64                   end_ns);
+/* A tree of B's range with A's shares and, per call path, the compare
+ * engine's two-sample test of the share change (request: rounds,
+ * confidence, seed, threads). The two snapshots may be the same; tracks
+ * are matched by kind, pid, tid and name. */
+TslFlame           *tsl_flame_new_diff           (TslSnapshot             *snapshot_a,
+                                                  gint64                   a_start_ns,
+                                                  gint64                   a_end_ns,
+                                                  TslSnapshot             *snapshot_b,
+                                                  gint64                   b_start_ns,
+                                                  gint64                   b_end_ns,
+                                                  const TslFlameSelection *selection,
+                                                  const TslCompareRequest *request,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+/* The same on a worker thread (selection and request are copied). */
+void                tsl_flame_new_diff_async     (TslSnapshot             *snapshot_a,
+                                                  gint64                   a_start_ns,
+                                                  gint64                   a_end_ns,
+                                                  TslSnapshot             *snapshot_b,
+                                                  gint64                   b_start_ns,
+                                                  gint64                   b_end_ns,
+                                                  const TslFlameSelection *selection,
+                                                  const TslCompareRequest *request,
+                                                  GCancellable            *cancellable,
+                                                  GAsyncReadyCallback      callback,
+                                                  gpointer                 user_data);
+/* (transfer full) */
+TslFlame           *tsl_flame_new_diff_finish    (GAsyncResult            *result,
+                                                  GError                 **error);
+
+TslFlame           *tsl_flame_ref                (TslFlame                *self);
+void                tsl_flame_unref              (TslFlame                *self);
+
+/* (transfer none) */
+const TslFlameNode *tsl_flame_get_root           (TslFlame                *self);
+gboolean            tsl_flame_is_diff            (TslFlame                *self);
+/* SAMPLES or TIME: AUTO resolved against the tracks. */
+TslFlameWeight      tsl_flame_get_weight         (TslFlame                *self);
+guint               tsl_flame_get_max_depth      (TslFlame                *self);
+guint               tsl_flame_get_n_nodes        (TslFlame                *self);
+/* Frames only in A (no width in a differential tree). */
+guint               tsl_flame_get_n_only_a       (TslFlame                *self);
+/* The confidence of a differential tree's test (0 otherwise). */
+double              tsl_flame_get_confidence     (TslFlame                *self);
+/* Kept samples and the events they stand for, of the (B) range. */
+guint64             tsl_flame_get_n_samples      (TslFlame                *self);
+guint64             tsl_flame_get_events         (TslFlame                *self);
+
+/* The node at a call path (frames root first, without "all"); (nullable). */
+const TslFlameNode *tsl_flame_find               (TslFlame                *self,
+                                                  const char * const      *path,
+                                                  guint                    n_path);
+/* Share of the root's weight, and of `zoom`'s when zoomed. */
+double              tsl_flame_node_share         (const TslFlameNode      *node);
+/* (transfer full) frames joined by `separator`, root first, without "all". */
+char               *tsl_flame_node_get_path      (const TslFlameNode      *node,
+                                                  const char              *separator);
+gboolean            tsl_flame_node_is_ancestor   (const TslFlameNode      *ancestor,
+                                                  const TslFlameNode      *node);
+/* Whether a frame's name holds `needle` (case-insensitive, ASCII). */
+gboolean            tsl_flame_name_matches       (const char              *name,
+                                                  const char              *needle);
+/* Share of the root's weight under frames matching `needle`, counting
+ * nested matches once (flamegraph.pl's "Matched"). */
+double              tsl_flame_search_share       (TslFlame                *self,
+                                                  const char              *needle);
+
+/* Collapsed stacks, `a;b;c 12`: one line per distinct stack, the count in
+ * events (summary.count), in layout order. Threads not merged lead with
+ * their thread frame, as stackcollapse-perf.pl --tid does. */
+gboolean            tsl_flame_write_folded       (TslFlame                *self,
+                                                  GOutputStream           *out,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+/* call_path,self_share,total_share,self_weight,total_weight (ns or events);
+ * a differential tree adds a_share,b_share,change_pct,ci_low_pct,
+ * ci_high_pct,p_value,q_value,significant. */
+gboolean            tsl_flame_write_tree_csv     (TslFlame                *self,
+                                                  GOutputStream           *out,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslFlame, tsl_flame_unref)
+
+G_END_DECLS

@@ -1,0 +1,436 @@
+/* tsl-call-tree.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Rows are frames of the TslFlame, expanded lazily through a GtkTreeListModel;
+ * GtkTreeListRowSorter sorts siblings and keeps children under their parent.
+ */
+#define G_LOG_DOMAIN "tsl-call-tree"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tsl-call-tree.h"
+
+/* ---- one row ---- */
+
+#define TSL_TYPE_CALL_TREE_ITEM (tsl_call_tree_item_get_type ())
+G_DECLARE_FINAL_TYPE (TslCallTreeItem, tsl_call_tree_item, TSL, CALL_TREE_ITEM, GObject)
+
+struct _TslCallTreeItem
+{
+  GObject             parent_instance;
+  TslFlame           *flame;
+  const TslFlameNode *node;   /* owned by flame */
+};
+
+G_DEFINE_FINAL_TYPE (TslCallTreeItem, tsl_call_tree_item, G_TYPE_OBJECT)
+
+static void
+tsl_call_tree_item_finalize (GObject *object)
+{
+  TslCallTreeItem *self = TSL_CALL_TREE_ITEM (object);
+
+  g_clear_pointer (&self->flame, tsl_flame_unref);
+  G_OBJECT_CLASS (tsl_call_tree_item_parent_class)->finalize (object);
+}
+
+static void
+tsl_call_tree_item_class_init (TslCallTreeItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tsl_call_tree_item_finalize;
+}
+
+static void
+tsl_call_tree_item_init (TslCallTreeItem *self)
+{
+}
+
+static GListModel *
+children_of (TslFlame           *flame,
+             const TslFlameNode *node)
+{
+  GListStore *store = g_list_store_new (TSL_TYPE_CALL_TREE_ITEM);
+
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      g_autoptr(TslCallTreeItem) item = g_object_new (TSL_TYPE_CALL_TREE_ITEM, NULL);
+
+      /* Frames only in A have no weight in B: nothing to show in its tree. */
+      if (node->children[i]->total <= 0 && node->children[i]->diff == NULL)
+        continue;
+      item->flame = tsl_flame_ref (flame);
+      item->node = node->children[i];
+      g_list_store_append (store, item);
+    }
+
+  return G_LIST_MODEL (store);
+}
+
+/* ---- the table ---- */
+
+typedef enum {
+  COL_NAME,
+  COL_SELF,
+  COL_TOTAL,
+  COL_A,
+  COL_B,
+  COL_CHANGE,
+  COL_Q,
+  N_COLUMNS
+} Column;
+
+struct _TslCallTree
+{
+  GtkWidget             parent_instance;
+
+  /* Template widgets */
+  GtkScrolledWindow    *scroller;
+  GtkColumnView        *column_view;
+
+  /* Owned references */
+  TslFlame             *flame;
+  GListStore           *roots;
+  GtkTreeListModel     *tree;
+  GtkColumnViewColumn  *columns[N_COLUMNS];
+};
+
+enum {
+  NODE_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TslCallTree, tsl_call_tree, GTK_TYPE_WIDGET)
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  TslCallTreeItem *row = item;
+
+  if (row->node->n_children == 0)
+    return NULL;
+  return children_of (row->flame, row->node);
+}
+
+static TslCallTreeItem *
+item_of (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+
+  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+}
+
+static double
+share_of (const TslFlameNode *node,
+          double              weight)
+{
+  const TslFlameNode *root = node;
+
+  while (root->parent != NULL)
+    root = root->parent;
+  return root->total > 0 ? weight / root->total : NAN;
+}
+
+static double
+sort_key (const TslFlameNode *node,
+          Column              column)
+{
+  const TslFlameDiff *d = node->diff;
+
+  switch (column)
+    {
+    case COL_SELF: return share_of (node, node->self);
+    case COL_TOTAL: return share_of (node, node->total);
+    case COL_A: return d ? d->a_share : NAN;
+    case COL_B: return d ? d->b_share : NAN;
+    case COL_CHANGE: return d ? d->change : NAN;
+    case COL_Q: return d ? d->q_value : NAN;
+    case COL_NAME:
+    case N_COLUMNS:
+    default: return 0;
+    }
+}
+
+static char *
+cell_text (const TslFlameNode *node,
+           Column              column)
+{
+  double value = sort_key (node, column);
+
+  if (isnan (value))
+    return g_strdup ("—");
+  switch (column)
+    {
+    case COL_CHANGE:
+      if (isinf (value))
+        return g_strdup (value > 0 ? _("new") : _("gone"));
+      return g_strdup_printf ("%+.1f %%", 100 * value);
+    case COL_Q:
+      return g_strdup_printf ("%.3g", value);
+    case COL_NAME:
+      return g_strdup (node->name);
+    case COL_SELF:
+    case COL_TOTAL:
+    case COL_A:
+    case COL_B:
+    case N_COLUMNS:
+    default:
+      return g_strdup_printf ("%.2f %%", 100 * value);
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (column == COL_NAME)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (item, expander);
+      return;
+    }
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  TslCallTreeItem *row = item_of (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  g_autofree char *text = NULL;
+
+  if (row == NULL)
+    return;
+  text = cell_text (row->node, column);
+
+  if (column == COL_NAME)
+    {
+      g_autofree char *path = tsl_flame_node_get_path (row->node, " › ");
+
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), gtk_list_item_get_item (item));
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      gtk_widget_set_tooltip_text (child, path);
+    }
+  else if (column == COL_CHANGE || column == COL_Q)
+    {
+      gboolean significant = row->node->diff && row->node->diff->significant;
+
+      /* Significance by weight and colour together, never colour alone. */
+      if (significant)
+        {
+          gtk_widget_add_css_class (child, "heading");
+          gtk_widget_remove_css_class (child, "dim-label");
+        }
+      else
+        {
+          gtk_widget_remove_css_class (child, "heading");
+          gtk_widget_add_css_class (child, "dim-label");
+        }
+    }
+
+  gtk_label_set_label (GTK_LABEL (child), text);
+  g_object_unref (row);
+}
+
+static int
+compare_items (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  const TslFlameNode *na = ((TslCallTreeItem *) a)->node;
+  const TslFlameNode *nb = ((TslCallTreeItem *) b)->node;
+  double ka, kb;
+
+  if (column == COL_NAME)
+    return g_utf8_collate (na->name, nb->name);
+
+  ka = sort_key (na, column);
+  kb = sort_key (nb, column);
+  /* Undefined values sort as the smallest. */
+  if (isnan (ka) || isnan (kb))
+    return isnan (ka) == isnan (kb) ? 0 : (isnan (ka) ? -1 : 1);
+  return ka < kb ? -1 : ka > kb;
+}
+
+static void
+add_columns (TslCallTree *self)
+{
+  static const char *titles[N_COLUMNS] = {
+    N_("Call Path"), N_("Self"), N_("Total"), N_("A"), N_("B"), N_("Change"), N_("q-value"),
+  };
+
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
+
+      self->columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_items, GINT_TO_POINTER (c), NULL));
+      gtk_column_view_column_set_sorter (self->columns[c], sorter);
+      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
+      gtk_column_view_column_set_expand (self->columns[c], c == COL_NAME);
+      gtk_column_view_column_set_visible (self->columns[c], c <= COL_TOTAL);
+      gtk_column_view_append_column (self->column_view, self->columns[c]);
+    }
+}
+
+static void
+on_activate (GtkColumnView *view,
+             guint          position,
+             TslCallTree   *self)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, position);
+  g_autoptr(TslCallTreeItem) item = row ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (item != NULL)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, item->node);
+}
+
+void
+tsl_call_tree_set_flame (TslCallTree *self,
+                         TslFlame    *flame)
+{
+  g_autoptr(GListModel) roots = NULL;
+  gboolean diff;
+
+  g_return_if_fail (TSL_IS_CALL_TREE (self));
+
+  if (flame == self->flame)
+    return;
+  if (flame != NULL)
+    tsl_flame_ref (flame);
+  g_clear_pointer (&self->flame, tsl_flame_unref);
+  self->flame = flame;
+
+  diff = flame != NULL && tsl_flame_is_diff (flame);
+  for (int c = COL_A; c < N_COLUMNS; c++)
+    gtk_column_view_column_set_visible (self->columns[c], diff);
+
+  g_list_store_remove_all (self->roots);
+  if (flame == NULL)
+    return;
+
+  roots = children_of (flame, tsl_flame_get_root (flame));
+  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (roots, i);
+      g_list_store_append (self->roots, item);
+    }
+}
+
+/**
+ * tsl_call_tree_get_flame:
+ *
+ * Returns: (transfer none) (nullable): the tree shown
+ */
+TslFlame *
+tsl_call_tree_get_flame (TslCallTree *self)
+{
+  g_return_val_if_fail (TSL_IS_CALL_TREE (self), NULL);
+
+  return self->flame;
+}
+
+/**
+ * tsl_call_tree_get_model:
+ *
+ * Returns: (transfer none): the rows as shown (GtkTreeListRow items)
+ */
+GListModel *
+tsl_call_tree_get_model (TslCallTree *self)
+{
+  g_return_val_if_fail (TSL_IS_CALL_TREE (self), NULL);
+
+  return G_LIST_MODEL (gtk_column_view_get_model (self->column_view));
+}
+
+static void
+tsl_call_tree_dispose (GObject *object)
+{
+  TslCallTree *self = TSL_CALL_TREE (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_CALL_TREE);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->roots);
+  g_clear_pointer (&self->flame, tsl_flame_unref);
+
+  G_OBJECT_CLASS (tsl_call_tree_parent_class)->dispose (object);
+}
+
+static void
+tsl_call_tree_class_init (TslCallTreeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tsl_call_tree_dispose;
+
+  /**
+   * TslCallTree::node-activated:
+   * @node: (type gpointer): the TslFlameNode of the row
+   *
+   * A row was activated (double click or Enter), e.g. to zoom the flame
+   * graph to it.
+   */
+  signals[NODE_ACTIVATED] = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/timeslice/Timeslice/tsl-call-tree.ui");
+  gtk_widget_class_bind_template_child (widget_class, TslCallTree, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TslCallTree, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_set_css_name (widget_class, "calltree");
+}
+
+static void
+tsl_call_tree_init (TslCallTree *self)
+{
+  g_autoptr(GtkSelectionModel) selection = NULL;
+  GtkSortListModel *sorted;
+  GtkTreeListRowSorter *row_sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  add_columns (self);
+
+  self->roots = g_list_store_new (TSL_TYPE_CALL_TREE_ITEM);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
+                                        create_children, NULL, NULL);
+  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree)), GTK_SORTER (row_sorter));
+  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted)));
+  gtk_column_view_set_model (self->column_view, selection);
+  /* Heaviest paths first, as profilers list them. */
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COL_TOTAL], GTK_SORT_DESCENDING);
+}
+
+GtkWidget *
+tsl_call_tree_new (void)
+{
+  return g_object_new (TSL_TYPE_CALL_TREE, NULL);
+}

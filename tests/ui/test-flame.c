@@ -1,0 +1,191 @@
+/* test-flame.c: the flame graph view and call tree under a real display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "tsl-call-tree.h"
+#include "tsl-flame-view.h"
+#include "tsl-reader.h"
+#include "tsl-snapshot.h"
+
+static void
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 100;
+}
+
+static gboolean
+is_idle (gpointer view)
+{
+  return !tsl_flame_view_get_busy (view);
+}
+
+static TslSnapshot *
+example_snapshot (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TSL_EXAMPLES_DIR"), "example-trace.json", NULL);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tsl_read_path (trace, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return tsl_snapshot_new (trace);
+}
+
+/* Where a frame is drawn: scans the view's column at the frame's centre. */
+static gboolean
+find_frame (TslFlameView       *view,
+            const TslFlameNode *node,
+            double             *x,
+            double             *y)
+{
+  TslFlameRenderOptions o;
+
+  tsl_flame_view_get_render_options (view, &o);
+  *x = 10 + (node->x + node->width / 2) * (o.width - 20);
+  for (*y = 0; *y < o.height; *y += 2)
+    if (tsl_render_flame_hit_test (tsl_flame_view_get_flame (view), &o, *x, *y) == node)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_range_zoom_diff (void)
+{
+  g_autoptr(TslSnapshot) snapshot = example_snapshot ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  TslFlameView *view = TSL_FLAME_VIEW (tsl_flame_view_new ());
+  TslCallTree *tree = TSL_CALL_TREE (tsl_call_tree_new ());
+  gint64 span = tsl_snapshot_get_span (snapshot);
+  const TslFlameNode *root, *widest = NULL, *resize;
+  TslFlame *flame;
+  GListModel *rows;
+  guint n_rows;
+  double x, y;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (tree), -1, 200);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_box_append (GTK_BOX (box), scroller);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (tree));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+
+  /* Range A selected: its flame graph, every worker merged. */
+  tsl_flame_view_set_snapshot (view, snapshot);
+  tsl_flame_view_set_ranges (view, TRUE, span * 17 / 100, span * 35 / 100, TRUE, span * 55 / 100, span * 74 / 100);
+  tsl_flame_view_set_mode (view, TSL_FLAME_MODE_A);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, view, 10000);
+  iterate_until (is_idle, view, 10000);
+
+  flame = tsl_flame_view_get_flame (view);
+  g_assert_nonnull (flame);
+  g_assert_false (tsl_flame_is_diff (flame));
+  root = tsl_flame_get_root (flame);
+  g_assert_cmpfloat (root->total, >, 0);
+  for (guint i = 0; i < root->n_children; i++)
+    if (widest == NULL || root->children[i]->total > widest->total)
+      widest = root->children[i];
+  g_assert_cmpstr (widest->name, ==, "process_tile");
+
+  /* The call tree lists the same top frames, heaviest first, and expands. */
+  tsl_call_tree_set_flame (tree, flame);
+  rows = tsl_call_tree_get_model (tree);
+  n_rows = g_list_model_get_n_items (rows);
+  g_assert_cmpuint (n_rows, >=, 2);
+  {
+    g_autoptr(GtkTreeListRow) first = g_list_model_get_item (rows, 0);
+    g_autoptr(GObject) item = gtk_tree_list_row_get_item (first);
+
+    g_assert_nonnull (item);
+    g_assert_true (gtk_tree_list_row_is_expandable (first));
+    gtk_tree_list_row_set_expanded (first, TRUE);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), >, n_rows);
+  }
+
+  /* A click on process_tile zooms into it; Backspace's action zooms out. */
+  g_assert_true (find_frame (view, widest, &x, &y));
+  g_assert_true (tsl_flame_view_click (view, x, y));
+  g_assert_true (tsl_flame_view_get_zoom (view) == widest);
+  gtk_widget_activate_action (GTK_WIDGET (view), "flame.zoom-out", NULL);
+  g_assert_null (tsl_flame_view_get_zoom (view));
+
+  /* Zoom survives a rebuild (B's tree has the same path). */
+  tsl_flame_view_zoom_to (view, widest);
+  tsl_flame_view_set_mode (view, TSL_FLAME_MODE_B);
+  g_assert_cmpstr (tsl_flame_view_get_zoom (view)->name, ==, "process_tile");
+
+  /* Both ranges: the differential graph, computed off the main thread. */
+  gtk_widget_activate_action (GTK_WIDGET (view), "flame.set-mode", "s", "diff");
+  g_assert_cmpint (tsl_flame_view_get_mode (view), ==, TSL_FLAME_MODE_DIFF);
+  g_assert_true (tsl_flame_view_get_busy (view));
+  iterate_until (is_idle, view, 60000);
+  flame = tsl_flame_view_get_flame (view);
+  g_assert_nonnull (flame);
+  g_assert_true (tsl_flame_is_diff (flame));
+  resize = tsl_flame_find (flame, (const char *[]) { "process_tile", "resize" }, 2);
+  g_assert_nonnull (resize);
+  g_assert_true (resize->diff->tested);
+  g_assert_cmpfloat (resize->diff->change, >, 0);
+  g_assert_true (resize->diff->significant);
+  tsl_call_tree_set_flame (tree, flame);
+
+  /* Icicle and merge toggles are actions too. */
+  gtk_widget_activate_action (GTK_WIDGET (view), "flame.icicle", NULL);
+  g_assert_true (tsl_flame_view_get_icicle (view));
+  gtk_widget_activate_action (GTK_WIDGET (view), "flame.merge-threads", NULL);
+  g_assert_false (tsl_flame_view_get_merge_threads (view));
+  tsl_flame_view_set_mode (view, TSL_FLAME_MODE_WHOLE);
+  iterate_until (is_idle, view, 10000);
+  root = tsl_flame_get_root (tsl_flame_view_get_flame (view));
+  g_assert_true (root->children[0]->is_thread);
+
+  /* Without ranges the differential mode says what it needs. */
+  tsl_flame_view_set_mode (view, TSL_FLAME_MODE_DIFF);
+  tsl_flame_view_set_ranges (view, FALSE, 0, 0, FALSE, 0, 0);
+  iterate_until (is_idle, view, 10000);
+  g_assert_null (tsl_flame_view_get_flame (view));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
+        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+  adw_init ();
+
+  g_test_add_func ("/flame/range-zoom-diff", test_range_zoom_diff);
+
+  return g_test_run ();
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# test-bad-inputs.py: `timeslice info --json` on every file of tests/data/bad/
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Each file must either be refused (exit 1, stderr "timeslice: FILE:LINE:COLUMN:
+# message") or read (exit 0, valid JSON, the expected warning), as
+# tests/data/bad/EXPECTED says; never a crash, a signal or a hang. A 20 MB
+# single line and 100,000-deep nesting are generated here.
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
+bad = os.path.join(os.environ.get('G_TEST_SRCDIR', os.path.dirname(__file__) + '/..'), 'data', 'bad')
+failures = []
+
+
+def check(name, cond, detail=''):
+    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
+    if not cond:
+        failures.append(name)
+
+
+def expect(directory, name, status, message):
+    try:
+        proc = subprocess.run([timeslice, 'info', '--json', name], cwd=directory,
+                              capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        check(f'{name}: finishes', False, 'hung for 120 s')
+        return
+    err = proc.stderr.decode('utf-8', 'replace')
+    if proc.returncode != status:
+        check(f'{name}: exit {status}', False, f'exit {proc.returncode}: {err[:300]}')
+        return
+    if status == 1:
+        ok = re.match(r'timeslice: ' + re.escape(name) + r':\d+:\d+: ', err) is not None
+        check(f'{name}: FILE:LINE:COLUMN', ok, err)
+        check(f'{name}: says "{message}"', message is None or message in err, err)
+        return
+    try:
+        got = json.loads(proc.stdout)
+    except ValueError as e:
+        check(f'{name}: valid JSON', False, str(e))
+        return
+    warnings = got.get('warnings', [])
+    check(f'{name}: warns "{message}"',
+          message is None or any(message in w for w in warnings), repr(warnings))
+
+
+def generated(directory):
+    depth = 100000
+    head = '[{"ph":"X","ts":1,"dur":2,"name":"a","pid":1,"tid":1,"args":{"a":'
+    tail = '}},{"ph":"X","ts":5,"dur":2,"name":"b","pid":1,"tid":1}]'
+    files = {
+        'deep-array.json': (head + '[' * depth + ']' * depth + tail, 0, None),
+        'deep-object.json': (head + '{"a":' * depth + '1' + '}' * depth + tail, 0, None),
+        'deep-unclosed.json': (head + '[' * depth, 0, 'ends inside an event'),
+        'deep.speedscope.json': ('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+                                 '"shared":{"frames":[{"name":"a","x":' + '[' * depth + ']' * depth +
+                                 '}]},"profiles":[]}', 0, None),
+    }
+    events = []
+    size = 0
+    i = 0
+    while size < 20 * 1024 * 1024:
+        e = '{"ph":"X","ts":%d,"dur":2,"name":"n%d","pid":1,"tid":%d}' % (i, i % 997, i % 4)
+        events.append(e)
+        size += len(e) + 1
+        i += 1
+    files['huge-line.json'] = ('[' + ','.join(events) + ']', 0, None)
+    files['huge-name.json'] = ('[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"' +
+                               'abcdefghijklmnopqrstuvwxyz' * (20 * 1024 * 1024 // 26) + '"}]', 0, None)
+    # A single 20 MB line that is not JSON cannot be sniffed in its first 64 KiB.
+    files['huge-line.txt'] = ('main;' + 'x' * (20 * 1024 * 1024) + ' 5\n', 1, 'unrecognised file format')
+    for name, (text, status, message) in files.items():
+        with open(os.path.join(directory, name), 'w') as f:
+            f.write(text)
+        expect(directory, name, status, message)
+
+    proc = subprocess.run([timeslice, 'info', '--json', 'huge-line.json'], cwd=directory,
+                          capture_output=True, timeout=120)
+    check('huge line: every event read', json.loads(proc.stdout)['events'] == i)
+
+
+def main():
+    n = 0
+    with open(os.path.join(bad, 'EXPECTED')) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            name, status, message = line.split(' ', 2)
+            expect(bad, name, int(status), None if message == '-' else message)
+            n += 1
+    check('at least 40 bad inputs', n >= 40, str(n))
+    check('every file is listed', sorted(os.listdir(bad)) == sorted(
+        [l.split(' ')[0] for l in open(os.path.join(bad, 'EXPECTED')) if l.strip() and not l.startswith('#')]
+        + ['EXPECTED']))
+
+    with tempfile.TemporaryDirectory() as directory:
+        generated(directory)
+
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
