@@ -222,6 +222,11 @@ _tsl_window_update_actions (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-loading",
                                  tsl_window_is_loading (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->file != NULL);
+
+  /* Tools that act on an open file stay out of the empty window's way. */
+  gtk_widget_set_visible (GTK_WIDGET (self->select_b_button), self->file != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->follow_button), self->file != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_button), self->file != NULL);
   /* Never enabled: it only labels the empty recent list. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }

@@ -39,6 +39,7 @@ struct _TslWindow
   GtkListBox           *warnings_list;
   GtkToggleButton      *select_b_button;
   GtkToggleButton      *follow_button;
+  GtkToggleButton      *search_button;
   GtkMenuButton        *ranges_button;
   TslComparePanel      *compare_panel;
   GtkEntry             *a_start_entry;

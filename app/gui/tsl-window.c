@@ -424,6 +424,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, b_start_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, b_end_entry);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, follow_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, recent_section);
 
