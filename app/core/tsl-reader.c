@@ -18,14 +18,11 @@
 
 #include <string.h>
 
-#include <gio/gunixinputstream.h>
-
 #include "tsl-format-private.h"
 
 #define SNIFF_BYTES     (64 * 1024)
-/* How often follow mode looks for new bytes at the end of a file. */
-#define FOLLOW_POLL_USEC (200 * 1000)
-#define CHUNK_BYTES     (64 * 1024)
+/* gunzip output per round */
+#define INFLATE_BYTES   (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
 
 G_DEFINE_QUARK (tsl-reader-error-quark, tsl_reader_error)
@@ -616,7 +613,7 @@ push_raw (TslReader     *self,
           gsize          len,
           GError       **error)
 {
-  guint8 out[CHUNK_BYTES];
+  guint8 out[INFLATE_BYTES];
   gboolean output_full = FALSE;
 
   if (self->gunzip == NULL)
@@ -774,136 +771,4 @@ tsl_reader_finish (TslReader  *self,
   g_assert (self->format != NULL);
 
   return TRUE;
-}
-
-gboolean
-tsl_read_stream (TslTrace         *trace,
-                 GInputStream     *stream,
-                 const char       *display_name,
-                 guint64           bytes_total,
-                 TslReadProgress   progress,
-                 gpointer          user_data,
-                 GCancellable     *cancellable,
-                 GError          **error)
-{
-  return tsl_read_stream_full (trace, stream, display_name, bytes_total, progress,
-                               NULL, user_data, cancellable, error);
-}
-
-gboolean
-tsl_read_stream_full (TslTrace         *trace,
-                      GInputStream     *stream,
-                      const char       *display_name,
-                      guint64           bytes_total,
-                      TslReadProgress   progress,
-                      TslReadFollow     follow,
-                      gpointer          user_data,
-                      GCancellable     *cancellable,
-                      GError          **error)
-{
-  g_autoptr(TslReader) reader = NULL;
-  g_autofree guint8 *chunk = NULL;
-  guint64 bytes_read = 0;
-  gboolean ok;
-
-  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
-
-  reader = tsl_reader_new (trace, display_name);
-  chunk = g_malloc (CHUNK_BYTES);
-
-  for (;;)
-    {
-      g_autoptr(GError) local_error = NULL;
-      gssize n;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-
-      n = g_input_stream_read (stream, chunk, CHUNK_BYTES, cancellable, &local_error);
-      if (n < 0)
-        {
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            g_propagate_error (error, g_steal_pointer (&local_error));
-          else
-            g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", reader->name);
-          return FALSE;
-        }
-      if (n == 0)
-        {
-          /* Follow mode: a growing file's end is only where it is now. */
-          if (follow != NULL && follow (user_data))
-            {
-              tsl_trace_lock (trace);
-              ok = tsl_reader_settle (reader, error);
-              tsl_trace_unlock (trace);
-              if (!ok)
-                return FALSE;
-              if (progress != NULL)
-                progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
-              g_usleep (FOLLOW_POLL_USEC);
-              continue;
-            }
-          break;
-        }
-
-      bytes_read += n;
-      bytes_total = MAX (bytes_total, bytes_read);
-      tsl_trace_lock (trace);
-      ok = tsl_reader_feed (reader, chunk, n, error);
-      tsl_trace_unlock (trace);
-      if (!ok)
-        return FALSE;
-
-      if (progress != NULL)
-        progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
-    }
-
-  tsl_trace_lock (trace);
-  ok = tsl_reader_finish (reader, error);
-  tsl_trace_unlock (trace);
-
-  if (ok && progress != NULL)
-    progress (bytes_read, MAX (bytes_total, bytes_read), tsl_trace_get_events (trace), user_data);
-
-  return ok;
-}
-
-gboolean
-tsl_read_path (TslTrace         *trace,
-               const char       *path,
-               TslReadProgress   progress,
-               gpointer          user_data,
-               GCancellable     *cancellable,
-               GError          **error)
-{
-  g_autoptr(GInputStream) stream = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) local_error = NULL;
-  guint64 total = 0;
-
-  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (g_str_equal (path, "-"))
-    {
-      stream = g_unix_input_stream_new (0, FALSE);
-      return tsl_read_stream (trace, stream, "-", 0, progress, user_data, cancellable, error);
-    }
-
-  file = g_file_new_for_commandline_arg (path);
-  stream = G_INPUT_STREAM (g_file_read (file, cancellable, &local_error));
-  if (stream == NULL)
-    {
-      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", path);
-      return FALSE;
-    }
-
-  info = g_file_input_stream_query_info (G_FILE_INPUT_STREAM (stream),
-                                         G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
-  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
-    total = g_file_info_get_size (info);
-
-  return tsl_read_stream (trace, stream, path, total, progress, user_data, cancellable, error);
 }

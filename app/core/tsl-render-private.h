@@ -30,4 +30,30 @@ void              _tsl_render_show_text         (cairo_t             *cr,
                                                  double               max_width,
                                                  const char          *text);
 
+/* A cairo target the painter may write pixels into directly (DESIGN.md §7):
+ * pixels is NULL when it may not, and drawing goes through cairo. */
+typedef struct {
+  guint32 *pixels;       /* NULL: draw with cairo */
+  int      stride;       /* in pixels */
+  int      width;
+  int      height;
+  int      ox;           /* user to device translation */
+  int      oy;
+  double   clip_top;     /* the tracks' area starts here (user space) */
+} TslRenderCanvas;
+
+void              _tsl_render_canvas_init       (TslRenderCanvas     *c,
+                                                 cairo_t             *cr,
+                                                 double               clip_top,
+                                                 double               clip_right,
+                                                 double               clip_bottom);
+/* Fills [x0, x1) × [y0, y1) (user space, whole pixels) with rgb at alpha. */
+void              _tsl_render_canvas_fill       (TslRenderCanvas     *c,
+                                                 double               x0,
+                                                 double               y0,
+                                                 double               x1,
+                                                 double               y1,
+                                                 const double        *rgb,
+                                                 double               alpha);
+
 G_END_DECLS

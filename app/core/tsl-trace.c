@@ -12,10 +12,7 @@
 
 #include "tsl-label-store.h"
 #include "tsl-trace.h"
-
-/* Distinct warning messages kept; more are folded into one counted line so a
- * broken file cannot grow memory with its number of lines. */
-#define MAX_WARNINGS 200
+#include "tsl-warnings.h"
 
 typedef struct
 {
@@ -39,12 +36,6 @@ typedef struct
   gboolean has_sort_index;
   int      sort_index;
 } Meta;
-
-typedef struct
-{
-  char   *message;
-  guint64 count;
-} Warning;
 
 struct _TslTrace
 {
@@ -80,9 +71,7 @@ struct _TslTrace
   gint64          filter_start;
   gint64          filter_end;
 
-  GPtrArray      *warnings;      /* Warning * in first-seen order */
-  GHashTable     *warning_ids;   /* message → Warning */
-  guint64         dropped_warnings;
+  TslWarnings    *warnings;
 };
 
 G_DEFINE_FINAL_TYPE (TslTrace, tsl_trace, G_TYPE_OBJECT)
@@ -127,15 +116,6 @@ track_free (gpointer data)
 }
 
 static void
-warning_free (gpointer data)
-{
-  Warning *warning = data;
-
-  g_free (warning->message);
-  g_free (warning);
-}
-
-static void
 tsl_trace_finalize (GObject *object)
 {
   TslTrace *self = (TslTrace *)object;
@@ -148,8 +128,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->strings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
   g_clear_pointer (&self->labels, tsl_label_store_free);
-  g_clear_pointer (&self->warning_ids, g_hash_table_unref);
-  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->warnings, tsl_warnings_free);
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
   g_clear_pointer (&self->format, g_free);
   g_mutex_clear (&self->mutex);
@@ -183,8 +162,7 @@ tsl_trace_init (TslTrace *self)
   self->processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->threads = g_hash_table_new_full (track_key_hash, track_key_equal, g_free, g_free);
 
-  self->warnings = g_ptr_array_new_with_free_func (warning_free);
-  self->warning_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->warnings = tsl_warnings_new ();
 }
 
 /**
@@ -882,75 +860,20 @@ tsl_trace_add_warning (TslTrace   *self,
                        const char *format,
                        ...)
 {
-  g_autofree char *message = NULL;
-  Warning *warning;
   va_list args;
 
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (format != NULL);
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tsl_warnings_take (self->warnings, g_strdup_vprintf (format, args));
   va_end (args);
-
-  /* Warnings quote the input, which may not be UTF-8. */
-  if (!g_utf8_validate (message, -1, NULL))
-    {
-      char *valid = g_utf8_make_valid (message, -1);
-
-      g_free (message);
-      message = valid;
-    }
-
-  warning = g_hash_table_lookup (self->warning_ids, message);
-  if (warning != NULL)
-    {
-      warning->count++;
-      return;
-    }
-
-  if (self->warnings->len >= MAX_WARNINGS)
-    {
-      self->dropped_warnings++;
-      return;
-    }
-
-  warning = g_new0 (Warning, 1);
-  warning->message = g_steal_pointer (&message);
-  warning->count = 1;
-  g_ptr_array_add (self->warnings, warning);
-  g_hash_table_insert (self->warning_ids, warning->message, warning);
 }
 
 GStrv
 tsl_trace_dup_warnings (TslTrace *self)
 {
-  g_autoptr(GStrvBuilder) builder = NULL;
-
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
 
-  builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->warnings->len; i++)
-    {
-      const Warning *warning = g_ptr_array_index (self->warnings, i);
-
-      g_autofree char *line = NULL;
-
-      if (warning->count == 1)
-        line = g_strdup (warning->message);
-      else
-        line = g_strdup_printf ("%s (%" G_GUINT64_FORMAT " times)",
-                                warning->message, warning->count);
-      g_strv_builder_add (builder, line);
-    }
-
-  if (self->dropped_warnings > 0)
-    {
-      g_autofree char *line = g_strdup_printf ("%" G_GUINT64_FORMAT " more warnings of other kinds",
-                                               self->dropped_warnings);
-
-      g_strv_builder_add (builder, line);
-    }
-
-  return g_strv_builder_end (builder);
+  return tsl_warnings_dup (self->warnings);
 }
