@@ -46,6 +46,8 @@ main (int    argc,
         g_ptr_array_add (paths, g_build_filename (argv[i], name, NULL));
     }
   g_ptr_array_sort (paths, compare_names);
+  /* An empty or misnamed regression directory would replay nothing. */
+  g_assert_cmpuint (paths->len, >, 0);
 
   printf ("1..%u\n", paths->len);
   for (guint i = 0; i < paths->len; i++)
