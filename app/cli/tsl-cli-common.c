@@ -12,7 +12,6 @@
 
 #include "tsl-cli-private.h"
 #include "tsl-atomic-output-stream.h"
-#include "tsl-csv.h"
 #include "tsl-reader.h"
 
 gboolean
@@ -86,12 +85,6 @@ tsl_cli_load (const char      *path,
     return NULL;
 
   return g_steal_pointer (&trace);
-}
-
-char *
-tsl_cli_format_double (double value)
-{
-  return tsl_csv_format_double (value);
 }
 
 gboolean

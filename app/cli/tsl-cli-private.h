@@ -43,8 +43,6 @@ TslTrace         *tsl_cli_load                  (const char          *path,
 /* Decimal or 0x-prefixed hexadecimal, as --seed takes it. */
 gboolean          tsl_cli_parse_seed            (const char          *text,
                                                  guint64             *seed);
-/* Formats a double in the C locale with up to 17 significant digits ("" for NAN). */
-char             *tsl_cli_format_double         (double               value);
 
 int               tsl_cli_info                  (int                  argc,
                                                  char               **argv);

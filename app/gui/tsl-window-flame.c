@@ -60,10 +60,24 @@ _tsl_window_flame_set_ranges (TslWindow *self,
   gtk_drop_down_set_selected (self->flame_mode_dropdown, mode);
 }
 
+/* The flame tree is built on the main thread (and a differential starts a
+ * bootstrap), so it follows the loading trace only while its page is shown,
+ * not on every progress refresh behind the timeline. */
+void
+_tsl_window_flame_update_snapshot (TslWindow *self)
+{
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "flame") != 0)
+    return;
+
+  tsl_flame_view_set_snapshot (self->flame_view, tsl_timeline_view_get_snapshot (self->timeline));
+}
+
 void
 _tsl_window_flame_init (TslWindow *self,
                         GSettings *settings)
 {
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
+                           G_CALLBACK (_tsl_window_flame_update_snapshot), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_view, "notify::flame",
                            G_CALLBACK (on_flame_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->call_tree, "node-activated",

@@ -77,6 +77,7 @@ void              _tsl_window_queue_detail       (TslWindow      *self);
 void              _tsl_window_flame_init         (TslWindow      *self,
                                                   GSettings      *settings);
 void              _tsl_window_flame_mode_changed (TslWindow      *self);
+void              _tsl_window_flame_update_snapshot (TslWindow   *self);
 void              _tsl_window_flame_options_toggled (TslWindow   *self);
 void              _tsl_window_flame_set_ranges   (TslWindow      *self,
                                                   gboolean        has_a,

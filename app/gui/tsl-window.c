@@ -83,7 +83,7 @@ refresh_document (TslWindow *self)
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
-  tsl_flame_view_set_snapshot (self->flame_view, snapshot);
+  _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);
 
   n_tracks = tsl_snapshot_get_n_tracks (snapshot);
