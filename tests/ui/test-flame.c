@@ -10,21 +10,7 @@
 #include "tsl-flame-view.h"
 #include "tsl-reader.h"
 #include "tsl-snapshot.h"
-
-static void
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
+#include "test-ui-util.h"
 
 static gboolean
 is_mapped (gpointer widget)

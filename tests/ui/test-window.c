@@ -12,23 +12,9 @@
 #include "tsl-application.h"
 #include "tsl-snapshot.h"
 #include "tsl-window-private.h"
+#include "test-ui-util.h"
 
 static TslApplication *app;
-
-static void
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
 
 static gboolean
 is_mapped (gpointer widget)
