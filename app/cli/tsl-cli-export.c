@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
@@ -180,13 +179,7 @@ tsl_cli_export (int    argc,
 
       if (out == NULL || !tsl_export_write_samples (trace, out, NULL, &error) ||
           !g_output_stream_close (out, NULL, &error))
-        {
-          /* Stream errors ("No space left on device") do not say which file. */
-          if (strstr (error->message, output) == NULL)
-            return tsl_cli_fail (TSL_EXIT_INPUT, "%s: could not write the report: %s",
-                                 output, error->message);
-          return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
-        }
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
       return TSL_EXIT_OK;
     }
 

@@ -22,6 +22,30 @@ struct _TslAtomicOutputStream
 
 G_DEFINE_FINAL_TYPE (TslAtomicOutputStream, tsl_atomic_output_stream, G_TYPE_FILTER_OUTPUT_STREAM)
 
+/* Stream errors ("No space left on device") name no file: this one names
+ * the file the user asked for, for every writer at once. */
+static gssize
+tsl_atomic_output_stream_write (GOutputStream  *stream,
+                                const void     *buffer,
+                                gsize           count,
+                                GCancellable   *cancellable,
+                                GError        **error)
+{
+  TslAtomicOutputStream *self = TSL_ATOMIC_OUTPUT_STREAM (stream);
+  GOutputStream *base = g_filter_output_stream_get_base_stream (G_FILTER_OUTPUT_STREAM (stream));
+  g_autoptr(GError) local_error = NULL;
+  gssize written = g_output_stream_write (base, buffer, count, cancellable, &local_error);
+
+  if (written < 0)
+    {
+      g_autofree char *name = g_file_get_parse_name (self->file);
+
+      g_set_error (error, local_error->domain, local_error->code, "%s: %s", name, local_error->message);
+    }
+
+  return written;
+}
+
 static gboolean
 tsl_atomic_output_stream_close (GOutputStream  *stream,
                                 GCancellable   *cancellable,
@@ -78,6 +102,7 @@ tsl_atomic_output_stream_class_init (TslAtomicOutputStreamClass *klass)
 
   object_class->dispose = tsl_atomic_output_stream_dispose;
   object_class->finalize = tsl_atomic_output_stream_finalize;
+  stream_class->write_fn = tsl_atomic_output_stream_write;
   stream_class->close_fn = tsl_atomic_output_stream_close;
 }
 
