@@ -18,6 +18,11 @@
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 #include "tsl-chrome-private.h"
+#include "tsl-chrome-pipe.h"
+
+/* Events scanned inline before the model moves to its own thread: small
+ * traces never start one. */
+#define PIPE_AFTER_BYTES (4 * 1024 * 1024)
 
 typedef enum {
   ST_START,
@@ -49,6 +54,8 @@ struct _TslChrome {
   TslJsonSkip       skip;
   GByteArray       *held_samples;
   guint64           n_events;
+  guint64           event_bytes;
+  TslChromePipe    *pipe;
 };
 
 typedef struct _TslChrome TslChrome;
@@ -104,6 +111,7 @@ chrome_destroy (gpointer state)
 {
   TslChrome *self = state;
 
+  g_clear_pointer (&self->pipe, tsl_chrome_pipe_free);
   tsl_chrome_model_clear (&self->model);
   g_clear_pointer (&self->held_samples, g_byte_array_unref);
   g_free (self);
@@ -232,6 +240,28 @@ scan_event (const char     *p,
     }
 }
 
+static gboolean
+want_pipe (TslChrome *self)
+{
+  switch (tsl_reader_context_get_threads (self->ctx))
+    {
+    case TSL_READER_THREADS_EAGER:
+      return TRUE;
+    case TSL_READER_THREADS_AUTO:
+      return self->event_bytes >= PIPE_AFTER_BYTES;
+    case TSL_READER_THREADS_NEVER:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+drain (TslChrome *self)
+{
+  if (self->pipe != NULL)
+    tsl_chrome_pipe_drain (self->pipe);
+}
+
 /* The elements of traceEvents (or of the top-level array, or of samples).
  * Consumes whole events; leaves *pp at the first byte not consumed. */
 static Step
@@ -247,9 +277,13 @@ parse_events (TslChrome   *self,
   Step step = STEP_NEED_MORE;
 
   *list_done = FALSE;
+  if (self->pipe == NULL && want_pipe (self))
+    self->pipe = tsl_chrome_pipe_new (&self->model);
+
   for (;;)
     {
-      TslChromeEvent ev;
+      TslChromeEvent local;
+      TslChromeEvent *ev = self->pipe != NULL ? tsl_chrome_pipe_slot (self->pipe) : &local;
       TslJsonError jerr = { NULL, NULL };
       TslJsonStatus status;
       const char *after = NULL;
@@ -286,17 +320,17 @@ parse_events (TslChrome   *self,
         }
 
       if (*p == '{')
-        status = scan_event (p, end, &ev, &after, &jerr);
+        status = scan_event (p, end, ev, &after, &jerr);
       else
         {
           TslJsonValue value;
 
           status = tsl_json_scan_value (p, end, &value, &after, &jerr);
-          ev.ph.type = TSL_JSON_NONE;
           if (status == TSL_JSON_OK)
             {
               self->n_events++;
               self->need_separator = TRUE;
+              drain (self);
               tsl_trace_add_warning (self->model.trace,
                                      "ignored an entry of the event array that is not an object");
               p = after;
@@ -310,6 +344,7 @@ parse_events (TslChrome   *self,
             {
               g_autofree char *where = tsl_reader_context_position (self->ctx, p - buf);
 
+              drain (self);
               tsl_trace_add_warning (self->model.trace,
                                      "%s: the trace ends inside an event; that event was dropped",
                                      where);
@@ -326,12 +361,18 @@ parse_events (TslChrome   *self,
 
       self->n_events++;
       self->need_separator = TRUE;
-      if (self->list_is_samples)
-        tsl_chrome_model_sample (&self->model, &ev);
+      if (self->pipe != NULL)
+        tsl_chrome_pipe_commit (self->pipe, self->list_is_samples);
+      else if (self->list_is_samples)
+        tsl_chrome_model_sample (&self->model, ev);
       else
-        tsl_chrome_model_event (&self->model, &ev);
+        tsl_chrome_model_event (&self->model, ev);
       p = after;
     }
+
+  /* The events slice this buffer, which is the caller's again once we return. */
+  drain (self);
+  self->event_bytes += p - *pp;
 
   *pp = p;
   return step;

@@ -39,6 +39,7 @@ void              tsl_reader_context_set_error  (TslReaderContext *ctx,
 char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);
 const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
+TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
 
 /* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
  * "perf-script", ...). Only before the first feed; for tests and fuzzing. */

@@ -12,7 +12,40 @@
 
 /* How often follow mode looks for new bytes at the end of a file. */
 #define FOLLOW_POLL_USEC (200 * 1000)
-#define CHUNK_BYTES      (64 * 1024)
+/* Reads are 64 KiB, each after a cancellation check; they are fed to the
+ * reader up to 1 MiB at a time, so that a format working on two threads
+ * meets at the end of a feed rarely. A short read (a pipe with nothing more
+ * for now) is fed at once, so live input is not held back. */
+#define READ_BYTES       (64 * 1024)
+#define FEED_BYTES       TSL_READ_FEED_BYTES
+
+/* Up to FEED_BYTES into buf: *n_read bytes, 0 at the (current) end. */
+static gboolean
+read_feed (GInputStream  *stream,
+           guint8        *buf,
+           gsize         *n_read,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  gsize n = 0;
+
+  for (;;)
+    {
+      gsize want = MIN (READ_BYTES, FEED_BYTES - n);
+      gssize got;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      got = g_input_stream_read (stream, buf + n, want, cancellable, error);
+      if (got < 0)
+        return FALSE;
+      n += got;
+      if ((gsize) got < want || n == FEED_BYTES)
+        break;
+    }
+  *n_read = n;
+  return TRUE;
+}
 
 gboolean
 tsl_read_stream (TslTrace         *trace,
@@ -42,30 +75,27 @@ tsl_read_stream_full (TslTrace         *trace,
   g_autoptr(TslReader) reader = NULL;
   g_autofree guint8 *chunk = NULL;
   guint64 bytes_read = 0;
-  gboolean ok;
+  gboolean ok = TRUE;
 
   g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
 
   reader = tsl_reader_new (trace, display_name);
-  chunk = g_malloc (CHUNK_BYTES);
+  chunk = g_malloc (FEED_BYTES);
 
   for (;;)
     {
       g_autoptr(GError) local_error = NULL;
-      gssize n;
+      gsize n;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-
-      n = g_input_stream_read (stream, chunk, CHUNK_BYTES, cancellable, &local_error);
-      if (n < 0)
+      if (!read_feed (stream, chunk, &n, cancellable, &local_error))
         {
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
           else
             g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display_name);
-          return FALSE;
+          ok = FALSE;
+          break;
         }
       if (n == 0)
         {
@@ -76,7 +106,7 @@ tsl_read_stream_full (TslTrace         *trace,
               ok = tsl_reader_settle (reader, error);
               tsl_trace_unlock (trace);
               if (!ok)
-                return FALSE;
+                break;
               if (progress != NULL)
                 progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
               g_usleep (FOLLOW_POLL_USEC);
@@ -91,11 +121,13 @@ tsl_read_stream_full (TslTrace         *trace,
       ok = tsl_reader_feed (reader, chunk, n, error);
       tsl_trace_unlock (trace);
       if (!ok)
-        return FALSE;
+        break;
 
       if (progress != NULL)
         progress (bytes_read, bytes_total, tsl_trace_get_events (trace), user_data);
     }
+  if (!ok)
+    return FALSE;
 
   tsl_trace_lock (trace);
   ok = tsl_reader_finish (reader, error);

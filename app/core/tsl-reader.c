@@ -83,6 +83,7 @@ struct _TslReader
   TslReaderContext  ctx;
   gboolean          failed;
   gboolean          finished;
+  TslReaderThreads  threads;
 };
 
 static const TslFormat *formats[] = {
@@ -177,6 +178,26 @@ tsl_reader_context_get_name (TslReaderContext *ctx)
   return ctx->reader->name;
 }
 
+TslReaderThreads
+tsl_reader_context_get_threads (TslReaderContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, TSL_READER_THREADS_NEVER);
+
+  return ctx->reader->threads;
+}
+
+static TslReaderThreads
+default_threads (void)
+{
+  const char *env = g_getenv ("TSL_READER_THREADS");
+
+  if (g_strcmp0 (env, "0") == 0)
+    return TSL_READER_THREADS_NEVER;
+  if (g_strcmp0 (env, "eager") == 0)
+    return TSL_READER_THREADS_EAGER;
+  return g_get_num_processors () > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
+}
+
 TslReader *
 tsl_reader_new (TslTrace   *trace,
                 const char *display_name)
@@ -194,8 +215,18 @@ tsl_reader_new (TslTrace   *trace,
   self->ctx.reader = self;
   self->ctx.line = 1;
   self->ctx.column = 1;
+  self->threads = default_threads ();
 
   return self;
+}
+
+void
+tsl_reader_set_threads (TslReader        *self,
+                        TslReaderThreads  threads)
+{
+  g_return_if_fail (self != NULL);
+
+  self->threads = threads;
 }
 
 void

@@ -53,14 +53,33 @@ void              tsl_reader_set_max_record     (TslReader      *self,
 /* NULL until sniffed. */
 const char       *tsl_reader_get_format         (TslReader      *self);
 
+/* Whether a format may work on a second thread (Chrome JSON: tokenizing on
+ * the caller's, modelling on another). The result is the same either way.
+ * The default comes from TSL_READER_THREADS: "0" never, "eager" from the
+ * first event (for tests), otherwise auto: once several MiB of events came,
+ * on a machine with more than one core. */
+typedef enum {
+  TSL_READER_THREADS_AUTO,
+  TSL_READER_THREADS_NEVER,
+  TSL_READER_THREADS_EAGER,
+} TslReaderThreads;
+
+void              tsl_reader_set_threads        (TslReader        *self,
+                                                 TslReaderThreads  threads);
+
 typedef void    (*TslReadProgress)              (guint64         bytes_read,
                                                  guint64         bytes_total,
                                                  guint64         events,
                                                  gpointer        user_data);
 
-/* Reads a whole stream in 64 KiB chunks, checking `cancellable` and calling
- * `progress` (if not NULL) after each chunk, with the trace unlocked between
- * chunks. bytes_total is 0 when unknown. */
+/* What tsl_read_stream() hands the reader at most at a time. */
+#define TSL_READ_FEED_BYTES (1024 * 1024)
+
+/* Reads a whole stream in 64 KiB reads, checking `cancellable` before each,
+ * and feeds them to a reader up to TSL_READ_FEED_BYTES at a time (a short
+ * read, as from a quiet pipe, is fed at once), calling `progress` (if not
+ * NULL) after each feed, with the trace unlocked between feeds. bytes_total
+ * is 0 when unknown. */
 gboolean          tsl_read_stream               (TslTrace       *trace,
                                                  GInputStream   *stream,
                                                  const char     *display_name,

@@ -25,7 +25,7 @@
 static char *trace_path;
 static GBytes *trace_bytes;
 
-/* A few MB of Chrome JSON: many 64 KiB chunks, so there is room to cancel. */
+/* A few MB of Chrome JSON: several feeds, so there is room to cancel. */
 static void
 make_trace (void)
 {
@@ -70,7 +70,7 @@ static void
 test_read_stream (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (8);
-  guint n_chunks = g_bytes_get_size (trace_bytes) / (64 * 1024) + 1;
+  guint n_chunks = g_bytes_get_size (trace_bytes) / TSL_READ_FEED_BYTES + 1;
 
   for (guint round = 0; round < 20; round++)
     {
