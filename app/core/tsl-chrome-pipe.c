@@ -2,10 +2,17 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A single-producer single-consumer ring of event batches. Either side spins
- * briefly before it sleeps on the condition variable: a batch takes tens of
- * microseconds, about what a futex wake-up costs, so sleeping at every batch
- * boundary would eat the gain.
+ * A single-producer single-consumer ring of event batches, plus at most one
+ * speculative scan per parse call. Either side spins briefly before it
+ * sleeps on the condition variable: a batch takes tens of microseconds,
+ * about what a futex wake-up costs, so sleeping at every batch boundary
+ * would eat the gain.
+ *
+ * A split (see tsl_chrome_pipe_split()) comes first in a parse call: the
+ * worker scans and models the head of the buffer itself while the reading
+ * thread scans the rest, from a guessed event boundary, into the ring. If the
+ * worker's scan does not end exactly at the guess, the ring's batches up to
+ * the reading thread's acknowledgement are dropped unmodelled.
  */
 #define G_LOG_DOMAIN "tsl-reader"
 
@@ -16,7 +23,7 @@
 #include "tsl-chrome-pipe.h"
 
 #define BATCH_EVENTS 128
-#define RING_BATCHES 8
+#define RING_BATCHES 32
 #define SPIN_ROUNDS  4000
 
 typedef struct {
@@ -27,17 +34,34 @@ typedef struct {
 
 struct _TslChromePipe
 {
-  TslChromeModel *model;
-  GThread        *thread;
-  GMutex          mutex;
-  GCond           cond;
-  gint            head;               /* batches published; producer writes */
-  gint            tail;               /* batches modelled; worker writes */
-  gint            worker_sleeping;
-  gint            producer_sleeping;
-  gint            quit;
-  guint           fill;               /* events in ring[head]; producer's */
-  Batch           ring[RING_BATCHES];
+  TslChromeModel  *model;
+  GThread         *thread;
+  GMutex           mutex;
+  GCond            cond;
+  gint             head;              /* batches published; producer writes */
+  gint             tail;              /* batches modelled; worker writes */
+  gint             posted;            /* bumped at every post: the worker's wake-up */
+  gint             completed;         /* bumped at every batch done or dropped and split */
+  gint             worker_sleeping;
+  gint             producer_sleeping;
+  gint             quit;
+  guint            fill;              /* events in ring[head]; producer's */
+
+  /* The split: written by the producer before posting, by the worker
+   * before it sets split_state. */
+  gint             split_state;       /* TslChromeSplit */
+  TslChromeRunFunc split_run;
+  const char      *split_start;
+  const char      *split_guess;
+  gboolean         split_need_separator;
+  GArray          *split_events;      /* TslChromeEvent */
+  const char      *split_stop;
+  gint             discard_to;        /* 0, or 1 + the head up to which to drop */
+  /* Since the last tsl_chrome_pipe_take_waits(). */
+  gint64           worker_idle_us;
+  gint64           producer_wait_us;
+
+  Batch            ring[RING_BATCHES];
 };
 
 static inline void
@@ -66,12 +90,15 @@ wait_change (TslChromePipe *self,
              gint          *counter,
              gint           value,
              gint          *sleeping,
-             gboolean       quit)
+             gboolean       quit,
+             gint64        *waited_us)
 {
+  gint64 start = g_get_monotonic_time ();
+
   for (guint i = 0; i < SPIN_ROUNDS; i++)
     {
       if (g_atomic_int_get (counter) != value || (quit && g_atomic_int_get (&self->quit)))
-        return;
+        goto out;
       cpu_relax ();
     }
 
@@ -81,6 +108,46 @@ wait_change (TslChromePipe *self,
     g_cond_wait (&self->cond, &self->mutex);
   g_atomic_int_set (sleeping, 0);
   g_mutex_unlock (&self->mutex);
+
+out:
+  *waited_us += g_get_monotonic_time () - start;
+}
+
+static void
+complete (TslChromePipe *self)
+{
+  g_atomic_int_inc (&self->completed);
+  wake (self, &self->producer_sleeping);
+}
+
+static void
+model_batch (TslChromePipe *self,
+             Batch         *batch)
+{
+  for (guint i = 0; i < batch->n; i++)
+    {
+      if (batch->sample[i])
+        tsl_chrome_model_sample (self->model, &batch->events[i]);
+      else
+        tsl_chrome_model_event (self->model, &batch->events[i]);
+    }
+}
+
+static void
+run_split (TslChromePipe *self)
+{
+  gboolean need = self->split_need_separator;
+  gboolean valid;
+
+  g_array_set_size (self->split_events, 0);
+  self->split_stop = self->split_run (self->split_start, self->split_guess,
+                                      self->split_events, &need);
+  for (guint i = 0; i < self->split_events->len; i++)
+    tsl_chrome_model_event (self->model, &g_array_index (self->split_events, TslChromeEvent, i));
+  self->split_need_separator = need;
+  valid = self->split_stop == self->split_guess && !need;
+  g_atomic_int_set (&self->split_state, valid ? TSL_CHROME_SPLIT_VALID : TSL_CHROME_SPLIT_INVALID);
+  complete (self);
 }
 
 static gpointer
@@ -91,25 +158,41 @@ worker (gpointer data)
 
   for (;;)
     {
-      Batch *batch;
+      gint posted = g_atomic_int_get (&self->posted);
+      gint state = g_atomic_int_get (&self->split_state);
+      gint discard_to;
 
-      if (g_atomic_int_get (&self->head) == tail)
+      if (state == TSL_CHROME_SPLIT_PENDING)
         {
-          wait_change (self, &self->head, tail, &self->worker_sleeping, TRUE);
-          if (g_atomic_int_get (&self->head) == tail)
-            break;   /* quit, with nothing left */
+          run_split (self);
+          continue;
         }
 
-      batch = &self->ring[tail % RING_BATCHES];
-      for (guint i = 0; i < batch->n; i++)
+      /* A wrong guess: what the reading thread scanned from it is dropped,
+       * up to where it learnt so. */
+      if (state == TSL_CHROME_SPLIT_INVALID)
         {
-          if (batch->sample[i])
-            tsl_chrome_model_sample (self->model, &batch->events[i]);
-          else
-            tsl_chrome_model_event (self->model, &batch->events[i]);
+          discard_to = g_atomic_int_get (&self->discard_to);
+          if (discard_to != 0 && tail < discard_to - 1)
+            {
+              g_atomic_int_set (&self->tail, ++tail);
+              complete (self);
+              continue;
+            }
         }
-      g_atomic_int_set (&self->tail, ++tail);
-      wake (self, &self->producer_sleeping);
+
+      if (state != TSL_CHROME_SPLIT_INVALID && g_atomic_int_get (&self->head) != tail)
+        {
+          model_batch (self, &self->ring[tail % RING_BATCHES]);
+          g_atomic_int_set (&self->tail, ++tail);
+          complete (self);
+          continue;
+        }
+
+      if (g_atomic_int_get (&self->quit))
+        break;
+
+      wait_change (self, &self->posted, posted, &self->worker_sleeping, TRUE, &self->worker_idle_us);
     }
 
   return NULL;
@@ -121,6 +204,7 @@ tsl_chrome_pipe_new (TslChromeModel *model)
   TslChromePipe *self = g_new0 (TslChromePipe, 1);
 
   self->model = model;
+  self->split_events = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
   g_mutex_init (&self->mutex);
   g_cond_init (&self->cond);
   self->thread = g_thread_new ("tsl-chrome-model", worker, self);
@@ -141,7 +225,15 @@ tsl_chrome_pipe_free (TslChromePipe *self)
   g_thread_join (self->thread);
   g_mutex_clear (&self->mutex);
   g_cond_clear (&self->cond);
+  g_array_unref (self->split_events);
   g_free (self);
+}
+
+static void
+post (TslChromePipe *self)
+{
+  g_atomic_int_inc (&self->posted);
+  wake (self, &self->worker_sleeping);
 }
 
 static void
@@ -150,22 +242,29 @@ publish (TslChromePipe *self)
   self->ring[self->head % RING_BATCHES].n = self->fill;
   self->fill = 0;
   g_atomic_int_set (&self->head, self->head + 1);
-  wake (self, &self->worker_sleeping);
+  post (self);
 }
 
 TslChromeEvent *
 tsl_chrome_pipe_slot (TslChromePipe *self)
 {
   gint head = self->head;   /* only this thread writes it */
-  Batch *batch;
-  gint tail;
 
   /* The batch being filled must not be one the worker still reads. */
-  while (head - (tail = g_atomic_int_get (&self->tail)) >= RING_BATCHES)
-    wait_change (self, &self->tail, tail, &self->producer_sleeping, FALSE);
+  for (;;)
+    {
+      gint completed = g_atomic_int_get (&self->completed);
 
-  batch = &self->ring[head % RING_BATCHES];
-  return &batch->events[self->fill];
+      if (head - g_atomic_int_get (&self->tail) < RING_BATCHES)
+        break;
+      /* The worker holds the ring until a wrong guess is resolved. */
+      if (g_atomic_int_get (&self->split_state) == TSL_CHROME_SPLIT_INVALID)
+        return NULL;
+      wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
+                   &self->producer_wait_us);
+    }
+
+  return &self->ring[head % RING_BATCHES].events[self->fill];
 }
 
 void
@@ -182,13 +281,89 @@ tsl_chrome_pipe_commit (TslChromePipe *self,
 void
 tsl_chrome_pipe_drain (TslChromePipe *self)
 {
-  gint head;
-  gint tail;
-
   if (self->fill > 0)
     publish (self);
 
-  head = self->head;
-  while ((tail = g_atomic_int_get (&self->tail)) != head)
-    wait_change (self, &self->tail, tail, &self->producer_sleeping, FALSE);
+  for (;;)
+    {
+      gint completed = g_atomic_int_get (&self->completed);
+
+      if (g_atomic_int_get (&self->tail) == self->head &&
+          g_atomic_int_get (&self->split_state) != TSL_CHROME_SPLIT_PENDING)
+        return;
+      wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
+                   &self->producer_wait_us);
+    }
+}
+
+void
+tsl_chrome_pipe_split (TslChromePipe    *self,
+                       const char       *start,
+                       const char       *guess,
+                       gboolean          need_separator,
+                       TslChromeRunFunc  run)
+{
+  g_return_if_fail (g_atomic_int_get (&self->split_state) == TSL_CHROME_SPLIT_NONE);
+  g_return_if_fail (self->fill == 0 && self->head == g_atomic_int_get (&self->tail));
+
+  self->split_run = run;
+  self->split_start = start;
+  self->split_guess = guess;
+  self->split_need_separator = need_separator;
+  g_atomic_int_set (&self->discard_to, 0);
+  g_atomic_int_set (&self->split_state, TSL_CHROME_SPLIT_PENDING);
+  post (self);
+}
+
+TslChromeSplit
+tsl_chrome_pipe_get_split (TslChromePipe *self)
+{
+  return g_atomic_int_get (&self->split_state);
+}
+
+TslChromeSplit
+tsl_chrome_pipe_resolve (TslChromePipe  *self,
+                         guint          *n_events,
+                         const char    **stop,
+                         gboolean       *need_separator)
+{
+  gint state;
+
+  for (;;)
+    {
+      gint completed = g_atomic_int_get (&self->completed);
+
+      if ((state = g_atomic_int_get (&self->split_state)) != TSL_CHROME_SPLIT_PENDING)
+        break;
+      wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
+                   &self->producer_wait_us);
+    }
+
+  *stop = self->split_stop;
+  *need_separator = self->split_need_separator;
+  *n_events = self->split_events->len;
+
+  if (state == TSL_CHROME_SPLIT_INVALID)
+    {
+      /* Drop the batch being filled; the worker drops the published ones. */
+      self->fill = 0;
+      g_atomic_int_set (&self->discard_to, self->head + 1);
+      post (self);
+      tsl_chrome_pipe_drain (self);
+    }
+  g_atomic_int_set (&self->split_state, TSL_CHROME_SPLIT_NONE);
+  post (self);
+  return state;
+}
+
+void
+tsl_chrome_pipe_take_waits (TslChromePipe *self,
+                            gint64        *worker_idle_us,
+                            gint64        *producer_wait_us)
+{
+  /* Only called drained, with the worker waiting for work. */
+  *worker_idle_us = self->worker_idle_us;
+  *producer_wait_us = self->producer_wait_us;
+  self->worker_idle_us = 0;
+  self->producer_wait_us = 0;
 }

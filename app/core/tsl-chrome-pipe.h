@@ -22,7 +22,8 @@ typedef struct _TslChromePipe TslChromePipe;
 TslChromePipe    *tsl_chrome_pipe_new           (TslChromeModel   *model);
 /* Drains, then stops the worker. */
 void              tsl_chrome_pipe_free          (TslChromePipe    *self);
-/* The slot the next event is scanned into (not cleared). */
+/* The slot the next event is scanned into (not cleared), or NULL after a
+ * wrong split guess: resolve it first. */
 TslChromeEvent   *tsl_chrome_pipe_slot          (TslChromePipe    *self);
 /* Queues the event scanned into the last slot (an entry of "samples" when
  * `sample`, else of traceEvents). */
@@ -30,5 +31,50 @@ void              tsl_chrome_pipe_commit        (TslChromePipe    *self,
                                                  gboolean          sample);
 /* Returns once the worker has modelled every committed event. */
 void              tsl_chrome_pipe_drain         (TslChromePipe    *self);
+
+/* Scans the traceEvents entries from p (*need_separator: a ',' is due)
+ * into `events` without touching anything else; stops where the one-thread
+ * loop would do something other than scan an event or eat a ',' (the
+ * buffer's end, ']', an error, a non-object), and returns that position and
+ * whether a ',' is due there. */
+typedef const char *(*TslChromeRunFunc)          (const char       *p,
+                                                 const char       *end,
+                                                 GArray           *events,
+                                                 gboolean         *need_separator);
+
+typedef enum {
+  TSL_CHROME_SPLIT_NONE,
+  TSL_CHROME_SPLIT_PENDING,
+  TSL_CHROME_SPLIT_VALID,
+  TSL_CHROME_SPLIT_INVALID,
+} TslChromeSplit;
+
+/* Splits a parse call's scan between the threads, drained, before any
+ * commit: the worker scans [start, guess) with `run` and models what it
+ * found, while this thread scans from `guess` (a likely event start) and
+ * commits as usual. The guess was right if the worker's scan ends exactly
+ * there with no ',' due (TSL_CHROME_SPLIT_VALID). This thread must call
+ * tsl_chrome_pipe_resolve() before it acts on anything but an event or a
+ * ',' (an error may only be a wrong guess), and before draining. */
+void              tsl_chrome_pipe_split         (TslChromePipe    *self,
+                                                 const char       *start,
+                                                 const char       *guess,
+                                                 gboolean          need_separator,
+                                                 TslChromeRunFunc  run);
+/* Without waiting: PENDING until the worker has checked the guess. */
+TslChromeSplit    tsl_chrome_pipe_get_split     (TslChromePipe    *self);
+/* Waits for the check and returns VALID or INVALID, with how many events
+ * the worker modelled, where its scan stopped and whether a ',' was due
+ * there. After a wrong guess this thread's commits since the split are
+ * dropped (drained) and it must go on from *stop. */
+TslChromeSplit    tsl_chrome_pipe_resolve       (TslChromePipe    *self,
+                                                 guint            *n_events,
+                                                 const char      **stop,
+                                                 gboolean         *need_separator);
+/* Microseconds the worker waited for work and this thread for the worker
+ * since the last call; drained. */
+void              tsl_chrome_pipe_take_waits    (TslChromePipe    *self,
+                                                 gint64           *worker_idle_us,
+                                                 gint64           *producer_wait_us);
 
 G_END_DECLS

@@ -23,6 +23,11 @@
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */
 #define PIPE_AFTER_BYTES (4 * 1024 * 1024)
+/* Buffers this big are scanned by both threads (we go on from a guessed
+ * event boundary), looked for up to this far from where the split is aimed.
+ * TSL_READER_THREADS=eager splits every buffer, for the tests. */
+#define SPLIT_MIN_BYTES    (128 * 1024)
+#define SPLIT_SEARCH_BYTES (64 * 1024)
 
 typedef enum {
   ST_START,
@@ -56,6 +61,7 @@ struct _TslChrome {
   guint64           n_events;
   guint64           event_bytes;
   TslChromePipe    *pipe;
+  double            split_share;    /* of a big buffer, scanned by the worker */
 };
 
 typedef struct _TslChrome TslChrome;
@@ -103,6 +109,7 @@ chrome_create (TslTrace         *trace,
   tsl_chrome_model_init (&self->model, trace);
   self->ctx = ctx;
   self->state = ST_START;
+  self->split_share = 0.2;
   return self;
 }
 
@@ -255,11 +262,130 @@ want_pipe (TslChrome *self)
     }
 }
 
+/* The worker's part of a split scan: see TslChromeRunFunc. */
+static const char *
+run_events (const char *p,
+            const char *end,
+            GArray     *events,
+            gboolean   *need_separator)
+{
+  gboolean need = *need_separator;
+
+  for (;;)
+    {
+      TslJsonError jerr = { NULL, NULL };
+      const char *after;
+
+      p = tsl_json_skip_ws (p, end);
+      if (p >= end)
+        break;
+      if (*p == ',' && need)
+        {
+          need = FALSE;
+          p++;
+          continue;
+        }
+      if (*p != '{' || need)
+        break;
+      g_array_set_size (events, events->len + 1);
+      if (scan_event (p, end, &g_array_index (events, TslChromeEvent, events->len - 1),
+                      &after, &jerr) != TSL_JSON_OK)
+        {
+          g_array_set_size (events, events->len - 1);
+          break;
+        }
+      need = TRUE;
+      p = after;
+    }
+
+  *need_separator = need;
+  return p;
+}
+
+/* Whether c (a ',') sits between two events: a '}' before it and a '{'
+ * after it, whitespace aside. Returns that '{' or NULL. */
+static const char *
+between_events (const char *from,
+                const char *c,
+                const char *end)
+{
+  const char *before = c;
+  const char *after = tsl_json_skip_ws (c + 1, end);
+
+  while (before > from && g_ascii_isspace (before[-1]))
+    before--;
+  return before > from && before[-1] == '}' && after < end && *after == '{' ? after : NULL;
+}
+
+/* A likely event start at or after `from`. Traces mostly put one event on a
+ * line, and nested arrays of objects ("},{") inside args rarely span lines,
+ * so "},\n{" is tried first, then any "},{". The guess may still be inside
+ * a string or a nested array: then the worker's scan does not end there and
+ * the split is undone. */
+static const char *
+guess_event_start (const char *from,
+                   const char *end)
+{
+  const char *limit = from + MIN ((gsize) (end - from), SPLIT_SEARCH_BYTES);
+  const char *at;
+
+  for (const char *c = from; (c = memchr (c, '\n', limit - c)) != NULL; c++)
+    {
+      const char *comma = c;
+
+      while (comma > from && g_ascii_isspace (comma[-1]))
+        comma--;
+      if (comma > from && comma[-1] == ',' && (at = between_events (from, comma - 1, end)) != NULL)
+        return at;
+    }
+  for (const char *c = from; (c = memchr (c, ',', limit - c)) != NULL; c++)
+    if ((at = between_events (from, c, end)) != NULL)
+      return at;
+  return NULL;
+}
+
+/* Moves the split towards where neither thread waits for the other: the
+ * worker's idle time says it could scan more, ours that it should scan
+ * less. */
+static void
+balance (TslChrome *self,
+         gint64     elapsed_us)
+{
+  gint64 idle_us, wait_us;
+
+  tsl_chrome_pipe_take_waits (self->pipe, &idle_us, &wait_us);
+  if (elapsed_us <= 0)
+    return;   /* just reset */
+  self->split_share += 0.5 * (double) (idle_us - wait_us) / elapsed_us;
+  self->split_share = CLAMP (self->split_share, 0.02, 0.6);
+}
+
 static void
 drain (TslChrome *self)
 {
   if (self->pipe != NULL)
     tsl_chrome_pipe_drain (self->pipe);
+}
+
+/* After a split: on with the worker's events counted, or, after a wrong
+ * guess, from where the worker's scan stopped. */
+static const char *
+resolve_split (TslChrome  *self,
+               const char *p,
+               guint64     n_before_split)
+{
+  const char *stop;
+  gboolean need_separator;
+  guint n;
+
+  if (tsl_chrome_pipe_resolve (self->pipe, &n, &stop, &need_separator) == TSL_CHROME_SPLIT_VALID)
+    {
+      self->n_events += n;
+      return p;
+    }
+  self->n_events = n_before_split + n;
+  self->need_separator = need_separator;
+  return stop;
 }
 
 /* The elements of traceEvents (or of the top-level array, or of samples).
@@ -274,25 +400,61 @@ parse_events (TslChrome   *self,
               GError     **error)
 {
   const char *p = *pp;
+  gboolean split = FALSE;
+  gboolean splitting = FALSE;   /* until resolved */
+  guint64 n_before_split = 0;
+  gint64 start_us = 0;
   Step step = STEP_NEED_MORE;
 
   *list_done = FALSE;
   if (self->pipe == NULL && want_pipe (self))
     self->pipe = tsl_chrome_pipe_new (&self->model);
 
+  /* A big buffer of events: the worker takes its head, we go on from a
+   * guessed event boundary. */
+  if (self->pipe != NULL && !self->list_is_samples &&
+      end - p >= (tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER
+                  ? 2 : SPLIT_MIN_BYTES))
+    {
+      const char *guess = guess_event_start (p + (gsize) ((end - p) * self->split_share), end);
+
+      start_us = g_get_monotonic_time ();
+      balance (self, 0);   /* only this call's waits count */
+      if (guess != NULL)
+        {
+          tsl_chrome_pipe_split (self->pipe, p, guess, self->need_separator, run_events);
+          split = splitting = TRUE;
+          n_before_split = self->n_events;
+          p = guess;
+          self->need_separator = FALSE;
+        }
+    }
+
   for (;;)
     {
       TslChromeEvent local;
-      TslChromeEvent *ev = self->pipe != NULL ? tsl_chrome_pipe_slot (self->pipe) : &local;
+      TslChromeEvent *ev = &local;
       TslJsonError jerr = { NULL, NULL };
       TslJsonStatus status;
       const char *after = NULL;
 
+      /* Anything but an event or a ',' may come of a wrong guess. */
+#define RESOLVE_FIRST() \
+      if (splitting) { p = resolve_split (self, p, n_before_split); splitting = FALSE; continue; }
+
       p = tsl_json_skip_ws (p, end);
+      if (G_UNLIKELY (splitting) && tsl_chrome_pipe_get_split (self->pipe) != TSL_CHROME_SPLIT_PENDING)
+        {
+          RESOLVE_FIRST ();
+        }
       if (p >= end)
-        break;
+        {
+          RESOLVE_FIRST ();
+          break;
+        }
       if (*p == ']')
         {
+          RESOLVE_FIRST ();
           p++;
           *list_done = TRUE;
           step = STEP_CONTINUE;
@@ -302,6 +464,7 @@ parse_events (TslChrome   *self,
         {
           if (!self->need_separator)
             {
+              RESOLVE_FIRST ();
               tsl_reader_context_set_error (self->ctx, error, p - buf,
                                             "expected an event object or ']'");
               step = STEP_ERROR;
@@ -313,6 +476,7 @@ parse_events (TslChrome   *self,
         }
       if (self->need_separator)
         {
+          RESOLVE_FIRST ();
           tsl_reader_context_set_error (self->ctx, error, p - buf,
                                         "expected ',' or ']' after an event");
           step = STEP_ERROR;
@@ -320,11 +484,19 @@ parse_events (TslChrome   *self,
         }
 
       if (*p == '{')
-        status = scan_event (p, end, ev, &after, &jerr);
+        {
+          if (self->pipe != NULL && (ev = tsl_chrome_pipe_slot (self->pipe)) == NULL)
+            {
+              RESOLVE_FIRST ();
+              g_assert_not_reached ();
+            }
+          status = scan_event (p, end, ev, &after, &jerr);
+        }
       else
         {
           TslJsonValue value;
 
+          RESOLVE_FIRST ();
           status = tsl_json_scan_value (p, end, &value, &after, &jerr);
           if (status == TSL_JSON_OK)
             {
@@ -338,6 +510,9 @@ parse_events (TslChrome   *self,
             }
         }
 
+      if (status != TSL_JSON_OK)
+        RESOLVE_FIRST ();
+#undef RESOLVE_FIRST
       if (status == TSL_JSON_INCOMPLETE)
         {
           if (at_eof)
@@ -372,6 +547,8 @@ parse_events (TslChrome   *self,
 
   /* The events slice this buffer, which is the caller's again once we return. */
   drain (self);
+  if (split)
+    balance (self, g_get_monotonic_time () - start_us);
   self->event_bytes += p - *pp;
 
   *pp = p;
