@@ -367,7 +367,7 @@ set_stack_label (TslChromeModel *self,
         g_string_append_c (label, ';');
       g_string_append (label, tsl_trace_lookup (self->trace, leaf));
     }
-  tsl_trace_set_label (self->trace, th->track, label->str);
+  tsl_trace_set_label_joined (self->trace, th->track, label->str, label->len);
 }
 
 static void

@@ -223,7 +223,7 @@ set_stack_label (TslSpeedscope *self,
         g_string_append_c (self->label, ';');
       g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
     }
-  tsl_trace_set_label (self->trace, track, self->label->str);
+  tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
 }
 
 /* Closes the open frame at `index` and everything above it at `at`. */
@@ -377,7 +377,7 @@ read_sampled (TslSpeedscope      *self,
                     g_string_append_c (self->label, ';');
                   g_string_append (self->label, frame_name (self, index));
                 }
-              tsl_trace_set_label (self->trace, track, self->label->str);
+              tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
             }
         }
       t += w;

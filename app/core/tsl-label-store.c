@@ -96,10 +96,10 @@ tsl_label_store_free (TslLabelStore *self)
 }
 
 guint32
-tsl_label_store_intern (TslLabelStore *self,
-                        const char    *str)
+tsl_label_store_intern_len (TslLabelStore *self,
+                            const char    *str,
+                            gsize          len)
 {
-  gsize len = strlen (str);
   guint64 hash = hash_bytes (str, len);
   Label *label;
   gsize i;

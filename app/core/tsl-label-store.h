@@ -20,9 +20,10 @@ typedef struct _TslLabelStore TslLabelStore;
 
 TslLabelStore    *tsl_label_store_new           (void);
 void              tsl_label_store_free          (TslLabelStore  *self);
-/* Returns a tagged id. `str` must be valid UTF-8. */
-guint32           tsl_label_store_intern        (TslLabelStore  *self,
-                                                 const char     *str);
+/* Returns a tagged id. `str` (`len` bytes at a NUL) must be valid UTF-8. */
+guint32           tsl_label_store_intern_len    (TslLabelStore  *self,
+                                                 const char     *str,
+                                                 gsize           len);
 const char       *tsl_label_store_lookup        (TslLabelStore  *self,
                                                  guint32         id);
 guint             tsl_label_store_get_size      (TslLabelStore  *self);

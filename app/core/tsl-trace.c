@@ -759,7 +759,23 @@ tsl_trace_set_label (TslTrace   *self,
       label = valid;
     }
 
-  tsl_sampler_set_label (get_track (self, track)->sampler, tsl_label_store_intern (self->labels, label));
+  tsl_sampler_set_label (get_track (self, track)->sampler,
+                         tsl_label_store_intern_len (self->labels, label, strlen (label)));
+  maybe_collect_labels (self);
+}
+
+void
+tsl_trace_set_label_joined (TslTrace   *self,
+                            guint       track,
+                            const char *label,
+                            gsize       len)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+  g_return_if_fail (label != NULL && label[len] == '\0');
+
+  tsl_sampler_set_label (get_track (self, track)->sampler,
+                         tsl_label_store_intern_len (self->labels, label, len));
   maybe_collect_labels (self);
 }
 

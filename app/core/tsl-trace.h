@@ -123,6 +123,13 @@ void              tsl_trace_set_label_len       (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label,
                                                  gsize           len);
+/* A label joined from interned names (so already valid UTF-8), `len`
+ * bytes at a NUL: the stack labels of the readers' hot path, which skip
+ * the validation and length scan. */
+void              tsl_trace_set_label_joined    (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *label,
+                                                 gsize           len);
 /* How many distinct labels are stored now (bounded by tracks × K). */
 guint             tsl_trace_get_n_labels        (TslTrace       *self);
 /* For labels that are names (bounded in number): an id from tsl_trace_intern(). */
