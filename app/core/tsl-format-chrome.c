@@ -357,7 +357,7 @@ balance (TslChrome *self,
   if (elapsed_us <= 0)
     return;   /* just reset */
   self->split_share += 0.5 * (double) (idle_us - wait_us) / elapsed_us;
-  self->split_share = CLAMP (self->split_share, 0.02, 0.6);
+  self->split_share = CLAMP (self->split_share, 0.02, 0.45);
 }
 
 static void

@@ -29,9 +29,12 @@ typedef enum {
   TSL_JSON_BAREWORD,   /* NaN, Infinity and other non-JSON words */
 } TslJsonType;
 
+/* 16 bytes: a Chrome event holds 13 of these, and the two-thread reader
+ * queues events by value. A value is never longer than a record, and
+ * records are capped far below 4 GiB (TslReader's max_record). */
 typedef struct {
   const char *p;
-  gsize       len;
+  guint32     len;
   guint8      type;
   guint8      escaped;  /* a string containing a backslash */
 } TslJsonValue;
