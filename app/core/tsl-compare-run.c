@@ -373,7 +373,9 @@ read_range (gpointer data)
   g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
-  if (tsl_read_path (trace, rr->path, NULL, NULL, rr->cancellable, &rr->error))
+  /* The two ranges are read at once already: a reader thread each. */
+  if (tsl_read_path_full (trace, rr->path, TSL_READER_THREADS_NEVER, NULL, NULL,
+                          rr->cancellable, &rr->error))
     rr->snapshot = tsl_snapshot_new (trace);
 
   return NULL;

@@ -61,26 +61,26 @@ tsl_read_stream (TslTrace         *trace,
                                NULL, user_data, cancellable, error);
 }
 
-gboolean
-tsl_read_stream_full (TslTrace         *trace,
-                      GInputStream     *stream,
-                      const char       *display_name,
-                      guint64           bytes_total,
-                      TslReadProgress   progress,
-                      TslReadFollow     follow,
-                      gpointer          user_data,
-                      GCancellable     *cancellable,
-                      GError          **error)
+static gboolean
+read_stream (TslTrace         *trace,
+             GInputStream     *stream,
+             const char       *display_name,
+             guint64           bytes_total,
+             TslReaderThreads  threads,
+             TslReadProgress   progress,
+             TslReadFollow     follow,
+             gpointer          user_data,
+             GCancellable     *cancellable,
+             GError          **error)
 {
   g_autoptr(TslReader) reader = NULL;
   g_autofree guint8 *chunk = NULL;
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
 
-  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
-
   reader = tsl_reader_new (trace, display_name);
+  if (threads != TSL_READER_THREADS_DEFAULT)
+    tsl_reader_set_threads (reader, threads);
   chunk = g_malloc (FEED_BYTES);
 
   for (;;)
@@ -140,12 +140,43 @@ tsl_read_stream_full (TslTrace         *trace,
 }
 
 gboolean
+tsl_read_stream_full (TslTrace         *trace,
+                      GInputStream     *stream,
+                      const char       *display_name,
+                      guint64           bytes_total,
+                      TslReadProgress   progress,
+                      TslReadFollow     follow,
+                      gpointer          user_data,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
+
+  return read_stream (trace, stream, display_name, bytes_total, TSL_READER_THREADS_DEFAULT,
+                      progress, follow, user_data, cancellable, error);
+}
+
+gboolean
 tsl_read_path (TslTrace         *trace,
                const char       *path,
                TslReadProgress   progress,
                gpointer          user_data,
                GCancellable     *cancellable,
                GError          **error)
+{
+  return tsl_read_path_full (trace, path, TSL_READER_THREADS_DEFAULT, progress, user_data,
+                             cancellable, error);
+}
+
+gboolean
+tsl_read_path_full (TslTrace         *trace,
+                    const char       *path,
+                    TslReaderThreads  threads,
+                    TslReadProgress   progress,
+                    gpointer          user_data,
+                    GCancellable     *cancellable,
+                    GError          **error)
 {
   g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GFile) file = NULL;
@@ -159,7 +190,8 @@ tsl_read_path (TslTrace         *trace,
   if (g_str_equal (path, "-"))
     {
       stream = g_unix_input_stream_new (0, FALSE);
-      return tsl_read_stream (trace, stream, "-", 0, progress, user_data, cancellable, error);
+      return read_stream (trace, stream, "-", 0, threads, progress, NULL, user_data,
+                          cancellable, error);
     }
 
   file = g_file_new_for_commandline_arg (path);
@@ -175,5 +207,6 @@ tsl_read_path (TslTrace         *trace,
   if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
     total = g_file_info_get_size (info);
 
-  return tsl_read_stream (trace, stream, path, total, progress, user_data, cancellable, error);
+  return read_stream (trace, stream, path, total, threads, progress, NULL, user_data,
+                      cancellable, error);
 }

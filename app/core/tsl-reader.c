@@ -226,7 +226,7 @@ tsl_reader_set_threads (TslReader        *self,
 {
   g_return_if_fail (self != NULL);
 
-  self->threads = threads;
+  self->threads = threads != TSL_READER_THREADS_DEFAULT ? threads : default_threads ();
 }
 
 void

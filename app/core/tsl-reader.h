@@ -57,8 +57,10 @@ const char       *tsl_reader_get_format         (TslReader      *self);
  * the caller's, modelling on another). The result is the same either way.
  * The default comes from TSL_READER_THREADS: "0" never, "eager" from the
  * first event (for tests), otherwise auto: once several MiB of events came,
- * on a machine with more than one core. */
+ * on a machine with more than one core. Callers that already keep every
+ * core busy (two reads at once) ask for never. */
 typedef enum {
+  TSL_READER_THREADS_DEFAULT,   /* the environment's choice, as above */
   TSL_READER_THREADS_AUTO,
   TSL_READER_THREADS_NEVER,
   TSL_READER_THREADS_EAGER,
@@ -105,6 +107,14 @@ gboolean          tsl_read_stream_full          (TslTrace       *trace,
 /* Opens `path` ("-" is stdin) and calls tsl_read_stream(). */
 gboolean          tsl_read_path                 (TslTrace       *trace,
                                                  const char     *path,
+                                                 TslReadProgress progress,
+                                                 gpointer        user_data,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+/* tsl_read_path() with the reader's use of threads set. */
+gboolean          tsl_read_path_full            (TslTrace       *trace,
+                                                 const char     *path,
+                                                 TslReaderThreads threads,
                                                  TslReadProgress progress,
                                                  gpointer        user_data,
                                                  GCancellable   *cancellable,
