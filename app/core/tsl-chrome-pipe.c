@@ -110,7 +110,8 @@ wait_change (TslChromePipe *self,
   g_mutex_unlock (&self->mutex);
 
 out:
-  *waited_us += g_get_monotonic_time () - start;
+  /* Relaxed atomics: the worker's count is taken by the other thread. */
+  __atomic_fetch_add (waited_us, g_get_monotonic_time () - start, __ATOMIC_RELAXED);
 }
 
 static void
@@ -361,9 +362,6 @@ tsl_chrome_pipe_take_waits (TslChromePipe *self,
                             gint64        *worker_idle_us,
                             gint64        *producer_wait_us)
 {
-  /* Only called drained, with the worker waiting for work. */
-  *worker_idle_us = self->worker_idle_us;
-  *producer_wait_us = self->producer_wait_us;
-  self->worker_idle_us = 0;
-  self->producer_wait_us = 0;
+  *worker_idle_us = __atomic_exchange_n (&self->worker_idle_us, 0, __ATOMIC_RELAXED);
+  *producer_wait_us = __atomic_exchange_n (&self->producer_wait_us, 0, __ATOMIC_RELAXED);
 }

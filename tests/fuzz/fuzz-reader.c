@@ -10,7 +10,11 @@
  *
  * Each input is read twice — whole, in count mode, and split at a point taken
  * from the data, in time mode — and both runs must agree on success and on
- * the number of events. A snapshot of each trace is then painted.
+ * the number of events. A snapshot of each trace is then painted. The split
+ * read is repeated with the reader's second thread from the first event
+ * (TSL_READER_THREADS_EAGER: the Chrome reader then also splits every
+ * buffer's scan at a guessed event boundary); that must give exactly the
+ * same trace: samples, times, values, stacks and warnings.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -81,13 +85,62 @@ paint (TslTrace *trace)
     }
 }
 
+static guint64
+mix (guint64 h,
+     guint64 v)
+{
+  return (h ^ v) * G_GUINT64_CONSTANT (0x100000001b3);
+}
+
+static guint64
+mix_string (guint64     h,
+            const char *s)
+{
+  for (; s != NULL && *s != '\0'; s++)
+    h = mix (h, (guchar) *s);
+  return mix (h, 0xff);
+}
+
+/* Everything a reader put into the trace, as one number. */
+static guint64
+fingerprint (TslTrace *trace)
+{
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  h = mix (h, tsl_trace_get_events (trace));
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    h = mix_string (h, warnings[i]);
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      h = mix_string (mix_string (h, track->name), track->process);
+      h = mix (mix (h, track->events), track->n_samples);
+      for (guint j = 0; j < track->n_samples; j++)
+        {
+          const TslSnapshotSample *sample = &track->samples[j];
+          guint64 bits;
+
+          memcpy (&bits, &sample->value, sizeof bits);
+          h = mix (mix (mix (h, sample->time_ns), sample->index), isnan (sample->value) ? 1 : bits);
+          for (guint f = 0; f < sample->n_frames; f++)
+            h = mix_string (h, tsl_snapshot_get_frame_name (snapshot, sample->frames[f]));
+        }
+    }
+  return h;
+}
+
 static gboolean
-read_input (const guint8   *data,
-            gsize           size,
-            gsize           split,
-            TslSamplerMode  mode,
-            guint64        *events,
-            const char    **format)
+read_input (const guint8      *data,
+            gsize              size,
+            gsize              split,
+            TslSamplerMode     mode,
+            TslReaderThreads   threads,
+            guint64           *events,
+            const char       **format,
+            guint64           *print)
 {
   g_autoptr(TslTrace) trace = tsl_trace_new (mode, FUZZ_K, 7);
   g_autoptr(TslReader) reader = tsl_reader_new (trace, "fuzz");
@@ -96,6 +149,7 @@ read_input (const guint8   *data,
   gboolean ok;
 
   tsl_reader_set_max_record (reader, 1024 * 1024);
+  tsl_reader_set_threads (reader, threads);
 #ifdef TSL_FUZZ_FORMAT
   g_assert (tsl_reader_set_format (reader, TSL_FUZZ_FORMAT));
 #endif
@@ -109,6 +163,7 @@ read_input (const guint8   *data,
   /* Static strings of the format table, valid after the reader is gone. */
   *format = tsl_reader_get_format (reader);
   warnings = tsl_trace_dup_warnings (trace);
+  *print = fingerprint (trace);
   if (ok)
     paint (trace);
 
@@ -208,7 +263,10 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   guint hash = 5381;
   guint64 events_whole = 0;
   guint64 events_split = 0;
-  gboolean ok_whole, ok_split;
+  guint64 events_eager = 0;
+  guint64 print_whole, print_split, print_eager;
+  gboolean ok_whole, ok_split, ok_eager;
+  const char *format_eager = NULL;
   const char *format_whole = NULL;
   const char *format_split = NULL;
 
@@ -227,8 +285,24 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     hash = hash * 33 + input[i];
   split = len > 0 ? hash % (len + 1) : 0;
 
-  ok_whole = read_input (input, len, len, TSL_SAMPLER_COUNT, &events_whole, &format_whole);
-  ok_split = read_input (input, len, split, TSL_SAMPLER_TIME, &events_split, &format_split);
+  ok_whole = read_input (input, len, len, TSL_SAMPLER_COUNT, TSL_READER_THREADS_NEVER,
+                         &events_whole, &format_whole, &print_whole);
+  ok_split = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_NEVER,
+                         &events_split, &format_split, &print_split);
+  ok_eager = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_EAGER,
+                         &events_eager, &format_eager, &print_eager);
+
+  /* A second thread must change nothing at all. */
+  if (ok_eager != ok_split || events_eager != events_split || print_eager != print_split ||
+      g_strcmp0 (format_eager, format_split) != 0)
+    {
+      g_printerr ("the second reader thread changed the result: %s %" G_GUINT64_FORMAT
+                  " events %016" G_GINT64_MODIFIER "x, one thread %s %" G_GUINT64_FORMAT
+                  " events %016" G_GINT64_MODIFIER "x\n",
+                  ok_eager ? "ok" : "failed", events_eager, print_eager,
+                  ok_split ? "ok" : "failed", events_split, print_split);
+      abort ();
+    }
 
   /* Where the bytes are cut must not change what is read. The one exception
    * is by design: a sniffer may be certain from the first bytes so that a slow
