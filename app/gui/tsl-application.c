@@ -16,7 +16,6 @@ struct _TslApplication
 {
   AdwApplication  parent_instance;
   GSettings      *settings;
-  gboolean        follow;
 };
 
 G_DEFINE_FINAL_TYPE (TslApplication, tsl_application, ADW_TYPE_APPLICATION)
@@ -42,19 +41,19 @@ tsl_application_activate (GApplication *app)
 }
 
 /* Each file gets its own window, also when a second `timeslice FILE` hands its
- * files to the running instance over D-Bus. */
+ * files to the running instance. */
 static void
-tsl_application_open (GApplication  *app,
-                      GFile        **files,
-                      int            n_files,
-                      const char    *hint)
+open_files (TslApplication  *self,
+            GFile          **files,
+            int              n_files,
+            gboolean         follow)
 {
   for (int i = 0; i < n_files; i++)
     {
       TslWindow *window = NULL;
 
       /* Reuse the empty window that plain activation may have opened. */
-      for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+      for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
         {
           if (TSL_IS_WINDOW (l->data) && tsl_window_is_empty (l->data))
             {
@@ -64,12 +63,45 @@ tsl_application_open (GApplication  *app,
         }
 
       if (window == NULL)
-        window = new_window (TSL_APPLICATION (app));
+        window = new_window (self);
 
-      tsl_window_set_follow (window, TSL_APPLICATION (app)->follow);
+      tsl_window_set_follow (window, follow);
       tsl_window_open (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
+}
+
+/* Files from the desktop (drag and drop onto the icon, "Open With"). */
+static void
+tsl_application_open (GApplication  *app,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  open_files (TSL_APPLICATION (app), files, n_files, FALSE);
+}
+
+/* A command line, run in the primary instance even when it came from a
+ * second `timeslice --follow FILE`: its options travel with its files, and
+ * relative names are resolved against its working directory. */
+static int
+tsl_application_command_line (GApplication            *app,
+                              GApplicationCommandLine *command_line)
+{
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autofree const char **names = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &names))
+    for (guint i = 0; names[i] != NULL; i++)
+      g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, names[i]));
+
+  if (files->len == 0)
+    g_application_activate (app);
+  else
+    open_files (TSL_APPLICATION (app), (GFile **) files->pdata, files->len,
+                g_variant_dict_contains (options, "follow"));
+  return 0;
 }
 
 static int
@@ -81,9 +113,6 @@ tsl_application_handle_local_options (GApplication *app,
       g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
       return 0;
     }
-
-  /* Applies to the files this process opens itself (the primary instance). */
-  TSL_APPLICATION (app)->follow = g_variant_dict_contains (options, "follow");
 
   return -1;
 }
@@ -211,6 +240,7 @@ tsl_application_class_init (TslApplicationClass *klass)
 
   app_class->activate = tsl_application_activate;
   app_class->open = tsl_application_open;
+  app_class->command_line = tsl_application_command_line;
   app_class->startup = tsl_application_startup;
   app_class->handle_local_options = tsl_application_handle_local_options;
 }
@@ -221,6 +251,7 @@ tsl_application_init (TslApplication *self)
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
     { "follow", 'f', 0, G_OPTION_ARG_NONE, NULL, N_("Keep reading the files as they grow"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };
   g_autofree char *commands = tsl_cli_describe_commands ();
@@ -237,7 +268,7 @@ tsl_application_new (void)
 {
   return g_object_new (TSL_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_HANDLES_COMMAND_LINE,
                        "resource-base-path", "/org/timeslice/Timeslice",
                        NULL);
 }
