@@ -394,13 +394,11 @@ start_compare (TslComparePanel *self)
   request->trace = self->trace ? g_object_ref (self->trace) : NULL;
   request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
   request->b = (TslRangeSpec) { (double) self->b[0], (double) self->b[1], FALSE };
-  request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION;
+  /* Position 0 is "Default"; the others are the TslStat values in order
+   * (their labels are translated, so they are not parsed). */
+  request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION && stat <= TSL_N_STATS;
   if (request->has_stat)
-    {
-      GListModel *names = gtk_drop_down_get_model (self->stat_dropdown);
-
-      tsl_stat_from_string (gtk_string_list_get_string (GTK_STRING_LIST (names), stat), &request->stat);
-    }
+    request->stat = (TslStat) (stat - 1);
   request->method = gtk_drop_down_get_selected (self->method_dropdown) == 1 ? TSL_COMPARE_SEED : TSL_COMPARE_TWO_SAMPLE;
   request->rounds = (guint) gtk_spin_button_get_value (self->rounds_spin);
   request->confidence = gtk_spin_button_get_value (self->confidence_spin);

@@ -293,6 +293,53 @@ compare_done (gpointer data)
          g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
 }
 
+/* The Statistic drop-down: the one with "Default" and the TslStat values. */
+static GtkDropDown *
+find_stat_dropdown (GtkWidget *widget)
+{
+  if (GTK_IS_DROP_DOWN (widget) &&
+      g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (widget))) == 1 + TSL_N_STATS)
+    return GTK_DROP_DOWN (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found = find_stat_dropdown (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct {
+  TslWindow *window;
+  TslStat    stat;
+} StatWait;
+
+static gboolean
+rows_use_stat (gpointer data)
+{
+  StatWait *wait = data;
+  GListModel *model = tsl_compare_panel_get_model (wait->window->compare_panel);
+  guint n = g_list_model_get_n_items (model);
+
+  guint n_stat = 0;
+
+  if (tsl_compare_panel_is_busy (wait->window->compare_panel) || n == 0)
+    return FALSE;
+  /* Metrics take the chosen statistic (their default is the sum); threads
+   * keep theirs (share) when it does not apply. */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+      TslStat stat = tsl_compare_item_get_row (item)->stat_id;
+
+      if (stat == TSL_STAT_SUM)
+        return FALSE;
+      n_stat += stat == wait->stat;
+    }
+  return n_stat > 0;
+}
+
 static void
 test_compare_panel (void)
 {
@@ -377,6 +424,18 @@ test_compare_panel (void)
     g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
     g_unlink (path);
     g_rmdir (dir);
+  }
+
+  /* The Statistic drop-down shows translated names; its positions pick the
+   * statistic itself, here the maximum instead of the metrics' sum. */
+  {
+    GtkDropDown *stat = find_stat_dropdown (GTK_WIDGET (window->compare_panel));
+    StatWait wait = { window, TSL_STAT_MAX };
+
+    g_assert_nonnull (stat);
+    gtk_drop_down_set_selected (stat, 1 + TSL_STAT_MAX);
+    iterate_until (rows_use_stat, &wait, 120000);
+    gtk_drop_down_set_selected (stat, 0);
   }
 
   /* One range only: the table gives way to a hint. */
