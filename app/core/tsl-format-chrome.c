@@ -205,20 +205,28 @@ scan_event (const char     *p,
         }
       if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
         return TSL_JSON_INCOMPLETE;
-      p = tsl_json_skip_ws (p, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
-      if (*p != ':')
+      /* `": "` then the value: the way nearly every writer spaces it. */
+      if (G_LIKELY (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (guchar) p[2] > ' '))
+        p += 2;
+      else
         {
-          error->pos = p;
-          error->message = "expected ':' after a member name";
-          return TSL_JSON_ERROR;
+          p = tsl_json_skip_ws (p, end);
+          if (p >= end)
+            return TSL_JSON_INCOMPLETE;
+          if (*p != ':')
+            {
+              error->pos = p;
+              error->message = "expected ':' after a member name";
+              return TSL_JSON_ERROR;
+            }
+          p = tsl_json_skip_ws (p + 1, end);
+          if (p >= end)
+            return TSL_JSON_INCOMPLETE;
         }
-      p = tsl_json_skip_ws (p + 1, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
       if (*p == '"')
         status = tsl_json_scan_string (p, end, &value, &p);
+      else if ((guchar) (*p - '0') < 10 && tsl_json_scan_number (p, end, &value, &p))
+        status = TSL_JSON_OK;
       else
         status = tsl_json_scan_value (p, end, &value, &p, error);
       if (status != TSL_JSON_OK)
@@ -227,6 +235,12 @@ scan_event (const char     *p,
       if (slot != NULL)
         *slot = value;
 
+      /* `, "` before the next member, likewise. */
+      if (G_LIKELY (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"'))
+        {
+          p += 2;
+          continue;
+        }
       p = tsl_json_skip_ws (p, end);
       if (p >= end)
         return TSL_JSON_INCOMPLETE;

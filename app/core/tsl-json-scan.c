@@ -14,7 +14,7 @@ static const guint8 skip_class[256] = {
   ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
 };
 
-static const guint8 delimiter[256] = {
+const guint8 tsl_json_delimiter[256] = {
   [','] = 1, ['}'] = 1, [']'] = 1, [':'] = 1, ['"'] = 1, ['{'] = 1, ['['] = 1,
   [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
 };
@@ -22,7 +22,7 @@ static const guint8 delimiter[256] = {
 static inline gboolean
 is_delimiter (char c)
 {
-  return delimiter[(guchar) c];
+  return tsl_json_delimiter[(guchar) c];
 }
 
 /* Passes over bytes that cannot open or close anything, eight at a time:
@@ -31,7 +31,20 @@ static inline const char *
 skip_plain (const char *q,
             const char *end)
 {
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+#if defined (__SSE2__)
+  while (end - q >= 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) q);
+      __m128i folded = _mm_or_si128 (v, _mm_set1_epi8 (0x20));
+      int hit = _mm_movemask_epi8 (_mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (folded, _mm_set1_epi8 ('{')),
+                                                               _mm_cmpeq_epi8 (folded, _mm_set1_epi8 ('}'))),
+                                                 _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"'))));
+
+      if (hit != 0)
+        return q + __builtin_ctz (hit);
+      q += 16;
+    }
+#elif G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
   const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
   const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
 
@@ -53,6 +66,93 @@ skip_plain (const char *q,
   return q;
 }
 
+#ifdef __SSE2__
+/* The closing bracket of a container whose contents start at q (depth 1),
+ * or NULL if the buffer ends first. Byte for byte the same as scanning
+ * strings with tsl_json_scan_string() between brackets ('{' and '[' alike),
+ * but 16 bytes a step: the quotes' running XOR marks what is inside
+ * strings, so only brackets outside them are visited. A block holding a
+ * backslash (an escape only inside a string) goes byte by byte. */
+static const char *
+skip_container (const char *q,
+                const char *end)
+{
+  const __m128i fold = _mm_set1_epi8 (0x20);
+  guint depth = 1;
+  gboolean in_string = FALSE;
+  gboolean escape = FALSE;
+
+  for (;;)
+    {
+      const char *stop;
+
+      while (!escape && end - q >= 16)
+        {
+          __m128i v = _mm_loadu_si128 ((const __m128i *) q);
+          __m128i f = _mm_or_si128 (v, fold);
+          guint quote, open, close, inside, outside;
+
+          if (_mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))) != 0)
+            break;
+          quote = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
+          open = _mm_movemask_epi8 (_mm_cmpeq_epi8 (f, _mm_set1_epi8 ('{')));
+          close = _mm_movemask_epi8 (_mm_cmpeq_epi8 (f, _mm_set1_epi8 ('}')));
+
+          /* Bit i of inside: an odd number of quotes at 0..i, so within a
+           * string (its opening quote in, its closing quote out). */
+          inside = quote;
+          inside ^= inside << 1;
+          inside ^= inside << 2;
+          inside ^= inside << 4;
+          inside ^= inside << 8;
+          if (in_string)
+            inside = ~inside;
+          outside = (open | close) & ~inside & 0xffff;
+
+          for (; outside != 0; outside &= outside - 1)
+            {
+              int i = __builtin_ctz (outside);
+
+              if (open & (1u << i))
+                depth++;
+              else if (--depth == 0)
+                return q + i;
+            }
+          in_string = (inside >> 15) & 1;
+          q += 16;
+        }
+
+      /* Byte by byte through one block (or the tail of the buffer). */
+      if (q >= end)
+        return NULL;
+      stop = q + MIN (16, end - q);
+      for (; q < stop || escape; q++)
+        {
+          char c;
+
+          if (q >= end)
+            return NULL;
+          c = *q;
+          if (in_string)
+            {
+              if (escape)
+                escape = FALSE;
+              else if (c == '\\')
+                escape = TRUE;
+              else if (c == '"')
+                in_string = FALSE;
+            }
+          else if (c == '"')
+            in_string = TRUE;
+          else if (c == '{' || c == '[')
+            depth++;
+          else if ((c == '}' || c == ']') && --depth == 0)
+            return q;
+        }
+    }
+}
+#endif
+
 TslJsonStatus
 tsl_json_scan_value (const char    *p,
                      const char    *end,
@@ -70,6 +170,20 @@ tsl_json_scan_value (const char    *p,
 
     case '{':
     case '[':
+#ifdef __SSE2__
+      {
+        const char *q = skip_container (p + 1, end);
+
+        if (q == NULL)
+          return TSL_JSON_INCOMPLETE;
+        value->type = *p == '{' ? TSL_JSON_OBJECT : TSL_JSON_ARRAY;
+        value->p = p;
+        value->len = q + 1 - p;
+        value->escaped = FALSE;
+        *after = q + 1;
+        return TSL_JSON_OK;
+      }
+#else
       {
         const char *q = p + 1;
         guint depth = 1;
@@ -106,6 +220,7 @@ tsl_json_scan_value (const char    *p,
           }
         return TSL_JSON_INCOMPLETE;
       }
+#endif
 
     case '}': case ']': case ',': case ':':
       error->pos = p;
