@@ -24,7 +24,7 @@
 
 #define BATCH_EVENTS 128
 #define RING_BATCHES 32
-#define SPIN_ROUNDS  4000
+#define SPIN_ROUNDS  1000
 
 typedef struct {
   guint          n;

@@ -23,6 +23,13 @@
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */
 #define PIPE_AFTER_BYTES (4 * 1024 * 1024)
+/* When both threads spend this share of split calls waiting for each other
+ * (another process has one of the cores), CONTENDED_CALLS times in a row,
+ * the next PAUSE_BYTES are read on one thread: spinning for a descheduled
+ * partner made a loaded machine 1.5x slower than one thread. */
+#define CONTENDED_SHARE  0.4
+#define CONTENDED_CALLS  4
+#define PAUSE_BYTES      (32 * 1024 * 1024)
 /* Buffers this big are scanned by both threads (we go on from a guessed
  * event boundary), looked for up to this far from where the split is aimed.
  * TSL_READER_THREADS=eager splits every buffer, for the tests. */
@@ -62,6 +69,8 @@ struct _TslChrome {
   guint64           event_bytes;
   TslChromePipe    *pipe;
   double            split_share;    /* of a big buffer, scanned by the worker */
+  guint             contended;      /* split calls in a row that mostly waited */
+  guint64           pipe_resume_at; /* event_bytes from which to use the pipe again */
 };
 
 typedef struct _TslChrome TslChrome;
@@ -372,6 +381,16 @@ balance (TslChrome *self,
     return;   /* just reset */
   self->split_share += 0.5 * (double) (idle_us - wait_us) / elapsed_us;
   self->split_share = CLAMP (self->split_share, 0.02, 0.45);
+
+  if (idle_us + wait_us > CONTENDED_SHARE * elapsed_us)
+    self->contended++;
+  else
+    self->contended = 0;
+  if (self->contended >= CONTENDED_CALLS)
+    {
+      self->contended = 0;
+      self->pipe_resume_at = self->event_bytes + PAUSE_BYTES;
+    }
 }
 
 static void
@@ -414,6 +433,7 @@ parse_events (TslChrome   *self,
               GError     **error)
 {
   const char *p = *pp;
+  TslChromePipe *pipe;
   gboolean split = FALSE;
   gboolean splitting = FALSE;   /* until resolved */
   guint64 n_before_split = 0;
@@ -423,10 +443,12 @@ parse_events (TslChrome   *self,
   *list_done = FALSE;
   if (self->pipe == NULL && want_pipe (self))
     self->pipe = tsl_chrome_pipe_new (&self->model);
+  /* The pipe sits idle while paused (see balance()). */
+  pipe = self->event_bytes >= self->pipe_resume_at ? self->pipe : NULL;
 
   /* A big buffer of events: the worker takes its head, we go on from a
    * guessed event boundary. */
-  if (self->pipe != NULL && !self->list_is_samples &&
+  if (pipe != NULL && !self->list_is_samples &&
       end - p >= (tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER
                   ? 2 : SPLIT_MIN_BYTES))
     {
@@ -436,7 +458,7 @@ parse_events (TslChrome   *self,
       balance (self, 0);   /* only this call's waits count */
       if (guess != NULL)
         {
-          tsl_chrome_pipe_split (self->pipe, p, guess, self->need_separator, run_events);
+          tsl_chrome_pipe_split (pipe, p, guess, self->need_separator, run_events);
           split = splitting = TRUE;
           n_before_split = self->n_events;
           p = guess;
@@ -457,7 +479,7 @@ parse_events (TslChrome   *self,
       if (splitting) { p = resolve_split (self, p, n_before_split); splitting = FALSE; continue; }
 
       p = tsl_json_skip_ws (p, end);
-      if (G_UNLIKELY (splitting) && tsl_chrome_pipe_get_split (self->pipe) != TSL_CHROME_SPLIT_PENDING)
+      if (G_UNLIKELY (splitting) && tsl_chrome_pipe_get_split (pipe) != TSL_CHROME_SPLIT_PENDING)
         {
           RESOLVE_FIRST ();
         }
@@ -499,7 +521,7 @@ parse_events (TslChrome   *self,
 
       if (*p == '{')
         {
-          if (self->pipe != NULL && (ev = tsl_chrome_pipe_slot (self->pipe)) == NULL)
+          if (pipe != NULL && (ev = tsl_chrome_pipe_slot (pipe)) == NULL)
             {
               RESOLVE_FIRST ();
               g_assert_not_reached ();
@@ -550,8 +572,8 @@ parse_events (TslChrome   *self,
 
       self->n_events++;
       self->need_separator = TRUE;
-      if (self->pipe != NULL)
-        tsl_chrome_pipe_commit (self->pipe, self->list_is_samples);
+      if (pipe != NULL)
+        tsl_chrome_pipe_commit (pipe, self->list_is_samples);
       else if (self->list_is_samples)
         tsl_chrome_model_sample (&self->model, ev);
       else
