@@ -25,26 +25,14 @@ is_delimiter (char c)
   return tsl_json_delimiter[(guchar) c];
 }
 
+#ifndef __SSE2__
 /* Passes over bytes that cannot open or close anything, eight at a time:
  * '[' and ']' are '{' and '}' with bit 5 cleared. */
 static inline const char *
 skip_plain (const char *q,
             const char *end)
 {
-#if defined (__SSE2__)
-  while (end - q >= 16)
-    {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) q);
-      __m128i folded = _mm_or_si128 (v, _mm_set1_epi8 (0x20));
-      int hit = _mm_movemask_epi8 (_mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (folded, _mm_set1_epi8 ('{')),
-                                                               _mm_cmpeq_epi8 (folded, _mm_set1_epi8 ('}'))),
-                                                 _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"'))));
-
-      if (hit != 0)
-        return q + __builtin_ctz (hit);
-      q += 16;
-    }
-#elif G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
   const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
   const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
 
@@ -65,6 +53,7 @@ skip_plain (const char *q,
 #endif
   return q;
 }
+#endif
 
 #ifdef __SSE2__
 /* The closing bracket of a container whose contents start at q (depth 1),
