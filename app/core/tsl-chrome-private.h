@@ -81,6 +81,23 @@ gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
 /* End of input: closes open spans. */
 void              tsl_chrome_model_finish       (TslChromeModel       *self);
 
+/* tsl-chrome-scan.c. One event object at p (its '{'): on OK every member
+ * routing needs is in *ev and *after is past the '}'. */
+TslJsonStatus     tsl_chrome_scan_event         (const char           *p,
+                                                 const char           *end,
+                                                 TslChromeEvent       *ev,
+                                                 const char          **after,
+                                                 TslJsonError         *error);
+/* A TslChromeRunFunc (tsl-chrome-pipe.h): events and ',' from p, nothing
+ * else, into `events`. */
+const char       *tsl_chrome_run_events         (const char           *p,
+                                                 const char           *end,
+                                                 GArray               *events,
+                                                 gboolean             *need_separator);
+/* A likely event start at or after `from`, or NULL. */
+const char       *tsl_chrome_guess_event_start  (const char           *from,
+                                                 const char           *end);
+
 /* Shared by the model's files. */
 guint32           tsl_chrome_model_intern       (TslChromeModel       *self,
                                                  const TslJsonValue   *value);

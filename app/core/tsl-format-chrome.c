@@ -31,10 +31,9 @@
 #define CONTENDED_CALLS  4
 #define PAUSE_BYTES      (32 * 1024 * 1024)
 /* Buffers this big are scanned by both threads (we go on from a guessed
- * event boundary), looked for up to this far from where the split is aimed.
+ * event boundary, see tsl_chrome_guess_event_start()).
  * TSL_READER_THREADS=eager splits every buffer, for the tests. */
 #define SPLIT_MIN_BYTES    (128 * 1024)
-#define SPLIT_SEARCH_BYTES (64 * 1024)
 
 typedef enum {
   ST_START,
@@ -133,142 +132,6 @@ chrome_destroy (gpointer state)
   g_free (self);
 }
 
-static inline TslJsonValue *
-event_slot (TslChromeEvent     *ev,
-            const TslJsonValue *key)
-{
-  const char *k = key->p;
-
-  if (key->escaped)
-    return NULL;
-  switch (key->len)
-    {
-    case 1:
-      return k[0] == 's' ? &ev->scope : NULL;
-    case 2:
-      if (k[0] == 'p' && k[1] == 'h')
-        return &ev->ph;
-      if (k[0] == 't' && k[1] == 's')
-        return &ev->ts;
-      if (k[0] == 'i' && k[1] == 'd')
-        return &ev->id;
-      if (k[0] == 's' && k[1] == 'f')
-        return &ev->sf;
-      return NULL;
-    case 3:
-      if (memcmp (k, "pid", 3) == 0)
-        return &ev->pid;
-      if (memcmp (k, "tid", 3) == 0)
-        return &ev->tid;
-      if (memcmp (k, "dur", 3) == 0)
-        return &ev->dur;
-      if (memcmp (k, "cat", 3) == 0)
-        return &ev->cat;
-      if (memcmp (k, "id2", 3) == 0)
-        return &ev->id2;
-      return NULL;
-    case 4:
-      if (memcmp (k, "name", 4) == 0)
-        return &ev->name;
-      if (memcmp (k, "args", 4) == 0)
-        return &ev->args;
-      return NULL;
-    case 5:
-      return memcmp (k, "stack", 5) == 0 ? &ev->stack : NULL;
-    default:
-      return NULL;
-    }
-}
-
-/* Scans one event object (p at its '{'); on OK every member we route on is
- * in *ev. The hot loop of the reader, so strings and scalars are scanned
- * inline and only containers go through the generic skipper. */
-static TslJsonStatus
-scan_event (const char     *p,
-            const char     *end,
-            TslChromeEvent *ev,
-            const char    **after,
-            TslJsonError   *error)
-{
-  memset (ev, 0, sizeof *ev);
-  p = tsl_json_skip_ws (p + 1, end);
-  if (p >= end)
-    return TSL_JSON_INCOMPLETE;
-  if (*p == '}')
-    {
-      *after = p + 1;
-      return TSL_JSON_OK;
-    }
-
-  for (;;)
-    {
-      TslJsonValue key, value;
-      TslJsonValue *slot;
-      TslJsonStatus status;
-
-      if (*p != '"')
-        {
-          error->pos = p;
-          error->message = "expected a member name in double quotes";
-          return TSL_JSON_ERROR;
-        }
-      if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
-        return TSL_JSON_INCOMPLETE;
-      /* `": "` then the value: the way nearly every writer spaces it. */
-      if (G_LIKELY (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (guchar) p[2] > ' '))
-        p += 2;
-      else
-        {
-          p = tsl_json_skip_ws (p, end);
-          if (p >= end)
-            return TSL_JSON_INCOMPLETE;
-          if (*p != ':')
-            {
-              error->pos = p;
-              error->message = "expected ':' after a member name";
-              return TSL_JSON_ERROR;
-            }
-          p = tsl_json_skip_ws (p + 1, end);
-          if (p >= end)
-            return TSL_JSON_INCOMPLETE;
-        }
-      if (*p == '"')
-        status = tsl_json_scan_string (p, end, &value, &p);
-      else if ((guchar) (*p - '0') < 10 && tsl_json_scan_number (p, end, &value, &p))
-        status = TSL_JSON_OK;
-      else
-        status = tsl_json_scan_value (p, end, &value, &p, error);
-      if (status != TSL_JSON_OK)
-        return status;
-      slot = event_slot (ev, &key);
-      if (slot != NULL)
-        *slot = value;
-
-      /* `, "` before the next member, likewise. */
-      if (G_LIKELY (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"'))
-        {
-          p += 2;
-          continue;
-        }
-      p = tsl_json_skip_ws (p, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
-      if (*p == '}')
-        {
-          *after = p + 1;
-          return TSL_JSON_OK;
-        }
-      if (*p != ',')
-        {
-          error->pos = p;
-          error->message = "expected ',' or '}'";
-          return TSL_JSON_ERROR;
-        }
-      p = tsl_json_skip_ws (p + 1, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
-    }
-}
 
 static gboolean
 want_pipe (TslChrome *self)
@@ -285,87 +148,8 @@ want_pipe (TslChrome *self)
     }
 }
 
-/* The worker's part of a split scan: see TslChromeRunFunc. */
-static const char *
-run_events (const char *p,
-            const char *end,
-            GArray     *events,
-            gboolean   *need_separator)
-{
-  gboolean need = *need_separator;
 
-  for (;;)
-    {
-      TslJsonError jerr = { NULL, NULL };
-      const char *after;
 
-      p = tsl_json_skip_ws (p, end);
-      if (p >= end)
-        break;
-      if (*p == ',' && need)
-        {
-          need = FALSE;
-          p++;
-          continue;
-        }
-      if (*p != '{' || need)
-        break;
-      g_array_set_size (events, events->len + 1);
-      if (scan_event (p, end, &g_array_index (events, TslChromeEvent, events->len - 1),
-                      &after, &jerr) != TSL_JSON_OK)
-        {
-          g_array_set_size (events, events->len - 1);
-          break;
-        }
-      need = TRUE;
-      p = after;
-    }
-
-  *need_separator = need;
-  return p;
-}
-
-/* Whether c (a ',') sits between two events: a '}' before it and a '{'
- * after it, whitespace aside. Returns that '{' or NULL. */
-static const char *
-between_events (const char *from,
-                const char *c,
-                const char *end)
-{
-  const char *before = c;
-  const char *after = tsl_json_skip_ws (c + 1, end);
-
-  while (before > from && g_ascii_isspace (before[-1]))
-    before--;
-  return before > from && before[-1] == '}' && after < end && *after == '{' ? after : NULL;
-}
-
-/* A likely event start at or after `from`. Traces mostly put one event on a
- * line, and nested arrays of objects ("},{") inside args rarely span lines,
- * so "},\n{" is tried first, then any "},{". The guess may still be inside
- * a string or a nested array: then the worker's scan does not end there and
- * the split is undone. */
-static const char *
-guess_event_start (const char *from,
-                   const char *end)
-{
-  const char *limit = from + MIN ((gsize) (end - from), SPLIT_SEARCH_BYTES);
-  const char *at;
-
-  for (const char *c = from; (c = memchr (c, '\n', limit - c)) != NULL; c++)
-    {
-      const char *comma = c;
-
-      while (comma > from && g_ascii_isspace (comma[-1]))
-        comma--;
-      if (comma > from && comma[-1] == ',' && (at = between_events (from, comma - 1, end)) != NULL)
-        return at;
-    }
-  for (const char *c = from; (c = memchr (c, ',', limit - c)) != NULL; c++)
-    if ((at = between_events (from, c, end)) != NULL)
-      return at;
-  return NULL;
-}
 
 /* Moves the split towards where neither thread waits for the other: the
  * worker's idle time says it could scan more, ours that it should scan
@@ -452,13 +236,13 @@ parse_events (TslChrome   *self,
       end - p >= (tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER
                   ? 2 : SPLIT_MIN_BYTES))
     {
-      const char *guess = guess_event_start (p + (gsize) ((end - p) * self->split_share), end);
+      const char *guess = tsl_chrome_guess_event_start (p + (gsize) ((end - p) * self->split_share), end);
 
       start_us = g_get_monotonic_time ();
       balance (self, 0);   /* only this call's waits count */
       if (guess != NULL)
         {
-          tsl_chrome_pipe_split (pipe, p, guess, self->need_separator, run_events);
+          tsl_chrome_pipe_split (pipe, p, guess, self->need_separator, tsl_chrome_run_events);
           split = splitting = TRUE;
           n_before_split = self->n_events;
           p = guess;
@@ -526,7 +310,7 @@ parse_events (TslChrome   *self,
               RESOLVE_FIRST ();
               g_assert_not_reached ();
             }
-          status = scan_event (p, end, ev, &after, &jerr);
+          status = tsl_chrome_scan_event (p, end, ev, &after, &jerr);
         }
       else
         {
@@ -703,7 +487,7 @@ flush_held_samples (TslChrome *self)
               p++;
               continue;
             }
-          if (*p != '{' || scan_event (p, end, &ev, &after, &jerr) != TSL_JSON_OK)
+          if (*p != '{' || tsl_chrome_scan_event (p, end, &ev, &after, &jerr) != TSL_JSON_OK)
             {
               tsl_trace_add_warning (self->model.trace,
                                      "the top-level \"samples\" array is malformed; the rest of it was ignored");
