@@ -3,8 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "tsl-reader"
+#define _GNU_SOURCE   /* F_SETPIPE_SZ */
 
 #include "config.h"
+
+#include <fcntl.h>
 
 #include <gio/gunixinputstream.h>
 
@@ -18,6 +21,7 @@
  * for now) is fed at once, so live input is not held back. */
 #define READ_BYTES       (64 * 1024)
 #define FEED_BYTES       TSL_READ_FEED_BYTES
+#define PIPE_BYTES       (1024 * 1024)
 
 /* Up to FEED_BYTES into buf: *n_read bytes, 0 at the (current) end. */
 static gboolean
@@ -189,6 +193,12 @@ tsl_read_path_full (TslTrace         *trace,
 
   if (g_str_equal (path, "-"))
     {
+      /* A pipe's default 64 KiB buffer makes the writer and this reader
+       * take turns every 64 KiB; a bigger one lets both run (Linux; the
+       * limit is /proc/sys/fs/pipe-max-size, 1 MiB by default). */
+#ifdef F_SETPIPE_SZ
+      fcntl (0, F_SETPIPE_SZ, PIPE_BYTES);
+#endif
       stream = g_unix_input_stream_new (0, FALSE);
       return read_stream (trace, stream, "-", 0, threads, progress, NULL, user_data,
                           cancellable, error);
