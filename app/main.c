@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <glib/gi18n.h>
 
@@ -16,6 +19,14 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(TslApplication) app = NULL;
+
+#ifdef __GLIBC__
+  /* One heap for every thread. The Chrome reader's model thread would get
+   * an arena of its own, and stack labels freed by one thread are not
+   * reused by the other: peak RSS of info on 1 GB of Chrome JSON, 27.2
+   * MiB with per-thread arenas, 24.5 MiB with one. */
+  mallopt (M_ARENA_MAX, 1);
+#endif
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
