@@ -1,0 +1,130 @@
+/* test-instance.c: a second `timeslice` hands its command line to the first
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This process is the primary instance, registered on the session bus under
+ * the application id; the built `timeslice` binary is then run as a second
+ * instance, from another working directory and with a relative file name and
+ * --follow. It must exit 0 at once, and this process must open that file in
+ * a window that follows it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tsl-application.h"
+#include "tsl-window-private.h"
+#include "test-ui-util.h"
+
+static TslApplication *app;
+
+typedef struct {
+  GSubprocess *process;
+  gboolean     exited;
+  const char  *basename;
+} Wait;
+
+static void
+on_second_exited (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      data)
+{
+  Wait *wait = data;
+
+  g_assert_true (g_subprocess_wait_check_finish (wait->process, result, NULL));
+  wait->exited = TRUE;
+}
+
+static TslWindow *
+find_window (const char *basename)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    {
+      TslWindow *window = l->data;
+      g_autofree char *name = NULL;
+
+      if (!TSL_IS_WINDOW (window) || window->file == NULL)
+        continue;
+      name = g_file_get_basename (window->file);
+      if (g_str_equal (name, basename))
+        return window;
+    }
+  return NULL;
+}
+
+static gboolean
+opened (gpointer data)
+{
+  Wait *wait = data;
+
+  return wait->exited && find_window (wait->basename) != NULL;
+}
+
+static void
+test_follow_from_second_instance (void)
+{
+  const char *timeslice = g_getenv ("TSL_TIMESLICE");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-instance-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  Wait wait = { NULL, FALSE, "growing.json" };
+  TslWindow *window;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (timeslice);
+  path = g_build_filename (dir, wait.basename, NULL);
+  g_assert_true (g_file_set_contents (path, "[{\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":1,\"name\":\"a\"},\n",
+                                      -1, &error));
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  wait.process = g_subprocess_launcher_spawn (launcher, &error, timeslice, "--follow", wait.basename, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check_async (wait.process, NULL, on_second_exited, &wait);
+
+  iterate_until (opened, &wait, 60000);
+  window = find_window (wait.basename);
+  g_assert_true (gtk_toggle_button_get_active (window->follow_button));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&wait.process);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
+        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  adw_init ();
+  /* Unique, unlike the other ui tests: this process must be the primary. */
+  app = tsl_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_application_get_is_remote (G_APPLICATION (app)));
+  /* Kept alive while no window is open, as g_application_run() would. */
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/instance/follow-from-second-instance", test_follow_from_second_instance);
+
+  ret = g_test_run ();
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  return ret;
+}
