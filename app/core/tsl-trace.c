@@ -759,9 +759,7 @@ tsl_trace_set_label (TslTrace   *self,
       label = valid;
     }
 
-  tsl_sampler_set_label (get_track (self, track)->sampler,
-                         tsl_label_store_intern_len (self->labels, label, strlen (label)));
-  maybe_collect_labels (self);
+  tsl_trace_set_label_joined (self, track, label, strlen (label));
 }
 
 void
