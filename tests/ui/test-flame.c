@@ -162,14 +162,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
-        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
-  adw_init ();
+  if (!ui_test_init ())
+    return 77;
 
   g_test_add_func ("/flame/range-zoom-diff", test_range_zoom_diff);
 

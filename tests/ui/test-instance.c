@@ -104,15 +104,9 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
-        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
+  if (!ui_test_init ())
+    return 77;
 
-  adw_init ();
   /* Unique, unlike the other ui tests: this process must be the primary. */
   app = tsl_application_new ();
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));

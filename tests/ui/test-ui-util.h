@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <adwaita.h>
 
 /* Runs the main context until done (data) holds; fails after timeout_ms. */
 static inline void
@@ -20,4 +20,21 @@ iterate_until (gboolean (*done) (gpointer),
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
+}
+
+/* Opens the display, or says why not: FALSE means skip (exit 77). Without
+ * a display the ui tests skip, except when TSL_REQUIRE_DISPLAY is set (CI),
+ * where that is an error. */
+static inline gboolean
+ui_test_init (void)
+{
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
+        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
+      g_print ("1..0 # SKIP no display\n");
+      return FALSE;
+    }
+  adw_init ();
+  return TRUE;
 }

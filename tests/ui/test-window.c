@@ -625,15 +625,9 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("TSL_REQUIRE_DISPLAY"))
-        g_error ("no display, but TSL_REQUIRE_DISPLAY is set: run under xvfb-run");
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
+  if (!ui_test_init ())
+    return 77;
 
-  adw_init ();
   app = tsl_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
