@@ -13,10 +13,15 @@
  * bytes of the decoded UTF-8 text.
  */
 #define G_LOG_DOMAIN "tsl-reader"
+#define _GNU_SOURCE   /* memrchr */
 
 #include "config.h"
 
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tsl-format-private.h"
 
@@ -94,6 +99,39 @@ static const TslFormat *formats[] = {
   &tsl_format_csv,
 };
 
+/* The '\n's in [p, p + n) and the last of them. Every byte the reader
+ * consumes passes through here once, on the reading thread while the
+ * other one may wait: a memchr() per line cost 4% of a Chrome ingest, a
+ * count sixteen bytes at a time a quarter of that. */
+static guint64
+count_newlines (const guint8  *p,
+                gsize          n,
+                const guint8 **last)
+{
+  const guint8 *end = p + n;
+  guint64 count = 0;
+
+#ifdef __SSE2__
+  const __m128i nl = _mm_set1_epi8 ('\n');
+
+  /* Byte counters: each compare adds 0 or -1; summed every 255 rounds. */
+  while (end - p >= 16)
+    {
+      __m128i acc = _mm_setzero_si128 ();
+      gsize rounds = MIN ((gsize) (end - p) / 16, 255);
+
+      for (gsize i = 0; i < rounds; i++, p += 16)
+        acc = _mm_sub_epi8 (acc, _mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) p), nl));
+      acc = _mm_sad_epu8 (acc, _mm_setzero_si128 ());
+      count += (guint64) _mm_cvtsi128_si32 (acc) + (guint64) _mm_extract_epi16 (acc, 4);
+    }
+#endif
+  for (; p < end; p++)
+    count += *p == '\n';
+  *last = count > 0 ? memrchr (end - n, '\n', n) : NULL;
+  return count;
+}
+
 static void
 context_locate (TslReaderContext *ctx,
                 gsize             offset,
@@ -117,15 +155,17 @@ context_locate (TslReaderContext *ctx,
       c = ctx->column;
     }
 
-  for (;;)
+  if (p < end)
     {
-      const guint8 *nl = p < end ? memchr (p, '\n', end - p) : NULL;
+      const guint8 *last = NULL;
+      guint64 lines = count_newlines (p, end - p, &last);
 
-      if (nl == NULL)
-        break;
-      l++;
-      c = 1;
-      p = nl + 1;
+      if (lines > 0)
+        {
+          l += lines;
+          c = 1;
+          p = last + 1;
+        }
     }
   c += end - p;
 
@@ -297,20 +337,16 @@ advance_position (TslReader    *self,
                   const guint8 *buf,
                   gsize         consumed)
 {
-  const guint8 *p = buf;
-  const guint8 *end = buf + consumed;
+  const guint8 *last = NULL;
+  guint64 lines = count_newlines (buf, consumed, &last);
 
-  for (;;)
+  if (lines > 0)
     {
-      const guint8 *nl = p < end ? memchr (p, '\n', end - p) : NULL;
-
-      if (nl == NULL)
-        break;
-      self->ctx.line++;
-      self->ctx.column = 1;
-      p = nl + 1;
+      self->ctx.line += lines;
+      self->ctx.column = 1 + (buf + consumed - (last + 1));
     }
-  self->ctx.column += end - p;
+  else
+    self->ctx.column += consumed;
 }
 
 static gboolean
