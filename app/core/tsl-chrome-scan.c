@@ -63,6 +63,74 @@ event_slot (TslChromeEvent     *ev,
     }
 }
 
+/* A key of up to seven bytes, read as one little-endian word. */
+#define KEY2(a, b)          ((guint64) (a) | (guint64) (b) << 8)
+#define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
+#define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
+#define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
+#define ONES                G_GUINT64_CONSTANT (0x0101010101010101)
+#define HIGHS               G_GUINT64_CONSTANT (0x8080808080808080)
+
+/* The lowest byte of w equal to c, as its high bit (higher bits may be
+ * wrong: only the lowest is used). */
+static inline guint64
+word_find (guint64 w,
+           guchar  c)
+{
+  guint64 x = w ^ (ONES * c);
+
+  return (x - ONES) & ~x & HIGHS;
+}
+
+/* The hot case of a member name: p at its opening quote, the name shorter
+ * than eight bytes and without a backslash. Nearly every key of an event is
+ * one of these, and a word compare routes it without scanning it as a
+ * string. FALSE when the general path must take it. */
+static inline gboolean
+scan_short_key (const char      *p,
+                const char      *end,
+                TslChromeEvent  *ev,
+                TslJsonValue   **slot,
+                const char     **after)
+{
+  guint64 w, quote, backslash;
+  guint n;
+
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+  if (G_UNLIKELY (end - p < 9))
+    return FALSE;
+  memcpy (&w, p + 1, 8);
+  quote = word_find (w, '"');
+  backslash = word_find (w, '\\');
+  if (quote == 0 || (backslash & ((quote & -quote) - 1)) != 0)
+    return FALSE;
+  n = __builtin_ctzll (quote) / 8;
+  w &= (G_GUINT64_CONSTANT (1) << (8 * n)) - 1;
+
+  switch (w)
+    {
+    case 's': *slot = &ev->scope; break;
+    case KEY2 ('p', 'h'): *slot = &ev->ph; break;
+    case KEY2 ('t', 's'): *slot = &ev->ts; break;
+    case KEY2 ('i', 'd'): *slot = &ev->id; break;
+    case KEY2 ('s', 'f'): *slot = &ev->sf; break;
+    case KEY3 ('p', 'i', 'd'): *slot = &ev->pid; break;
+    case KEY3 ('t', 'i', 'd'): *slot = &ev->tid; break;
+    case KEY3 ('d', 'u', 'r'): *slot = &ev->dur; break;
+    case KEY3 ('c', 'a', 't'): *slot = &ev->cat; break;
+    case KEY3 ('i', 'd', '2'): *slot = &ev->id2; break;
+    case KEY4 ('n', 'a', 'm', 'e'): *slot = &ev->name; break;
+    case KEY4 ('a', 'r', 'g', 's'): *slot = &ev->args; break;
+    case KEY5 ('s', 't', 'a', 'c', 'k'): *slot = &ev->stack; break;
+    default: *slot = NULL; break;
+    }
+  *after = p + n + 2;
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
 /* Scans one event object (p at its '{'); on OK every member we route on is
  * in *ev. The hot loop of the reader, so strings and scalars are scanned
  * inline and only containers go through the generic skipper. */
@@ -95,8 +163,12 @@ tsl_chrome_scan_event (const char     *p,
           error->message = "expected a member name in double quotes";
           return TSL_JSON_ERROR;
         }
-      if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
-        return TSL_JSON_INCOMPLETE;
+      if (!scan_short_key (p, end, ev, &slot, &p))
+        {
+          if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
+            return TSL_JSON_INCOMPLETE;
+          slot = event_slot (ev, &key);
+        }
       /* `": "` then the value: the way nearly every writer spaces it. */
       if (G_LIKELY (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (guchar) p[2] > ' '))
         p += 2;
@@ -119,7 +191,6 @@ tsl_chrome_scan_event (const char     *p,
        * TslJsonValue just written field by field would make the CPU
        * wait for those stores (a 16-byte load cannot be forwarded from
        * narrower stores), which once cost a third of this loop. */
-      slot = event_slot (ev, &key);
       if (slot == NULL)
         slot = &skipped;
       if (*p == '"')
