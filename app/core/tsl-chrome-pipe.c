@@ -60,6 +60,8 @@ struct _TslChromePipe
   /* Since the last tsl_chrome_pipe_take_waits(). */
   gint64           worker_idle_us;
   gint64           producer_wait_us;
+  gboolean       (*idle) (gpointer data);
+  gpointer         idle_data;
 
   Batch            ring[RING_BATCHES];
 };
@@ -112,6 +114,13 @@ wait_change (TslChromePipe *self,
 out:
   /* Relaxed atomics: the worker's count is taken by the other thread. */
   __atomic_fetch_add (waited_us, g_get_monotonic_time () - start, __ATOMIC_RELAXED);
+}
+
+/* The reading thread's work instead of a wait, while there is some. */
+static inline gboolean
+producer_idle (TslChromePipe *self)
+{
+  return self->idle != NULL && self->idle (self->idle_data);
 }
 
 static void
@@ -213,6 +222,15 @@ tsl_chrome_pipe_new (TslChromeModel *model)
 }
 
 void
+tsl_chrome_pipe_set_idle (TslChromePipe  *self,
+                          gboolean      (*idle) (gpointer data),
+                          gpointer        data)
+{
+  self->idle = idle;
+  self->idle_data = data;
+}
+
+void
 tsl_chrome_pipe_free (TslChromePipe *self)
 {
   if (self == NULL)
@@ -261,6 +279,8 @@ tsl_chrome_pipe_slot (TslChromePipe *self)
       /* The worker holds the ring until a wrong guess is resolved. */
       if (g_atomic_int_get (&self->split_state) == TSL_CHROME_SPLIT_INVALID)
         return NULL;
+      if (producer_idle (self))
+        continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
                    &self->producer_wait_us);
     }
@@ -292,6 +312,8 @@ tsl_chrome_pipe_drain (TslChromePipe *self)
       if (g_atomic_int_get (&self->tail) == self->head &&
           g_atomic_int_get (&self->split_state) != TSL_CHROME_SPLIT_PENDING)
         return;
+      if (producer_idle (self))
+        continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
                    &self->producer_wait_us);
     }
@@ -336,6 +358,8 @@ tsl_chrome_pipe_resolve (TslChromePipe  *self,
 
       if ((state = g_atomic_int_get (&self->split_state)) != TSL_CHROME_SPLIT_PENDING)
         break;
+      if (producer_idle (self))
+        continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
                    &self->producer_wait_us);
     }

@@ -20,6 +20,11 @@ G_BEGIN_DECLS
 typedef struct _TslChromePipe TslChromePipe;
 
 TslChromePipe    *tsl_chrome_pipe_new           (TslChromeModel   *model);
+/* What the reading thread does before it waits for the worker: returns
+ * TRUE while it finds something to do (see TslReaderIdleFunc). */
+void              tsl_chrome_pipe_set_idle      (TslChromePipe    *self,
+                                                 gboolean        (*idle) (gpointer data),
+                                                 gpointer          data);
 /* Drains, then stops the worker. */
 void              tsl_chrome_pipe_free          (TslChromePipe    *self);
 /* The slot the next event is scanned into (not cleared), or NULL after a

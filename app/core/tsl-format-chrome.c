@@ -177,6 +177,12 @@ balance (TslChrome *self,
     }
 }
 
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
 static void
 drain (TslChrome *self)
 {
@@ -226,7 +232,10 @@ parse_events (TslChrome   *self,
 
   *list_done = FALSE;
   if (self->pipe == NULL && want_pipe (self))
-    self->pipe = tsl_chrome_pipe_new (&self->model);
+    {
+      self->pipe = tsl_chrome_pipe_new (&self->model);
+      tsl_chrome_pipe_set_idle (self->pipe, context_idle, self->ctx);
+    }
   /* The pipe sits idle while paused (see balance()). */
   pipe = self->event_bytes >= self->pipe_resume_at ? self->pipe : NULL;
 

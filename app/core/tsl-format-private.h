@@ -40,6 +40,9 @@ char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);
 const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
 TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
+/* Some of the caller's work while this thread would wait: see
+ * TslReaderIdleFunc. FALSE when there is none. */
+gboolean          tsl_reader_context_idle       (TslReaderContext *ctx);
 
 /* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
  * "perf-script", ...). Only before the first feed; for tests and fuzzing. */

@@ -23,32 +23,86 @@
 #define FEED_BYTES       TSL_READ_FEED_BYTES
 #define PIPE_BYTES       (1024 * 1024)
 
-/* Up to FEED_BYTES into buf: *n_read bytes, 0 at the (current) end. */
+/* The next feed, filled by the read loop and, while a format's reading
+ * thread would wait for its other thread, by read_ahead(). */
+typedef struct {
+  GInputStream *stream;
+  GCancellable *cancellable;
+  guint8       *buf;
+  gsize         n;
+  gboolean      done;     /* a short read, an error or a cancellation */
+  GError       *error;
+} Feed;
+
+/* One read into the feed; FALSE when it is complete. */
 static gboolean
-read_feed (GInputStream  *stream,
-           guint8        *buf,
-           gsize         *n_read,
-           GCancellable  *cancellable,
-           GError       **error)
+feed_read (Feed *feed)
 {
-  gsize n = 0;
+  gsize want = MIN (READ_BYTES, FEED_BYTES - feed->n);
+  gssize got;
 
-  for (;;)
+  if (feed->done || want == 0)
+    return FALSE;
+  if (g_cancellable_set_error_if_cancelled (feed->cancellable, &feed->error))
     {
-      gsize want = MIN (READ_BYTES, FEED_BYTES - n);
-      gssize got;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      got = g_input_stream_read (stream, buf + n, want, cancellable, error);
-      if (got < 0)
-        return FALSE;
-      n += got;
-      if ((gsize) got < want || n == FEED_BYTES)
-        break;
+      feed->done = TRUE;
+      return FALSE;
     }
-  *n_read = n;
+  got = g_input_stream_read (feed->stream, feed->buf + feed->n, want, feed->cancellable,
+                             &feed->error);
+  if (got < 0)
+    {
+      feed->done = TRUE;
+      return FALSE;
+    }
+  feed->n += got;
+  if ((gsize) got < want)
+    feed->done = TRUE;
+  return !feed->done && feed->n < FEED_BYTES;
+}
+
+/* A TslReaderIdleFunc: while the Chrome reader's thread waits for its
+ * worker, the next feed is read, so the copy out of the page cache does not
+ * hold both threads up between feeds. */
+static gboolean
+read_ahead (gpointer data)
+{
+  Feed *feed = data;
+
+  if (feed->done || feed->n == FEED_BYTES)
+    return FALSE;
+  feed_read (feed);
   return TRUE;
+}
+
+/* The feed in full: up to FEED_BYTES, fewer at the (current) end. */
+static gboolean
+feed_fill (Feed    *feed,
+           GError **error)
+{
+  while (feed_read (feed))
+    ;
+  if (feed->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&feed->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reading ahead holds the trace lock during the read: only for regular
+ * files, where a read does not wait for a writer. */
+static gboolean
+is_regular_file (GInputStream *stream,
+                 GCancellable *cancellable)
+{
+  g_autoptr(GFileInfo) info = NULL;
+
+  if (!G_IS_FILE_INPUT_STREAM (stream))
+    return FALSE;
+  info = g_file_input_stream_query_info (G_FILE_INPUT_STREAM (stream),
+                                         G_FILE_ATTRIBUTE_STANDARD_TYPE, cancellable, NULL);
+  return info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR;
 }
 
 gboolean
@@ -78,21 +132,27 @@ read_stream (TslTrace         *trace,
              GError          **error)
 {
   g_autoptr(TslReader) reader = NULL;
-  g_autofree guint8 *chunk = NULL;
+  g_autofree guint8 *chunks = NULL;
+  Feed feed = { stream, cancellable, NULL, 0, FALSE, NULL };
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
 
   reader = tsl_reader_new (trace, display_name);
   if (threads != TSL_READER_THREADS_DEFAULT)
     tsl_reader_set_threads (reader, threads);
-  chunk = g_malloc (FEED_BYTES);
+  /* Two feeds: one with the reader, the next being read. */
+  chunks = g_malloc (2 * FEED_BYTES);
+  feed.buf = chunks;
+  if (is_regular_file (stream, cancellable))
+    tsl_reader_set_idle_func (reader, read_ahead, &feed);
 
   for (;;)
     {
       g_autoptr(GError) local_error = NULL;
+      const guint8 *chunk;
       gsize n;
 
-      if (!read_feed (stream, chunk, &n, cancellable, &local_error))
+      if (!feed_fill (&feed, &local_error))
         {
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
@@ -101,6 +161,11 @@ read_stream (TslTrace         *trace,
           ok = FALSE;
           break;
         }
+      chunk = feed.buf;
+      n = feed.n;
+      feed.buf = chunk == chunks ? chunks + FEED_BYTES : chunks;
+      feed.n = 0;
+      feed.done = FALSE;
       if (n == 0)
         {
           /* Follow mode: a growing file's end is only where it is now. */

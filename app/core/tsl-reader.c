@@ -26,6 +26,8 @@
 #include "tsl-format-private.h"
 
 #define SNIFF_BYTES     (64 * 1024)
+/* Newlines counted per idle call (tsl_reader_context_idle()) */
+#define IDLE_COUNT_BYTES (64 * 1024)
 /* gunzip output per round */
 #define INFLATE_BYTES   (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
@@ -44,6 +46,12 @@ struct _TslReaderContext
   TslReader    *reader;
   /* The buffer of the current parse() call and where it starts. */
   const guint8 *buf;
+  gsize         len;
+  /* Newlines of buf[0, counted) found ahead, in idle time (see
+   * tsl_reader_context_idle()): how many, and the offset after the last. */
+  gsize         counted;
+  guint64       counted_lines;
+  gsize         counted_line_start;
   guint64       line;
   guint64       column;
   /* Memo of the last position asked for, so a run of warnings in one buffer
@@ -89,6 +97,8 @@ struct _TslReader
   gboolean          failed;
   gboolean          finished;
   TslReaderThreads  threads;
+  TslReaderIdleFunc idle;
+  gpointer          idle_data;
 };
 
 static const TslFormat *formats[] = {
@@ -226,6 +236,32 @@ tsl_reader_context_get_threads (TslReaderContext *ctx)
   return ctx->reader->threads;
 }
 
+/* The caller's idle work first (reading the next feed), then the newlines
+ * of this parse call's buffer, which advance_position() would otherwise
+ * count after the call, while the format's other thread has nothing to do. */
+gboolean
+tsl_reader_context_idle (TslReaderContext *ctx)
+{
+  TslReader *reader = ctx->reader;
+  const guint8 *last;
+  gsize n;
+  guint64 lines;
+
+  if (reader->idle != NULL && reader->idle (reader->idle_data))
+    return TRUE;
+  if (ctx->counted >= ctx->len)
+    return FALSE;
+  n = MIN (ctx->len - ctx->counted, IDLE_COUNT_BYTES);
+  lines = count_newlines (ctx->buf + ctx->counted, n, &last);
+  if (lines > 0)
+    {
+      ctx->counted_lines += lines;
+      ctx->counted_line_start = last + 1 - ctx->buf;
+    }
+  ctx->counted += n;
+  return TRUE;
+}
+
 static TslReaderThreads
 default_threads (void)
 {
@@ -267,6 +303,17 @@ tsl_reader_set_threads (TslReader        *self,
   g_return_if_fail (self != NULL);
 
   self->threads = threads != TSL_READER_THREADS_DEFAULT ? threads : default_threads ();
+}
+
+void
+tsl_reader_set_idle_func (TslReader         *self,
+                          TslReaderIdleFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->idle = func;
+  self->idle_data = user_data;
 }
 
 void
@@ -337,16 +384,35 @@ advance_position (TslReader    *self,
                   const guint8 *buf,
                   gsize         consumed)
 {
+  TslReaderContext *ctx = &self->ctx;
   const guint8 *last = NULL;
-  guint64 lines = count_newlines (buf, consumed, &last);
+  guint64 lines;
+  gsize line_start = 0;
+
+  /* Whatever idle time counted, then the rest; or, when it counted past
+   * what was consumed (the start of an unfinished record), less that. */
+  if (ctx->counted <= consumed)
+    {
+      lines = ctx->counted_lines + count_newlines (buf + ctx->counted, consumed - ctx->counted, &last);
+      if (last != NULL)
+        line_start = last + 1 - buf;
+      else if (ctx->counted_lines > 0)
+        line_start = ctx->counted_line_start;
+    }
+  else
+    {
+      lines = ctx->counted_lines - count_newlines (buf + consumed, ctx->counted - consumed, &last);
+      if (lines > 0)
+        line_start = (const guint8 *) memrchr (buf, '\n', consumed) + 1 - buf;
+    }
 
   if (lines > 0)
     {
-      self->ctx.line += lines;
-      self->ctx.column = 1 + (buf + consumed - (last + 1));
+      ctx->line += lines;
+      ctx->column = 1 + (consumed - line_start);
     }
   else
-    self->ctx.column += consumed;
+    ctx->column += consumed;
 }
 
 static gboolean
@@ -416,6 +482,9 @@ run_format (TslReader     *self,
   if (buf == NULL)
     buf = (const guint8 *) "";
   self->ctx.buf = buf;
+  self->ctx.len = len;
+  self->ctx.counted = 0;
+  self->ctx.counted_lines = 0;
   self->ctx.memo_offset = G_MAXSIZE;
   *consumed = self->format->parse (self->state, buf, len, at_eof, error);
   if (*consumed < 0)

@@ -69,6 +69,15 @@ typedef enum {
 void              tsl_reader_set_threads        (TslReader        *self,
                                                  TslReaderThreads  threads);
 
+/* Work the reading thread may do while a format waits for its other thread
+ * (tsl_read_stream() reads the next feed ahead): TRUE if it did some, FALSE
+ * when there is none left for now. Called with the trace locked. */
+typedef gboolean (*TslReaderIdleFunc)           (gpointer          user_data);
+
+void              tsl_reader_set_idle_func      (TslReader        *self,
+                                                 TslReaderIdleFunc func,
+                                                 gpointer          user_data);
+
 typedef void    (*TslReadProgress)              (guint64         bytes_read,
                                                  guint64         bytes_total,
                                                  guint64         events,
