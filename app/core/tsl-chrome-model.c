@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tsl-chrome-private.h"
+#include "tsl-hash.h"
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
 #define MAX_DEPTH  512          /* deeper spans are offered flat */
@@ -74,12 +75,7 @@ static guint
 bytes_hash (gconstpointer key,
             gsize         len)
 {
-  const guint8 *p = key;
-  guint32 h = 2166136261u;
-
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ p[i]) * 16777619u;
-  return h;
+  return (guint) tsl_hash_bytes (key, len);
 }
 
 static guint

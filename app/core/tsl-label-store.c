@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "tsl-hash.h"
 #include "tsl-label-store.h"
 
 typedef struct {
@@ -25,27 +26,6 @@ struct _TslLabelStore
   guint32   *slots;    /* 0 = empty, else an index into labels */
   gsize      mask;     /* n_slots - 1; the table is at most half full */
 };
-
-/* Eight bytes a step; good enough spread for stack strings, and several
- * times faster than g_str_hash's byte loop. */
-static guint64
-hash_bytes (const char *s,
-            gsize       len)
-{
-  guint64 h = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ len;
-  guint64 w;
-
-  for (; len >= 8; s += 8, len -= 8)
-    {
-      memcpy (&w, s, 8);
-      h = (h ^ w) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-      h ^= h >> 32;
-    }
-  w = 0;
-  memcpy (&w, s, len);
-  h = (h ^ w) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  return h ^ (h >> 29);
-}
 
 static void
 place (guint32 *slots,
@@ -100,7 +80,7 @@ tsl_label_store_intern_len (TslLabelStore *self,
                             const char    *str,
                             gsize          len)
 {
-  guint64 hash = hash_bytes (str, len);
+  guint64 hash = tsl_hash_bytes (str, len);
   Label *label;
   gsize i;
 
