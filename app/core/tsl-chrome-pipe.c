@@ -23,7 +23,7 @@
 #include "tsl-chrome-pipe.h"
 
 #define BATCH_EVENTS 128
-#define RING_BATCHES 32
+#define RING_BATCHES 64
 #define SPIN_ROUNDS  1000
 
 typedef struct {

@@ -34,6 +34,8 @@
  * event boundary, see tsl_chrome_guess_event_start()).
  * TSL_READER_THREADS=eager splits every buffer, for the tests. */
 #define SPLIT_MIN_BYTES    (128 * 1024)
+/* Fewer bytes than this are modelled on the reading thread. */
+#define PIPE_MIN_BYTES     (16 * 1024)
 
 typedef enum {
   ST_START,
@@ -228,6 +230,7 @@ parse_events (TslChrome   *self,
   gboolean splitting = FALSE;   /* until resolved */
   guint64 n_before_split = 0;
   gint64 start_us = 0;
+  gboolean eager;
   Step step = STEP_NEED_MORE;
 
   *list_done = FALSE;
@@ -236,14 +239,16 @@ parse_events (TslChrome   *self,
       self->pipe = tsl_chrome_pipe_new (&self->model);
       tsl_chrome_pipe_set_idle (self->pipe, context_idle, self->ctx);
     }
-  /* The pipe sits idle while paused (see balance()). */
-  pipe = self->event_bytes >= self->pipe_resume_at ? self->pipe : NULL;
+  /* The pipe sits idle while paused (see balance()), and for a few events
+   * (the one a feed boundary cut, say), where waking the worker and
+   * waiting for it costs more than modelling them here. */
+  eager = tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER;
+  pipe = self->event_bytes >= self->pipe_resume_at && (eager || end - p >= PIPE_MIN_BYTES)
+         ? self->pipe : NULL;
 
   /* A big buffer of events: the worker takes its head, we go on from a
    * guessed event boundary. */
-  if (pipe != NULL && !self->list_is_samples &&
-      end - p >= (tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER
-                  ? 2 : SPLIT_MIN_BYTES))
+  if (pipe != NULL && !self->list_is_samples && end - p >= (eager ? 2 : SPLIT_MIN_BYTES))
     {
       const char *guess = tsl_chrome_guess_event_start (p + (gsize) ((end - p) * self->split_share), end);
 
