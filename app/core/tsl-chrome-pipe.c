@@ -32,21 +32,35 @@ typedef struct {
   TslChromeEvent events[BATCH_EVENTS];
 } Batch;
 
+/* The two threads' counters sit on cache lines of their own: sharing one,
+ * every event the reading thread committed took that line from the
+ * worker, which polls its side. */
+#define CACHE_LINE 64
+
 struct _TslChromePipe
 {
   TslChromeModel  *model;
   GThread         *thread;
   GMutex           mutex;
   GCond            cond;
-  gint             head;              /* batches published; producer writes */
-  gint             tail;              /* batches modelled; worker writes */
+  gboolean       (*idle) (gpointer data);
+  gpointer         idle_data;
+
+  /* Written by the reading thread. */
+  _Alignas (CACHE_LINE)
+  gint             head;              /* batches published */
   gint             posted;            /* bumped at every post: the worker's wake-up */
+  gint             producer_sleeping;
+  guint            fill;              /* events in ring[head] */
+
+  /* Written by the worker. */
+  _Alignas (CACHE_LINE)
+  gint             tail;              /* batches modelled */
   gint             completed;         /* bumped at every batch done or dropped and split */
   gint             worker_sleeping;
-  gint             producer_sleeping;
-  gint             quit;
-  guint            fill;              /* events in ring[head]; producer's */
 
+  _Alignas (CACHE_LINE)
+  gint             quit;
   /* The split: written by the producer before posting, by the worker
    * before it sets split_state. */
   gint             split_state;       /* TslChromeSplit */
@@ -60,9 +74,8 @@ struct _TslChromePipe
   /* Since the last tsl_chrome_pipe_take_waits(). */
   gint64           worker_idle_us;
   gint64           producer_wait_us;
-  gboolean       (*idle) (gpointer data);
-  gpointer         idle_data;
 
+  _Alignas (CACHE_LINE)
   Batch            ring[RING_BATCHES];
 };
 
@@ -211,7 +224,7 @@ worker (gpointer data)
 TslChromePipe *
 tsl_chrome_pipe_new (TslChromeModel *model)
 {
-  TslChromePipe *self = g_new0 (TslChromePipe, 1);
+  TslChromePipe *self = g_aligned_alloc0 (1, sizeof (TslChromePipe), CACHE_LINE);
 
   self->model = model;
   self->split_events = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
@@ -245,7 +258,7 @@ tsl_chrome_pipe_free (TslChromePipe *self)
   g_mutex_clear (&self->mutex);
   g_cond_clear (&self->cond);
   g_array_unref (self->split_events);
-  g_free (self);
+  g_aligned_free (self);
 }
 
 static void
@@ -269,8 +282,9 @@ tsl_chrome_pipe_slot (TslChromePipe *self)
 {
   gint head = self->head;   /* only this thread writes it */
 
-  /* The batch being filled must not be one the worker still reads. */
-  for (;;)
+  /* The batch being filled must not be one the worker still reads: asked
+   * when it is started. */
+  while (self->fill == 0)
     {
       gint completed = g_atomic_int_get (&self->completed);
 
