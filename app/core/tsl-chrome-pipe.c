@@ -71,9 +71,10 @@ struct _TslChromePipe
   GArray          *split_events;      /* TslChromeEvent */
   const char      *split_stop;
   gint             discard_to;        /* 0, or 1 + the head up to which to drop */
-  /* Since the last tsl_chrome_pipe_take_waits(). */
+  /* Since the last tsl_chrome_pipe_take_waits(), at waits_since. */
   gint64           worker_idle_us;
   gint64           producer_wait_us;
+  gint64           waits_since;
 
   _Alignas (CACHE_LINE)
   Batch            ring[RING_BATCHES];
@@ -125,8 +126,12 @@ wait_change (TslChromePipe *self,
   g_mutex_unlock (&self->mutex);
 
 out:
-  /* Relaxed atomics: the worker's count is taken by the other thread. */
-  __atomic_fetch_add (waited_us, g_get_monotonic_time () - start, __ATOMIC_RELAXED);
+  /* Relaxed atomics: the worker's count is taken by the other thread.
+   * Only the part since the counts were last taken: a worker idle between
+   * two parse calls (the reading thread reading a pipe) is no sign of
+   * either thread waiting for the other. */
+  start = MAX (start, __atomic_load_n (&self->waits_since, __ATOMIC_RELAXED));
+  __atomic_fetch_add (waited_us, MAX (g_get_monotonic_time () - start, 0), __ATOMIC_RELAXED);
 }
 
 /* The reading thread's work instead of a wait, while there is some. */
@@ -400,6 +405,7 @@ tsl_chrome_pipe_take_waits (TslChromePipe *self,
                             gint64        *worker_idle_us,
                             gint64        *producer_wait_us)
 {
+  __atomic_store_n (&self->waits_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
   *worker_idle_us = __atomic_exchange_n (&self->worker_idle_us, 0, __ATOMIC_RELAXED);
   *producer_wait_us = __atomic_exchange_n (&self->producer_wait_us, 0, __ATOMIC_RELAXED);
 }
