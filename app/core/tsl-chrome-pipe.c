@@ -32,9 +32,10 @@ typedef struct {
   TslChromeEvent events[BATCH_EVENTS];
 } Batch;
 
-/* The two threads' counters sit on cache lines of their own: sharing one,
- * every event the reading thread committed took that line from the
- * worker, which polls its side. */
+/* The two threads' counters sit on cache lines of their own, and the
+ * reading thread's per-event count on a third: sharing one, every event it
+ * committed had to take the line back from a worker polling for the next
+ * batch. */
 #define CACHE_LINE 64
 
 struct _TslChromePipe
@@ -46,12 +47,15 @@ struct _TslChromePipe
   gboolean       (*idle) (gpointer data);
   gpointer         idle_data;
 
-  /* Written by the reading thread. */
+  /* The reading thread's own. */
+  _Alignas (CACHE_LINE)
+  guint            fill;              /* events in ring[head] */
+
+  /* Written by the reading thread, once a batch. */
   _Alignas (CACHE_LINE)
   gint             head;              /* batches published */
   gint             posted;            /* bumped at every post: the worker's wake-up */
   gint             producer_sleeping;
-  guint            fill;              /* events in ring[head] */
 
   /* Written by the worker. */
   _Alignas (CACHE_LINE)

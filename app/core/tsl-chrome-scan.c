@@ -82,30 +82,37 @@ word_find (guint64 w,
   return (x - ONES) & ~x & HIGHS;
 }
 
+typedef enum {
+  KEY_NONE,         /* the general path must take it */
+  KEY_ROUTED,       /* *after at the byte after the closing quote */
+  KEY_AND_COLON,    /* ... and `": ` too: *after at the value */
+} KeyScan;
+
 /* The hot case of a member name: p at its opening quote, the name shorter
  * than eight bytes and without a backslash. Nearly every key of an event is
  * one of these, and a word compare routes it without scanning it as a
- * string. FALSE when the general path must take it. */
-static inline gboolean
+ * string; the `: ` that follows a key of up to five bytes is in the same
+ * word. */
+static inline KeyScan
 scan_short_key (const char      *p,
                 const char      *end,
                 TslChromeEvent  *ev,
                 TslJsonValue   **slot,
                 const char     **after)
 {
-  guint64 w, quote, backslash;
+  guint64 word, w, quote, backslash;
   guint n;
 
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
   if (G_UNLIKELY (end - p < 9))
-    return FALSE;
-  memcpy (&w, p + 1, 8);
-  quote = word_find (w, '"');
-  backslash = word_find (w, '\\');
+    return KEY_NONE;
+  memcpy (&word, p + 1, 8);
+  quote = word_find (word, '"');
+  backslash = word_find (word, '\\');
   if (quote == 0 || (backslash & ((quote & -quote) - 1)) != 0)
-    return FALSE;
+    return KEY_NONE;
   n = __builtin_ctzll (quote) / 8;
-  w &= (G_GUINT64_CONSTANT (1) << (8 * n)) - 1;
+  w = word & ((G_GUINT64_CONSTANT (1) << (8 * n)) - 1);
 
   switch (w)
     {
@@ -124,10 +131,15 @@ scan_short_key (const char      *p,
     case KEY5 ('s', 't', 'a', 'c', 'k'): *slot = &ev->stack; break;
     default: *slot = NULL; break;
     }
+  if (n <= 5 && ((word >> (8 * (n + 1))) & 0xffff) == KEY2 (':', ' '))
+    {
+      *after = p + n + 4;
+      return KEY_AND_COLON;
+    }
   *after = p + n + 2;
-  return TRUE;
+  return KEY_ROUTED;
 #else
-  return FALSE;
+  return KEY_NONE;
 #endif
 }
 
@@ -156,6 +168,7 @@ tsl_chrome_scan_event (const char     *p,
       TslJsonValue key, skipped;
       TslJsonValue *slot;
       TslJsonStatus status;
+      KeyScan keyed;
 
       if (*p != '"')
         {
@@ -163,14 +176,24 @@ tsl_chrome_scan_event (const char     *p,
           error->message = "expected a member name in double quotes";
           return TSL_JSON_ERROR;
         }
-      if (!scan_short_key (p, end, ev, &slot, &p))
+      keyed = scan_short_key (p, end, ev, &slot, &p);
+      if (keyed == KEY_NONE)
         {
           if (tsl_json_scan_string (p, end, &key, &p) != TSL_JSON_OK)
             return TSL_JSON_INCOMPLETE;
           slot = event_slot (ev, &key);
         }
+      if (keyed == KEY_AND_COLON)
+        {
+          if (G_UNLIKELY (p >= end || (guchar) *p <= ' '))
+            {
+              p = tsl_json_skip_ws (p, end);
+              if (p >= end)
+                return TSL_JSON_INCOMPLETE;
+            }
+        }
       /* `": "` then the value: the way nearly every writer spaces it. */
-      if (G_LIKELY (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (guchar) p[2] > ' '))
+      else if (G_LIKELY (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (guchar) p[2] > ' '))
         p += 2;
       else
         {
