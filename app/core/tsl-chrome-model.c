@@ -246,12 +246,46 @@ resolve_id (TslChromeModel     *self,
   return TRUE;
 }
 
+static inline gboolean
+raw_id_is (const TslChromeRawId *raw,
+           const TslJsonValue   *value)
+{
+  if (raw->type != value->type || raw->len != value->len)
+    return FALSE;
+  for (guint i = 0; i < raw->len; i++)
+    if (raw->text[i] != value->p[i])
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+raw_id_set (TslChromeRawId     *raw,
+            const TslJsonValue *value)
+{
+  if (value->len > TSL_CHROME_RAW_ID_LEN)
+    return FALSE;
+  raw->type = value->type;
+  raw->len = value->len;
+  if (value->len > 0)
+    memcpy (raw->text, value->p, value->len);
+  return TRUE;
+}
+
+/* The same bytes resolve the same way (a string tid is named within its
+ * pid, so both must match): the last event's pair is kept as written. */
 static gboolean
 get_ids (TslChromeModel       *self,
          const TslChromeEvent *ev,
          gint64               *pid,
          gint64               *tid)
 {
+  if (self->have_last_ids &&
+      raw_id_is (&self->last_pid_raw, &ev->pid) && raw_id_is (&self->last_tid_raw, &ev->tid))
+    {
+      *pid = self->last_pid;
+      *tid = self->last_tid;
+      return TRUE;
+    }
   if (!resolve_id (self, &ev->pid, FALSE, 0, pid) ||
       !resolve_id (self, &ev->tid, TRUE, *pid, tid))
     {
@@ -259,6 +293,10 @@ get_ids (TslChromeModel       *self,
                              "ignored an event whose \"pid\" or \"tid\" is not a number or a string");
       return FALSE;
     }
+  self->have_last_ids = raw_id_set (&self->last_pid_raw, &ev->pid) &&
+                        raw_id_set (&self->last_tid_raw, &ev->tid);
+  self->last_pid = *pid;
+  self->last_tid = *tid;
   return TRUE;
 }
 

@@ -42,8 +42,23 @@ typedef struct {
   char    text[TSL_CHROME_NAME_CACHE_LEN];
 } TslChromeName;
 
+/* A "pid" or "tid" as written: runs of events mostly repeat the last. */
+#define TSL_CHROME_RAW_ID_LEN 22
+
+typedef struct {
+  guint8  type;
+  guint8  len;
+  char    text[TSL_CHROME_RAW_ID_LEN];
+} TslChromeRawId;
+
 typedef struct {
   TslTrace   *trace;
+
+  TslChromeRawId last_pid_raw;  /* the last event's ids, when they fit */
+  TslChromeRawId last_tid_raw;
+  gint64      last_pid;
+  gint64      last_tid;
+  gboolean    have_last_ids;
 
   GHashTable *threads;        /* (pid, tid) → Thread */
   gpointer    last_thread;
