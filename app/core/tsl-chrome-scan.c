@@ -143,6 +143,24 @@ scan_short_key (const char      *p,
 #endif
 }
 
+/* Every member absent. GCC turns a memset() of this size, and a loop of
+ * zero stores, into `rep stos`, whose start-up cost was a tenth of the
+ * scan; a zero it cannot see through keeps the fourteen stores. */
+static inline void
+clear_event (TslChromeEvent *ev)
+{
+#if defined (__SSE2__) && defined (__GNUC__)
+  __m128i zero = _mm_setzero_si128 ();
+
+  G_STATIC_ASSERT (sizeof (TslChromeEvent) % sizeof (__m128i) == 0);
+  __asm__ ("" : "+x" (zero));
+  for (gsize i = 0; i < sizeof (TslChromeEvent) / sizeof (__m128i); i++)
+    _mm_storeu_si128 ((__m128i *) ev + i, zero);
+#else
+  memset (ev, 0, sizeof *ev);
+#endif
+}
+
 /* Scans one event object (p at its '{'); on OK every member we route on is
  * in *ev. The hot loop of the reader, so strings and scalars are scanned
  * inline and only containers go through the generic skipper. */
@@ -153,7 +171,7 @@ tsl_chrome_scan_event (const char     *p,
                        const char    **after,
                        TslJsonError   *error)
 {
-  memset (ev, 0, sizeof *ev);
+  clear_event (ev);
   p = tsl_json_skip_ws (p + 1, end);
   if (p >= end)
     return TSL_JSON_INCOMPLETE;
