@@ -7,7 +7,9 @@
  * a byte-at-a-time reference written from the JSON grammar (the tokenizer as
  * it was before the vector paths) on random inputs dense in the bytes that
  * matter: quotes, backslashes, brackets, digits, delimiters, at every length
- * and offset around the 16-byte steps, cut short at random.
+ * and offset around the 16-byte steps, cut short at random. The
+ * conversion of microsecond timestamps is checked against integer
+ * arithmetic on their digits.
  */
 #include <string.h>
 
@@ -196,6 +198,96 @@ test_scan_number (void)
   g_assert_cmpuint (n_ok, >, N_CASES / 10);
 }
 
+/* Microseconds as written to nanoseconds: the fast path is exact decimal
+ * arithmetic (three decimals, the fourth rounds half up); numbers it does
+ * not take (exponents, leading zeros, 16+ digits) go through a double. */
+static void
+test_us_as_ns (void)
+{
+  static const struct {
+    const char *text;
+    guint8      type;
+    gboolean    ok;
+    gint64      ns;
+  } cases[] = {
+    { "0", TSL_JSON_NUMBER, TRUE, 0 },
+    { "1", TSL_JSON_NUMBER, TRUE, 1000 },
+    { "1.5", TSL_JSON_NUMBER, TRUE, 1500 },
+    { "1.25", TSL_JSON_NUMBER, TRUE, 1250 },
+    { "1.234", TSL_JSON_NUMBER, TRUE, 1234 },
+    { "1.2344999", TSL_JSON_NUMBER, TRUE, 1234 },
+    { "1.2345", TSL_JSON_NUMBER, TRUE, 1235 },
+    { "1.9996", TSL_JSON_NUMBER, TRUE, 2000 },
+    { "0.001", TSL_JSON_NUMBER, TRUE, 1 },
+    { "0.0004", TSL_JSON_NUMBER, TRUE, 0 },
+    { "-3.5", TSL_JSON_NUMBER, TRUE, -3500 },
+    { "3771607.901", TSL_JSON_NUMBER, TRUE, G_GINT64_CONSTANT (3771607901) },
+    { "123456789012345.678", TSL_JSON_NUMBER, TRUE, G_GINT64_CONSTANT (123456789012345678) },
+    { "1e3", TSL_JSON_NUMBER, TRUE, 1000000 },
+    { "2.5E-1", TSL_JSON_NUMBER, TRUE, 250 },
+    { "12.5", TSL_JSON_STRING, TRUE, 12500 },
+    { "1.", TSL_JSON_NUMBER, FALSE, 0 },
+    { "1.x", TSL_JSON_NUMBER, FALSE, 0 },
+    { "abc", TSL_JSON_STRING, FALSE, 0 },
+    { "1e300", TSL_JSON_NUMBER, FALSE, 0 },
+    { "true", TSL_JSON_TRUE, FALSE, 0 },
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TslJsonValue value = { cases[i].text, strlen (cases[i].text), cases[i].type, 0 };
+      gint64 ns = -1;
+      gboolean ok = tsl_json_value_get_us_as_ns (&value, &ns);
+
+      g_test_message ("%s", cases[i].text);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (ok)
+        g_assert_cmpint (ns, ==, cases[i].ns);
+    }
+
+  /* Random decimals against integer arithmetic on their digits. */
+  for (guint i = 0; i < 100000; i++)
+    {
+      char text[40];
+      guint n_whole = g_rand_int_range (rand, 1, 16);
+      guint n_frac = g_rand_int_range (rand, 0, 8);
+      gint64 whole = 0, ns = 0, expected;
+      guint frac[8] = { 0 };
+      gsize len = 0;
+      gboolean neg = g_rand_boolean (rand);
+
+      if (neg)
+        text[len++] = '-';
+      for (guint j = 0; j < n_whole; j++)
+        {
+          guint d = g_rand_int_range (rand, j == 0 && n_whole > 1 ? 1 : 0, 10);
+
+          text[len++] = '0' + d;
+          whole = whole * 10 + d;
+        }
+      if (n_frac > 0)
+        text[len++] = '.';
+      for (guint j = 0; j < n_frac; j++)
+        {
+          frac[j] = g_rand_int_range (rand, 0, 10);
+          text[len++] = '0' + frac[j];
+        }
+      text[len] = '\0';
+      expected = whole * 1000 + frac[0] * 100 + frac[1] * 10 + frac[2] + (frac[3] >= 5);
+      if (neg)
+        expected = -expected;
+
+      {
+        TslJsonValue value = { text, len, TSL_JSON_NUMBER, 0 };
+
+        g_assert_true (tsl_json_value_get_us_as_ns (&value, &ns));
+        if (ns != expected)
+          g_error ("%s: %" G_GINT64_FORMAT " ns, expected %" G_GINT64_FORMAT, text, ns, expected);
+      }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -204,6 +296,7 @@ main (int   argc,
 
   g_test_add_func ("/json-scan/value", test_scan_value);
   g_test_add_func ("/json-scan/number", test_scan_number);
+  g_test_add_func ("/json-scan/us-as-ns", test_us_as_ns);
 
   return g_test_run ();
 }
