@@ -75,8 +75,10 @@ struct _TslChromePipe
   GArray          *split_events;      /* TslChromeEvent */
   const char      *split_stop;
   gint             discard_to;        /* 0, or 1 + the head up to which to drop */
-  /* Since the last tsl_chrome_pipe_take_waits(), at waits_since. */
+  /* Since the last tsl_chrome_pipe_take_waits(), at waits_since; and the
+   * worker's idle time also before it (between parse calls). */
   gint64           worker_idle_us;
+  gint64           worker_idle_all_us;
   gint64           producer_wait_us;
   gint64           waits_since;
 
@@ -111,8 +113,10 @@ wait_change (TslChromePipe *self,
              gint           value,
              gint          *sleeping,
              gboolean       quit,
-             gint64        *waited_us)
+             gint64        *waited_us,
+             gint64        *waited_all_us)
 {
+  gint64 now;
   gint64 start = g_get_monotonic_time ();
 
   for (guint i = 0; i < SPIN_ROUNDS; i++)
@@ -134,8 +138,11 @@ out:
    * Only the part since the counts were last taken: a worker idle between
    * two parse calls (the reading thread reading a pipe) is no sign of
    * either thread waiting for the other. */
+  now = g_get_monotonic_time ();
+  if (waited_all_us != NULL)
+    __atomic_fetch_add (waited_all_us, now - start, __ATOMIC_RELAXED);
   start = MAX (start, __atomic_load_n (&self->waits_since, __ATOMIC_RELAXED));
-  __atomic_fetch_add (waited_us, MAX (g_get_monotonic_time () - start, 0), __ATOMIC_RELAXED);
+  __atomic_fetch_add (waited_us, MAX (now - start, 0), __ATOMIC_RELAXED);
 }
 
 /* The reading thread's work instead of a wait, while there is some. */
@@ -224,7 +231,8 @@ worker (gpointer data)
       if (g_atomic_int_get (&self->quit))
         break;
 
-      wait_change (self, &self->posted, posted, &self->worker_sleeping, TRUE, &self->worker_idle_us);
+      wait_change (self, &self->posted, posted, &self->worker_sleeping, TRUE, &self->worker_idle_us,
+                   &self->worker_idle_all_us);
     }
 
   return NULL;
@@ -305,7 +313,7 @@ tsl_chrome_pipe_slot (TslChromePipe *self)
       if (producer_idle (self))
         continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
-                   &self->producer_wait_us);
+                   &self->producer_wait_us, NULL);
     }
 
   return &self->ring[head % RING_BATCHES].events[self->fill];
@@ -338,7 +346,7 @@ tsl_chrome_pipe_drain (TslChromePipe *self)
       if (producer_idle (self))
         continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
-                   &self->producer_wait_us);
+                   &self->producer_wait_us, NULL);
     }
 }
 
@@ -384,7 +392,7 @@ tsl_chrome_pipe_resolve (TslChromePipe  *self,
       if (producer_idle (self))
         continue;
       wait_change (self, &self->completed, completed, &self->producer_sleeping, FALSE,
-                   &self->producer_wait_us);
+                   &self->producer_wait_us, NULL);
     }
 
   *stop = self->split_stop;
@@ -407,9 +415,11 @@ tsl_chrome_pipe_resolve (TslChromePipe  *self,
 void
 tsl_chrome_pipe_take_waits (TslChromePipe *self,
                             gint64        *worker_idle_us,
+                            gint64        *worker_idle_all_us,
                             gint64        *producer_wait_us)
 {
   __atomic_store_n (&self->waits_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
   *worker_idle_us = __atomic_exchange_n (&self->worker_idle_us, 0, __ATOMIC_RELAXED);
+  *worker_idle_all_us = __atomic_exchange_n (&self->worker_idle_all_us, 0, __ATOMIC_RELAXED);
   *producer_wait_us = __atomic_exchange_n (&self->producer_wait_us, 0, __ATOMIC_RELAXED);
 }

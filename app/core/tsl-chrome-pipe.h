@@ -76,10 +76,12 @@ TslChromeSplit    tsl_chrome_pipe_resolve       (TslChromePipe    *self,
                                                  guint            *n_events,
                                                  const char      **stop,
                                                  gboolean         *need_separator);
-/* Microseconds the worker waited for work, and this thread for the worker,
- * since the last call (a heuristic for balancing a split). */
+/* Microseconds the worker waited for work (since the last call; and also
+ * counting waits that began before it), and this thread for the worker,
+ * since the last call: heuristics for balancing a split. */
 void              tsl_chrome_pipe_take_waits    (TslChromePipe    *self,
                                                  gint64           *worker_idle_us,
+                                                 gint64           *worker_idle_all_us,
                                                  gint64           *producer_wait_us);
 
 G_END_DECLS

@@ -71,6 +71,8 @@ struct _TslChrome {
   TslChromePipe    *pipe;
   double            split_share;    /* of a big buffer, scanned by the worker */
   guint             contended;      /* split calls in a row that mostly waited */
+  gint64            balanced_at;    /* µs, the end of the last split call */
+  gint64            idle_all_us;    /* the worker's, since then */
   guint64           pipe_resume_at; /* event_bytes from which to use the pipe again */
 };
 
@@ -155,20 +157,31 @@ want_pipe (TslChrome *self)
 
 /* Moves the split towards where neither thread waits for the other: the
  * worker's idle time says it could scan more, ours that it should scan
- * less. */
+ * less. The worker's idle time between two calls counts too: we then read
+ * and count lines alone, and a bigger share for the worker leaves us time
+ * to do that inside the call (see tsl_reader_context_idle()). Contention
+ * is judged on the call alone: between calls a pipe may keep us waiting. */
 static void
 balance (TslChrome *self,
-         gint64     elapsed_us)
+         gint64     call_us)
 {
-  gint64 idle_us, wait_us;
+  gint64 now = g_get_monotonic_time ();
+  gint64 cycle_us = self->balanced_at != 0 ? now - self->balanced_at : call_us;
+  gint64 idle_us, idle_all_us, wait_us;
 
-  tsl_chrome_pipe_take_waits (self->pipe, &idle_us, &wait_us);
-  if (elapsed_us <= 0)
-    return;   /* just reset */
-  self->split_share += 0.5 * (double) (idle_us - wait_us) / elapsed_us;
+  tsl_chrome_pipe_take_waits (self->pipe, &idle_us, &idle_all_us, &wait_us);
+  self->idle_all_us += idle_all_us;
+  if (call_us <= 0)
+    return;   /* the call starts: only its own waits count for contention */
+  idle_all_us = self->idle_all_us;
+  self->idle_all_us = 0;
+  self->balanced_at = now;
+  if (cycle_us <= 0)
+    return;
+  self->split_share += 0.5 * (double) (idle_all_us - wait_us) / cycle_us;
   self->split_share = CLAMP (self->split_share, 0.02, 0.45);
 
-  if (idle_us + wait_us > CONTENDED_SHARE * elapsed_us)
+  if (idle_us + wait_us > CONTENDED_SHARE * call_us)
     self->contended++;
   else
     self->contended = 0;
@@ -253,7 +266,7 @@ parse_events (TslChrome   *self,
       const char *guess = tsl_chrome_guess_event_start (p + (gsize) ((end - p) * self->split_share), end);
 
       start_us = g_get_monotonic_time ();
-      balance (self, 0);   /* only this call's waits count */
+      balance (self, 0);
       if (guess != NULL)
         {
           tsl_chrome_pipe_split (pipe, p, guess, self->need_separator, tsl_chrome_run_events);
