@@ -73,6 +73,7 @@ struct _TslChromePipe
   const char      *split_guess;
   gboolean         split_need_separator;
   GArray          *split_events;      /* TslChromeEvent */
+  TslChromeShape   shape;             /* the worker's scanner's */
   const char      *split_stop;
   gint             discard_to;        /* 0, or 1 + the head up to which to drop */
   /* Since the last tsl_chrome_pipe_take_waits(), at waits_since; and the
@@ -180,7 +181,7 @@ run_split (TslChromePipe *self)
 
   g_array_set_size (self->split_events, 0);
   self->split_stop = self->split_run (self->split_start, self->split_guess,
-                                      self->split_events, &need);
+                                      self->split_events, &self->shape, &need);
   for (guint i = 0; i < self->split_events->len; i++)
     tsl_chrome_model_event (self->model, &g_array_index (self->split_events, TslChromeEvent, i));
   self->split_need_separator = need;

@@ -45,6 +45,7 @@ void              tsl_chrome_pipe_drain         (TslChromePipe    *self);
 typedef const char *(*TslChromeRunFunc)          (const char       *p,
                                                  const char       *end,
                                                  GArray           *events,
+                                                 TslChromeShape   *shape,
                                                  gboolean         *need_separator);
 
 typedef enum {

@@ -96,11 +96,29 @@ gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
 /* End of input: closes open spans. */
 void              tsl_chrome_model_finish       (TslChromeModel       *self);
 
+/* The bytes from one member's value to the next one's (separator, key,
+ * colon) at each member position of recent events, and the slot they lead
+ * to: a thread's scanner state (tsl_chrome_scan_event()). Zeroed: empty. */
+#define TSL_CHROME_SHAPE_MEMBERS 16
+#define TSL_CHROME_SHAPE_WAYS    2
+
+typedef struct {
+  char    bytes[16];
+  guint16 mask;       /* of the bytes that must match; 0: unused */
+  guint8  len;
+  guint8  slot;       /* index into TslChromeEvent, as TslJsonValues */
+} TslChromeLead;
+
+typedef struct {
+  TslChromeLead leads[TSL_CHROME_SHAPE_MEMBERS][TSL_CHROME_SHAPE_WAYS];
+} TslChromeShape;
+
 /* tsl-chrome-scan.c. One event object at p (its '{'): on OK every member
  * routing needs is in *ev and *after is past the '}'. */
 TslJsonStatus     tsl_chrome_scan_event         (const char           *p,
                                                  const char           *end,
                                                  TslChromeEvent       *ev,
+                                                 TslChromeShape       *shape,
                                                  const char          **after,
                                                  TslJsonError         *error);
 /* A TslChromeRunFunc (tsl-chrome-pipe.h): events and ',' from p, nothing
@@ -108,6 +126,7 @@ TslJsonStatus     tsl_chrome_scan_event         (const char           *p,
 const char       *tsl_chrome_run_events         (const char           *p,
                                                  const char           *end,
                                                  GArray               *events,
+                                                 TslChromeShape       *shape,
                                                  gboolean             *need_separator);
 /* A likely event start at or after `from`, or NULL. */
 const char       *tsl_chrome_guess_event_start  (const char           *from,

@@ -161,32 +161,132 @@ clear_event (TslChromeEvent *ev)
 #endif
 }
 
+/* The shape cache. Writers put an event's members in the same order with
+ * the same spacing, event after event, so the bytes between one value and
+ * the next (`, "name": `) repeat at each member position. Each position
+ * keeps the last two such leads it saw, with the slot they lead to: one
+ * 16-byte compare then stands for the separator, the key and the colon. */
+#define NO_SLOT G_MAXUINT8
+
+G_STATIC_ASSERT (sizeof (TslChromeEvent) == 13 * sizeof (TslJsonValue));
+G_STATIC_ASSERT (sizeof (TslChromeEvent) / sizeof (TslJsonValue) < NO_SLOT);
+
+static inline TslJsonValue *
+slot_at (TslChromeEvent *ev,
+         guint           index)
+{
+  return index == NO_SLOT ? NULL : (TslJsonValue *) ev + index;
+}
+
+/* The member at position i, when its lead is one seen before: its slot in
+ * *slot and its value's first byte in *value. */
+static inline gboolean
+predict_member (TslChromeShape  *shape,
+                guint            i,
+                const char      *lead,
+                const char      *end,
+                TslChromeEvent  *ev,
+                TslJsonValue   **slot,
+                const char     **value)
+{
+#ifdef __SSE2__
+  __m128i v;
+
+  if (G_UNLIKELY (i >= TSL_CHROME_SHAPE_MEMBERS || end - lead <= 16))
+    return FALSE;
+  v = _mm_loadu_si128 ((const __m128i *) lead);
+  for (guint way = 0; way < TSL_CHROME_SHAPE_WAYS; way++)
+    {
+      const TslChromeLead *l = &shape->leads[i][way];
+      guint same = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_loadu_si128 ((const __m128i *) l->bytes)));
+
+      /* The byte after the lead must not be whitespace: the lead ended
+       * where its value began. */
+      if (l->mask != 0 && (same & l->mask) == l->mask && (guchar) lead[l->len] > ' ')
+        {
+          *slot = slot_at (ev, l->slot);
+          *value = lead + l->len;
+          return TRUE;
+        }
+    }
+#endif
+  return FALSE;
+}
+
+/* Remembers the lead [lead, value) of the member at position i. */
+static inline void
+learn_member (TslChromeShape     *shape,
+              guint               i,
+              const char         *lead,
+              const char         *value,
+              const TslChromeEvent *ev,
+              const TslJsonValue *slot)
+{
+  gsize len = value - lead;
+  TslChromeLead *l;
+
+  if (i >= TSL_CHROME_SHAPE_MEMBERS || len == 0 || len > sizeof l->bytes)
+    return;
+  l = shape->leads[i];
+  l[1] = l[0];
+  memcpy (l[0].bytes, lead, len);
+  l[0].mask = (1u << len) - 1;
+  l[0].len = len;
+  l[0].slot = slot != NULL ? (guint8) (slot - (const TslJsonValue *) ev) : NO_SLOT;
+}
+
 /* Scans one event object (p at its '{'); on OK every member we route on is
- * in *ev. The hot loop of the reader, so strings and scalars are scanned
- * inline and only containers go through the generic skipper. */
+ * in *ev. The hot loop of the reader, so members are predicted from the
+ * shape of the events before (see predict_member()), strings and scalars
+ * are scanned inline and only containers go through the generic skipper. */
 TslJsonStatus
 tsl_chrome_scan_event (const char     *p,
                        const char     *end,
                        TslChromeEvent *ev,
+                       TslChromeShape *shape,
                        const char    **after,
                        TslJsonError   *error)
 {
-  clear_event (ev);
-  p = tsl_json_skip_ws (p + 1, end);
-  if (p >= end)
-    return TSL_JSON_INCOMPLETE;
-  if (*p == '}')
-    {
-      *after = p + 1;
-      return TSL_JSON_OK;
-    }
+  const char *lead = p + 1;   /* after the '{' or the last value */
 
-  for (;;)
+  clear_event (ev);
+  for (guint i = 0;; i++)
     {
       TslJsonValue key, skipped;
       TslJsonValue *slot;
       TslJsonStatus status;
       KeyScan keyed;
+
+      if (predict_member (shape, i, lead, end, ev, &slot, &p))
+        goto value;
+
+      /* The separator: none before the first member. */
+      p = lead;
+      if (i > 0 && G_LIKELY (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"'))
+        p += 2;
+      else
+        {
+          p = tsl_json_skip_ws (p, end);
+          if (p >= end)
+            return TSL_JSON_INCOMPLETE;
+          if (*p == '}')
+            {
+              *after = p + 1;
+              return TSL_JSON_OK;
+            }
+          if (i > 0)
+            {
+              if (*p != ',')
+                {
+                  error->pos = p;
+                  error->message = "expected ',' or '}'";
+                  return TSL_JSON_ERROR;
+                }
+              p = tsl_json_skip_ws (p + 1, end);
+              if (p >= end)
+                return TSL_JSON_INCOMPLETE;
+            }
+        }
 
       if (*p != '"')
         {
@@ -228,6 +328,9 @@ tsl_chrome_scan_event (const char     *p,
           if (p >= end)
             return TSL_JSON_INCOMPLETE;
         }
+      learn_member (shape, i, lead, p, ev, slot);
+
+    value:
       /* The value is scanned straight into its slot: copying a
        * TslJsonValue just written field by field would make the CPU
        * wait for those stores (a 16-byte load cannot be forwarded from
@@ -242,39 +345,17 @@ tsl_chrome_scan_event (const char     *p,
         status = tsl_json_scan_value (p, end, slot, &p, error);
       if (status != TSL_JSON_OK)
         return status;
-
-      /* `, "` before the next member, likewise. */
-      if (G_LIKELY (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"'))
-        {
-          p += 2;
-          continue;
-        }
-      p = tsl_json_skip_ws (p, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
-      if (*p == '}')
-        {
-          *after = p + 1;
-          return TSL_JSON_OK;
-        }
-      if (*p != ',')
-        {
-          error->pos = p;
-          error->message = "expected ',' or '}'";
-          return TSL_JSON_ERROR;
-        }
-      p = tsl_json_skip_ws (p + 1, end);
-      if (p >= end)
-        return TSL_JSON_INCOMPLETE;
+      lead = p;
     }
 }
 
 /* The worker's part of a split scan: see TslChromeRunFunc. */
 const char *
-tsl_chrome_run_events (const char *p,
-                       const char *end,
-                       GArray     *events,
-                       gboolean   *need_separator)
+tsl_chrome_run_events (const char     *p,
+                       const char     *end,
+                       GArray         *events,
+                       TslChromeShape *shape,
+                       gboolean       *need_separator)
 {
   gboolean need = *need_separator;
 
@@ -296,7 +377,7 @@ tsl_chrome_run_events (const char *p,
         break;
       g_array_set_size (events, events->len + 1);
       if (tsl_chrome_scan_event (p, end, &g_array_index (events, TslChromeEvent, events->len - 1),
-                      &after, &jerr) != TSL_JSON_OK)
+                                 shape, &after, &jerr) != TSL_JSON_OK)
         {
           g_array_set_size (events, events->len - 1);
           break;

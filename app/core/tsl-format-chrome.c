@@ -68,6 +68,7 @@ struct _TslChrome {
   GByteArray       *held_samples;
   guint64           n_events;
   guint64           event_bytes;
+  TslChromeShape    shape;          /* this thread's scanner's */
   TslChromePipe    *pipe;
   double            split_share;    /* of a big buffer, scanned by the worker */
   guint             contended;      /* split calls in a row that mostly waited */
@@ -337,7 +338,7 @@ parse_events (TslChrome   *self,
               RESOLVE_FIRST ();
               g_assert_not_reached ();
             }
-          status = tsl_chrome_scan_event (p, end, ev, &after, &jerr);
+          status = tsl_chrome_scan_event (p, end, ev, &self->shape, &after, &jerr);
         }
       else
         {
@@ -514,7 +515,7 @@ flush_held_samples (TslChrome *self)
               p++;
               continue;
             }
-          if (*p != '{' || tsl_chrome_scan_event (p, end, &ev, &after, &jerr) != TSL_JSON_OK)
+          if (*p != '{' || tsl_chrome_scan_event (p, end, &ev, &self->shape, &after, &jerr) != TSL_JSON_OK)
             {
               tsl_trace_add_warning (self->model.trace,
                                      "the top-level \"samples\" array is malformed; the rest of it was ignored");
