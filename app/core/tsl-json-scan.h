@@ -171,13 +171,16 @@ tsl_json_scan_number (const char    *p,
       if (other != 0)
         {
           q += __builtin_ctz (other);
-          break;
+          goto settled;
         }
       q += 16;
     }
 #endif
   while (q < end && ((guchar) (*q - '0') < 10 || *q == '.'))
     q++;
+#if defined (__SSE2__)
+settled:
+#endif
   while (q < end && !tsl_json_delimiter[(guchar) *q])
     q++;
   if (q >= end)
