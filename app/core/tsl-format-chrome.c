@@ -158,10 +158,13 @@ want_pipe (TslChrome *self)
 
 /* Moves the split towards where neither thread waits for the other: the
  * worker's idle time says it could scan more, ours that it should scan
- * less. The worker's idle time between two calls counts too: we then read
- * and count lines alone, and a bigger share for the worker leaves us time
- * to do that inside the call (see tsl_reader_context_idle()). Contention
- * is judged on the call alone: between calls a pipe may keep us waiting. */
+ * less. When we read ahead (a regular file), the worker's idle time
+ * between two calls counts too: we then read and count lines alone, and a
+ * bigger share for the worker leaves us time to do that inside the call
+ * (see tsl_reader_context_idle()). From a pipe, that time is mostly spent
+ * waiting for the writer, and a bigger share only takes CPU from it
+ * (1 GB through `cat |`: 0.86 -> 1.1 s). Contention is judged on the call
+ * alone. */
 static void
 balance (TslChrome *self,
          gint64     call_us)
@@ -174,7 +177,7 @@ balance (TslChrome *self,
   self->idle_all_us += idle_all_us;
   if (call_us <= 0)
     return;   /* the call starts: only its own waits count for contention */
-  idle_all_us = self->idle_all_us;
+  idle_all_us = tsl_reader_context_reads_ahead (self->ctx) ? self->idle_all_us : idle_us;
   self->idle_all_us = 0;
   self->balanced_at = now;
   if (cycle_us <= 0)

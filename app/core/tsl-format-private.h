@@ -43,6 +43,8 @@ TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
 /* Some of the caller's work while this thread would wait: see
  * TslReaderIdleFunc. FALSE when there is none. */
 gboolean          tsl_reader_context_idle       (TslReaderContext *ctx);
+/* Whether the caller has idle work of its own (reads the next feed). */
+gboolean          tsl_reader_context_reads_ahead (TslReaderContext *ctx);
 
 /* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
  * "perf-script", ...). Only before the first feed; for tests and fuzzing. */

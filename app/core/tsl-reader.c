@@ -262,6 +262,12 @@ tsl_reader_context_idle (TslReaderContext *ctx)
   return TRUE;
 }
 
+gboolean
+tsl_reader_context_reads_ahead (TslReaderContext *ctx)
+{
+  return ctx->reader->idle != NULL;
+}
+
 static TslReaderThreads
 default_threads (void)
 {
