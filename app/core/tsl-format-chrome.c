@@ -96,17 +96,17 @@ chrome_sniff (const guint8 *head,
       if (p < end && *p != '{' && *p != ']')
         return 0;
       /* Certain: the reader need not wait for more of a slow pipe. */
-      return p < end && g_strstr_len (s, len, "\"ph\"") != NULL ? 100 : 40;
+      return p < end && tsl_sniff_contains (s, len, "\"ph\"") ? 100 : 40;
     }
   if (*p != '{')
     return 0;
   /* speedscope's own format is an object too; leave it to that reader. */
-  if (g_strstr_len (s, len, "speedscope") != NULL &&
-      (g_strstr_len (s, len, "\"profiles\"") != NULL || g_strstr_len (s, len, "\"$schema\"") != NULL))
+  if (tsl_sniff_contains (s, len, "speedscope") &&
+      (tsl_sniff_contains (s, len, "\"profiles\"") || tsl_sniff_contains (s, len, "\"$schema\"")))
     return 10;
-  if (g_strstr_len (s, len, "\"traceEvents\"") != NULL)
+  if (tsl_sniff_contains (s, len, "\"traceEvents\""))
     return 100;
-  if (g_strstr_len (s, len, "\"ph\"") != NULL)
+  if (tsl_sniff_contains (s, len, "\"ph\""))
     return 70;
   /* Some other JSON object; the Chrome reader is the best guess, and its
    * object form may start with a large "metadata" member. */

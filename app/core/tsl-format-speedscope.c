@@ -49,11 +49,11 @@ speedscope_sniff (const guint8 *head,
 
   if (p >= s + len || *p != '{')
     return 0;
-  if (g_strstr_len (s, len, "speedscope.app/file-format-schema") != NULL ||
-      (g_strstr_len (s, len, "\"$schema\"") != NULL && g_strstr_len (s, len, "speedscope") != NULL))
+  if (tsl_sniff_contains (s, len, "speedscope.app/file-format-schema") ||
+      (tsl_sniff_contains (s, len, "\"$schema\"") && tsl_sniff_contains (s, len, "speedscope")))
     return 100;
-  if (g_strstr_len (s, len, "\"profiles\"") != NULL && g_strstr_len (s, len, "\"shared\"") != NULL &&
-      g_strstr_len (s, len, "\"traceEvents\"") == NULL)
+  if (tsl_sniff_contains (s, len, "\"profiles\"") && tsl_sniff_contains (s, len, "\"shared\"") &&
+      !tsl_sniff_contains (s, len, "\"traceEvents\""))
     return 90;
   return 0;
 }

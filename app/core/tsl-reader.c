@@ -13,7 +13,7 @@
  * bytes of the decoded UTF-8 text.
  */
 #define G_LOG_DOMAIN "tsl-reader"
-#define _GNU_SOURCE   /* memrchr */
+#define _GNU_SOURCE   /* memrchr, memmem */
 
 #include "config.h"
 
@@ -260,6 +260,14 @@ tsl_reader_context_idle (TslReaderContext *ctx)
     }
   ctx->counted += n;
   return TRUE;
+}
+
+gboolean
+tsl_sniff_contains (const char *s,
+                    gsize       len,
+                    const char *needle)
+{
+  return memmem (s, strnlen (s, len), needle, strlen (needle)) != NULL;
 }
 
 gboolean
