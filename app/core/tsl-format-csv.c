@@ -12,15 +12,20 @@
  * all-caps column (CPU, IFACE, DEV) keys the rows, so series are named like
  * "%usr{CPU=0}", and a header column ending in "[...]" means rows may be longer.
  *
- * Rows without quotes are split in place with memchr; a row with a quote takes
- * the RFC 4180 path (doubled quotes, newlines inside quotes) into a scratch
- * buffer. Nothing is allocated per row.
+ * Rows without quotes are split in place, sixteen bytes a step (memchr at a
+ * buffer's end); a row with a quote takes the RFC 4180 path (doubled quotes,
+ * newlines inside quotes) into a scratch buffer. Nothing is allocated per
+ * row.
  */
 #define G_LOG_DOMAIN "tsl-format-csv"
 
 #include "config.h"
 
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
@@ -254,6 +259,61 @@ add_field (CsvState   *self,
   g_array_append_val (self->fields, f);
 }
 
+#ifdef __SSE2__
+/* Fields a row may have for split_plain_row(); wider rows go the memchr way. */
+#define PLAIN_FIELDS 64
+
+/* The common row, without quotes and followed by its newline: one pass over
+ * 16-byte blocks finds the separators, the newline and any quote, where
+ * memchr() per field and an append per field took a third of the time of a
+ * metric file. Returns the bytes the row spans, or 0 when split_row() must
+ * take it (a quote, the buffer's end, a very wide row). */
+static gsize
+split_plain_row (CsvState   *self,
+                 const char *p,
+                 const char *end)
+{
+  const __m128i sep = _mm_set1_epi8 (self->sep);
+  const __m128i newline = _mm_set1_epi8 ('\n');
+  const __m128i quote = _mm_set1_epi8 ('"');
+  Field fields[PLAIN_FIELDS];
+  guint n = 0;
+  const char *s = p;   /* the current field's start */
+
+  for (const char *q = p; end - q >= 16; q += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) q);
+      guint nl = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline));
+      guint quotes = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote));
+      guint seps = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, sep));
+      guint before = nl != 0 ? (nl & -nl) - 1 : 0xffff;   /* the bytes before the newline */
+
+      if ((quotes & before) != 0)
+        return 0;
+      for (seps &= before; seps != 0; seps &= seps - 1)
+        {
+          const char *c = q + __builtin_ctz (seps);
+
+          if (n == PLAIN_FIELDS - 1)
+            return 0;
+          fields[n++] = (Field) { s, c - s };
+          s = c + 1;
+        }
+      if (nl != 0)
+        {
+          const char *eol = q + __builtin_ctz (nl);
+          const char *line_end = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
+
+          fields[n++] = (Field) { s, line_end - s };
+          g_array_set_size (self->fields, 0);
+          g_array_append_vals (self->fields, fields, n);
+          return eol + 1 - p;
+        }
+    }
+  return 0;
+}
+#endif
+
 /* Splits the row at p into self->fields. Returns the bytes it spans
  * (with its newline), or 0 when it is not complete yet. */
 static gsize
@@ -263,11 +323,20 @@ split_row (CsvState   *self,
            gboolean    at_eof,
            gsize       base_offset)
 {
-  const char *nl = memchr (p, '\n', end - p);
-  const char *eol = nl ? nl : end;
+  const char *nl;
+  const char *eol;
   const char *q;
   gboolean in_quotes = FALSE;
   gsize field_start;
+
+#ifdef __SSE2__
+  gsize used = split_plain_row (self, p, end);
+
+  if (used != 0)
+    return used;
+#endif
+  nl = memchr (p, '\n', end - p);
+  eol = nl ? nl : end;
 
   if (nl == NULL && !at_eof)
     return 0;

@@ -358,6 +358,36 @@ test_csv_wide (void)
   g_assert_true (has_warning (trace, "metrics-wide.csv:5:1: 1 cells are not numbers"));
 }
 
+/* Rows of 64 fields (the 16-byte splitter's limit) with CRLF, one of 65
+ * (past it), an empty cell, a quoted cell (see the fixture's maker in the
+ * commit that added it). */
+static void
+test_csv_wide_crlf (void)
+{
+  g_autoptr(TslTrace) trace = read_fixture ("metrics-wide-crlf.csv");
+  const TslSample *s;
+  guint n;
+
+  g_assert_cmpstr (tsl_trace_get_format (trace), ==, "csv");
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 13);
+  g_assert_cmpuint (tsl_trace_get_n_tracks (trace), ==, 63);
+  /* The last column's name ("m62", found by track_samples()) and cells end
+   * before the '\r'. */
+  s = track_samples (trace, "m62", &n);
+  g_assert_cmpuint (n, ==, 12);
+  g_assert_cmpint (s[0].time_ns, ==, G_GINT64_CONSTANT (100000000000));
+  g_assert_cmpfloat (s[0].value, ==, 2.2);
+  g_assert_cmpint (s[11].time_ns, ==, G_GINT64_CONSTANT (200000000000));
+  g_assert_cmpfloat (s[11].value, ==, 1);
+  /* The quoted cell is read, the empty one is no value. */
+  s = track_samples (trace, "m0", &n);
+  g_assert_cmpuint (n, ==, 12);
+  g_assert_cmpfloat (s[6].value, ==, 4.5);
+  track_samples (trace, "m5", &n);
+  g_assert_cmpuint (n, ==, 11);
+  g_assert_true (has_warning (trace, "metrics-wide-crlf.csv:7:1: 1 rows have a different number of fields"));
+}
+
 static void
 test_csv_long (void)
 {
@@ -566,7 +596,7 @@ main (int    argc,
     "perf-callchain.txt", "perf-no-callchain.txt", "perf-no-time.txt", "perf-bad-header.txt",
     "collapsed.txt", "collapsed-crlf.txt", "collapsed-utf16le.txt", "collapsed-utf16be.txt",
     "metrics-wide.csv", "metrics-long.csv", "metrics-semicolon.csv", "metrics-quoted.csv",
-    "metrics.tsv", "metrics-header-only.csv", "metrics-sadf.csv",
+    "metrics.tsv", "metrics-header-only.csv", "metrics-sadf.csv", "metrics-wide-crlf.csv",
   };
 
   g_test_init (&argc, &argv, NULL);
@@ -576,6 +606,7 @@ main (int    argc,
   g_test_add_func ("/readers/collapsed/basic", test_collapsed);
   g_test_add_func ("/readers/collapsed/utf16", test_collapsed_utf16);
   g_test_add_func ("/readers/csv/wide", test_csv_wide);
+  g_test_add_func ("/readers/csv/wide-crlf", test_csv_wide_crlf);
   g_test_add_func ("/readers/csv/long", test_csv_long);
   g_test_add_func ("/readers/csv/variants", test_csv_variants);
   g_test_add_func ("/readers/driver/errors", test_errors);
