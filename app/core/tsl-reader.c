@@ -10,24 +10,19 @@
  * the format; only a record split by a chunk boundary is copied.
  *
  * Positions in messages are 1-based lines and 1-based columns counted in
- * bytes of the decoded UTF-8 text.
+ * bytes of the decoded UTF-8 text (tsl-text-position.c).
  */
 #define G_LOG_DOMAIN "tsl-reader"
-#define _GNU_SOURCE   /* memrchr, memmem */
+#define _GNU_SOURCE   /* memmem */
 
 #include "config.h"
 
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "tsl-format-private.h"
+#include "tsl-text-position.h"
 
 #define SNIFF_BYTES     (64 * 1024)
-/* Newlines counted per idle call (tsl_reader_context_idle()) */
-#define IDLE_COUNT_BYTES (64 * 1024)
 /* gunzip output per round */
 #define INFLATE_BYTES   (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
@@ -43,22 +38,9 @@ typedef enum {
 
 struct _TslReaderContext
 {
-  TslReader    *reader;
+  TslReader       *reader;
   /* The buffer of the current parse() call and where it starts. */
-  const guint8 *buf;
-  gsize         len;
-  /* Newlines of buf[0, counted) found ahead, in idle time (see
-   * tsl_reader_context_idle()): how many, and the offset after the last. */
-  gsize         counted;
-  guint64       counted_lines;
-  gsize         counted_line_start;
-  guint64       line;
-  guint64       column;
-  /* Memo of the last position asked for, so a run of warnings in one buffer
-   * does not rescan it from the start each time. */
-  gsize         memo_offset;
-  guint64       memo_line;
-  guint64       memo_column;
+  TslTextPosition  pos;
 };
 
 struct _TslReader
@@ -109,83 +91,6 @@ static const TslFormat *formats[] = {
   &tsl_format_csv,
 };
 
-/* The '\n's in [p, p + n) and the last of them. Every byte the reader
- * consumes passes through here once, on the reading thread while the
- * other one may wait: a memchr() per line cost 4% of a Chrome ingest, a
- * count sixteen bytes at a time a quarter of that. */
-static guint64
-count_newlines (const guint8  *p,
-                gsize          n,
-                const guint8 **last)
-{
-  const guint8 *end = p + n;
-  guint64 count = 0;
-
-#ifdef __SSE2__
-  const __m128i nl = _mm_set1_epi8 ('\n');
-
-  /* Byte counters: each compare adds 0 or -1; summed every 255 rounds. */
-  while (end - p >= 16)
-    {
-      __m128i acc = _mm_setzero_si128 ();
-      gsize rounds = MIN ((gsize) (end - p) / 16, 255);
-
-      for (gsize i = 0; i < rounds; i++, p += 16)
-        acc = _mm_sub_epi8 (acc, _mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) p), nl));
-      acc = _mm_sad_epu8 (acc, _mm_setzero_si128 ());
-      count += (guint64) _mm_cvtsi128_si32 (acc) + (guint64) _mm_extract_epi16 (acc, 4);
-    }
-#endif
-  for (; p < end; p++)
-    count += *p == '\n';
-  *last = count > 0 ? memrchr (end - n, '\n', n) : NULL;
-  return count;
-}
-
-static void
-context_locate (TslReaderContext *ctx,
-                gsize             offset,
-                guint64          *line,
-                guint64          *column)
-{
-  const guint8 *p;
-  const guint8 *end = ctx->buf + offset;
-  guint64 l, c;
-
-  if (ctx->memo_offset <= offset && ctx->memo_offset != G_MAXSIZE)
-    {
-      p = ctx->buf + ctx->memo_offset;
-      l = ctx->memo_line;
-      c = ctx->memo_column;
-    }
-  else
-    {
-      p = ctx->buf;
-      l = ctx->line;
-      c = ctx->column;
-    }
-
-  if (p < end)
-    {
-      const guint8 *last = NULL;
-      guint64 lines = count_newlines (p, end - p, &last);
-
-      if (lines > 0)
-        {
-          l += lines;
-          c = 1;
-          p = last + 1;
-        }
-    }
-  c += end - p;
-
-  ctx->memo_offset = offset;
-  ctx->memo_line = l;
-  ctx->memo_column = c;
-  *line = l;
-  *column = c;
-}
-
 char *
 tsl_reader_context_position (TslReaderContext *ctx,
                              gsize             offset)
@@ -194,7 +99,7 @@ tsl_reader_context_position (TslReaderContext *ctx,
 
   g_return_val_if_fail (ctx != NULL, NULL);
 
-  context_locate (ctx, offset, &line, &column);
+  tsl_text_position_locate (&ctx->pos, offset, &line, &column);
   return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
                           ctx->reader->name, line, column);
 }
@@ -237,29 +142,16 @@ tsl_reader_context_get_threads (TslReaderContext *ctx)
 }
 
 /* The caller's idle work first (reading the next feed), then the newlines
- * of this parse call's buffer, which advance_position() would otherwise
- * count after the call, while the format's other thread has nothing to do. */
+ * of this parse call's buffer, which run_format() would otherwise count
+ * after the call, while the format's other thread has nothing to do. */
 gboolean
 tsl_reader_context_idle (TslReaderContext *ctx)
 {
   TslReader *reader = ctx->reader;
-  const guint8 *last;
-  gsize n;
-  guint64 lines;
 
   if (reader->idle != NULL && reader->idle (reader->idle_data))
     return TRUE;
-  if (ctx->counted >= ctx->len)
-    return FALSE;
-  n = MIN (ctx->len - ctx->counted, IDLE_COUNT_BYTES);
-  lines = count_newlines (ctx->buf + ctx->counted, n, &last);
-  if (lines > 0)
-    {
-      ctx->counted_lines += lines;
-      ctx->counted_line_start = last + 1 - ctx->buf;
-    }
-  ctx->counted += n;
-  return TRUE;
+  return tsl_text_position_count_ahead (&ctx->pos);
 }
 
 gboolean
@@ -303,8 +195,7 @@ tsl_reader_new (TslTrace   *trace,
   self->pending = g_byte_array_new ();
   self->transcoded = g_byte_array_new ();
   self->ctx.reader = self;
-  self->ctx.line = 1;
-  self->ctx.column = 1;
+  tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
 
   return self;
@@ -393,42 +284,6 @@ tsl_reader_set_format (TslReader  *self,
   return FALSE;
 }
 
-static void
-advance_position (TslReader    *self,
-                  const guint8 *buf,
-                  gsize         consumed)
-{
-  TslReaderContext *ctx = &self->ctx;
-  const guint8 *last = NULL;
-  guint64 lines;
-  gsize line_start = 0;
-
-  /* Whatever idle time counted, then the rest; or, when it counted past
-   * what was consumed (the start of an unfinished record), less that. */
-  if (ctx->counted <= consumed)
-    {
-      lines = ctx->counted_lines + count_newlines (buf + ctx->counted, consumed - ctx->counted, &last);
-      if (last != NULL)
-        line_start = last + 1 - buf;
-      else if (ctx->counted_lines > 0)
-        line_start = ctx->counted_line_start;
-    }
-  else
-    {
-      lines = ctx->counted_lines - count_newlines (buf + consumed, ctx->counted - consumed, &last);
-      if (lines > 0)
-        line_start = (const guint8 *) memrchr (buf, '\n', consumed) + 1 - buf;
-    }
-
-  if (lines > 0)
-    {
-      ctx->line += lines;
-      ctx->column = 1 + (consumed - line_start);
-    }
-  else
-    ctx->column += consumed;
-}
-
 static gboolean
 sniff (TslReader     *self,
        const guint8  *head,
@@ -495,11 +350,7 @@ run_format (TslReader     *self,
   /* An empty GByteArray has a NULL data pointer; formats do arithmetic on buf. */
   if (buf == NULL)
     buf = (const guint8 *) "";
-  self->ctx.buf = buf;
-  self->ctx.len = len;
-  self->ctx.counted = 0;
-  self->ctx.counted_lines = 0;
-  self->ctx.memo_offset = G_MAXSIZE;
+  tsl_text_position_set_buffer (&self->ctx.pos, buf, len);
   *consumed = self->format->parse (self->state, buf, len, at_eof, error);
   if (*consumed < 0)
     {
@@ -507,7 +358,7 @@ run_format (TslReader     *self,
       return FALSE;
     }
   g_assert ((gsize) *consumed <= len);
-  advance_position (self, buf, *consumed);
+  tsl_text_position_advance (&self->ctx.pos, *consumed);
   return TRUE;
 }
 
@@ -803,7 +654,7 @@ push_raw (TslReader     *self,
           /* Where the damage is, as a position in the text decoded so far. */
           g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
                        "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ": invalid gzip data: %s",
-                       self->name, self->ctx.line, self->ctx.column, local_error->message);
+                       self->name, self->ctx.pos.line, self->ctx.pos.column, local_error->message);
           return FALSE;
         }
       data += bytes_read;
