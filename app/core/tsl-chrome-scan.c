@@ -16,59 +16,56 @@
 /* How far from where a split is aimed an event start is looked for. */
 #define SPLIT_SEARCH_BYTES (64 * 1024)
 
-static inline TslJsonValue *
-event_slot (TslChromeEvent     *ev,
-            const TslJsonValue *key)
-{
-  const char *k = key->p;
-
-  if (key->escaped)
-    return NULL;
-  switch (key->len)
-    {
-    case 1:
-      return k[0] == 's' ? &ev->scope : NULL;
-    case 2:
-      if (k[0] == 'p' && k[1] == 'h')
-        return &ev->ph;
-      if (k[0] == 't' && k[1] == 's')
-        return &ev->ts;
-      if (k[0] == 'i' && k[1] == 'd')
-        return &ev->id;
-      if (k[0] == 's' && k[1] == 'f')
-        return &ev->sf;
-      return NULL;
-    case 3:
-      if (memcmp (k, "pid", 3) == 0)
-        return &ev->pid;
-      if (memcmp (k, "tid", 3) == 0)
-        return &ev->tid;
-      if (memcmp (k, "dur", 3) == 0)
-        return &ev->dur;
-      if (memcmp (k, "cat", 3) == 0)
-        return &ev->cat;
-      if (memcmp (k, "id2", 3) == 0)
-        return &ev->id2;
-      return NULL;
-    case 4:
-      if (memcmp (k, "name", 4) == 0)
-        return &ev->name;
-      if (memcmp (k, "args", 4) == 0)
-        return &ev->args;
-      return NULL;
-    case 5:
-      return memcmp (k, "stack", 5) == 0 ? &ev->stack : NULL;
-    default:
-      return NULL;
-    }
-}
-
 /* A key of up to seven bytes, read as one little-endian word. */
 #define KEY2(a, b)          ((guint64) (a) | (guint64) (b) << 8)
 #define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
 #define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
 #define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
 #define ONES                G_GUINT64_CONSTANT (0x0101010101010101)
+#define KEY_WORD_MAX        7
+
+/* The slot of the member whose name is the `len` bytes of the word w (the
+ * bytes above them zero). The one table of the names we route on; a name
+ * ending in a NUL byte is none of them. */
+static inline TslJsonValue *
+slot_for_word (TslChromeEvent *ev,
+               guint64         w,
+               guint           len)
+{
+  if (len == 0 || (w >> (8 * (len - 1))) == 0)
+    return NULL;
+  switch (w)
+    {
+    case 's': return &ev->scope;
+    case KEY2 ('p', 'h'): return &ev->ph;
+    case KEY2 ('t', 's'): return &ev->ts;
+    case KEY2 ('i', 'd'): return &ev->id;
+    case KEY2 ('s', 'f'): return &ev->sf;
+    case KEY3 ('p', 'i', 'd'): return &ev->pid;
+    case KEY3 ('t', 'i', 'd'): return &ev->tid;
+    case KEY3 ('d', 'u', 'r'): return &ev->dur;
+    case KEY3 ('c', 'a', 't'): return &ev->cat;
+    case KEY3 ('i', 'd', '2'): return &ev->id2;
+    case KEY4 ('n', 'a', 'm', 'e'): return &ev->name;
+    case KEY4 ('a', 'r', 'g', 's'): return &ev->args;
+    case KEY5 ('s', 't', 'a', 'c', 'k'): return &ev->stack;
+    default: return NULL;
+    }
+}
+
+/* The slot of a member name scanned as a string: the general path. */
+static TslJsonValue *
+event_slot (TslChromeEvent     *ev,
+            const TslJsonValue *key)
+{
+  guint64 w = 0;
+
+  if (key->escaped || key->len == 0 || key->len > KEY_WORD_MAX)
+    return NULL;
+  for (guint i = 0; i < key->len; i++)
+    w |= (guint64) (guchar) key->p[i] << (8 * i);
+  return slot_for_word (ev, w, key->len);
+}
 #define HIGHS               G_GUINT64_CONSTANT (0x8080808080808080)
 
 /* The lowest byte of w equal to c, as its high bit (higher bits may be
@@ -114,23 +111,7 @@ scan_short_key (const char      *p,
   n = __builtin_ctzll (quote) / 8;
   w = word & ((G_GUINT64_CONSTANT (1) << (8 * n)) - 1);
 
-  switch (w)
-    {
-    case 's': *slot = &ev->scope; break;
-    case KEY2 ('p', 'h'): *slot = &ev->ph; break;
-    case KEY2 ('t', 's'): *slot = &ev->ts; break;
-    case KEY2 ('i', 'd'): *slot = &ev->id; break;
-    case KEY2 ('s', 'f'): *slot = &ev->sf; break;
-    case KEY3 ('p', 'i', 'd'): *slot = &ev->pid; break;
-    case KEY3 ('t', 'i', 'd'): *slot = &ev->tid; break;
-    case KEY3 ('d', 'u', 'r'): *slot = &ev->dur; break;
-    case KEY3 ('c', 'a', 't'): *slot = &ev->cat; break;
-    case KEY3 ('i', 'd', '2'): *slot = &ev->id2; break;
-    case KEY4 ('n', 'a', 'm', 'e'): *slot = &ev->name; break;
-    case KEY4 ('a', 'r', 'g', 's'): *slot = &ev->args; break;
-    case KEY5 ('s', 't', 'a', 'c', 'k'): *slot = &ev->stack; break;
-    default: *slot = NULL; break;
-    }
+  *slot = slot_for_word (ev, w, n);
   if (n <= 5 && ((word >> (8 * (n + 1))) & 0xffff) == KEY2 (':', ' '))
     {
       *after = p + n + 4;

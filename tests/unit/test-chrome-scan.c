@@ -161,6 +161,35 @@ test_shape_predicts (void)
   g_assert_cmpuint (shape->leads[6][0].mask, ==, 0);
 }
 
+/* Member names are routed by their exact bytes: one ending in a NUL byte
+ * ("ph\0") is not "ph", short or long, fast path or not. */
+static void
+test_names (void)
+{
+  static const char event[] = "{\"ph\0\": \"B\", \"s\0\": \"g\", \"ph\": \"X\", \"pid\0\": 7, "
+                              "\"stack\": [1], \"stacks\": 2, \"\": 3}, {}";
+  const char *end = event + sizeof event - 1;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autofree TslChromeShape *shape = g_new0 (TslChromeShape, 1);
+      TslChromeEvent ev;
+      TslJsonError error = { NULL, NULL };
+      const char *after;
+
+      /* Once with the whole buffer (the word-at-a-time path), once cut
+       * right after the event (the string path for its last names). */
+      if (round == 1)
+        end = event + sizeof event - 1 - strlen (", {}");
+      g_assert_cmpint (tsl_chrome_scan_event (event, end, &ev, shape, &after, &error), ==, TSL_JSON_OK);
+      g_assert_cmpuint (ev.ph.len, ==, 1);
+      g_assert_cmpint (ev.ph.p[0], ==, 'X');
+      g_assert_cmpuint (ev.scope.type, ==, TSL_JSON_NONE);
+      g_assert_cmpuint (ev.pid.type, ==, TSL_JSON_NONE);
+      g_assert_cmpuint (ev.stack.type, ==, TSL_JSON_ARRAY);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -169,6 +198,7 @@ main (int   argc,
 
   g_test_add_func ("/chrome-scan/shape-changes-nothing", test_shape_changes_nothing);
   g_test_add_func ("/chrome-scan/shape-predicts", test_shape_predicts);
+  g_test_add_func ("/chrome-scan/names", test_names);
 
   return g_test_run ();
 }
