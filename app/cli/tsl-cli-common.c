@@ -12,7 +12,7 @@
 
 #include "tsl-cli-private.h"
 #include "tsl-atomic-output-stream.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 
 gboolean
 tsl_cli_parse_options (const char          *command,

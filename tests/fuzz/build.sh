@@ -37,12 +37,14 @@ CFLAGS=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
         -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
         -Wmissing-prototypes -Wstrict-prototypes
         -DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74 -DGLIB_VERSION_MAX_ALLOWED=GLIB_VERSION_2_74
-        -UG_DISABLE_ASSERT -I"$OUT" -I"$SRC/app/core" "${PKG_CFLAGS[@]}")
+        -UG_DISABLE_ASSERT -I"$OUT" "${PKG_CFLAGS[@]}")
+mapfile -t LAYERS < <(sed -n '/core_layers = \[/,/]/p' app/core/meson.build | grep -o "'[a-z/]*'" | tr -d "'")
+for l in "${LAYERS[@]}"; do CFLAGS+=(-I"$SRC/app/core/$l"); done
 
-mapfile -t CORE < <(sed -n '/core_sources = files(/,/)/p' app/core/meson.build | grep -o "tsl-[a-z0-9-]*\.c")
+mapfile -t CORE < <(sed -n '/core_sources = files(/,/)/p' app/core/meson.build | grep -o "[a-z/]*tsl-[a-z0-9-]*\.c")
 OBJS=()
 for c in "${CORE[@]}"; do
-  o="$OUT/obj/${c%.c}.o"
+  o="$OUT/obj/$(basename "${c%.c}").o"
   if [ ! -f "$o" ] || [ "app/core/$c" -nt "$o" ] || [ "$OUT/config.h" -nt "$o" ] \
      || [ -n "$(find app/core -name '*.h' -newer "$o" -print -quit)" ]; then
     "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link -c "app/core/$c" -o "$o"

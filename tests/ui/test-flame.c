@@ -8,7 +8,7 @@
 
 #include "tsl-call-tree.h"
 #include "tsl-flame-view.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 #include "test-ui-util.h"
 

@@ -17,7 +17,7 @@
 #include "tsl-compare.h"
 #include "tsl-document-loader.h"
 #include "tsl-export.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 
 #define N_EVENTS 60000

@@ -10,7 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "tsl-flame.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 #include "tsl-render-flame.h"
 #include "tsl-snapshot.h"
 

@@ -7,7 +7,7 @@
 
 #include <gio/gio.h>
 
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 
 #define K 1000  /* larger than any fixture: every event is a kept sample */
 

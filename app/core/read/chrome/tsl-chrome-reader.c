@@ -1,4 +1,4 @@
-/* tsl-format-chrome.c: the Chrome Trace Event Format, streamed
+/* tsl-chrome-reader.c: the Chrome Trace Event Format, streamed
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

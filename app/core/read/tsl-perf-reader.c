@@ -1,4 +1,4 @@
-/* tsl-format-perf.c: `perf script` text
+/* tsl-perf-reader.c: `perf script` text
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -12,7 +12,7 @@
  * perf output without times, on the event token. The sampler decides from the
  * header alone; frame lines of events it will not keep are only stepped over.
  */
-#define G_LOG_DOMAIN "tsl-format-perf"
+#define G_LOG_DOMAIN "tsl-perf-reader"
 
 #include "config.h"
 

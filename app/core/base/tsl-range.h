@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "tsl-duration.h"
+
 G_BEGIN_DECLS
 
 /* A half-open range [start, end) in ns from the trace start, or in fractions
@@ -24,11 +26,4 @@ void              tsl_range_spec_resolve        (const TslRangeSpec  *spec,
                                                  gint64               span_ns,
                                                  gint64              *start_ns,
                                                  gint64              *end_ns);
-/* Parses one "12.5ms"-style duration into ns. */
-gboolean          tsl_duration_parse            (const char          *text,
-                                                 double              *ns,
-                                                 GError             **error);
-/* (transfer full): "1.25 ms", "3 s", "2 min 5 s", with a unit suited to the value. */
-char             *tsl_duration_format           (double               ns);
-
 G_END_DECLS

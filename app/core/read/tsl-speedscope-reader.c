@@ -1,4 +1,4 @@
-/* tsl-format-speedscope.c: speedscope's JSON file format
+/* tsl-speedscope-reader.c: speedscope's JSON file format
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,13 +1,13 @@
-/* tsl-range.c
+/* tsl-duration.c: "12.5ms" in, "12.5 ms" out
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#define G_LOG_DOMAIN "tsl-range"
+#define G_LOG_DOMAIN "tsl-duration"
 
 #include <math.h>
 #include <string.h>
 
-#include "tsl-range.h"
+#include "tsl-duration.h"
 
 static const struct {
   const char *suffix;
@@ -97,105 +97,6 @@ tsl_duration_parse (const char  *text,
 
   *ns = total;
   return TRUE;
-}
-
-static gboolean
-parse_percent (const char *text,
-               double     *fraction,
-               gboolean   *is_percent)
-{
-  g_autofree char *copy = g_strstrip (g_strdup (text));
-  gsize len = strlen (copy);
-  char *end = NULL;
-  double value;
-
-  *is_percent = len > 0 && copy[len - 1] == '%';
-  if (!*is_percent)
-    return TRUE;
-
-  copy[len - 1] = '\0';
-  value = g_ascii_strtod (copy, &end);
-  if (end == copy || *end != '\0' || !isfinite (value) || value < 0 || value > 100)
-    return FALSE;
-
-  *fraction = value / 100.0;
-  return TRUE;
-}
-
-gboolean
-tsl_range_spec_parse (const char    *text,
-                      TslRangeSpec  *out,
-                      GError       **error)
-{
-  g_auto(GStrv) parts = NULL;
-  gboolean start_pct, end_pct;
-  double start = 0, end = 0;
-
-  g_return_val_if_fail (text != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-
-  parts = g_strsplit (text, "..", 0);
-  if (g_strv_length (parts) != 2)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” is not a range (expected START..END, e.g. 1s..2s or 25%%..50%%)", text);
-      return FALSE;
-    }
-
-  if (!parse_percent (parts[0], &start, &start_pct) ||
-      !parse_percent (parts[1], &end, &end_pct))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” has a bad percentage (expected 0%% to 100%%)", text);
-      return FALSE;
-    }
-
-  if (start_pct != end_pct)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” mixes a percentage and a time; use one kind for both ends", text);
-      return FALSE;
-    }
-
-  if (!start_pct &&
-      (!tsl_duration_parse (parts[0], &start, error) ||
-       !tsl_duration_parse (parts[1], &end, error)))
-    {
-      g_prefix_error (error, "in the range “%s”: ", text);
-      return FALSE;
-    }
-
-  if (!(end > start))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” is empty: its end must be after its start", text);
-      return FALSE;
-    }
-
-  out->start = start;
-  out->end = end;
-  out->is_fraction = start_pct;
-  return TRUE;
-}
-
-void
-tsl_range_spec_resolve (const TslRangeSpec *spec,
-                        gint64              span_ns,
-                        gint64             *start_ns,
-                        gint64             *end_ns)
-{
-  g_return_if_fail (spec != NULL);
-
-  if (spec->is_fraction)
-    {
-      *start_ns = (gint64) llround (spec->start * (double) span_ns);
-      *end_ns = (gint64) llround (spec->end * (double) span_ns);
-    }
-  else
-    {
-      *start_ns = (gint64) llround (spec->start);
-      *end_ns = (gint64) llround (spec->end);
-    }
 }
 
 /* "%.4g" in the C locale: the result must read back with tsl_duration_parse()

@@ -1,4 +1,4 @@
-/* tsl-format-csv.c: CSV/TSV metric files (DESIGN.md §6)
+/* tsl-csv-reader.c: CSV/TSV metric files (DESIGN.md §6)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -17,7 +17,7 @@
  * newlines inside quotes) into a scratch buffer. Nothing is allocated per
  * row.
  */
-#define G_LOG_DOMAIN "tsl-format-csv"
+#define G_LOG_DOMAIN "tsl-csv-reader"
 
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* tsl-csv.c
+/* tsl-csv-writer.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tsl-csv.h"
+#include "tsl-csv-writer.h"
 
 void
 tsl_csv_append_field (GString    *line,

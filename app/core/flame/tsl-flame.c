@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tsl-csv.h"
+#include "tsl-csv-writer.h"
 #include "tsl-flame-private.h"
 
 G_DEFINE_BOXED_TYPE (TslFlame, tsl_flame, tsl_flame_ref, tsl_flame_unref)

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The tokenizer side of the Chrome reader (tsl-format-chrome.c) hands each
+ * The tokenizer side of the Chrome reader (tsl-chrome-reader.c) hands each
  * scanned event to this model, which keeps the per-thread stacks of open
  * spans, the counter and async tracks and the stackFrames table, and feeds
  * the trace's samplers.

@@ -1,4 +1,4 @@
-/* tsl-bootstrap-tests.c: exact tests where the bootstrap is the wrong tool
+/* tsl-exact-tests.c: exact tests where the bootstrap is the wrong tool
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,14 +7,14 @@
  * smooth, so the bootstrap is inconsistent for it and a permutation test is
  * used instead. Block bootstrap support lives here too.
  */
-#define G_LOG_DOMAIN "tsl-bootstrap"
+#define G_LOG_DOMAIN "tsl-exact-tests"
 
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "tsl-bootstrap.h"
+#include "tsl-exact-tests.h"
 
 /* scipy.stats.binomtest's relative tolerance for "no more likely than k". */
 #define BINOM_RERR (1 + 1e-7)

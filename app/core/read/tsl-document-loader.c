@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "tsl-document-loader.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 
 struct _TslDocumentLoader
 {

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "tsl-compare-private.h"
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 
 /* K of the span-only first pass: it needs times, not samples. */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "tsl-compare-private.h"
-#include "tsl-csv.h"
+#include "tsl-csv-writer.h"
 #include "tsl-rng.h"
 
 #define AUTOCORR_LIMIT 0.2

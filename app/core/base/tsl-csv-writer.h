@@ -1,4 +1,4 @@
-/* tsl-csv.h: CSV output shared by the command line and the window
+/* tsl-csv-writer.h: CSV output shared by the command line and the window
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

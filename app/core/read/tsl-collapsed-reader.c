@@ -1,4 +1,4 @@
-/* tsl-format-collapsed.c: collapsed ("folded") stacks, `a;b;c 12`
+/* tsl-collapsed-reader.c: collapsed ("folded") stacks, `a;b;c 12`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -6,7 +6,7 @@
  * space (frame names may hold spaces). There is no time axis, so every line
  * goes to one track at its ordinal: the timeline shows the file's order.
  */
-#define G_LOG_DOMAIN "tsl-format-collapsed"
+#define G_LOG_DOMAIN "tsl-collapsed-reader"
 
 #include "config.h"
 

@@ -1,8 +1,8 @@
-/* tsl-read.c: reading whole streams and files through a TslReader
+/* tsl-read-stream.c: reading whole streams and files through a TslReader
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#define G_LOG_DOMAIN "tsl-reader"
+#define G_LOG_DOMAIN "tsl-read-stream"
 #define _GNU_SOURCE   /* F_SETPIPE_SZ */
 
 #include "config.h"
@@ -11,7 +11,7 @@
 
 #include <gio/gunixinputstream.h>
 
-#include "tsl-reader.h"
+#include "tsl-read-stream.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
 #define FOLLOW_POLL_USEC (200 * 1000)

@@ -12,7 +12,7 @@
 #include <cairo-svg.h>
 
 #include "tsl-atomic-output-stream.h"
-#include "tsl-csv.h"
+#include "tsl-csv-writer.h"
 #include "tsl-export.h"
 
 #define NOTE_HEIGHT 22
