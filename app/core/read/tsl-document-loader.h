@@ -16,7 +16,12 @@ G_DECLARE_FINAL_TYPE (TslDocumentLoader, tsl_document_loader, TSL, DOCUMENT_LOAD
 TslDocumentLoader *tsl_document_loader_new          (GFile               *file,
                                                      TslTrace            *trace);
 GFile             *tsl_document_loader_get_file     (TslDocumentLoader   *self);
-/* The trace being filled; readable (under tsl_trace_lock) while loading. */
+/* Threading: create, load and read properties on one thread, the one whose
+ * thread-default main context called load_async(); the parse runs on a
+ * worker, and the `fraction`, `events` and `message` notifications (at most
+ * one batch per 250 ms, then once more at the end) arrive on that context.
+ * The trace being filled is readable while loading only under
+ * tsl_trace_lock(). */
 TslTrace          *tsl_document_loader_get_trace    (TslDocumentLoader   *self);
 /* Follow mode: at the end of the file, wait for it to grow (checked by the
  * worker, so it can be switched off while loading to finish the load). */
