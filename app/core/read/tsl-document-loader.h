@@ -32,7 +32,7 @@ gboolean           tsl_document_loader_get_follow   (TslDocumentLoader   *self);
 double             tsl_document_loader_get_fraction (TslDocumentLoader   *self);
 guint64            tsl_document_loader_get_bytes    (TslDocumentLoader   *self);
 guint64            tsl_document_loader_get_events   (TslDocumentLoader   *self);
-/* (transfer full): e.g. "12.5 MB of 40 MB, 180,000 events". */
+/* (transfer full): the `message` property, e.g. "12.5 MB of 40 MB, 180000 events". */
 char              *tsl_document_loader_dup_message  (TslDocumentLoader   *self);
 void               tsl_document_loader_load_async   (TslDocumentLoader   *self,
                                                      GCancellable        *cancellable,
