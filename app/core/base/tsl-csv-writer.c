@@ -53,3 +53,13 @@ tsl_csv_format_double (double value)
 
   return g_strdup (buf);
 }
+
+void
+tsl_csv_append_number (GString *line,
+                       double   value)
+{
+  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
+
+  g_string_append_c (line, ',');
+  g_string_append (line, text);
+}

@@ -14,5 +14,9 @@ void              tsl_csv_append_field          (GString     *line,
 /* (transfer full): the shortest C-locale form of `value` that reads back
  * exactly; "" for NAN. */
 char             *tsl_csv_format_double         (double       value);
+/* Appends ',' and tsl_csv_format_double (value); an infinity (a change from
+ * 0) is as undefined in a cell as NAN, so both leave the cell empty. */
+void              tsl_csv_append_number         (GString     *line,
+                                                 double       value);
 
 G_END_DECLS

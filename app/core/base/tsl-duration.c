@@ -134,3 +134,13 @@ tsl_duration_format (double ns)
     return format_unit (ns / 3600e9, "h");
   return format_unit (ns / 86400e9, "d");
 }
+
+char *
+tsl_duration_format_range (gint64 start_ns,
+                           gint64 end_ns)
+{
+  g_autofree char *start = tsl_duration_format ((double) start_ns);
+  g_autofree char *end = tsl_duration_format ((double) end_ns);
+
+  return g_strdup_printf ("%s – %s", start, end);
+}

@@ -154,6 +154,31 @@ tsl_reader_context_idle (TslReaderContext *ctx)
   return tsl_text_position_count_ahead (&ctx->pos);
 }
 
+void
+tsl_format_set_stack_label (TslTrace         *trace,
+                            guint             track,
+                            GString          *scratch,
+                            guint             depth,
+                            TslFrameNameFunc  name,
+                            gpointer          data,
+                            const char       *leaf)
+{
+  g_string_truncate (scratch, 0);
+  for (guint i = 0; i < depth; i++)
+    {
+      if (i > 0)
+        g_string_append_c (scratch, ';');
+      g_string_append (scratch, name (data, i));
+    }
+  if (leaf != NULL)
+    {
+      if (depth > 0)
+        g_string_append_c (scratch, ';');
+      g_string_append (scratch, leaf);
+    }
+  tsl_trace_set_label_joined (trace, track, scratch->str, scratch->len);
+}
+
 gboolean
 tsl_sniff_contains (const char *s,
                     gsize       len,

@@ -210,20 +210,22 @@ frame_name (TslSpeedscope *self,
   return tsl_trace_lookup (self->trace, g_array_index (self->frames, guint32, index));
 }
 
+static const char *
+open_frame_name (gpointer data,
+                 guint    i)
+{
+  TslSpeedscope *self = data;
+
+  return frame_name (self, g_array_index (self->stack, Open, i).frame);
+}
+
 /* The open frames 0..depth-1, root first. */
 static void
 set_stack_label (TslSpeedscope *self,
                  guint          track,
                  guint          depth)
 {
-  g_string_truncate (self->label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (self->label, ';');
-      g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
-    }
-  tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
+  tsl_format_set_stack_label (self->trace, track, self->label, depth, open_frame_name, self, NULL);
 }
 
 /* Closes the open frame at `index` and everything above it at `at`. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tsl-chrome-private.h"
+#include "tsl-format-private.h"
 #include "tsl-hash.h"
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
@@ -379,6 +380,20 @@ push_span (Thread  *th,
   return TRUE;
 }
 
+typedef struct {
+  TslTrace *trace;
+  Thread   *th;
+} OpenSpans;
+
+static const char *
+open_span_name (gpointer data,
+                guint    i)
+{
+  OpenSpans *open = data;
+
+  return tsl_trace_lookup (open->trace, open->th->open[i].name);
+}
+
 /* The label of a kept sample: open span names, root first, then `leaf`. */
 static void
 set_stack_label (TslChromeModel *self,
@@ -386,22 +401,10 @@ set_stack_label (TslChromeModel *self,
                  guint           depth,
                  guint32         leaf)
 {
-  GString *label = self->label;
+  OpenSpans open = { self->trace, th };
 
-  g_string_truncate (label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, th->open[i].name));
-    }
-  if (leaf != 0)
-    {
-      if (depth > 0)
-        g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, leaf));
-    }
-  tsl_trace_set_label_joined (self->trace, th->track, label->str, label->len);
+  tsl_format_set_stack_label (self->trace, th->track, self->label, depth, open_span_name, &open,
+                              leaf != 0 ? tsl_trace_lookup (self->trace, leaf) : NULL);
 }
 
 static void
