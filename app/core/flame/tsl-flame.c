@@ -697,14 +697,8 @@ write_tree (TslFlame           *self,
         {
           const TslFlameDiff *d = node->diff;
 
-          tsl_csv_append_number (buf, d->a_share);
-          tsl_csv_append_number (buf, d->b_share);
-          tsl_csv_append_number (buf, d->change * 100);
-          tsl_csv_append_number (buf, d->ci_low * 100);
-          tsl_csv_append_number (buf, d->ci_high * 100);
-          tsl_csv_append_number (buf, d->p_value);
-          tsl_csv_append_number (buf, d->q_value);
-          g_string_append (buf, d->significant ? ",true" : ",false");
+          tsl_csv_append_change (buf, d->a_share, d->b_share, d->change, d->ci_low, d->ci_high,
+                                 d->p_value, d->q_value, d->significant);
         }
       g_string_append_c (buf, '\n');
       if (!flush (buf, out, FALSE, cancellable, error))

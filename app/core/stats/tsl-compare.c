@@ -431,14 +431,9 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
       tsl_csv_append_field (buf, row->series);
       g_string_append_c (buf, ',');
       tsl_csv_append_field (buf, row->stat);
-      tsl_csv_append_number (buf, row->a_value);
-      tsl_csv_append_number (buf, row->b_value);
-      tsl_csv_append_number (buf, row->change * 100);
-      tsl_csv_append_number (buf, row->ci_low * 100);
-      tsl_csv_append_number (buf, row->ci_high * 100);
-      tsl_csv_append_number (buf, row->p_value);
-      tsl_csv_append_number (buf, row->q_value);
-      g_string_append (buf, row->significant ? ",true\n" : ",false\n");
+      tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
+                             row->ci_high, row->p_value, row->q_value, row->significant);
+      g_string_append_c (buf, '\n');
     }
 
   return g_string_free (buf, FALSE);
