@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-duration.h"
 
@@ -85,8 +86,8 @@ tsl_duration_parse (const char  *text,
       if (!parse_term (&p, &term))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "“%s” is not a time (expected a number with an optional unit: "
-                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)", text);
+                       _("“%s” is not a time (expected a number with an optional unit: "
+                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)"), text);
           return FALSE;
         }
       total += term;

@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-document-loader.h"
 #include "tsl-read-stream.h"
 
@@ -241,10 +243,12 @@ tsl_document_loader_dup_message (TslDocumentLoader *self)
 
   read = g_format_size (bytes);
   if (all == 0)
-    return g_strdup_printf ("%s, %" G_GUINT64_FORMAT " events", read, events);
+    /* Translators: bytes read, events */
+    return g_strdup_printf (_("%s, %llu events"), read, (unsigned long long) events);
 
   total = g_format_size (all);
-  return g_strdup_printf ("%s of %s, %" G_GUINT64_FORMAT " events", read, total, events);
+  /* Translators: bytes read, file size, events */
+  return g_strdup_printf (_("%s of %s, %llu events"), read, total, (unsigned long long) events);
 }
 
 /**

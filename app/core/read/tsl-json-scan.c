@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-json-scan.h"
 #include "tsl-text-private.h"
@@ -222,7 +223,7 @@ tsl_json_scan_value (const char    *p,
 
     case '}': case ']': case ',': case ':':
       error->pos = p;
-      error->message = "expected a value";
+      error->message = N_("expected a value");
       return TSL_JSON_ERROR;
 
     default:
@@ -239,7 +240,7 @@ tsl_json_scan_value (const char    *p,
         if (len == 0 || (guchar) *p < 0x20)
           {
             error->pos = p;
-            error->message = "expected a value";
+            error->message = N_("expected a value");
             return TSL_JSON_ERROR;
           }
         value->p = p;
@@ -289,7 +290,7 @@ iter_advance (TslJsonIter   *iter,
       if (*p != open)
         {
           error->pos = p;
-          error->message = open == '{' ? "expected '{'" : "expected '['";
+          error->message = open == '{' ? N_("expected '{'") : N_("expected '['");
           return TSL_JSON_ERROR;
         }
       p = tsl_json_skip_ws (p + 1, iter->end);
@@ -311,7 +312,7 @@ iter_advance (TslJsonIter   *iter,
       if (*p != ',')
         {
           error->pos = p;
-          error->message = close == '}' ? "expected ',' or '}'" : "expected ',' or ']'";
+          error->message = close == '}' ? N_("expected ',' or '}'") : N_("expected ',' or ']'");
           return TSL_JSON_ERROR;
         }
       p = tsl_json_skip_ws (p + 1, iter->end);
@@ -338,7 +339,7 @@ tsl_json_iter_next_member (TslJsonIter  *iter,
   if (*p != '"')
     {
       error->pos = p;
-      error->message = "expected a member name in double quotes";
+      error->message = N_("expected a member name in double quotes");
       return TSL_JSON_ERROR;
     }
   status = tsl_json_scan_value (p, iter->end, key, &after, error);
@@ -350,7 +351,7 @@ tsl_json_iter_next_member (TslJsonIter  *iter,
   if (*p != ':')
     {
       error->pos = p;
-      error->message = "expected ':' after a member name";
+      error->message = N_("expected ':' after a member name");
       return TSL_JSON_ERROR;
     }
   p = tsl_json_skip_ws (p + 1, iter->end);

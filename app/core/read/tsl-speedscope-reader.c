@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
@@ -110,7 +111,7 @@ set_doc_error (TslSpeedscope  *self,
         column++;
     }
   g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s:%u:%u: %s",
-               tsl_reader_context_get_name (self->ctx), line, column, err->message);
+               tsl_reader_context_get_name (self->ctx), line, column, _(err->message));
 }
 
 static guint32
@@ -166,7 +167,7 @@ read_frames (TslSpeedscope      *self,
 
 fail:
   err->pos = status == TSL_JSON_ERROR ? jerr.pos : shared->p + shared->len;
-  err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+  err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
   return FALSE;
 }
 
@@ -183,7 +184,7 @@ unit_to_ns (TslSpeedscope *self,
     if (g_strcmp0 (unit, units[i].name) == 0)
       return units[i].ns;
   tsl_trace_add_warning (self->trace,
-                         "profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds",
+                         _("profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds"),
                          profile, unit != NULL ? unit : "");
   return 1;
 }
@@ -315,7 +316,7 @@ read_evented (TslSpeedscope      *self,
           if (i == 0)
             {
               tsl_trace_add_warning (self->trace,
-                                     "profile \"%s\": ignored a close event for a frame that is not open",
+                                     _("profile \"%s\": ignored a close event for a frame that is not open"),
                                      profile);
               continue;
             }
@@ -326,12 +327,12 @@ read_evented (TslSpeedscope      *self,
   if (self->stack->len > 0)
     {
       tsl_trace_add_warning (self->trace,
-                             "profile \"%s\": %u frames were still open at its end",
+                             _("profile \"%s\": %u frames were still open at its end"),
                              profile, self->stack->len);
       close_frames (self, track, 0, end_ns, TRUE);
     }
   if (bad > 0)
-    tsl_trace_add_warning (self->trace, "profile \"%s\": ignored %u malformed events", profile, bad);
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": ignored %u malformed events"), profile, bad);
   return n;
 }
 
@@ -415,7 +416,7 @@ read_profile (TslSpeedscope      *self,
 
   if (profile->type != TSL_JSON_OBJECT)
     {
-      tsl_trace_add_warning (self->trace, "ignored a profile that is not an object");
+      tsl_trace_add_warning (self->trace, _("ignored a profile that is not an object"));
       return TRUE;
     }
   tsl_json_iter_init (&iter, profile->p, profile->p + profile->len);
@@ -448,7 +449,7 @@ read_profile (TslSpeedscope      *self,
   if (status != TSL_JSON_DONE)
     {
       err->pos = status == TSL_JSON_ERROR ? jerr.pos : profile->p + profile->len;
-      err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       return FALSE;
     }
 
@@ -474,7 +475,7 @@ read_profile (TslSpeedscope      *self,
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
   else
-    tsl_trace_add_warning (self->trace, "profile \"%s\": unknown type \"%s\" ignored",
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": unknown type \"%s\" ignored"),
                            name, type != NULL ? type : "");
   return TRUE;
 }
@@ -498,7 +499,7 @@ read_document (TslSpeedscope  *self,
   if (p >= end || *p != '{')
     {
       err.pos = p;
-      err.message = "expected '{' at the start of a speedscope file";
+      err.message = N_("expected '{' at the start of a speedscope file");
       set_doc_error (self, error, &err);
       return FALSE;
     }
@@ -519,13 +520,13 @@ read_document (TslSpeedscope  *self,
   if (status != TSL_JSON_DONE)
     {
       err.pos = status == TSL_JSON_ERROR ? jerr.pos : end;
-      err.message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err.message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       set_doc_error (self, error, &err);
       return FALSE;
     }
   if (profiles.type != TSL_JSON_ARRAY)
     {
-      tsl_trace_add_warning (self->trace, "no \"profiles\" array in the speedscope file");
+      tsl_trace_add_warning (self->trace, _("no \"profiles\" array in the speedscope file"));
       return TRUE;
     }
 
