@@ -88,6 +88,16 @@ tsl_range_spec_parse (const char    *text,
   return TRUE;
 }
 
+static gint64
+saturate (double ns)
+{
+  if (!(ns > (double) -TSL_RANGE_MAX_NS))
+    return -TSL_RANGE_MAX_NS;
+  if (ns > (double) TSL_RANGE_MAX_NS)
+    return TSL_RANGE_MAX_NS;
+  return (gint64) llround (ns);
+}
+
 void
 tsl_range_spec_resolve (const TslRangeSpec *spec,
                         gint64              span_ns,
@@ -96,14 +106,30 @@ tsl_range_spec_resolve (const TslRangeSpec *spec,
 {
   g_return_if_fail (spec != NULL);
 
+  /* llround() of 1e19 is undefined in a gint64: "1e10..1e11" (seconds)
+   * came back negative and passed for a range inside the trace. */
+  *start_ns = saturate (spec->is_fraction ? spec->start * (double) span_ns : spec->start);
+  *end_ns = saturate (spec->is_fraction ? spec->end * (double) span_ns : spec->end);
+}
+
+char *
+tsl_range_spec_to_string (const TslRangeSpec *spec)
+{
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
   if (spec->is_fraction)
     {
-      *start_ns = (gint64) llround (spec->start * (double) span_ns);
-      *end_ns = (gint64) llround (spec->end * (double) span_ns);
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (a, sizeof a, "%.6g", spec->start * 100);
+      g_ascii_formatd (b, sizeof b, "%.6g", spec->end * 100);
+      return g_strdup_printf ("%s%%..%s%%", a, b);
     }
-  else
-    {
-      *start_ns = (gint64) llround (spec->start);
-      *end_ns = (gint64) llround (spec->end);
-    }
+
+  start = tsl_duration_format (spec->start);
+  end = tsl_duration_format (spec->end);
+  return g_strdup_printf ("%s..%s", start, end);
 }

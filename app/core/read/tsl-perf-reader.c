@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
 
@@ -355,7 +356,7 @@ emit_label (PerfState *self,
         g_string_append_c (self->label, ';');
       if (f->bracket)
         g_string_append_c (self->label, '[');
-      g_string_append_len (self->label, f->p, f->len);
+      tsl_frames_append (self->label, f->p, (gssize) f->len);
       if (f->bracket)
         g_string_append_c (self->label, ']');
     }

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 
@@ -221,7 +222,7 @@ set_stack_label (TslSpeedscope *self,
     {
       if (i > 0)
         g_string_append_c (self->label, ';');
-      g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
+      tsl_frames_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame), -1);
     }
   tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
 }
@@ -375,7 +376,7 @@ read_sampled (TslSpeedscope      *self,
                   tsl_json_value_get_int64 (&frame, &index);
                   if (self->label->len > 0)
                     g_string_append_c (self->label, ';');
-                  g_string_append (self->label, frame_name (self, index));
+                  tsl_frames_append (self->label, frame_name (self, index), -1);
                 }
               tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
             }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tsl-chrome-private.h"
+#include "tsl-frames.h"
 #include "tsl-hash.h"
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
@@ -393,13 +394,13 @@ set_stack_label (TslChromeModel *self,
     {
       if (i > 0)
         g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, th->open[i].name));
+      tsl_frames_append (label, tsl_trace_lookup (self->trace, th->open[i].name), -1);
     }
   if (leaf != 0)
     {
       if (depth > 0)
         g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, leaf));
+      tsl_frames_append (label, tsl_trace_lookup (self->trace, leaf), -1);
     }
   tsl_trace_set_label_joined (self->trace, th->track, label->str, label->len);
 }
@@ -453,8 +454,14 @@ thread_event (TslChromeModel       *self,
             tsl_trace_add_warning (self->trace, "ignored an 'E' event without a matching 'B'");
             break;
           }
-        /* Offered now, at the span's start, so it carries its duration. */
-        dur = ts - th->open[i - 1].start_ns;
+        /* Offered now, at the span's start, so it carries its duration.
+         * One longer than a gint64 holds (±9.2e9 s ends) has none. */
+        if (__builtin_sub_overflow (ts, th->open[i - 1].start_ns, &dur))
+          {
+            tsl_trace_add_warning (self->trace,
+                                   "ignored the duration of a 'B'/'E' pair: longer than 292 years");
+            dur = -1;
+          }
         if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, i, 0);
