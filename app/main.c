@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-application.h"
+#include "tsl-atomic-output-stream.h"
 #include "tsl-cli.h"
 
 int
@@ -32,6 +33,9 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  /* An interrupted export leaves no hidden temporary file behind. */
+  tsl_atomic_output_stream_remove_temporaries_on_signals ();
 
   /* Subcommands never touch GTK, so they run without a display. */
   if (argc > 1 && tsl_cli_is_command (argv[1]))
