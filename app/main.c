@@ -38,7 +38,7 @@ main (int   argc,
   tsl_atomic_output_stream_remove_temporaries_on_signals ();
 
   /* Subcommands never touch GTK, so they run without a display. */
-  if (argc > 1 && tsl_cli_is_command (argv[1]))
+  if (argc > 1 && tsl_cli_claims_argument (argv[1]))
     return tsl_cli_run (argc, argv);
 
   g_set_application_name (_("Timeslice"));
