@@ -110,14 +110,21 @@ def test_socket(tmp):
         sock.close()
 
 
-def test_regular(tmp, csv):
-    path = os.path.join(tmp, 'secret.csv')
+def old_file(path, mode):
+    """A file to be replaced, with `mode` and (as root) another owner,
+    which is returned."""
     with open(path, 'wb') as f:
         f.write(b'old\n')
-    os.chmod(path, 0o640)
+    os.chmod(path, mode)
     owner = (4321, 4322) if os.geteuid() == 0 else None
     if owner:
         os.chown(path, *owner)
+    return owner
+
+
+def test_regular(tmp, csv):
+    path = os.path.join(tmp, 'secret.csv')
+    owner = old_file(path, 0o640)
     proc = run('sample', '-o', path, trace)
     st = os.lstat(path)
     check('regular file: exit 0', proc.returncode == 0, proc.stderr.decode())
@@ -129,12 +136,7 @@ def test_regular(tmp, csv):
 
 def test_symlinks(tmp, csv):
     target = os.path.join(tmp, 'private.csv')
-    with open(target, 'wb') as f:
-        f.write(b'old\n')
-    os.chmod(target, 0o600)
-    owner = (4321, 4322) if os.geteuid() == 0 else None
-    if owner:
-        os.chown(target, *owner)
+    owner = old_file(target, 0o600)
     link = os.path.join(tmp, 'link.csv')
     os.symlink('private.csv', link)
 
