@@ -218,8 +218,12 @@ def test_signals(tmp):
         directory = os.path.join(tmp, f'signal-{sig.name}')
         os.mkdir(directory)
         out = os.path.join(directory, 'big.png')
+        # A shell without job control starts background jobs with SIGINT
+        # ignored, and nohup ignores SIGHUP: timeslice rightly keeps an
+        # ignored signal ignored, so give it the default disposition.
         proc = subprocess.Popen([timeslice, 'export', '-o', out, '--size', '20000x2000', counters],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                                preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
         seen = False
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
