@@ -15,7 +15,6 @@
 #include "tsl-atomic-output-stream.h"
 #include "tsl-range.h"
 #include "tsl-read-stream.h"
-#include "tsl-time-math.h"
 
 gboolean
 tsl_cli_parse_options (const char          *command,
@@ -124,17 +123,15 @@ tsl_cli_resolve_range (const char *command,
 {
   g_autoptr(GError) error = NULL;
   TslRangeSpec spec;
+  TslRangeFit fit;
 
   if (!tsl_range_spec_parse (text, &spec, &error))
     {
       tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s", command, error->message);
       return FALSE;
     }
-  tsl_range_spec_resolve (&spec, span_ns, start_ns, end_ns);
-  if (spec.is_fraction && spec.end >= 1)
-    *end_ns = tsl_time_add (span_ns, 1);
-
-  if (*start_ns > span_ns)
+  fit = tsl_range_spec_fit (&spec, span_ns, start_ns, end_ns);
+  if (fit == TSL_RANGE_OUTSIDE)
     {
       g_autofree char *span = tsl_duration_format ((double) span_ns);
 
@@ -143,13 +140,11 @@ tsl_cli_resolve_range (const char *command,
       return FALSE;
     }
 
-  /* Past the last event by a hair is the usual "..end" case, not news. */
-  if (*end_ns > tsl_time_add (span_ns, 1) && (double) (*end_ns - span_ns) > 0.01 * (double) (*end_ns - *start_ns))
+  if (fit == TSL_RANGE_CLIPPED)
     {
       g_autofree char *span = tsl_duration_format ((double) span_ns);
 
       tsl_cli_fail (0, "warning: %s %s ends after the trace; clipped to its span (0..%s)", option, text, span);
-      *end_ns = tsl_time_add (span_ns, 1);
     }
 
   return TRUE;

@@ -91,10 +91,11 @@ tsl_range_spec_parse (const char    *text,
 static gint64
 saturate (double ns)
 {
-  if (!(ns > (double) -TSL_RANGE_MAX_NS))
-    return -TSL_RANGE_MAX_NS;
-  if (ns > (double) TSL_RANGE_MAX_NS)
-    return TSL_RANGE_MAX_NS;
+  /* (double) G_MAXINT64 is 2^63, one past it. */
+  if (ns >= (double) G_MAXINT64)
+    return G_MAXINT64;
+  if (!(ns > (double) G_MININT64))
+    return G_MININT64;
   return (gint64) llround (ns);
 }
 
@@ -110,6 +111,35 @@ tsl_range_spec_resolve (const TslRangeSpec *spec,
    * came back negative and passed for a range inside the trace. */
   *start_ns = saturate (spec->is_fraction ? spec->start * (double) span_ns : spec->start);
   *end_ns = saturate (spec->is_fraction ? spec->end * (double) span_ns : spec->end);
+}
+
+TslRangeFit
+tsl_range_spec_fit (const TslRangeSpec *spec,
+                    gint64              span_ns,
+                    gint64             *start_ns,
+                    gint64             *end_ns)
+{
+  /* One past the span: the last event sits at the span, ranges are half-open. */
+  gint64 after = span_ns < G_MAXINT64 ? span_ns + 1 : G_MAXINT64;
+
+  g_return_val_if_fail (spec != NULL, TSL_RANGE_OUTSIDE);
+
+  tsl_range_spec_resolve (spec, span_ns, start_ns, end_ns);
+  if (spec->is_fraction && spec->end >= 1)
+    *end_ns = after;
+
+  if (*start_ns > span_ns)
+    return TSL_RANGE_OUTSIDE;
+
+  /* In doubles: a saturated end minus a negative start would overflow. */
+  if (*end_ns > after &&
+      (double) *end_ns - (double) span_ns > 0.01 * ((double) *end_ns - (double) *start_ns))
+    {
+      *end_ns = after;
+      return TSL_RANGE_CLIPPED;
+    }
+
+  return TSL_RANGE_INSIDE;
 }
 
 char *

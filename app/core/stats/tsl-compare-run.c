@@ -400,13 +400,9 @@ resolve_range (const TslRangeSpec *spec,
                GPtrArray          *warnings,
                GError            **error)
 {
-  tsl_range_spec_resolve (spec, span, lo, hi);
+  TslRangeFit fit = tsl_range_spec_fit (spec, span, lo, hi);
 
-  /* "…..100%" must hold the trace's last event, which sits at the span. */
-  if (spec->is_fraction && spec->end >= 1)
-    *hi = tsl_time_add (span, 1);
-
-  if (*lo > span)
+  if (fit == TSL_RANGE_OUTSIDE)
     {
       g_autofree char *length = tsl_duration_format ((double) span);
       g_autofree char *range = tsl_range_spec_to_string (spec);
@@ -417,8 +413,7 @@ resolve_range (const TslRangeSpec *spec,
       return FALSE;
     }
 
-  /* A range ending just past the last event is the usual case, not news. */
-  if (*hi > tsl_time_add (span, 1) && (double) (*hi - span) > 0.01 * (double) (*hi - *lo))
+  if (fit == TSL_RANGE_CLIPPED)
     {
       g_autofree char *length = tsl_duration_format ((double) (span - *lo));
 
