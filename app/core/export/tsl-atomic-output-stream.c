@@ -222,11 +222,7 @@ resolve_links (const char *path)
       if (lstat (current, &st) != 0)
         return errno == ENOENT ? g_steal_pointer (&current) : NULL;
       if (!S_ISLNK (st.st_mode))
-        {
-          char *real = realpath (current, NULL);
-
-          return real != NULL ? real : NULL;
-        }
+        return realpath (current, NULL);
 
       link = g_file_read_link (current, NULL);
       if (link == NULL)
