@@ -20,6 +20,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
 
@@ -356,7 +357,7 @@ emit_label (PerfState *self,
         g_string_append_c (self->label, ';');
       if (f->bracket)
         g_string_append_c (self->label, '[');
-      g_string_append_len (self->label, f->p, f->len);
+      tsl_frames_append (self->label, f->p, (gssize) f->len);
       if (f->bracket)
         g_string_append_c (self->label, ']');
     }

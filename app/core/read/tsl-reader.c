@@ -21,6 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
+#include "tsl-frames.h"
 #include "tsl-text-position.h"
 
 #define SNIFF_BYTES     (64 * 1024)
@@ -169,13 +170,13 @@ tsl_format_set_stack_label (TslTrace         *trace,
     {
       if (i > 0)
         g_string_append_c (scratch, ';');
-      g_string_append (scratch, name (data, i));
+      tsl_frames_append (scratch, name (data, i), -1);
     }
   if (leaf != NULL)
     {
       if (depth > 0)
         g_string_append_c (scratch, ';');
-      g_string_append (scratch, leaf);
+      tsl_frames_append (scratch, leaf, -1);
     }
   tsl_trace_set_label_joined (trace, track, scratch->str, scratch->len);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 
@@ -378,7 +379,7 @@ read_sampled (TslSpeedscope      *self,
                   tsl_json_value_get_int64 (&frame, &index);
                   if (self->label->len > 0)
                     g_string_append_c (self->label, ';');
-                  g_string_append (self->label, frame_name (self, index));
+                  tsl_frames_append (self->label, frame_name (self, index), -1);
                 }
               tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
             }

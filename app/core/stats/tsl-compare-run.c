@@ -26,6 +26,7 @@
 #include "tsl-compare-private.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -400,23 +401,20 @@ resolve_range (const TslRangeSpec *spec,
                GPtrArray          *warnings,
                GError            **error)
 {
-  tsl_range_spec_resolve (spec, span, lo, hi);
+  TslRangeFit fit = tsl_range_spec_fit (spec, span, lo, hi);
 
-  /* "…..100%" must hold the trace's last event, which sits at the span. */
-  if (spec->is_fraction && spec->end >= 1)
-    *hi = span + 1;
-
-  if (*lo > span)
+  if (fit == TSL_RANGE_OUTSIDE)
     {
       g_autofree char *length = tsl_duration_format ((double) span);
+      g_autofree char *range = tsl_range_spec_to_string (spec);
 
       g_set_error (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE,
-                   _("range %s starts after the end of the trace (its span is %s)"), which, length);
+                   _("range %s (%s) holds no data: it starts after the end of the trace (its span is %s)"),
+                   which, range, length);
       return FALSE;
     }
 
-  /* A range ending just past the last event is the usual case, not news. */
-  if (*hi > span + 1 && (double) (*hi - span) > 0.01 * (double) (*hi - *lo))
+  if (fit == TSL_RANGE_CLIPPED)
     {
       g_autofree char *length = tsl_duration_format ((double) (span - *lo));
 
@@ -464,7 +462,7 @@ run (const TslCompareRequest *request,
   tsl_trace_lock (trace);
   tsl_trace_get_span (trace, &start, &end);
   tsl_trace_unlock (trace);
-  span = MAX (end - start, 1);
+  span = MAX (tsl_time_sub (end, start), 1);
 
   if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0], warnings, error) ||
       !resolve_range (&request->b, "B", span, &lo[1], &hi[1], &table.seconds[1], warnings, error))
@@ -480,7 +478,8 @@ run (const TslCompareRequest *request,
       GThread *thread;
 
       for (guint s = 0; s < 2; s++)
-        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable };
+        reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
+                                 tsl_time_add (start, hi[s]), cancellable };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
