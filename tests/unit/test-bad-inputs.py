@@ -59,10 +59,10 @@ def generated(directory):
     files = {
         'deep-array.json': (head + '[' * depth + ']' * depth + tail, 0, None),
         'deep-object.json': (head + '{"a":' * depth + '1' + '}' * depth + tail, 0, None),
-        'deep-unclosed.json': (head + '[' * depth, 0, 'ends inside an event'),
+        'deep-unclosed.json': (head + '[' * depth, 1, 'ends inside an event'),
         'deep.speedscope.json': ('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
                                  '"shared":{"frames":[{"name":"a","x":' + '[' * depth + ']' * depth +
-                                 '}]},"profiles":[]}', 0, None),
+                                 '}]},"profiles":[]}', 1, 'nothing to show'),
     }
     events = []
     size = 0
