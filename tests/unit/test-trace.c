@@ -47,18 +47,6 @@ test_intern (void)
   g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, "")), ==, "");
 }
 
-static gboolean
-has_warning (TslTrace   *trace,
-             const char *needle)
-{
-  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* Issue 16 D12: a huge name is cut, part by part, before it is stored. */
 static void
 test_long_names (void)
@@ -75,7 +63,12 @@ test_long_names (void)
   g_assert_cmpuint (strlen (name), ==, 16384);
   g_assert_true (g_str_has_suffix (name, "…"));
   g_assert_cmpint (memcmp (name, huge, 16381), ==, 0);
-  g_assert_true (has_warning (trace, "names longer than 16384 bytes were cut"));
+  {
+    g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
+    g_autofree char *all = g_strjoinv ("\n", warnings);
+
+    g_assert_nonnull (strstr (all, "names longer than 16384 bytes were cut"));
+  }
   /* Interned again: the same cut name. */
   g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, huge)), ==, name);
 
