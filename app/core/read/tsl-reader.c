@@ -7,7 +7,8 @@
  * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM, or whose first 64
  * bytes are every other one NUL, transcoded), and the
  * sniffer, which holds the first bytes until one format is certain or 64 KiB
- * (or the end) have arrived. After that, decoded bytes are handed straight to
+ * past any leading '#' lines (or the end) have arrived; binary data is
+ * refused there. After that, decoded bytes are handed straight to
  * the format; only a record split by a chunk boundary is copied.
  *
  * Positions in messages are 1-based lines and 1-based columns counted in
@@ -405,10 +406,10 @@ run_format (TslReader     *self,
 /* Stage 3: decoded UTF-8 in, records out. */
 static gboolean
 push_text_now (TslReader     *self,
-           const guint8  *data,
-           gsize          len,
-           gboolean       at_eof,
-           GError       **error)
+               const guint8  *data,
+               gsize          len,
+               gboolean       at_eof,
+               GError       **error)
 {
   g_autoptr(GByteArray) head = NULL;
   gssize consumed;
