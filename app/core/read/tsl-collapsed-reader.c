@@ -182,13 +182,16 @@ collapsed_sniff (const guint8 *head,
   if (len > 0 && (p[0] == '{' || p[0] == '['))
     return 0;
 
-  for (guint lines = 0; p < end && lines < 100; lines += p[0] != '#')
+  /* Comment lines do not count against the limit. */
+  for (guint lines = 0; p < end && lines < 100;)
     {
       const char *nl = memchr (p, '\n', end - p);
       gsize line_len;
       gsize stack_len;
       gsize count_at;
       guint64 count;
+
+      lines += p[0] != '#';
 
       if (nl == NULL && !at_eof)
         break;
