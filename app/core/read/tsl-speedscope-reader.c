@@ -577,6 +577,9 @@ read_profile (TslSpeedscope      *self,
     *n_events += read_evented (self, track, name, &events, factor, end_ns);
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
+  else if (g_strcmp0 (type, "evented") == 0 || g_strcmp0 (type, "sampled") == 0)
+    tsl_trace_add_warning (self->trace, "profile \"%s\": no \"%s\" array; ignored",
+                           name, type[0] == 'e' ? "events" : "samples");
   else
     tsl_trace_add_warning (self->trace, "profile \"%s\": unknown type \"%s\" ignored",
                            name, type != NULL ? type : "");
