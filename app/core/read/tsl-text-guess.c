@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Random bytes are about 10 % control bytes and 40 % bytes of broken UTF-8
+ * Random bytes are about 11 % control bytes and 40 % bytes of broken UTF-8
  * sequences; the damaged text files we read (a NUL in a name, one invalid
- * character) stay far below a quarter. ASCII text in UTF-16 has a NUL in
+ * character) stay far below a quarter, and text in a legacy 8-bit encoding
+ * has no control bytes. ASCII text in UTF-16 has a NUL in
  * (nearly) every other byte, on the odd offsets for little endian.
  */
 #include "config.h"
@@ -69,32 +70,29 @@ tsl_text_looks_binary (const guint8 *head,
                        gsize         len)
 {
   gsize n = MIN (len, TSL_TEXT_GUESS_BYTES);
-  gsize bad = 0;
+  gsize control = 0;
+  gsize broken = 0;
 
   for (gsize i = 0; i < n;)
     {
       guint8 c = head[i];
       gsize seq;
 
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f')
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
         {
-          bad++;
-          i++;
-          continue;
-        }
-      if (c == 0x7F)
-        {
-          bad++;
+          control++;
           i++;
           continue;
         }
       seq = utf8_sequence (head + i, n - i);
       if (seq == 0)
         {
-          bad++;
+          broken++;
           seq = 1;
         }
       i += seq;
     }
-  return n > 0 && bad * 4 >= n;
+  /* Some control bytes too: text in a legacy 8-bit encoding (every letter
+   * broken UTF-8, but no control bytes) is read, with U+FFFD. */
+  return n > 0 && control * 50 >= n && (control + broken) * 4 >= n;
 }

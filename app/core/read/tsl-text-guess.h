@@ -24,8 +24,9 @@ typedef enum {
 TslTextGuess      tsl_text_guess_utf16          (const guint8 *head,
                                                  gsize         len);
 /* Whether the first TSL_TEXT_GUESS_BYTES look like binary data: a quarter
- * or more of them control bytes or bytes of invalid UTF-8 sequences. Text
- * with a few NULs or a damaged character stays text. */
+ * or more of them control bytes or bytes of invalid UTF-8 sequences, at
+ * least 2 % control bytes. Text with a few NULs or a damaged character, or
+ * in Latin-1 or another 8-bit encoding, stays text. */
 gboolean          tsl_text_looks_binary         (const guint8 *head,
                                                  gsize         len);
 
