@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
@@ -122,7 +123,7 @@ set_doc_error (TslSpeedscope  *self,
   g_autofree char *position = doc_position (self, err->doc, err->pos);
 
   g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s: %s",
-               position, err->message);
+               position, _(err->message));
 }
 
 /* A document cut short (a copy interrupted, a crashed writer): finds the
@@ -205,8 +206,8 @@ repair_truncation (TslSpeedscope *self)
   if (self->doc->len == 0 || !find_truncation (doc, self->doc->len, &cut, closers))
     return;
   position = doc_position (self, doc, doc + self->doc->len);
-  tsl_trace_add_warning (self->trace, "%s: the speedscope file is truncated; the frames and "
-                         "events before the cut were read", position);
+  tsl_trace_add_warning (self->trace, _("%s: the speedscope file is truncated; the frames and "
+                                       "events before the cut were read"), position);
   g_byte_array_set_size (self->doc, cut);
   g_byte_array_append (self->doc, closers->data, closers->len);
 }
@@ -264,7 +265,7 @@ read_frames (TslSpeedscope      *self,
 
 fail:
   err->pos = status == TSL_JSON_ERROR ? jerr.pos : shared->p + shared->len;
-  err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+  err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
   return FALSE;
 }
 
@@ -281,7 +282,7 @@ unit_to_ns (TslSpeedscope *self,
     if (g_strcmp0 (unit, units[i].name) == 0)
       return units[i].ns;
   tsl_trace_add_warning (self->trace,
-                         "profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds",
+                         _("profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds"),
                          profile, unit != NULL ? unit : "");
   return 1;
 }
@@ -311,20 +312,22 @@ frame_name (TslSpeedscope *self,
   return tsl_trace_lookup (self->trace, g_array_index (self->frames, guint32, index));
 }
 
+static const char *
+open_frame_name (gpointer data,
+                 guint    i)
+{
+  TslSpeedscope *self = data;
+
+  return frame_name (self, g_array_index (self->stack, Open, i).frame);
+}
+
 /* The open frames 0..depth-1, root first. */
 static void
 set_stack_label (TslSpeedscope *self,
                  guint          track,
                  guint          depth)
 {
-  g_string_truncate (self->label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (self->label, ';');
-      g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
-    }
-  tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
+  tsl_format_set_stack_label (self->trace, track, self->label, depth, open_frame_name, self, NULL);
 }
 
 /* Closes the open frame at `index` and everything above it at `at`. */
@@ -414,7 +417,7 @@ read_evented (TslSpeedscope      *self,
           if (i == 0)
             {
               tsl_trace_add_warning (self->trace,
-                                     "profile \"%s\": ignored a close event for a frame that is not open",
+                                     _("profile \"%s\": ignored a close event for a frame that is not open"),
                                      profile);
               continue;
             }
@@ -425,12 +428,12 @@ read_evented (TslSpeedscope      *self,
   if (self->stack->len > 0)
     {
       tsl_trace_add_warning (self->trace,
-                             "profile \"%s\": %u frames were still open at its end",
+                             _("profile \"%s\": %u frames were still open at its end"),
                              profile, self->stack->len);
       close_frames (self, track, 0, end_ns, TRUE);
     }
   if (bad > 0)
-    tsl_trace_add_warning (self->trace, "profile \"%s\": ignored %u malformed events", profile, bad);
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": ignored %u malformed events"), profile, bad);
   return n;
 }
 
@@ -514,7 +517,7 @@ read_profile (TslSpeedscope      *self,
 
   if (profile->type != TSL_JSON_OBJECT)
     {
-      tsl_trace_add_warning (self->trace, "ignored a profile that is not an object");
+      tsl_trace_add_warning (self->trace, _("ignored a profile that is not an object"));
       return TRUE;
     }
   tsl_json_iter_init (&iter, profile->p, profile->p + profile->len);
@@ -547,7 +550,7 @@ read_profile (TslSpeedscope      *self,
   if (status != TSL_JSON_DONE)
     {
       err->pos = status == TSL_JSON_ERROR ? jerr.pos : profile->p + profile->len;
-      err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       return FALSE;
     }
 
@@ -578,10 +581,10 @@ read_profile (TslSpeedscope      *self,
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
   else if (g_strcmp0 (type, "evented") == 0 || g_strcmp0 (type, "sampled") == 0)
-    tsl_trace_add_warning (self->trace, "profile \"%s\": no \"%s\" array; ignored",
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": no \"%s\" array; ignored"),
                            name, type[0] == 'e' ? "events" : "samples");
   else
-    tsl_trace_add_warning (self->trace, "profile \"%s\": unknown type \"%s\" ignored",
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": unknown type \"%s\" ignored"),
                            name, type != NULL ? type : "");
   return TRUE;
 }
@@ -605,7 +608,7 @@ read_document (TslSpeedscope  *self,
   if (p >= end || *p != '{')
     {
       err.pos = p;
-      err.message = "expected '{' at the start of a speedscope file";
+      err.message = N_("expected '{' at the start of a speedscope file");
       set_doc_error (self, error, &err);
       return FALSE;
     }
@@ -626,13 +629,13 @@ read_document (TslSpeedscope  *self,
   if (status != TSL_JSON_DONE)
     {
       err.pos = status == TSL_JSON_ERROR ? jerr.pos : end;
-      err.message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err.message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       set_doc_error (self, error, &err);
       return FALSE;
     }
   if (profiles.type != TSL_JSON_ARRAY)
     {
-      tsl_trace_add_warning (self->trace, "no \"profiles\" array in the speedscope file");
+      tsl_trace_add_warning (self->trace, _("no \"profiles\" array in the speedscope file"));
       return TRUE;
     }
 
@@ -676,8 +679,8 @@ speedscope_parse (gpointer      state,
   if (!read_document (self, error))
     return -1;
   if (self->unknown_frames)
-    tsl_trace_add_warning (self->trace, "%s: samples or events refer to frames that are not in "
-                           "the shared frame table (%u frames); shown as “(unknown frame)”",
+    tsl_trace_add_warning (self->trace, _("%s: samples or events refer to frames that are not in "
+                                          "the shared frame table (%u frames); shown as “(unknown frame)”"),
                            tsl_reader_context_get_name (self->ctx), self->frames->len);
   return len;
 }
