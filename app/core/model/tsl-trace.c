@@ -274,10 +274,62 @@ tsl_trace_get_format (TslTrace *self)
   return self->format;
 }
 
+/* Longer parts of a name or of a stack label (between ';') keep this many
+ * bytes and "…": one 50 MB event name was copied into every stack label
+ * holding it and laid out glyph by glyph (27× its size in an SVG export).
+ * Real names, C++ templates included, stay far below. */
+#define NAME_MAX_BYTES 16384
+
+/* `str` with every ';'-separated part longer than NAME_MAX_BYTES cut at a
+ * character boundary, with a warning; NULL when none is that long. */
+static char *
+cut_long_parts (TslTrace   *self,
+                const char *str,
+                gsize       len)
+{
+  const char *p = str;
+  const char *end = str + len;
+  GString *out = NULL;
+
+  if (G_LIKELY (len <= NAME_MAX_BYTES))
+    return NULL;
+
+  while (p < end)
+    {
+      const char *semi = memchr (p, ';', end - p);
+      const char *part_end = semi ? semi : end;
+
+      if ((gsize) (part_end - p) > NAME_MAX_BYTES)
+        {
+          /* With the "…", the part is NAME_MAX_BYTES long: cut once. */
+          const char *cut = p + NAME_MAX_BYTES - strlen ("…");
+
+          /* Not inside a UTF-8 sequence. */
+          while (cut > p && ((guchar) *cut & 0xC0) == 0x80)
+            cut--;
+          if (out == NULL)
+            out = g_string_new_len (str, p - str);
+          g_string_append_len (out, p, cut - p);
+          g_string_append (out, "…");
+        }
+      else if (out != NULL)
+        g_string_append_len (out, p, part_end - p);
+      if (semi != NULL && out != NULL)
+        g_string_append_c (out, ';');
+      p = semi ? semi + 1 : end;
+    }
+  if (out == NULL)
+    return NULL;
+  tsl_trace_add_warning (self, _("names longer than %u bytes were cut to their first %u bytes and “…”"),
+                         NAME_MAX_BYTES, NAME_MAX_BYTES - (guint) strlen ("…"));
+  return g_string_free (out, FALSE);
+}
+
 guint32
 tsl_trace_intern (TslTrace   *self,
                   const char *str)
 {
+  g_autofree char *cut = NULL;
   gpointer id;
   const char *copy;
 
@@ -288,6 +340,9 @@ tsl_trace_intern (TslTrace   *self,
 
   if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
     return GPOINTER_TO_UINT (id);
+
+  if ((cut = cut_long_parts (self, str, strlen (str))) != NULL)
+    return tsl_trace_intern (self, cut);
 
   /* Every string leaves as UTF-8 (painter, JSON, CSV): damaged text from a
    * trace is repaired once here, with U+FFFD for the bad bytes. */
@@ -323,6 +378,14 @@ tsl_trace_intern_len (TslTrace   *self,
     return 0;
   if (len < 0)
     return tsl_trace_intern (self, str);
+  /* Cut before the copy: a 200 MB name is not copied whole. */
+  if (G_UNLIKELY ((gsize) len > NAME_MAX_BYTES))
+    {
+      g_autofree char *cut = cut_long_parts (self, str, len);
+
+      if (cut != NULL)
+        return tsl_trace_intern (self, cut);
+    }
 
   /* Readers intern slices of their input buffer; copy only to NUL-terminate. */
   buf = (gsize) len < sizeof stack ? stack : (heap = g_malloc (len + 1));
@@ -741,6 +804,7 @@ tsl_trace_set_label (TslTrace   *self,
                      const char *label)
 {
   g_autofree char *valid = NULL;
+  g_autofree char *cut = NULL;
 
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
@@ -759,6 +823,8 @@ tsl_trace_set_label (TslTrace   *self,
                              "their bad bytes are shown as U+FFFD"));
       label = valid;
     }
+  if ((cut = cut_long_parts (self, label, strlen (label))) != NULL)
+    label = cut;
 
   tsl_trace_set_label_joined (self, track, label, strlen (label));
 }
