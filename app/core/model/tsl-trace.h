@@ -115,6 +115,22 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
 void              tsl_trace_set_time_filter     (TslTrace       *self,
                                                  gint64          start_ns,
                                                  gint64          end_ns);
+/* Sees every event offered, for exact per-range figures: events outside the
+ * time filter at once without a label (in_range FALSE), events inside it
+ * with the label the reader attaches. While set, tsl_trace_offer() returns
+ * TRUE for every event inside the filter so that the reader builds its
+ * label; the samplers still keep only their own. Call
+ * tsl_trace_flush_events() after the last event. */
+typedef void    (*TslTraceEventFunc)            (guint           track,
+                                                 gint64          time_ns,
+                                                 double          value,
+                                                 const char     *label,
+                                                 gboolean        in_range,
+                                                 gpointer        user_data);
+void              tsl_trace_set_event_func      (TslTrace       *self,
+                                                 TslTraceEventFunc func,
+                                                 gpointer        user_data);
+void              tsl_trace_flush_events        (TslTrace       *self);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
