@@ -87,7 +87,9 @@ typedef struct {
   gboolean        duration;    /* a_value and b_value are durations in ns */
   const char     *unit;        /* "ns", "%", "/s", "" … (static) */
   TslComparePresence presence;
-  gboolean        few_blocks;  /* blocks-t on fewer than 8 independent batches a side */
+  gboolean        few_blocks;  /* blocks-t on few independent batches a side */
+  double          t_df;        /* blocks-t: the change's t reference … */
+  double          t_se;        /* … and standard error (0 otherwise) */
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;
