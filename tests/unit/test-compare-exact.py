@@ -11,7 +11,8 @@
 #   again) over the range's length, its mean duration Σ durations / calls;
 # - a gauge's value holds until its next point; the range's last point holds
 #   to the range's end, or to its series' last point plus the median gap;
-# - a counter that never decreases is compared by its rise per second.
+# - a counter that never decreases is compared by its rise per second;
+# - in a sampled profile a function's share is that of the samples holding it.
 import csv
 import io
 import json
@@ -194,11 +195,48 @@ def check_span_end(path, cpu):
         failures.append(f'span end: warning for 300s..700s was {done.stderr!r}')
 
 
+def check_sampled(rng, tmp):
+    """A speedscope sampled profile: events are weighted samples of whole
+    stacks, so a function's share is the share of samples holding it (not
+    the weight of samples where it is innermost)."""
+    path = os.path.join(tmp, 'sampled.speedscope.json')
+    names = ['main', 'run', 'parse', 'draw', 'io']
+    samples, weights, t, times = [], [], 0, []
+    while t < 6000:
+        stack = [0] + [rng.randrange(1, 5) for _ in range(rng.randrange(0, 4))]
+        samples.append(stack)
+        w = rng.randrange(1, 4)
+        weights.append(w)
+        times.append(t)
+        t += w
+    doc = {'$schema': 'https://www.speedscope.app/file-format-schema.json',
+           'shared': {'frames': [{'name': n} for n in names]},
+           'profiles': [{'type': 'sampled', 'name': 'prof', 'unit': 'milliseconds', 'startValue': 0,
+                         'endValue': t, 'samples': samples, 'weights': weights}]}
+    with open(path, 'w') as f:
+        json.dump(doc, f)
+    rows = run(path, '1s..3s', '3s..5s')
+    for side, (lo, hi) in (('a', (1000, 3000)), ('b', (3000, 5000))):
+        inside = [s for s, at in zip(samples, times) if lo <= at < hi]
+        for i, name in enumerate(names):
+            holding = sum(1 for s in inside if i in s)
+            row = rows.get((f'prof/{name}', 'share'))
+            if row is None:
+                failures.append(f'sampled: no share row for {name}: {sorted(rows)}')
+                continue
+            check(f'sampled {name} share {side}', float(row[f'{side}_value']), holding / len(inside))
+            check(f'sampled {name} n {side}', int(row[f'{side}_n']), holding)
+        if any(k[1] == 'mean' for k in rows):
+            failures.append('sampled: samples were taken for calls with durations')
+    print(f'sampled: {len(rows)} rows checked', file=sys.stderr)
+
+
 def main():
     rng = random.Random(17)
     with tempfile.TemporaryDirectory() as tmp:
         check_trace(rng, tmp)
         check_metrics(rng, tmp)
+        check_sampled(rng, tmp)
     for f in failures:
         print('FAIL', f)
     sys.exit(1 if failures else 0)

@@ -27,6 +27,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   TslSampler   *sampler;
 } Track;
 
@@ -524,6 +525,26 @@ tsl_trace_track_set_unit (TslTrace   *self,
   g_return_if_fail (track < self->tracks->len);
 
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
+}
+
+void
+tsl_trace_track_set_sampled (TslTrace *self,
+                             guint     track,
+                             gboolean  sampled)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  get_track (self, track)->sampled = sampled;
+}
+
+gboolean
+tsl_trace_track_get_sampled (TslTrace *self,
+                             guint     track)
+{
+  CHECK_TRACK (self, track, FALSE);
+
+  return get_track (self, track)->sampled;
 }
 
 /* Threads: their thread_sort_index, else 0 (order by process first, see

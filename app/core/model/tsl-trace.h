@@ -77,6 +77,13 @@ const char       *tsl_trace_track_get_unit      (TslTrace       *self,
 void              tsl_trace_track_set_unit      (TslTrace       *self,
                                                  guint           track,
                                                  const char     *unit);
+/* A thread whose events are samples of its whole stack (perhaps weighted
+ * by a duration), not spans of their innermost frame: a sampled profile. */
+void              tsl_trace_track_set_sampled   (TslTrace       *self,
+                                                 guint           track,
+                                                 gboolean        sampled);
+gboolean          tsl_trace_track_get_sampled   (TslTrace       *self,
+                                                 guint           track);
 int               tsl_trace_track_get_sort_index(TslTrace       *self,
                                                  guint           track);
 TslSampler       *tsl_trace_track_get_sampler   (TslTrace       *self,

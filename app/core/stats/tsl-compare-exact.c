@@ -5,8 +5,8 @@
  * Values are exact over every event of a range (tsl-range-stats); p-values
  * and intervals come from the same figures in time blocks (tsl-block-test),
  * so autocorrelated or bursty series do not look more certain than they
- * are. Counts keep the exact conditional Poisson test unless their blocks
- * vary more than Poisson counts would. Medians, p95 and max of durations
+ * are. Counts, and shares of samples, keep the exact conditional Poisson
+ * test unless their blocks vary more than Poisson counts would. Medians, p95 and max of durations
  * use the bounded sample of durations and the resampling tests.
  *
  * Default statistic by kind: a gauge is compared by its time-weighted mean,
@@ -136,48 +136,79 @@ block_row (Ctx        *ctx,
   return TRUE;
 }
 
-/* Counts: the exact conditional test, unless the blocks say the events come
- * in bursts (more spread than Poisson), where the blocks' own variance holds. */
+/* Counts over an exposure (seconds, or a thread's samples for a share of
+ * samples): the exact conditional test, unless the blocks say the events
+ * come in bursts (more spread than Poisson), where the blocks' own variance
+ * holds. `per_exposure`: the value is count / exposure, else the count. */
 static gboolean
 count_row (Ctx        *ctx,
            const char *series,
-           Side       *sides)
+           const char *stat,
+           TslStat     stat_id,
+           const char *unit,
+           Side       *sides,
+           const double *exposure,
+           gboolean    per_exposure)
 {
-  gboolean rates = lengths_differ (ctx->table);
   gboolean bursty = FALSE;
-  double phi = 0;
 
   for (guint s = 0; s < 2; s++)
     {
       TslBlockEstimate e;
 
-      tsl_block_estimate (sides[s].y, sides[s].x, B, phi, &e);
-      /* Poisson: Var(count / seconds) = count / seconds². */
-      if (sides[s].n > 0 && e.variance * ctx->table->seconds[s] * ctx->table->seconds[s] > (double) sides[s].n)
+      tsl_block_estimate (sides[s].y, sides[s].x, B, 0, &e);
+      /* Poisson: Var(count / exposure) = count / exposure². */
+      if (sides[s].n > 0 && e.variance * exposure[s] * exposure[s] > (double) sides[s].n)
         bursty = TRUE;
     }
 
   if (bursty)
     {
       for (guint s = 0; s < 2; s++)
-        sides[s].scale = rates ? 1 : ctx->table->seconds[s];
-      return block_row (ctx, series, rates ? "count_per_s" : "count", TSL_STAT_COUNT,
-                        rates ? "/s" : "", sides);
+        sides[s].scale = per_exposure ? 1 : exposure[s];
+      return block_row (ctx, series, stat, stat_id, unit, sides);
     }
   else
     {
       TslCompareSeries cs = { series, TSL_STAT_COUNT };
       TslCompareSide *cside[2] = { &cs.a, &cs.b };
       guint before = ctx->table->rows->len;
+      TslCompareRow *row;
 
       for (guint s = 0; s < 2; s++)
-        *cside[s] = (TslCompareSide) { NULL, 0, ctx->table->seconds[s], sides[s].n, 1.0 };
+        *cside[s] = (TslCompareSide) { NULL, 0, exposure[s], sides[s].n, 1.0 };
       if (!_tsl_compare_add_row (ctx->table, &cs))
         return FALSE;
-      if (ctx->table->rows->len > before)
-        set_presence (g_ptr_array_index (ctx->table->rows, before), sides);
+      if (ctx->table->rows->len == before)
+        return TRUE;
+
+      row = g_ptr_array_index (ctx->table->rows, before);
+      /* The test's change is the ratio of rates: the same for counts or shares. */
+      for (guint s = 0; s < 2; s++)
+        {
+          double v = per_exposure ? (exposure[s] > 0 ? (double) sides[s].n / exposure[s] : NAN)
+                                  : (double) sides[s].n;
+
+          *(s == 0 ? &row->a_value : &row->b_value) = v;
+        }
+      g_free (row->stat);
+      row->stat = g_strdup (stat);
+      row->stat_id = stat_id;
+      row->unit = unit;
+      set_presence (row, sides);
       return TRUE;
     }
+}
+
+static gboolean
+count_rate_row (Ctx        *ctx,
+                const char *series,
+                Side       *sides)
+{
+  gboolean rates = lengths_differ (ctx->table);
+
+  return count_row (ctx, series, rates ? "count_per_s" : "count", TSL_STAT_COUNT,
+                    rates ? "/s" : "", sides, ctx->table->seconds, rates);
 }
 
 static gboolean
@@ -253,7 +284,7 @@ metric_rows (Ctx                 *ctx,
     case TSL_STAT_SUM:
       return block_row (ctx, name, rates ? "sum_per_s" : "sum", TSL_STAT_SUM, rates ? "/s" : "", sides);
     case TSL_STAT_COUNT:
-      return count_row (ctx, name, sides);
+      return count_rate_row (ctx, name, sides);
     default:
       return TRUE;   /* median, p95, max: the caller's, from kept values */
     }
@@ -382,13 +413,20 @@ func_rows (Ctx                 *ctx,
   switch (stat)
     {
     case TSL_STAT_COUNT:
-      return count_row (ctx, series, sides);
+      return count_rate_row (ctx, series, sides);
     case TSL_STAT_SUM:
       return block_row (ctx, series, rates ? "sum_per_s" : "sum", TSL_STAT_SUM,
                         calls ? (rates ? "ns/s" : "ns") : (rates ? "/s" : ""), sides);
     case TSL_STAT_MEAN:
       return TRUE;   /* sampled stacks have no durations */
     default:
+      if (!calls)
+        {
+          /* A share of samples: k of n holding it, an exact test too. */
+          double n[2] = { t[0] != NULL ? (double) t[0]->points : 0, t[1] != NULL ? (double) t[1]->points : 0 };
+
+          return count_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides, n, TRUE);
+        }
       return block_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides);
     }
 }

@@ -87,7 +87,8 @@ get_track (TslRangeStats *self,
   t->funcs = g_ptr_array_new_with_free_func (func_free);
   t->func_ids = g_hash_table_new (g_str_hash, g_str_equal);
   t->gaps = g_array_new (FALSE, FALSE, sizeof (double));
-  t->spans = g_strcmp0 (tsl_trace_track_get_unit (self->trace, index), "ns") == 0;
+  t->spans = g_strcmp0 (tsl_trace_track_get_unit (self->trace, index), "ns") == 0 &&
+             !tsl_trace_track_get_sampled (self->trace, index);
   self->tracks->pdata[index] = t;
   return t;
 }
