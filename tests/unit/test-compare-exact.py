@@ -231,12 +231,34 @@ def check_sampled(rng, tmp):
     print(f'sampled: {len(rows)} rows checked', file=sys.stderr)
 
 
+def check_presence(tmp):
+    """A function called in B only reads "new in B" with its exact value,
+    one called in A only "gone in B"; no infinite change."""
+    path = os.path.join(tmp, 'presence.json')
+    events = [{'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': 1, 'args': {'name': 'main'}}]
+    for i in range(400):
+        name = 'early' if i < 200 and i % 4 == 0 else 'late' if i >= 200 and i % 4 == 0 else 'work'
+        events.append({'name': name, 'ph': 'X', 'pid': 1, 'tid': 1, 'ts': i * 1000, 'dur': 500})
+    with open(path, 'w') as f:
+        json.dump(events, f)
+    rows = run(path, '0s..200ms', '200ms..400ms')
+    late, early = rows[('main/late', 'share')], rows[('main/early', 'share')]
+    if late['change_pct'] != 'new in B' or early['change_pct'] != 'gone in B':
+        failures.append(f'presence: change {late["change_pct"]!r} / {early["change_pct"]!r}')
+    # B is measured to the end of the data: the last call ends at 399.5 ms.
+    check('late share b', float(late['b_value']), 50 * 500_000 / 199_500_000)
+    check('late share a', float(late['a_value']), 0)
+    if late['significant'] != 'true':
+        failures.append('presence: 50 calls against none not significant')
+
+
 def main():
     rng = random.Random(17)
     with tempfile.TemporaryDirectory() as tmp:
         check_trace(rng, tmp)
         check_metrics(rng, tmp)
         check_sampled(rng, tmp)
+        check_presence(tmp)
     for f in failures:
         print('FAIL', f)
     sys.exit(1 if failures else 0)
