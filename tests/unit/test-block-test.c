@@ -16,16 +16,10 @@
 #include "tsl-block-test.h"
 #include "tsl-rng.h"
 
+#include "test-stats.h"
+
 #define BLOCKS 64
 #define DRAWS  4000
-
-static double
-normal (TslRng *rng)
-{
-  double u = 1 - tsl_rng_double (rng), v = tsl_rng_double (rng);
-
-  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
-}
 
 static guint64
 poisson (TslRng *rng,

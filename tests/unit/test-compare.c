@@ -16,15 +16,9 @@
 #include "tsl-compare.h"
 #include "tsl-rng.h"
 
+#include "test-stats.h"
+
 #define ROUNDS 999
-
-static double
-normal (TslRng *rng)
-{
-  double u = 1 - tsl_rng_double (rng), v = tsl_rng_double (rng);
-
-  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
-}
 
 /* Gamma (4, mean / 4) as a sum of four exponentials: CV 0.5, right skew. */
 static double
