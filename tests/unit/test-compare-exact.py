@@ -92,7 +92,8 @@ def make_trace(rng, path):
 
 
 def median_gap(points):
-    gaps = sorted(b[0] - a[0] for a, b in zip(points, points[1:]) if b[0] > a[0])[:2049]
+    """The upper median of the series' first 2049 gaps (points in time order)."""
+    gaps = sorted([b[0] - a[0] for a, b in zip(points, points[1:]) if b[0] > a[0]][:2049])
     return gaps[len(gaps) // 2]
 
 
