@@ -17,6 +17,7 @@
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-render-private.h"
+#include "tsl-time-math.h"
 
 #define TITLE_HEIGHT    34
 #define GROUP_HEIGHT    24
@@ -578,7 +579,7 @@ draw_range (cairo_t                *cr,
   double x1 = MIN (tsl_render_time_to_x (o, (double) end), o->width);
   g_autofree char *s = tsl_duration_format ((double) start);
   g_autofree char *e = tsl_duration_format ((double) end);
-  g_autofree char *d = tsl_duration_format ((double) (end - start));
+  g_autofree char *d = tsl_duration_format ((double) tsl_time_sub (end, start));
   g_autofree char *label = g_strdup_printf ("%s  %s – %s  (%s)", name, s, e, d);
 
   if (x1 <= x0)

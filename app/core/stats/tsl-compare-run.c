@@ -21,11 +21,13 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-compare-private.h"
 #include "tsl-duration.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -398,24 +400,33 @@ resolve_range (const TslRangeSpec *spec,
                GPtrArray          *warnings,
                GError            **error)
 {
-  /* Without warnings the caller checks the end against the data itself. */
-  tsl_range_spec_resolve (spec, span, lo, hi);
+  TslRangeFit fit = tsl_range_spec_fit (spec, span, lo, hi);
 
-  /* "…..100%" must hold the trace's last event, which sits at the span. */
-  if (spec->is_fraction && spec->end >= 1)
-    *hi = span + 1;
-
-  if (*lo > span)
+  if (fit == TSL_RANGE_OUTSIDE)
     {
       g_autofree char *length = tsl_duration_format ((double) span);
+      g_autofree char *range = tsl_range_spec_to_string (spec);
 
       g_set_error (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE,
-                   "range %s starts after the end of the trace (its span is %s)", which, length);
+                   _("range %s (%s) holds no data: it starts after the end of the trace (its span is %s)"),
+                   which, range, length);
       return FALSE;
     }
 
-  /* A range ending just past the last event is the usual case, not news. */
-  if (warnings != NULL && *hi > span + 1 && (double) (*hi - span) > 0.01 * (double) (*hi - *lo))
+  /* Without warnings (re-read ranges) the caller measures the range against
+   * the end of the data once known, which a metric's last point extends by
+   * its sampling interval: the range keeps its own end. */
+  if (warnings == NULL)
+    {
+      gint64 unclipped_lo;
+
+      tsl_range_spec_resolve (spec, span, &unclipped_lo, hi);
+      if (spec->is_fraction && spec->end >= 1)
+        *hi = span < G_MAXINT64 ? span + 1 : G_MAXINT64;
+      return TRUE;
+    }
+
+  if (fit == TSL_RANGE_CLIPPED)
     {
       g_autofree char *length = tsl_duration_format ((double) (span - *lo));
 
@@ -458,7 +469,7 @@ measure_ranges (const TslCompareRequest *request,
 
   for (guint s = 0; s < 2; s++)
     {
-      gint64 a = start + lo[s], b = start + hi[s];
+      gint64 a = tsl_time_add (start, lo[s]), b = tsl_time_add (start, hi[s]);
 
       end[s] = ends_at_data_end (specs[s]) ? MAX (data_end, a) : MIN (b, MAX (data_end, a));
       if (!ends_at_data_end (specs[s]) && b > data_end + 1 &&
@@ -466,7 +477,7 @@ measure_ranges (const TslCompareRequest *request,
         {
           g_autofree char *length = tsl_duration_format ((double) (end[s] - a));
 
-          g_ptr_array_add (warnings, g_strdup_printf ("range %s ends after the data; its length is taken as %s",
+          g_ptr_array_add (warnings, g_strdup_printf ("range %s ends after the trace; its length is taken as %s",
                                                       which[s], length));
         }
       seconds[s] = (double) MAX (end[s] - a, 1) / 1e9;
@@ -575,7 +586,7 @@ run (const TslCompareRequest *request,
       if (request->path == NULL)
         {
           g_set_error_literal (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_NO_INPUT,
-                               "nothing to compare: no file and no trace");
+                               _("nothing to compare: no file and no trace"));
           return NULL;
         }
 
@@ -588,7 +599,7 @@ run (const TslCompareRequest *request,
   tsl_trace_lock (trace);
   tsl_trace_get_span (trace, &start, &end);
   tsl_trace_unlock (trace);
-  span = MAX (end - start, 1);
+  span = MAX (tsl_time_sub (end, start), 1);
 
   /* Re-read ranges warn once the end of the data is known (below). */
   if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0],
@@ -607,8 +618,9 @@ run (const TslCompareRequest *request,
       gint64 data_end, ends[2];
 
       for (guint s = 0; s < 2; s++)
-        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s],
-                                 MIN (start + hi[s], end + 1), cancellable };
+        reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
+                                 tsl_time_add (start, hi[s]),
+                                 MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);

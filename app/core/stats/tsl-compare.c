@@ -422,17 +422,6 @@ tsl_compare_series (const TslCompareSeries  *series,
   return g_steal_pointer (&rows);
 }
 
-/* Infinite changes (from 0) are as undefined in a CSV cell as NAN. */
-static void
-append_number (GString *line,
-               double   value)
-{
-  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
-
-  g_string_append_c (line, ',');
-  g_string_append (line, text);
-}
-
 char *
 tsl_compare_format_csv (const TslCompareRow * const *rows,
                         guint                         n_rows)
@@ -447,20 +436,21 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
       tsl_csv_append_field (buf, row->series);
       g_string_append_c (buf, ',');
       tsl_csv_append_field (buf, row->stat);
-      append_number (buf, row->a_value);
-      append_number (buf, row->b_value);
-      if (row->presence == TSL_COMPARE_NEW_IN_B)
-        g_string_append (buf, ",new in B");
-      else if (row->presence == TSL_COMPARE_GONE_IN_B)
-        g_string_append (buf, ",gone in B");
+      if (row->presence == TSL_COMPARE_IN_BOTH)
+        tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
+                               row->ci_high, row->p_value, row->q_value, row->significant);
       else
-        append_number (buf, row->change * 100);
-      append_number (buf, row->ci_low * 100);
-      append_number (buf, row->ci_high * 100);
-      append_number (buf, row->p_value);
-      append_number (buf, row->q_value);
-      g_string_append (buf, row->significant ? ",true," : ",false,");
-      g_string_append_printf (buf, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s%s,",
+        {
+          tsl_csv_append_number (buf, row->a_value);
+          tsl_csv_append_number (buf, row->b_value);
+          g_string_append (buf, row->presence == TSL_COMPARE_NEW_IN_B ? ",new in B" : ",gone in B");
+          tsl_csv_append_number (buf, row->ci_low * 100);
+          tsl_csv_append_number (buf, row->ci_high * 100);
+          tsl_csv_append_number (buf, row->p_value);
+          tsl_csv_append_number (buf, row->q_value);
+          g_string_append (buf, row->significant ? ",true" : ",false");
+        }
+      g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s%s,",
                               row->n_a, row->n_b, tsl_compare_test_to_string (row->test),
                               row->few_blocks ? "-few" : "");
       tsl_csv_append_field (buf, row->unit != NULL ? row->unit : "");
