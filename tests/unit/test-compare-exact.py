@@ -240,6 +240,8 @@ def check_presence(tmp):
     for i in range(400):
         name = 'early' if i < 200 and i % 4 == 0 else 'late' if i >= 200 and i % 4 == 0 else 'work'
         events.append({'name': name, 'ph': 'X', 'pid': 1, 'tid': 1, 'ts': i * 1000, 'dur': 500})
+    # A counter with one point: no gap to hold it by, so its plain value.
+    events.append({'name': 'lone', 'ph': 'C', 'pid': 1, 'ts': 50_000, 'args': {'value': 7}})
     with open(path, 'w') as f:
         json.dump(events, f)
     rows = run(path, '0s..200ms', '200ms..400ms')
@@ -249,8 +251,18 @@ def check_presence(tmp):
     # B is measured to the end of the data: the last call ends at 399.5 ms.
     check('late share b', float(late['b_value']), 50 * 500_000 / 199_500_000)
     check('late share a', float(late['a_value']), 0)
+    lone = rows.get(('lone', 'time_mean'), {})
+    if lone.get('a_value') != '7' or lone.get('change_pct') != 'gone in B':
+        failures.append(f'presence: a counter with one point: {lone}')
     if late['significant'] != 'true':
         failures.append('presence: 50 calls against none not significant')
+    # From a pipe (kept samples, no re-read) it reads the same words.
+    with open(path) as f:
+        piped = subprocess.run([TIMESLICE, 'compare', '--a', '0s..200ms', '--b', '200ms..400ms', '-'],
+                               stdin=f, check=True, capture_output=True, text=True).stdout
+    changes = {r['series']: r['change_pct'] for r in csv.DictReader(io.StringIO(piped))}
+    if changes.get('main/late') != 'new in B' or changes.get('main/early') != 'gone in B':
+        failures.append(f'presence from a pipe: {changes}')
 
 
 def main():

@@ -249,13 +249,16 @@ metric_rows (Ctx                 *ctx,
           return block_row (ctx, name, "rate_per_s", TSL_STAT_SUM, "/s", sides);
         }
 
-      /* A gauge: each value holds until the next. */
+      /* A gauge: each value holds until the next. A lone last point holds
+       * no time (no gap to go by): its plain value then. */
       for (guint s = 0; s < 2; s++)
         if (t[s] != NULL)
           {
+            gboolean held = t[s]->held_ns > 0;
+
             sides[s].n = t[s]->n;
-            memcpy (sides[s].y, t[s]->block_weighted, sizeof sides[s].y);
-            memcpy (sides[s].x, t[s]->block_held, sizeof sides[s].x);
+            memcpy (sides[s].y, held ? t[s]->block_weighted : t[s]->block_sum, sizeof sides[s].y);
+            memcpy (sides[s].x, held ? t[s]->block_held : t[s]->block_n, sizeof sides[s].x);
           }
       return block_row (ctx, name, "time_mean", TSL_STAT_MEAN, "", sides);
     }

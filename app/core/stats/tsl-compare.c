@@ -365,6 +365,14 @@ _tsl_compare_row_new (const TslCompareSeries  *series,
       !compute_row (series, request, range_key, row, cancellable, error))
     return NULL;
 
+  /* Seen in one range only: said in words, not as an infinite change. */
+  if (row->a_value == 0 && row->b_value != 0 && !isnan (row->b_value))
+    row->presence = TSL_COMPARE_NEW_IN_B;
+  else if (row->b_value == 0 && row->a_value != 0 && !isnan (row->a_value) && series->b.events == 0)
+    row->presence = TSL_COMPARE_GONE_IN_B;
+  if (row->presence != TSL_COMPARE_IN_BOTH)
+    row->change = row->ci_low = row->ci_high = NAN;
+
   return g_steal_pointer (&row);
 }
 
