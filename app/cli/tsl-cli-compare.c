@@ -85,9 +85,10 @@ tsl_cli_compare (int    argc,
   };
 
   if (!tsl_cli_parse_options ("compare", "FILE",
-                              "Compares ranges A and B of every series with bootstrap intervals;\n"
-                              "writes CSV: series,stat,a_value,b_value,change_pct,ci_low_pct,\n"
-                              "ci_high_pct,p_value,q_value,significant",
+                              "Compares ranges A and B of every series: exact values, intervals\n"
+                              "from time blocks; writes CSV: series,stat,a_value,b_value,\n"
+                              "change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,\n"
+                              "a_n,b_n,method,unit",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 

@@ -28,6 +28,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   TslSampler   *sampler;
 } Track;
 
@@ -71,6 +72,14 @@ struct _TslTrace
   gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
   gint64          filter_start;
   gint64          filter_end;
+
+  TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
+  gpointer        event_data;
+  gboolean        has_pending;   /* an event offered, its label not yet seen */
+  gboolean        pending_kept;  /* … and its sampler kept it */
+  guint           pending_track;
+  gint64          pending_time;
+  double          pending_value;
 
   TslWarnings    *warnings;
 };
@@ -582,6 +591,26 @@ tsl_trace_track_set_unit (TslTrace   *self,
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
 }
 
+void
+tsl_trace_track_set_sampled (TslTrace *self,
+                             guint     track,
+                             gboolean  sampled)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  get_track (self, track)->sampled = sampled;
+}
+
+gboolean
+tsl_trace_track_get_sampled (TslTrace *self,
+                             guint     track)
+{
+  CHECK_TRACK (self, track, FALSE);
+
+  return get_track (self, track)->sampled;
+}
+
 /* Threads: their thread_sort_index, else 0 (order by process first, see
  * tsl_trace_get_process_sort_index()). Other tracks: 0. */
 int
@@ -743,6 +772,76 @@ note_time (TslTrace *self,
     self->span_end = time_ns;
 }
 
+static void
+deliver_pending (TslTrace   *self,
+                 const char *label)
+{
+  if (!self->has_pending)
+    return;
+  self->has_pending = FALSE;
+  self->event_func (self->pending_track, self->pending_time, self->pending_value,
+                    label, TRUE, self->event_data);
+}
+
+static gboolean
+offer_observed (TslTrace *self,
+                guint     track,
+                gint64    time_ns,
+                double    value)
+{
+  /* The previous event got no label (metric rows, unlabelled instants). */
+  deliver_pending (self, NULL);
+
+  if (self->has_filter && (time_ns < self->filter_start || time_ns >= self->filter_end))
+    {
+      self->event_func (track, time_ns, value, NULL, FALSE, self->event_data);
+      return FALSE;
+    }
+
+  self->pending_kept = tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+  self->has_pending = TRUE;
+  self->pending_track = track;
+  self->pending_time = time_ns;
+  self->pending_value = value;
+  return TRUE;
+}
+
+/* FALSE when the label is for an event its sampler did not keep. */
+static gboolean
+observe_label (TslTrace   *self,
+               guint       track,
+               const char *label)
+{
+  if (G_LIKELY (self->event_func == NULL))
+    return TRUE;
+  if (!self->has_pending || self->pending_track != track)
+    return TRUE;
+
+  deliver_pending (self, label);
+  return self->pending_kept;
+}
+
+void
+tsl_trace_set_event_func (TslTrace          *self,
+                          TslTraceEventFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->event_func = func;
+  self->event_data = user_data;
+  self->has_pending = FALSE;
+}
+
+void
+tsl_trace_flush_events (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  if (self->event_func != NULL)
+    deliver_pending (self, NULL);
+}
+
 gboolean
 tsl_trace_offer (TslTrace *self,
                  guint     track,
@@ -757,6 +856,8 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (G_UNLIKELY (self->event_func != NULL))
+    return offer_observed (self, track, time_ns, value);
   if (G_UNLIKELY (self->has_filter) &&
       (time_ns < self->filter_start || time_ns >= self->filter_end))
     return FALSE;
@@ -811,7 +912,8 @@ tsl_trace_set_label (TslTrace   *self,
 
   if (label == NULL)
     {
-      tsl_sampler_set_label (get_track (self, track)->sampler, 0);
+      if (observe_label (self, track, NULL))
+        tsl_sampler_set_label (get_track (self, track)->sampler, 0);
       return;
     }
 
@@ -839,6 +941,8 @@ tsl_trace_set_label_joined (TslTrace   *self,
   g_return_if_fail (track < self->tracks->len);
   g_return_if_fail (label != NULL && label[len] == '\0');
 
+  if (!observe_label (self, track, label))
+    return;
   tsl_sampler_set_label (get_track (self, track)->sampler,
                          tsl_label_store_intern_len (self->labels, label, len));
   maybe_collect_labels (self);
@@ -875,6 +979,8 @@ tsl_trace_set_label_id (TslTrace *self,
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
+  if (!observe_label (self, track, label != 0 ? tsl_trace_lookup (self, label) : NULL))
+    return;
   tsl_sampler_set_label (get_track (self, track)->sampler, label);
 }
 

@@ -453,6 +453,9 @@ read_sampled (TslSpeedscope      *self,
   double t = 0;
   guint64 n = 0;
 
+  /* Weighted samples of whole stacks, not spans: per-range figures count them. */
+  tsl_trace_track_set_sampled (self->trace, track, TRUE);
+
   tsl_json_iter_init (&siter, samples->p, samples->p + samples->len);
   if (have_weights)
     tsl_json_iter_init (&witer, weights->p, weights->p + weights->len);
