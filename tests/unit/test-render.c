@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "tsl-reader.h"
 #include "tsl-render.h"
 
 #define WIDTH  1000
@@ -152,6 +153,176 @@ test_ranges_and_stacks (void)
   cairo_surface_destroy (surface);
 }
 
+/* A thread whose calls nest three deep: 8 back-to-back `main` calls of
+ * 1 ms, each holding `tokenize`, then `parse`, which holds `gc`. 34 events
+ * with the two names. */
+static TslTrace *
+read_nested (gboolean exact)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "nested.json");
+  g_autoptr(GString) json = g_string_new ("[\n"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"app\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}");
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < 8; i++)
+    g_string_append_printf (json,
+      ",\n{\"ph\":\"X\",\"name\":\"main\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1000}"
+      ",\n{\"ph\":\"X\",\"name\":\"tokenize\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":300}"
+      ",\n{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":690}"
+      ",\n{\"ph\":\"X\",\"name\":\"gc\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":200}",
+      i * 1000, i * 1000, i * 1000 + 300, i * 1000 + 500);
+  g_string_append (json, "\n]\n");
+
+  if (exact)
+    tsl_trace_record_exact (trace, 100000, 1000000);
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) json->str, json->len, &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 34);
+  return g_steal_pointer (&trace);
+}
+
+#define ROW_Y(d) (TSL_RENDER_RULER_HEIGHT + 24 + (d) * 15 + 7)
+
+/* Issue 18: a kept `main` sample has no frame at depth 1; it must not
+ * paint "nothing" over its whole span and hide the children kept beside it. */
+static void
+test_nested_sampled (void)
+{
+  g_autoptr(TslTrace) trace = read_nested (FALSE);
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+
+  g_assert_false (tsl_snapshot_get_track (snapshot, 0)->exact);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  surface = paint (snapshot, &options);
+
+  for (int i = 0; i < 8; i++)
+    {
+      int parse_x = (int) tsl_render_time_to_x (&options, (i * 1000 + 800) * 1000.0);
+      int gc_x = (int) tsl_render_time_to_x (&options, (i * 1000 + 600) * 1000.0);
+
+      g_assert_false (is_background (pixel (surface, parse_x, ROW_Y (1))));
+      g_assert_false (is_background (pixel (surface, gc_x, ROW_Y (2))));
+      /* No fourth level. */
+      g_assert_true (is_background (pixel (surface, gc_x, ROW_Y (3))));
+    }
+  cairo_surface_destroy (surface);
+}
+
+/* Exact view: every slice, nested children under each parent, and two
+ * back-to-back `main` calls drawn as two bars with a gap between them. */
+static void
+test_nested_exact (void)
+{
+  g_autoptr(TslTrace) trace = read_nested (TRUE);
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, 0);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  guint depths[3] = { 0 };
+
+  g_assert_true (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+  g_assert_true (track->exact);
+  g_assert_cmpuint (track->n_slices, ==, 32);
+  g_assert_cmpuint (track->max_depth, ==, 3);
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *s = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, s->frame);
+
+      g_assert_cmpuint (s->depth, <, 3);
+      depths[s->depth]++;
+      if (i > 0)
+        g_assert_cmpint (s->start_ns, >=, track->slices[i - 1].start_ns);
+      if (g_str_equal (name, "main"))
+        g_assert_cmpint (s->end_ns - s->start_ns, ==, 1000000);
+      if (g_str_equal (name, "gc"))
+        g_assert_cmpuint (s->depth, ==, 2);
+    }
+  g_assert_cmpuint (depths[0], ==, 8);
+  g_assert_cmpuint (depths[1], ==, 16);
+  g_assert_cmpuint (depths[2], ==, 8);
+
+  /* Zoomed to two calls: 1 ms is ~400 px. */
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.view_start_ns = 2000000;
+  options.view_end_ns = 4000000;
+  surface = paint (snapshot, &options);
+  {
+    int boundary = (int) round (tsl_render_time_to_x (&options, 3000000.0));
+    int gap = 0;
+
+    for (int x = boundary - 2; x <= boundary + 1; x++)
+      gap += is_background (pixel (surface, x, ROW_Y (0)));
+    g_assert_cmpint (gap, >=, 1);
+    g_assert_false (is_background (pixel (surface, boundary - 100, ROW_Y (0))));
+    g_assert_false (is_background (pixel (surface, boundary + 100, ROW_Y (0))));
+    g_assert_false (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 3100000.0), ROW_Y (1))));
+    g_assert_false (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 3600000.0), ROW_Y (2))));
+  }
+  cairo_surface_destroy (surface);
+
+  /* Hit test: the pointer over gc finds that slice. */
+  {
+    TslRenderHit hit;
+    double x = tsl_render_time_to_x (&options, 3600000.0);
+
+    g_assert_true (tsl_render_hit_test (snapshot, &options, x, ROW_Y (2), &hit));
+    g_assert_nonnull (hit.slice);
+    g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, hit.slice->frame), ==, "gc");
+    g_assert_cmpint (hit.slice->start_ns, ==, 3500000);
+  }
+}
+
+/* Issue 18: a NaN view start became INT64_MIN..INT64_MIN and the grid's
+ * `t += step` never ended. The painter refuses an empty or reversed view,
+ * and its tick loops count instead of stepping, so views far from zero,
+ * where a step is below a double's resolution, end too. */
+static void
+test_degenerate_views (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(TslTrace) trace = read_nested (FALSE);
+      g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+      const gint64 views[][2] = {
+        { G_MININT64, G_MININT64 }, { 5, 5 }, { 10, 5 },
+        { G_GINT64_CONSTANT (9000000000000000000), G_GINT64_CONSTANT (9000000000000001000) },
+        { G_MININT64, G_MAXINT64 }, { -G_GINT64_CONSTANT (9000000000000001000), -G_GINT64_CONSTANT (9000000000000000000) },
+      };
+      const gboolean valid[] = { FALSE, FALSE, FALSE, TRUE, TRUE, TRUE };
+
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+        {
+          TslRenderOptions options;
+          cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+          cairo_t *cr = cairo_create (surface);
+
+          tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+          options.view_start_ns = views[i][0];
+          options.view_end_ns = views[i][1];
+          g_assert_cmpint (tsl_render_view_is_valid (&options), ==, valid[i]);
+          g_assert_cmpint (tsl_render_paint (cr, snapshot, &options), ==, valid[i]);
+          cairo_destroy (cr);
+          cairo_surface_destroy (surface);
+        }
+      {
+        TslRenderOptions options;
+
+        tsl_render_options_init (&options, snapshot, NAN, HEIGHT);
+        g_assert_false (tsl_render_view_is_valid (&options));
+      }
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, 0);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -159,5 +330,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/spike-survives-zoom-out", test_spike_survives);
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
+  g_test_add_func ("/render/nested-sampled", test_nested_sampled);
+  g_test_add_func ("/render/nested-exact", test_nested_exact);
+  g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   return g_test_run ();
 }

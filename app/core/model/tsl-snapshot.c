@@ -25,6 +25,9 @@ struct _TslSnapshot
   guint             k;
   gboolean          has_time;
   char             *format;
+  gboolean          exact;
+  gint64            exact_start;
+  gint64            exact_end;
 };
 
 /* Traces may hold any 64-bit time; arithmetic on them saturates rather than
@@ -124,6 +127,71 @@ compare_tracks (gconstpointer a,
   if (ta->kind == TSL_TRACK_THREAD && ta->tid != tb->tid)
     return ta->tid < tb->tid ? -1 : 1;
   return g_utf8_collate (ta->name, tb->name);
+}
+
+static int
+compare_slices (gconstpointer a,
+                gconstpointer b)
+{
+  const TslSnapshotSlice *sa = a, *sb = b;
+
+  if (sa->start_ns != sb->start_ns)
+    return sa->start_ns < sb->start_ns ? -1 : 1;
+  if (sa->depth != sb->depth)
+    return sa->depth < sb->depth ? -1 : 1;
+  return sa->end_ns > sb->end_ns ? -1 : sa->end_ns < sb->end_ns;
+}
+
+/* Each distinct stack once: its leaf's frame id and depth. */
+typedef struct {
+  guint32 frame;
+  guint32 depth;
+} LeafOf;
+
+static void
+copy_slices (TslSnapshot      *self,
+             TslTrace         *trace,
+             guint             track,
+             TslSnapshotTrack *out,
+             GArray           *leaves)
+{
+  const TslExactSlice *slices;
+  guint n = 0;
+
+  slices = tsl_trace_get_exact_slices (trace, track, &n);
+  out->exact = TRUE;
+  out->n_slices = n;
+  out->slices = g_new (TslSnapshotSlice, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      TslSnapshotSlice *s = &out->slices[i];
+      guint32 label = slices[i].label;
+
+      if (label >= leaves->len)
+        g_array_set_size (leaves, label + 1);
+      if (g_array_index (leaves, LeafOf, label).frame == 0)
+        {
+          const char *text = tsl_trace_lookup_exact_label (trace, label);
+          const char *leaf = strrchr (text, ';');
+          guint depth = 0;
+
+          for (const char *p = text; *p; p++)
+            depth += *p == ';';
+          leaf = leaf ? leaf + 1 : text;
+          g_array_index (leaves, LeafOf, label) =
+            (LeafOf) { intern_frame (self, leaf, strlen (leaf)), depth };
+        }
+
+      s->start_ns = sat_sub (slices[i].start_ns, self->start_ns);
+      s->end_ns = sat_sub (slices[i].end_ns, self->start_ns);
+      s->offset = slices[i].offset;
+      s->frame = g_array_index (leaves, LeafOf, label).frame;
+      s->depth = g_array_index (leaves, LeafOf, label).depth;
+      out->max_depth = MAX (out->max_depth, s->depth + 1);
+    }
+
+  qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
 }
 
 static void
@@ -227,6 +295,18 @@ tsl_snapshot_new (TslTrace *trace)
   for (guint i = 0; i < self->n_tracks; i++)
     copy_track (self, trace, i, &self->tracks[i], frame_offsets);
 
+  if (tsl_trace_get_exact (trace, &self->exact_start, &self->exact_end))
+    {
+      g_autoptr(GArray) leaves = g_array_new (FALSE, TRUE, sizeof (LeafOf));
+
+      self->exact = TRUE;
+      self->exact_start = sat_sub (self->exact_start, self->start_ns);
+      self->exact_end = sat_sub (self->exact_end, self->start_ns);
+      for (guint i = 0; i < self->n_tracks; i++)
+        if (self->tracks[i].kind == TSL_TRACK_THREAD || self->tracks[i].kind == TSL_TRACK_ASYNC)
+          copy_slices (self, trace, i, &self->tracks[i], leaves);
+    }
+
   tsl_trace_unlock (trace);
 
   /* Frame arrays are stable only once self->frames stops growing. */
@@ -252,6 +332,7 @@ snapshot_clear (gpointer data)
       g_free (self->tracks[i].process);
       g_free (self->tracks[i].unit);
       g_free (self->tracks[i].samples);
+      g_free (self->tracks[i].slices);
     }
   g_free (self->tracks);
   g_free (self->format);
@@ -337,4 +418,16 @@ const char *
 tsl_snapshot_get_format (TslSnapshot *self)
 {
   return self->format;
+}
+
+gboolean
+tsl_snapshot_get_exact (TslSnapshot *self,
+                        gint64      *start_ns,
+                        gint64      *end_ns)
+{
+  if (start_ns)
+    *start_ns = self->exact_start;
+  if (end_ns)
+    *end_ns = self->exact_end;
+  return self->exact;
 }

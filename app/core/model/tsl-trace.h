@@ -13,6 +13,7 @@
 
 #include <glib-object.h>
 
+#include "tsl-exact.h"
 #include "tsl-sampler.h"
 
 G_BEGIN_DECLS
@@ -115,6 +116,27 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
 void              tsl_trace_set_time_filter     (TslTrace       *self,
                                                  gint64          start_ns,
                                                  gint64          end_ns);
+/* Also records every slice of thread and async tracks in the time filter's
+ * window (set it first; without one, the whole input), while no track holds
+ * more than `per_track` and all no more than `total` (tsl-exact.h); past
+ * that, only samples are kept. */
+void              tsl_trace_record_exact        (TslTrace       *self,
+                                                 guint           per_track,
+                                                 guint           total);
+/* TRUE while every slice of the window [start, end) is held. */
+gboolean          tsl_trace_get_exact           (TslTrace       *self,
+                                                 gint64         *start_ns,
+                                                 gint64         *end_ns);
+const TslExactSlice *tsl_trace_get_exact_slices (TslTrace       *self,
+                                                 guint           track,
+                                                 guint          *n);
+const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
+                                                 guint32         label);
+/* Readers that know where an event sits in the input say so before
+ * offering it, when tsl_trace_wants_offsets() (for reading its details). */
+gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
+void              tsl_trace_set_event_offset    (TslTrace       *self,
+                                                 gint64          offset);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
