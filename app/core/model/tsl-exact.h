@@ -16,6 +16,11 @@
 
 G_BEGIN_DECLS
 
+/* The budgets of a zoomed-in view (window and `export --view`): 32 bytes a
+ * slice, so at most 32 MB. */
+#define TSL_EXACT_PER_TRACK 100000
+#define TSL_EXACT_TOTAL     1000000
+
 typedef struct {
   gint64  start_ns;   /* absolute, as the reader gives them */
   gint64  end_ns;     /* == start_ns for an instant */
