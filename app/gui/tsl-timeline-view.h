@@ -42,6 +42,14 @@ void              tsl_timeline_view_zoom             (TslTimelineView *self,
                                                       double           anchor_x);
 void              tsl_timeline_view_pan              (TslTimelineView *self,
                                                       double           fraction);
+gboolean          tsl_timeline_view_handle_key       (TslTimelineView *self,
+                                                      guint            keyval,
+                                                      GdkModifierType  state,
+                                                      gboolean         printable_only);
+/* The track label column, widened by dragging its edge. */
+void              tsl_timeline_view_set_label_width  (TslTimelineView *self,
+                                                      double           width);
+double            tsl_timeline_view_get_label_width  (TslTimelineView *self);
 void              tsl_timeline_view_set_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64           start_ns,

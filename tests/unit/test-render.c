@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include "tsl-reader.h"
 #include "tsl-render.h"
@@ -323,6 +324,80 @@ test_degenerate_views (void)
   g_test_trap_assert_passed ();
 }
 
+static TslTrace *
+read_text (const char *name,
+           const char *text)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, name);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) text, strlen (text), &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+/* Issue 18: labels that say which track is which. */
+static void
+test_labels (void)
+{
+  /* Two threads of one process with one name get their tids. */
+  {
+    g_autoptr(TslTrace) trace = read_text ("same.json", "["
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":7,\"args\":{\"name\":\"java\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":9,\"args\":{\"name\":\"java\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":11,\"args\":{\"name\":\"gc\"}},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":7,\"ts\":0,\"dur\":5},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":9,\"ts\":1,\"dur\":5},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":11,\"ts\":2,\"dur\":5}]");
+    g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+
+    g_assert_cmpuint (tsl_snapshot_get_n_tracks (snapshot), ==, 3);
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 0)->name, ==, "java (tid 7)");
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 1)->name, ==, "java (tid 9)");
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 2)->name, ==, "gc");
+  }
+
+  /* perf's pid 0 is the kernel's swapper, not a group titled "perf-script". */
+  {
+    g_autoptr(TslTrace) trace = read_text ("perf.txt",
+      "swapper     0/0 [000] 10.000000:     1000 cycles: \n"
+      "\tffffffff810a1b2c native_safe_halt+0x1c ([kernel.kallsyms])\n\n"
+      "worker 100/100 [001] 10.000500:     2000 cycles: \n"
+      "\t55d0c0de0001 compute+0x11 (/usr/bin/worker)\n\n");
+
+    g_assert_cmpstr (tsl_trace_get_process_name (trace, 0), ==, "swapper");
+    g_assert_cmpstr (tsl_trace_get_process_name (trace, 100), ==, "worker");
+  }
+}
+
+/* Issue 18: a counter with a single sample still shows its value. */
+static void
+test_one_point_counter (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("one.json", "["
+    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"C\",\"name\":\"heap\",\"pid\":1,\"ts\":500,\"args\":{\"mb\":42}}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  int x, top, inked = 0;
+
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (snapshot), ==, 2);
+  g_assert_cmpint (tsl_snapshot_get_track (snapshot, 1)->kind, ==, TSL_TRACK_COUNTER);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  surface = paint (snapshot, &options);
+
+  /* Counter track: below the group header and the one-row thread. */
+  top = TSL_RENDER_RULER_HEIGHT + 24 + 15 + 6;
+  x = (int) tsl_render_time_to_x (&options, 500000.0);
+  for (int dx = 0; dx < 200; dx += 20)
+    inked += topmost_ink (surface, x + dx, top + 2, top + 54) < top + 54;
+  g_assert_cmpint (inked, ==, 10);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -333,5 +408,7 @@ main (int   argc,
   g_test_add_func ("/render/nested-sampled", test_nested_sampled);
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
+  g_test_add_func ("/render/labels", test_labels);
+  g_test_add_func ("/render/one-point-counter", test_one_point_counter);
   return g_test_run ();
 }

@@ -262,6 +262,42 @@ copy_track (TslSnapshot      *self,
     }
 }
 
+/* Two threads of a process with one name ("java", "ThreadPoolForegroundWorker")
+ * are told apart by their tids. */
+static void
+name_collisions (TslSnapshot *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      TslSnapshotTrack *t = &self->tracks[i];
+      char *key;
+
+      if (t->kind != TSL_TRACK_THREAD)
+        continue;
+      key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", t->pid, t->name);
+      g_hash_table_replace (seen, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) + 1));
+    }
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      TslSnapshotTrack *t = &self->tracks[i];
+      g_autofree char *key = NULL;
+
+      if (t->kind != TSL_TRACK_THREAD)
+        continue;
+      key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", t->pid, t->name);
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) > 1)
+        {
+          char *named = g_strdup_printf ("%s (tid %" G_GINT64_FORMAT ")", t->name, t->tid);
+
+          g_free (t->name);
+          t->name = named;
+        }
+    }
+}
+
 TslSnapshot *
 tsl_snapshot_new (TslTrace *trace)
 {
@@ -317,6 +353,7 @@ tsl_snapshot_new (TslTrace *trace)
 
   if (self->n_tracks > 1)
     qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
+  name_collisions (self);
 
   return self;
 }

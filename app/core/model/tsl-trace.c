@@ -1011,3 +1011,12 @@ tsl_trace_dup_warnings (TslTrace *self)
 
   return tsl_warnings_dup (self->warnings);
 }
+
+GStrv
+tsl_trace_dup_warnings_counted (TslTrace *self,
+                                GArray   *counts)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return tsl_warnings_dup_counted (self->warnings, counts);
+}

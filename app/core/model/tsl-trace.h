@@ -182,5 +182,8 @@ void              tsl_trace_add_warning         (TslTrace       *self,
                                                  ...) G_GNUC_PRINTF (2, 3);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
+/* (transfer full): the messages alone, their counts (guint64) in `counts`. */
+GStrv             tsl_trace_dup_warnings_counted (TslTrace      *self,
+                                                 GArray         *counts);
 
 G_END_DECLS

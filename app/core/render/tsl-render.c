@@ -638,6 +638,8 @@ draw_series (cairo_t                *cr,
   double lo = track->value_min, hi = track->value_max;
   double rgb[3];
   gboolean started = FALSE;
+  double last_x = 0, last_y = 0;
+  guint n_points = 0;
   gboolean dimmed = o->highlight && *o->highlight && !matches (track->name, o->highlight);
   char label[64];
 
@@ -686,9 +688,19 @@ draw_series (cairo_t                *cr,
       else
         cairo_line_to (cr, x, Y_OF (s->value));
       started = TRUE;
+      last_x = x;
+      last_y = Y_OF (s->value);
+      n_points++;
+    }
+  /* One point is no line: draw it as a dot, its value held to the end. */
+  if (n_points == 1)
+    {
+      cairo_line_to (cr, MAX (o->width, last_x + 1), last_y);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, last_x, last_y, 3, 0, 2 * G_PI);
     }
   cairo_set_source_rgba (cr, rgb[0] * 0.8, rgb[1] * 0.8, rgb[2] * 0.8, dimmed ? 0.3 : 1);
-  cairo_set_line_width (cr, 1.25);
+  cairo_set_line_width (cr, n_points == 1 ? 2 : 1.25);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_stroke (cr);
   cairo_restore (cr);
@@ -811,10 +823,13 @@ tsl_render_paint (cairo_t                *cr,
             {
               const char *marker = is_collapsed (o, track->pid) ? "▸" : "▾";
 
+              /* pid 0 without a name is a format without processes (CSV,
+               * collapsed stacks); below 0, threads whose file gave no pid. */
               group = track->process
                 ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
-                : (track->pid != 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
-                                   : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : ""));
+                : track->pid > 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
+                : track->pid < 0 ? g_strdup_printf ("%s Threads (the file gives no process ids)", marker)
+                : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : "");
               set_rgb (cr, &theme.group, 1);
               cairo_rectangle (cr, 0, y, o->width, GROUP_HEIGHT - 2);
               cairo_fill (cr);
