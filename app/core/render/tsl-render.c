@@ -466,6 +466,10 @@ draw_stacks (cairo_t                *cr,
 {
   guint rows = CLAMP (track->max_depth, 1, MAX_ROWS);
   gboolean durations = g_strcmp0 (track->unit, "ns") == 0;
+  /* tsl_render_time_to_x(), hoisted out of the per-sample loop. */
+  double left = tsl_render_label_width (o);
+  double vs = (double) o->view_start_ns;
+  double scale = MAX (o->width - left, 1) / MAX ((double) o->view_end_ns - vs, 1);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
 
   /* Pending cairo drawing must land before the pixels are written. */
@@ -511,8 +515,8 @@ draw_stacks (cairo_t                *cr,
 
           /* Whole pixels: a pixel shows the first sample that reaches it, a
            * random representative since the samples are random. */
-          x0 = floor (tsl_render_time_to_x (o, (double) start));
-          x1 = MAX (ceil (tsl_render_time_to_x (o, (double) end)), x0 + 1);
+          x0 = floor (left + ((double) start - vs) * scale);
+          x1 = MAX (ceil (left + ((double) end - vs) * scale), x0 + 1);
 
           if (x1 <= run.x1)
             continue;
