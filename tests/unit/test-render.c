@@ -370,6 +370,24 @@ test_labels (void)
     g_assert_cmpstr (tsl_trace_get_process_name (trace, 0), ==, "swapper");
     g_assert_cmpstr (tsl_trace_get_process_name (trace, 100), ==, "worker");
   }
+
+  /* A sampled profile's instants stay samples (drawn across their slices)
+   * even when every event is recorded: exact is for spans. */
+  {
+    g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+    g_autoptr(TslReader) reader = tsl_reader_new (trace, "perf.txt");
+    g_autoptr(TslSnapshot) snapshot = NULL;
+    const char *text = "worker 100/100 [001] 10.000500:     2000 cycles: \n"
+                       "\t55d0c0de0001 compute+0x11 (/usr/bin/worker)\n\n";
+
+    tsl_trace_record_exact (trace, 100, 1000);
+    g_assert_true (tsl_reader_feed (reader, (const guint8 *) text, strlen (text), NULL));
+    g_assert_true (tsl_reader_finish (reader, NULL));
+    snapshot = tsl_snapshot_new (trace);
+    g_assert_false (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+    g_assert_false (tsl_snapshot_get_track (snapshot, 0)->exact);
+    g_assert_cmpuint (tsl_snapshot_get_track (snapshot, 0)->n_samples, ==, 1);
+  }
 }
 
 /* Issue 18: a counter with a single sample still shows its value. */

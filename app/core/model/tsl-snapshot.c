@@ -335,12 +335,19 @@ tsl_snapshot_new (TslTrace *trace)
     {
       g_autoptr(GArray) leaves = g_array_new (FALSE, TRUE, sizeof (LeafOf));
 
+      /* Exact when every stack track is a span track (perf's samples are
+       * not recorded: see tsl_trace_record_exact()). */
       self->exact = TRUE;
       self->exact_start = sat_sub (self->exact_start, self->start_ns);
       self->exact_end = sat_sub (self->exact_end, self->start_ns);
       for (guint i = 0; i < self->n_tracks; i++)
         if (self->tracks[i].kind == TSL_TRACK_THREAD || self->tracks[i].kind == TSL_TRACK_ASYNC)
-          copy_slices (self, trace, i, &self->tracks[i], leaves);
+          {
+            if (g_strcmp0 (self->tracks[i].unit, "ns") == 0)
+              copy_slices (self, trace, i, &self->tracks[i], leaves);
+            else
+              self->exact = FALSE;
+          }
     }
 
   tsl_trace_unlock (trace);

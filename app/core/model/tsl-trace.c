@@ -754,14 +754,14 @@ offer_exact (TslTrace *self,
                         tsl_sampler_offer (t->sampler, time_ns, value);
   self->label_exact = FALSE;
 
-  if (t->key.kind == TSL_TRACK_THREAD || t->key.kind == TSL_TRACK_ASYNC)
+  /* Span tracks only (their values are durations, unit "ns"): a sampled
+   * profile's instants are better drawn as the samples' slices. */
+  if ((t->key.kind == TSL_TRACK_THREAD || t->key.kind == TSL_TRACK_ASYNC) &&
+      t->unit != 0 && g_str_equal (tsl_trace_lookup (self, t->unit), "ns"))
     {
       gint64 end = time_ns;
 
-      /* Values of "ns" tracks are span durations. */
-      if (value > 0 && value < 9.0e18 && t->unit != 0 &&
-          g_str_equal (tsl_trace_lookup (self, t->unit), "ns") &&
-          time_ns <= G_MAXINT64 - (gint64) value)
+      if (value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
         end = time_ns + (gint64) value;
       self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset);
       if (!tsl_exact_is_complete (self->exact))

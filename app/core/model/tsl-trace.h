@@ -116,7 +116,8 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
 void              tsl_trace_set_time_filter     (TslTrace       *self,
                                                  gint64          start_ns,
                                                  gint64          end_ns);
-/* Also records every slice of thread and async tracks in the time filter's
+/* Also records every slice of span tracks (thread and async tracks whose
+ * values are durations, unit "ns": not a sampled profile's instants) in the time filter's
  * window (set it first; without one, the whole input), while no track holds
  * more than `per_track` and all no more than `total` (tsl-exact.h); past
  * that, only samples are kept. */
