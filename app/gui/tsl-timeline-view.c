@@ -56,6 +56,7 @@ struct _TslTimelineView
 enum {
   RANGES_CHANGED,
   VIEW_CHANGED,
+  SLICE_ACTIVATED,
   N_SIGNALS
 };
 
@@ -591,8 +592,17 @@ on_drag_end (GtkGestureDrag  *gesture,
     return;
 
   fill_options (self, &o);
-  if (tsl_render_hit_test (shown (self), &o, self->drag_start_x, self->drag_start_y, &hit) && hit.on_group)
+  if (!tsl_render_hit_test (shown (self), &o, self->drag_start_x, self->drag_start_y, &hit))
+    return;
+  if (hit.on_group)
     tsl_timeline_view_toggle_group (self, hit.group_pid);
+  else if (hit.slice != NULL)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (shown (self), hit.track);
+
+      g_signal_emit (self, signals[SLICE_ACTIVATED], 0, shown (self), (guint) hit.track,
+                     (guint) (hit.slice - track->slices));
+    }
 }
 
 static void
@@ -819,6 +829,17 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * TslTimelineView::slice-activated:
+   * @snapshot: (type gpointer): the shown TslSnapshot
+   * @track: track index in @snapshot
+   * @slice: slice index in that track
+   *
+   * A slice of the exact view was clicked.
+   */
+  signals[SLICE_ACTIVATED] = g_signal_new ("slice-activated", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                           3, G_TYPE_POINTER, G_TYPE_UINT, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);

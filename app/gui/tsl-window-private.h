@@ -47,6 +47,8 @@ struct _TslWindow
   GtkEntry             *b_start_entry;
   GtkEntry             *b_end_entry;
   GtkLabel             *status_label;
+  GtkRevealer          *slice_revealer;
+  GtkLabel             *slice_label;
   GMenu                *recent_section;
 
   /* Owned references */
@@ -79,6 +81,11 @@ void              _tsl_window_export_action      (GtkWidget      *widget,
 
 void              _tsl_window_update_ranges      (TslWindow      *self);
 void              _tsl_window_update_status      (TslWindow      *self);
+void              _tsl_window_show_slice         (TslWindow      *self,
+                                                  TslSnapshot    *snapshot,
+                                                  guint           track,
+                                                  guint           slice);
+void              _tsl_window_slice_class_init   (GtkWidgetClass *widget_class);
 void              _tsl_window_queue_detail       (TslWindow      *self);
 void              _tsl_window_flame_init         (TslWindow      *self,
                                                   GSettings      *settings);

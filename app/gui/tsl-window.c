@@ -479,6 +479,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_window_key_pressed);
+  _tsl_window_slice_class_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_range_entry_activate",

@@ -900,6 +900,73 @@ test_close_while_loading (void)
     }
 }
 
+static gboolean
+slice_shown (gpointer data)
+{
+  TslWindow *window = data;
+
+  return gtk_revealer_get_reveal_child (window->slice_revealer);
+}
+
+/* Issue 18: a click on a slice of the exact view shows its details. */
+static void
+test_slice_details (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  TslSnapshot *shown;
+  TslRenderOptions o;
+  TslRenderHit hit = { 0 };
+  const char *name = NULL;
+  double x, y;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  /* Zoomed in, so slices are wide enough to aim at. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 50.0));
+  settle (300);
+  shown = tsl_timeline_view_get_shown_snapshot (window->timeline);
+  g_assert_true (tsl_snapshot_get_exact (shown, NULL, NULL));
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  for (y = tsl_render_header_height (&o) + 2; y < o.height && name == NULL; y += 3)
+    for (x = tsl_render_label_width (&o) + 5; x < o.width - 5 && name == NULL; x += 7)
+      if (tsl_render_hit_test (shown, &o, x, y, &hit) && hit.slice != NULL &&
+          tsl_render_time_to_x (&o, (double) hit.slice->end_ns) - tsl_render_time_to_x (&o, (double) hit.slice->start_ns) > 12)
+        name = tsl_snapshot_get_frame_name (shown, hit.slice->frame);
+  g_assert_nonnull (name);
+  x -= 7;
+  y -= 3;
+  /* The middle of that slice's pixels. */
+  x = (MAX (tsl_render_time_to_x (&o, (double) hit.slice->start_ns), tsl_render_label_width (&o)) +
+       MIN (tsl_render_time_to_x (&o, (double) hit.slice->end_ns), o.width)) / 2;
+
+  pointer_to (window, GTK_WIDGET (window->timeline), x, y);
+  xdo ("click 1");
+  iterate_until (slice_shown, window, 10000);
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), name));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), "Self time"));
+  g_assert_true (gtk_label_get_selectable (window->slice_label));
+
+  /* Copy puts the same details on the clipboard as text. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-slice", NULL));
+  {
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (window));
+    GdkContentProvider *content = gdk_clipboard_get_content (clipboard);
+    GValue value = G_VALUE_INIT;
+
+    g_assert_nonnull (content);
+    g_value_init (&value, G_TYPE_STRING);
+    g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+    g_assert_nonnull (strstr (g_value_get_string (&value), "Duration: "));
+    g_value_unset (&value);
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-slice", NULL));
+  g_assert_false (gtk_revealer_get_reveal_child (window->slice_revealer));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -932,6 +999,7 @@ main (int   argc,
   g_test_add_func ("/window/keys-after-page-switch", test_keys_after_page_switch);
   g_test_add_func ("/window/export-after-zoom", test_export_after_zoom);
   g_test_add_func ("/window/labels-and-warnings", test_labels_and_warnings);
+  g_test_add_func ("/window/slice-details", test_slice_details);
 
   ret = g_test_run ();
   g_clear_object (&app);

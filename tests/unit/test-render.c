@@ -267,6 +267,28 @@ test_nested_exact (void)
   }
   cairo_surface_destroy (surface);
 
+  /* Self time and nesting, for the details of a clicked slice. */
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *s = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, s->frame);
+      guint parent = tsl_snapshot_slice_parent (track, i);
+
+      if (g_str_equal (name, "main"))
+        {
+          g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 10000);
+          g_assert_cmpuint (parent, ==, G_MAXUINT);
+        }
+      else if (g_str_equal (name, "parse"))
+        g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 490000);
+      else if (g_str_equal (name, "gc"))
+        {
+          g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 200000);
+          g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[parent].frame), ==, "parse");
+          g_assert_cmpint (track->slices[parent].start_ns, ==, s->start_ns - 200000);
+        }
+    }
+
   /* Hit test: the pointer over gc finds that slice. */
   {
     TslRenderHit hit;

@@ -475,3 +475,40 @@ tsl_snapshot_get_exact (TslSnapshot *self,
     *end_ns = self->exact_end;
   return self->exact;
 }
+
+gint64
+tsl_snapshot_slice_self_time (const TslSnapshotTrack *track,
+                              guint                   index)
+{
+  const TslSnapshotSlice *s;
+  gint64 self;
+
+  g_return_val_if_fail (index < track->n_slices, 0);
+
+  s = &track->slices[index];
+  self = s->end_ns - s->start_ns;
+  /* By start, then depth: its children follow it, until a slice starts at
+   * or after its end. */
+  for (guint i = index + 1; i < track->n_slices && track->slices[i].start_ns < s->end_ns; i++)
+    if (track->slices[i].depth == s->depth + 1)
+      self -= MIN (track->slices[i].end_ns, s->end_ns) - track->slices[i].start_ns;
+  return MAX (self, 0);
+}
+
+guint
+tsl_snapshot_slice_parent (const TslSnapshotTrack *track,
+                           guint                   index)
+{
+  const TslSnapshotSlice *s;
+
+  g_return_val_if_fail (index < track->n_slices, G_MAXUINT);
+
+  s = &track->slices[index];
+  if (s->depth == 0)
+    return G_MAXUINT;
+  for (guint i = index; i-- > 0;)
+    if (track->slices[i].depth + 1 == s->depth &&
+        track->slices[i].start_ns <= s->start_ns && track->slices[i].end_ns >= s->end_ns)
+      return i;
+  return G_MAXUINT;
+}

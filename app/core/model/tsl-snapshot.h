@@ -76,6 +76,13 @@ guint64                 tsl_snapshot_get_events       (TslSnapshot       *self);
 guint                   tsl_snapshot_get_k            (TslSnapshot       *self);
 gboolean                tsl_snapshot_get_has_time     (TslSnapshot       *self);
 const char             *tsl_snapshot_get_format       (TslSnapshot       *self);
+/* Of an exact track's slice `index`: its duration less its direct
+ * children's, and the index of the slice it is nested in (G_MAXUINT for a
+ * root). */
+gint64                  tsl_snapshot_slice_self_time  (const TslSnapshotTrack *track,
+                                                       guint              index);
+guint                   tsl_snapshot_slice_parent     (const TslSnapshotTrack *track,
+                                                       guint              index);
 /* TRUE when the thread and async tracks hold every slice of [start, end)
  * (from the trace start), not samples. */
 gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
