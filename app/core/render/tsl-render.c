@@ -578,8 +578,13 @@ draw_slices (cairo_t                *cr,
       if (s->depth >= rows || (double) s->start_ns > ve || (double) s->end_ns < vs)
         continue;
 
+      /* Most slices of a full budget share a pixel with the one before:
+       * skip them before any rounding. */
+      x1 = left + ((double) s->end_ns - vs) * scale;
+      if (x1 < filled[s->depth] - 0.5)
+        continue;
       x0 = round (left + ((double) s->start_ns - vs) * scale);
-      x1 = round (left + ((double) s->end_ns - vs) * scale);
+      x1 = round (x1);
       x0 = MAX (x0, left);
       x1 = MIN (x1, right);
       if (x1 - x0 >= 3)
