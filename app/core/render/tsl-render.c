@@ -399,6 +399,27 @@ typedef struct {
   guint32 frame;
 } Label;
 
+/* One bar of a row: [x0, x1) × [y, y + h - 1), into the pixels when it may. */
+static void
+fill_cell (cairo_t         *cr,
+           TslRenderCanvas *canvas,
+           double           x0,
+           double           y,
+           double           x1,
+           double           h,
+           const double    *rgb,
+           double           alpha)
+{
+  if (canvas->pixels != NULL)
+    _tsl_render_canvas_fill (canvas, x0, y, x1, y + h - 1, rgb, alpha);
+  else
+    {
+      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+      cairo_rectangle (cr, x0, y, x1 - x0, h - 1);
+      cairo_fill (cr);
+    }
+}
+
 static void
 flush_run (cairo_t                *cr,
            TslRenderCanvas        *canvas,
@@ -422,14 +443,7 @@ flush_run (cairo_t                *cr,
   tsl_render_name_color (name, o->dark, rgb);
   alpha = o->highlight && *o->highlight && !matches (name, o->highlight) ? 0.4 : 1.0;
 
-  if (canvas->pixels != NULL)
-    _tsl_render_canvas_fill (canvas, x0, y, x0 + MAX (x1 - x0, 1), y + h - 1, rgb, alpha);
-  else
-    {
-      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-      cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), h - 1);
-      cairo_fill (cr);
-    }
+  fill_cell (cr, canvas, x0, y, x0 + MAX (x1 - x0, 1), h, rgb, alpha);
 
   if (x1 - x0 > 36)
     {
@@ -601,14 +615,7 @@ draw_slices (cairo_t                *cr,
       alpha = o->highlight && *o->highlight && !matches (name, o->highlight) ? 0.4 : 1.0;
       y = top + s->depth * ROW_HEIGHT;
 
-      if (canvas->pixels != NULL)
-        _tsl_render_canvas_fill (canvas, x0, y, x1, y + ROW_HEIGHT - 1, rgb, alpha);
-      else
-        {
-          cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-          cairo_rectangle (cr, x0, y, x1 - x0, ROW_HEIGHT - 1);
-          cairo_fill (cr);
-        }
+      fill_cell (cr, canvas, x0, y, x1, ROW_HEIGHT, rgb, alpha);
 
       if (x1 - x0 > 24)
         {
