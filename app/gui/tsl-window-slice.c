@@ -38,8 +38,11 @@ _tsl_window_show_slice (TslWindow   *self,
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) markup = g_string_new (NULL);
   g_autoptr(GString) stack = g_string_new (NULL);
-  g_autofree char *start = tsl_duration_format ((double) slice->start_ns);
-  g_autofree char *duration = tsl_duration_format ((double) (slice->end_ns - slice->start_ns));
+  /* To the nanosecond: the pane is where exact times are read off. */
+  g_autofree char *start = g_strdup_printf ("%.9f s", (double) slice->start_ns / 1e9);
+  g_autofree char *rounded = tsl_duration_format ((double) (slice->end_ns - slice->start_ns));
+  g_autofree char *duration = g_strdup_printf ("%s (%'" G_GINT64_FORMAT " ns)", rounded,
+                                               slice->end_ns - slice->start_ns);
   g_autofree char *self_time = NULL;
   g_autofree char *thread = NULL;
 

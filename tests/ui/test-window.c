@@ -922,6 +922,10 @@ test_slice_details (void)
 
   tsl_window_open (window, example);
   iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  /* The closed pane takes no room from the timeline. */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->timeline)), >=,
+                   gtk_widget_get_width (GTK_WIDGET (window)) - 60);
   /* Zoomed in, so slices are wide enough to aim at. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 50.0));
   settle (300);
