@@ -114,6 +114,7 @@ _tsl_window_update_status (TslWindow *self)
   g_autofree char *status = NULL;
   g_autofree char *view = NULL;
   guint64 samples = 0, offered = 0;
+  gboolean has_slices = FALSE;
   guint n_tracks;
 
   if (snapshot == NULL || shown == NULL)
@@ -124,9 +125,11 @@ _tsl_window_update_status (TslWindow *self)
     {
       samples += tsl_snapshot_get_track (shown, i)->n_samples;
       offered += tsl_snapshot_get_track (shown, i)->events;
+      has_slices |= tsl_snapshot_get_track (shown, i)->exact;
     }
 
-  if (tsl_snapshot_get_exact (shown, NULL, NULL))
+  /* "Exact" speaks of slices: a file of metrics only has none. */
+  if (has_slices && tsl_snapshot_get_exact (shown, NULL, NULL))
     view = g_strdup (_("exact: every slice of the view"));
   else if (offered <= samples)
     view = g_strdup_printf (_("every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));

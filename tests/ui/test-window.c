@@ -247,6 +247,20 @@ has_events (gpointer data)
          tsl_document_loader_get_events (e->window->loader) >= e->events;
 }
 
+/* The window refreshes its status every 250 ms while loading. */
+static void
+refresh_cb_wait (TslWindow *window)
+{
+  gint64 until = g_get_monotonic_time () + 600 * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  (void) window;
+}
+
 static void
 test_follow (void)
 {
@@ -254,12 +268,12 @@ test_follow (void)
   g_autofree char *dir = g_dir_make_tmp ("timeslice-follow-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "growing.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GString) rows = g_string_new ("time,cpu\n");
+  g_autoptr(GString) rows = g_string_new ("time,cpu,mem\n");
   EventsAtLeast wait = { window, 100 };
   FILE *fp;
 
   for (guint i = 0; i < 100; i++)
-    g_string_append_printf (rows, "%u,%u\n", i, i % 7);
+    g_string_append_printf (rows, "%u,%u,%u\n", i, i % 7, i % 5);
   g_assert_true (g_file_set_contents (path, rows->str, -1, NULL));
 
   tsl_window_set_follow (window, TRUE);
@@ -272,12 +286,18 @@ test_follow (void)
   fp = fopen (path, "a");
   g_assert_nonnull (fp);
   for (guint i = 100; i < 250; i++)
-    fprintf (fp, "%u,%u\n", i, i % 7);
+    fprintf (fp, "%u,%u,%u\n", i, i % 7, i % 5);
   fclose (fp);
 
   wait.events = 250;
   iterate_until (has_events, &wait, 30000);
   g_assert_true (tsl_window_is_loading (window));
+
+  /* Two columns: a row is one event of the file but two samples; every
+   * one is kept, not "about 0 events per sample" (issue 18). */
+  refresh_cb_wait (window);
+  g_assert_null (strstr (gtk_label_get_label (window->status_label), "about 0"));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "every event kept"));
 
   /* Switching follow off finishes the load at the current end. */
   tsl_window_set_follow (window, FALSE);
