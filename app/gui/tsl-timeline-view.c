@@ -29,6 +29,9 @@ struct _TslTimelineView
   gint64         detail_end;
   GtkAdjustment *vadjustment;
   char          *highlight;
+  char          *highlight_track;  /* NULL: every track */
+  gint64         highlight_pid;
+  gboolean       highlight_exact;
 
   double         view_start;
   double         view_end;
@@ -94,6 +97,9 @@ fill_options (TslTimelineView  *self,
   o->label_width = self->label_width;
   o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   o->highlight = self->highlight;
+  o->highlight_exact = self->highlight_exact;
+  o->highlight_track = self->highlight_track;
+  o->highlight_pid = self->highlight_pid;
   o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
   o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
@@ -387,8 +393,31 @@ tsl_timeline_view_set_highlight (TslTimelineView *self,
 {
   g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
 
+  tsl_timeline_view_set_highlight_full (self, text, FALSE, NULL, 0);
+}
+
+/**
+ * tsl_timeline_view_set_highlight_full:
+ * @exact: match whole names only
+ * @track: (nullable): only on the track of this name in process @pid
+ *
+ * A compare row highlights one function of one thread, by its exact name.
+ */
+void
+tsl_timeline_view_set_highlight_full (TslTimelineView *self,
+                                      const char      *text,
+                                      gboolean         exact,
+                                      const char      *track,
+                                      gint64           pid)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
   g_free (self->highlight);
   self->highlight = (text && *text) ? g_strdup (text) : NULL;
+  g_free (self->highlight_track);
+  self->highlight_track = g_strdup (track);
+  self->highlight_pid = pid;
+  self->highlight_exact = exact;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -749,6 +778,7 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->detail, tsl_snapshot_unref);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
+  g_clear_pointer (&self->highlight_track, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);

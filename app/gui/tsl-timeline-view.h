@@ -64,6 +64,11 @@ void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
                                                       gboolean         select_b);
 void              tsl_timeline_view_set_highlight    (TslTimelineView *self,
                                                       const char      *text);
+void              tsl_timeline_view_set_highlight_full (TslTimelineView *self,
+                                                      const char      *text,
+                                                      gboolean         exact,
+                                                      const char      *track,
+                                                      gint64           pid);
 GtkAdjustment    *tsl_timeline_view_get_vadjustment  (TslTimelineView *self);
 /* Process groups collapse to their header (a click on it toggles). */
 void              tsl_timeline_view_toggle_group     (TslTimelineView *self,

@@ -401,10 +401,45 @@ on_series_selected (TslWindow       *self,
                     const char      *series,
                     TslComparePanel *panel)
 {
-  const char *slash = series ? strrchr (series, '/') : NULL;
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  const TslSnapshotTrack *best = NULL;
+  gsize best_len = 0;
 
-  /* "worker-1/parse" highlights the function "parse" on the timeline. */
-  tsl_timeline_view_set_highlight (self->timeline, slash ? slash + 1 : series);
+  if (series == NULL || snapshot == NULL)
+    {
+      tsl_timeline_view_set_highlight (self->timeline, NULL);
+      return;
+    }
+
+  /* "worker-1/parse" (or "worker-1 [PID]/parse" where two processes have a
+   * worker-1) is the function "parse" of that thread only, by its whole
+   * name; names may hold '/', so the longest track name that prefixes the
+   * row wins. A row without one is a series: that track. */
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      g_autofree char *with_pid = g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->pid);
+      const char *names[] = { track->name, with_pid };
+
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        {
+          gsize len = strlen (names[n]);
+
+          if (strncmp (series, names[n], len) == 0 && (series[len] == '/' || series[len] == '\0') &&
+              len + 1 > best_len)
+            {
+              best = track;
+              best_len = len + 1;
+            }
+        }
+    }
+
+  if (best == NULL)
+    tsl_timeline_view_set_highlight_full (self->timeline, series, TRUE, NULL, 0);
+  else if (series[best_len - 1] == '\0')
+    tsl_timeline_view_set_highlight_full (self->timeline, best->name, TRUE, best->name, best->pid);
+  else
+    tsl_timeline_view_set_highlight_full (self->timeline, series + best_len, TRUE, best->name, best->pid);
 }
 
 static void

@@ -463,6 +463,21 @@ test_compare_panel (void)
     gtk_drop_down_set_selected (stat, 0);
   }
 
+  /* A row highlights its function on its own thread only, by whole name. */
+  {
+    TslRenderOptions o;
+
+    g_signal_emit_by_name (window->compare_panel, "series-selected", "worker-1/parse");
+    tsl_timeline_view_get_render_options (window->timeline, &o);
+    g_assert_cmpstr (o.highlight, ==, "parse");
+    g_assert_true (o.highlight_exact);
+    g_assert_cmpstr (o.highlight_track, ==, "worker-1");
+    g_assert_cmpint (o.highlight_pid, ==, 4242);
+    g_signal_emit_by_name (window->compare_panel, "series-selected", "memory");
+    tsl_timeline_view_get_render_options (window->timeline, &o);
+    g_assert_cmpstr (o.highlight_track, ==, "memory");
+  }
+
   /* One range only: the table gives way to a hint. */
   tsl_timeline_view_clear_ranges (window->timeline);
   g_assert_false (tsl_compare_panel_is_busy (window->compare_panel));

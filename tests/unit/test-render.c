@@ -438,6 +438,55 @@ test_one_point_counter (void)
   cairo_surface_destroy (surface);
 }
 
+static int
+brightness (guint32 p)
+{
+  return ((p >> 16) & 0xFF) + ((p >> 8) & 0xFF) + (p & 0xFF);
+}
+
+/* Issue 18: a compare row highlights its function on its own thread only,
+ * by the whole name; the search box matches parts of names everywhere. */
+static void
+test_scoped_highlight (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("two.json", "["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"a\"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"b\"}},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":1000}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  const struct { const char *text; gboolean exact; const char *track; int a_lit, b_lit; } cases[] = {
+    { NULL, FALSE, NULL, 1, 1 },
+    { "pars", FALSE, NULL, 1, 1 },      /* search: part of a name, every thread */
+    { "pars", TRUE, NULL, 0, 0 },       /* whole names only */
+    { "parse", TRUE, "a", 1, 0 },       /* a compare row: a's parse only */
+  };
+  int x = 0, ya = ROW_Y (0), yb = ROW_Y (0) + 21, lit = 0, dim = 0;
+
+  g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 0)->name, ==, "a");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TslRenderOptions options;
+      cairo_surface_t *surface;
+
+      tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+      options.highlight = cases[i].text;
+      options.highlight_exact = cases[i].exact;
+      options.highlight_track = cases[i].track;
+      options.highlight_pid = 1;
+      x = (int) tsl_render_time_to_x (&options, 500000.0);
+      surface = paint (snapshot, &options);
+      if (i == 0)
+        {
+          lit = brightness (pixel (surface, x, ya));
+          dim = (lit + 3 * 255) / 2;  /* halfway to white */
+        }
+      g_assert_cmpint (brightness (pixel (surface, x, ya)) < dim, ==, cases[i].a_lit);
+      g_assert_cmpint (brightness (pixel (surface, x, yb)) < dim, ==, cases[i].b_lit);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -450,5 +499,6 @@ main (int   argc,
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   g_test_add_func ("/render/labels", test_labels);
   g_test_add_func ("/render/one-point-counter", test_one_point_counter);
+  g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
   return g_test_run ();
 }

@@ -380,10 +380,30 @@ draw_grid (cairo_t                *cr,
 }
 
 static gboolean
-matches (const char *name,
-         const char *needle)
+matches (const TslRenderOptions *o,
+         const char             *name)
 {
-  return needle != NULL && *needle != '\0' && name != NULL && strstr (name, needle) != NULL;
+  const char *needle = o->highlight;
+
+  if (needle == NULL || *needle == '\0' || name == NULL)
+    return FALSE;
+  return o->highlight_exact ? strcmp (name, needle) == 0 : strstr (name, needle) != NULL;
+}
+
+/* 1 for what the highlight picks (or when there is none), else dimmed. A
+ * highlight scoped to one track (a compare row: a function of one thread)
+ * dims that name on every other track. */
+static double
+highlight_alpha (const TslRenderOptions *o,
+                 const TslSnapshotTrack *track,
+                 const char             *name)
+{
+  if (o->highlight == NULL || *o->highlight == '\0')
+    return 1.0;
+  if (o->highlight_track != NULL &&
+      (track->pid != o->highlight_pid || g_strcmp0 (track->name, o->highlight_track) != 0))
+    return 0.4;
+  return matches (o, name) ? 1.0 : 0.4;
 }
 
 typedef struct {
@@ -425,6 +445,7 @@ flush_run (cairo_t                *cr,
            TslRenderCanvas        *canvas,
            GArray                 *labels,
            TslSnapshot            *snapshot,
+           const TslSnapshotTrack *track,
            const TslRenderOptions *o,
            const Run              *run,
            double                  y,
@@ -441,7 +462,7 @@ flush_run (cairo_t                *cr,
 
   name = tsl_snapshot_get_frame_name (snapshot, run->frame);
   tsl_render_name_color (name, o->dark, rgb);
-  alpha = o->highlight && *o->highlight && !matches (name, o->highlight) ? 0.4 : 1.0;
+  alpha = highlight_alpha (o, track, name);
 
   fill_cell (cr, canvas, x0, y, x0 + MAX (x1 - x0, 1), h, rgb, alpha);
 
@@ -545,11 +566,11 @@ draw_stacks (cairo_t                *cr,
           /* Back-to-back calls of one function stay two bars. */
           if (call && frame == run.frame && run.x1 - run.x0 >= 3 && x0 <= run.x1)
             run.x1 -= 1;
-          flush_run (cr, canvas, labels, snapshot, o, &run, y, ROW_HEIGHT);
+          flush_run (cr, canvas, labels, snapshot, track, o, &run, y, ROW_HEIGHT);
           run = (Run) { frame, x0, x1 };
         }
 
-      flush_run (cr, canvas, labels, snapshot, o, &run, y, ROW_HEIGHT);
+      flush_run (cr, canvas, labels, snapshot, track, o, &run, y, ROW_HEIGHT);
     }
 
   if (canvas->pixels != NULL)
@@ -612,7 +633,7 @@ draw_slices (cairo_t                *cr,
 
       name = tsl_snapshot_get_frame_name (snapshot, s->frame);
       tsl_render_name_color (name, o->dark, rgb);
-      alpha = o->highlight && *o->highlight && !matches (name, o->highlight) ? 0.4 : 1.0;
+      alpha = highlight_alpha (o, track, name);
       y = top + s->depth * ROW_HEIGHT;
 
       fill_cell (cr, canvas, x0, y, x1, ROW_HEIGHT, rgb, alpha);
@@ -656,7 +677,7 @@ draw_series (cairo_t                *cr,
   gboolean started = FALSE;
   double last_x = 0, last_y = 0;
   guint n_points = 0;
-  gboolean dimmed = o->highlight && *o->highlight && !matches (track->name, o->highlight);
+  gboolean dimmed = highlight_alpha (o, track, track->name) < 1;
   char label[64];
 
   if (isnan (lo) || isnan (hi))
@@ -867,7 +888,7 @@ tsl_render_paint (cairo_t                *cr,
 
           tsl_render_name_color (track->name, o->dark, rgb);
           cairo_set_font_size (cr, 11);
-          set_rgb (cr, &theme.fg, matches (track->name, o->highlight) ? 1 : 0.9);
+          set_rgb (cr, &theme.fg, matches (o, track->name) ? 1 : 0.9);
           _tsl_render_show_text (cr, 12, y + 13, tsl_render_label_width (o) - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
 
           if (track->exact)

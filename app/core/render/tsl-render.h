@@ -35,6 +35,9 @@ typedef struct {
   gint64      b_start_ns;
   gint64      b_end_ns;
   const char *highlight;      /* search text: matching frames/series stand out */
+  gboolean    highlight_exact;/* the whole name, not a part of it */
+  const char *highlight_track;/* only on this track (name and pid); NULL: on all */
+  gint64      highlight_pid;
   const char *title;          /* heading line (export); NULL for none */
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
