@@ -52,6 +52,8 @@ tsl_cli_export (int    argc,
   g_autofree char *range_a = NULL;
   g_autofree char *range_b = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *view = NULL;
+  g_autofree char *tracks = NULL;
   TslExportFormat format;
   TslRenderOptions options;
   gboolean dark = FALSE;
@@ -71,6 +73,11 @@ tsl_cli_export (int    argc,
       "Picture size in pixels (default 1600 wide, tall enough for every track)", "WxH" },
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a, "Range A, e.g. 1s..2s or 10%..20%", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b, "Range B", "RANGE" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &view,
+      "Draw (or with OUT.csv list the slices of) this time window, as the window shows it zoomed in: "
+      "every slice when it holds few enough events, else samples of it", "RANGE" },
+    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
+      "With --view and OUT.csv: only tracks whose name matches this glob (e.g. 'worker*')", "PATTERN" },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
     { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
@@ -92,6 +99,9 @@ tsl_cli_export (int    argc,
   if (!tsl_cli_parse_options ("export", "FILE",
                               "Draws the timeline as PNG, SVG or PDF with the window’s painter, or\n"
                               "writes the samples as CSV (with --a and --b: the compare table).\n"
+                              "With --view: that time window only, as the zoomed-in window draws it;\n"
+                              "OUT.csv then lists its slices (track, depth, start_s, end_s, name,\n"
+                              "exact).\n"
                               "With --flamegraph: the flame graph of range A, B or the whole trace as\n"
                               "PNG, SVG or PDF, or its call tree as CSV (call_path, self_share,\n"
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"
@@ -139,6 +149,25 @@ tsl_cli_export (int    argc,
         (range_b && !tsl_range_spec_parse (range_b, &spec, &error)))
       return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
   }
+
+  if (tracks != NULL && (view == NULL || format != TSL_EXPORT_CSV))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks goes with --view and OUT.csv");
+  if (view != NULL)
+    {
+      TslCliViewOptions view_options = {
+        .path = argv[1], .output = output, .view = view, .tracks = tracks, .format = format,
+        .dark = dark, .width = width, .height = height, .k = (guint) k, .seed = seed,
+      };
+      TslRangeSpec spec;
+
+      if (!tsl_range_spec_parse (view, &spec, &error))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view: %s", error->message);
+      if (format == TSL_EXPORT_CSV && (range_a || range_b))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view with OUT.csv lists slices; --a and --b do not apply");
+      if (range_a || range_b)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view does not draw ranges yet; leave out --a and --b");
+      return tsl_cli_export_view (&view_options);
+    }
 
   if (format == TSL_EXPORT_CSV && (range_a || range_b))
     {

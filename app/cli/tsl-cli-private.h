@@ -103,4 +103,26 @@ typedef struct {
 
 int               tsl_cli_export_flame          (const TslCliFlameOptions *options);
 
+/* `export --view START..END [--tracks PATTERN]` (tsl-cli-view.c). */
+typedef struct {
+  const char  *path;
+  const char  *output;
+  const char  *view;
+  const char  *tracks;        /* (nullable) glob on track names, CSV only */
+  int          format;        /* TslExportFormat */
+  gboolean     dark;
+  int          width;
+  int          height;        /* 0: tall enough for every track */
+  guint        k;
+  guint64      seed;
+} TslCliViewOptions;
+
+/* Parses and resolves --view for a span; an empty view is an error. */
+gboolean          tsl_cli_resolve_view          (const char          *text,
+                                                 gint64               span_ns,
+                                                 gint64              *start_ns,
+                                                 gint64              *end_ns,
+                                                 GError             **error);
+int               tsl_cli_export_view           (const TslCliViewOptions *options);
+
 G_END_DECLS

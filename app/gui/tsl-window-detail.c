@@ -5,7 +5,9 @@
  * The whole trace is K..2K samples per track; zoomed into a part of a file,
  * that part is re-read in the background with samplers that keep only its
  * events, so the view gets K..2K samples per track for the visible window
- * alone. Memory stays bounded: one extra trace of the same size.
+ * alone, and every slice of it while they fit the exact budget
+ * (tsl-exact.h). Memory stays bounded: one extra trace of the same size
+ * plus at most the budget.
  */
 #define G_LOG_DOMAIN "tsl-window"
 
@@ -51,6 +53,7 @@ detail_loaded_cb (GObject      *object,
   g_clear_object (&self->detail_cancellable);
   snapshot = tsl_snapshot_new (tsl_document_loader_get_trace (loader));
   tsl_timeline_view_set_detail (self->timeline, snapshot, read->lo, read->hi);
+  _tsl_window_update_status (self);
 }
 
 static gboolean
@@ -73,6 +76,10 @@ start_detail_cb (gpointer data)
   if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return G_SOURCE_REMOVE;
 
+  /* Every slice of the file is already there. */
+  if (tsl_snapshot_get_exact (base, NULL, NULL))
+    return G_SOURCE_REMOVE;
+
   tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
   span = tsl_snapshot_get_span (base);
   width = view_end - view_start;
@@ -90,6 +97,7 @@ start_detail_cb (gpointer data)
   origin = tsl_snapshot_get_start (base);
   trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
   tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
 
   g_clear_object (&self->detail_loader);
   self->detail_loader = tsl_document_loader_new (self->file, trace);

@@ -127,6 +127,8 @@ test_format (void)
   static const struct { double ns; const char *text; } cases[] = {
     { 12, "12 ns" }, { 1500, "1.5 µs" }, { 2.5e6, "2.5 ms" }, { 3e9, "3 s" },
     { 125e9, "2 min 5 s" }, { 7200e9, "2 h" }, { 36 * 3600e9, "36 h" }, { 3 * 86400e9, "3 d" },
+    /* Ruler ticks: whole units, no "0 s" and no decimal hours. */
+    { 600e9, "10 min" }, { 4200e9, "1 h 10 min" }, { 119.7e9, "2 min" }, { 3725e9, "1 h 2 min 5 s" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

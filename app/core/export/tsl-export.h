@@ -51,6 +51,16 @@ gboolean          tsl_export_write_samples      (TslTrace                *trace,
                                                  GOutputStream           *out,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
+/* track,depth,start_s,end_s,name,exact — one row per slice that the
+ * timeline draws for the view [start, end) (from the trace start) on the
+ * thread and async tracks whose name matches the glob `tracks` (NULL: all). */
+gboolean          tsl_export_write_view         (TslSnapshot             *snapshot,
+                                                 gint64                   view_start_ns,
+                                                 gint64                   view_end_ns,
+                                                 const char              *tracks,
+                                                 GOutputStream           *out,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
 /* Atomically writes `contents` to `file`. */
 gboolean          tsl_export_replace_contents   (GFile                   *file,
                                                  const char              *contents,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-exact.h"
 #include "tsl-label-store.h"
 #include "tsl-trace.h"
 #include "tsl-warnings.h"
@@ -80,6 +81,10 @@ struct _TslTrace
   guint           pending_track;
   gint64          pending_time;
   double          pending_value;
+  TslExact       *exact;         /* see tsl_trace_record_exact() */
+  gint64          event_offset;
+  gboolean        label_sampler; /* the last offer's label goes to its sampler */
+  gboolean        label_exact;   /* … and/or to the exact recorder */
 
   TslWarnings    *warnings;
 };
@@ -141,6 +146,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->warnings, tsl_warnings_free);
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
   g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->exact, tsl_exact_free);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (tsl_trace_parent_class)->finalize (object);
@@ -841,6 +847,7 @@ tsl_trace_flush_events (TslTrace *self)
   if (self->event_func != NULL)
     deliver_pending (self, NULL);
 }
+static gboolean offer_exact (TslTrace *self, guint track, gint64 time_ns, double value);
 
 gboolean
 tsl_trace_offer (TslTrace *self,
@@ -858,11 +865,105 @@ tsl_trace_offer (TslTrace *self,
   note_time (self, time_ns);
   if (G_UNLIKELY (self->event_func != NULL))
     return offer_observed (self, track, time_ns, value);
+  if (G_UNLIKELY (self->exact != NULL))
+    return offer_exact (self, track, time_ns, value);
   if (G_UNLIKELY (self->has_filter) &&
       (time_ns < self->filter_start || time_ns >= self->filter_end))
     return FALSE;
 
   return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+}
+
+void
+tsl_trace_record_exact (TslTrace *self,
+                        guint     per_track,
+                        guint     total)
+{
+  gint64 start = self->has_filter ? self->filter_start : G_MININT64;
+  gint64 end = self->has_filter ? self->filter_end : G_MAXINT64;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  g_clear_pointer (&self->exact, tsl_exact_free);
+  self->exact = tsl_exact_new (start, end, per_track, total);
+  self->event_offset = -1;
+}
+
+void
+tsl_trace_set_event_offset (TslTrace *self,
+                            gint64    offset)
+{
+  self->event_offset = offset;
+}
+
+gboolean
+tsl_trace_wants_offsets (TslTrace *self)
+{
+  return self->exact != NULL;
+}
+
+/* Recording every slice of a window as well as sampling: the payload is
+ * parsed when either wants it, and the label goes where it is wanted. */
+static gboolean
+offer_exact (TslTrace *self,
+             guint     track,
+             gint64    time_ns,
+             double    value)
+{
+  Track *t = get_track (self, track);
+
+  self->label_sampler = !(self->has_filter &&
+                          (time_ns < self->filter_start || time_ns >= self->filter_end)) &&
+                        tsl_sampler_offer (t->sampler, time_ns, value);
+  self->label_exact = FALSE;
+
+  /* Span tracks only (their values are durations, unit "ns"): a sampled
+   * profile's instants are better drawn as the samples' slices. */
+  if ((t->key.kind == TSL_TRACK_THREAD || t->key.kind == TSL_TRACK_ASYNC) &&
+      t->unit != 0 && g_str_equal (tsl_trace_lookup (self, t->unit), "ns"))
+    {
+      gint64 end = time_ns;
+
+      if (value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
+        end = time_ns + (gint64) value;
+      self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset);
+      if (!tsl_exact_is_complete (self->exact))
+        g_clear_pointer (&self->exact, tsl_exact_free);
+    }
+  self->event_offset = -1;
+
+  return self->label_sampler || self->label_exact;
+}
+
+gboolean
+tsl_trace_get_exact (TslTrace *self,
+                     gint64   *start_ns,
+                     gint64   *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  if (self->exact == NULL)
+    return FALSE;
+  tsl_exact_get_window (self->exact, start_ns, end_ns);
+  return TRUE;
+}
+
+const TslExactSlice *
+tsl_trace_get_exact_slices (TslTrace *self,
+                            guint     track,
+                            guint    *n)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  *n = 0;
+  return self->exact ? tsl_exact_get_slices (self->exact, track, n) : NULL;
+}
+
+const char *
+tsl_trace_lookup_exact_label (TslTrace *self,
+                              guint32   label)
+{
+  return self->exact ? tsl_exact_lookup (self->exact, label) : "";
 }
 
 void
@@ -912,7 +1013,8 @@ tsl_trace_set_label (TslTrace   *self,
 
   if (label == NULL)
     {
-      if (observe_label (self, track, NULL))
+      if (observe_label (self, track, NULL) &&
+          (self->event_func != NULL || self->exact == NULL || self->label_sampler))
         tsl_sampler_set_label (get_track (self, track)->sampler, 0);
       return;
     }
@@ -943,6 +1045,13 @@ tsl_trace_set_label_joined (TslTrace   *self,
 
   if (!observe_label (self, track, label))
     return;
+  if (G_UNLIKELY (self->exact != NULL && self->event_func == NULL))
+    {
+      if (self->label_exact)
+        tsl_exact_set_label (self->exact, label, len);
+      if (!self->label_sampler)
+        return;
+    }
   tsl_sampler_set_label (get_track (self, track)->sampler,
                          tsl_label_store_intern_len (self->labels, label, len));
   maybe_collect_labels (self);
@@ -981,6 +1090,15 @@ tsl_trace_set_label_id (TslTrace *self,
 
   if (!observe_label (self, track, label != 0 ? tsl_trace_lookup (self, label) : NULL))
     return;
+  if (G_UNLIKELY (self->exact != NULL && self->event_func == NULL))
+    {
+      const char *text = tsl_trace_lookup (self, label);
+
+      if (self->label_exact && text != NULL)
+        tsl_exact_set_label (self->exact, text, strlen (text));
+      if (!self->label_sampler)
+        return;
+    }
   tsl_sampler_set_label (get_track (self, track)->sampler, label);
 }
 
@@ -1063,4 +1181,13 @@ tsl_trace_dup_warnings (TslTrace *self)
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
 
   return tsl_warnings_dup (self->warnings);
+}
+
+GStrv
+tsl_trace_dup_warnings_counted (TslTrace *self,
+                                GArray   *counts)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return tsl_warnings_dup_counted (self->warnings, counts);
 }

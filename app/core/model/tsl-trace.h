@@ -19,6 +19,7 @@
 
 #include <glib-object.h>
 
+#include "tsl-exact.h"
 #include "tsl-sampler.h"
 
 G_BEGIN_DECLS
@@ -144,6 +145,28 @@ void              tsl_trace_set_event_func      (TslTrace       *self,
                                                  TslTraceEventFunc func,
                                                  gpointer        user_data);
 void              tsl_trace_flush_events        (TslTrace       *self);
+/* Also records every slice of span tracks (thread and async tracks whose
+ * values are durations, unit "ns": not a sampled profile's instants) in the time filter's
+ * window (set it first; without one, the whole input), while no track holds
+ * more than `per_track` and all no more than `total` (tsl-exact.h); past
+ * that, only samples are kept. */
+void              tsl_trace_record_exact        (TslTrace       *self,
+                                                 guint           per_track,
+                                                 guint           total);
+/* TRUE while every slice of the window [start, end) is held. */
+gboolean          tsl_trace_get_exact           (TslTrace       *self,
+                                                 gint64         *start_ns,
+                                                 gint64         *end_ns);
+const TslExactSlice *tsl_trace_get_exact_slices (TslTrace       *self,
+                                                 guint           track,
+                                                 guint          *n);
+const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
+                                                 guint32         label);
+/* Readers that know where an event sits in the input say so before
+ * offering it, when tsl_trace_wants_offsets() (for reading its details). */
+gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
+void              tsl_trace_set_event_offset    (TslTrace       *self,
+                                                 gint64          offset);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
@@ -189,5 +212,8 @@ void              tsl_trace_add_warning         (TslTrace       *self,
                                                  ...) G_GNUC_PRINTF (2, 3);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
+/* (transfer full): the messages alone, their counts (guint64) in `counts`. */
+GStrv             tsl_trace_dup_warnings_counted (TslTrace      *self,
+                                                 GArray         *counts);
 
 G_END_DECLS

@@ -390,6 +390,10 @@ lookup_track (PerfState    *self,
       g_free (g_ptr_array_index (self->comms, self->last_track));
       g_ptr_array_index (self->comms, self->last_track) = comm;
       tsl_trace_set_thread_name (self->trace, h->pid, h->tid, comm);
+      /* The main thread (tid == pid; 0 is the kernel's idle "swapper")
+       * names its process, as perf report does. */
+      if (h->pid == h->tid && h->pid >= 0)
+        tsl_trace_set_process_name (self->trace, h->pid, comm);
     }
 
   return self->last_track;
