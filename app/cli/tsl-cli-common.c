@@ -14,6 +14,44 @@
 #include "tsl-atomic-output-stream.h"
 #include "tsl-read-stream.h"
 
+/* The process's memory budget: --memory-budget, else TIMESLICE_MEMORY_BUDGET,
+ * else 256 MiB; every trace a subcommand reads takes from it. */
+static TslBudget *cli_budget;
+
+TslBudget *
+tsl_cli_get_budget (void)
+{
+  if (cli_budget == NULL)
+    cli_budget = tsl_budget_new_for_process (TSL_BUDGET_DEFAULT_PROCESS);
+  return cli_budget;
+}
+
+static gboolean
+set_budget (const char  *option,
+            GError     **error)
+{
+  guint64 bytes;
+
+  if (option != NULL)
+    {
+      if (!tsl_budget_parse_mib (option, &bytes, error))
+        {
+          g_prefix_error (error, "--memory-budget: ");
+          return FALSE;
+        }
+    }
+  else
+    {
+      bytes = tsl_budget_process_bytes_from_env (error);
+      if (error != NULL && *error != NULL)
+        return FALSE;
+    }
+
+  g_clear_pointer (&cli_budget, tsl_budget_unref);
+  cli_budget = tsl_budget_new_for_process (bytes);
+  return TRUE;
+}
+
 gboolean
 tsl_cli_parse_options (const char          *command,
                        const char          *parameter,
@@ -25,13 +63,23 @@ tsl_cli_parse_options (const char          *command,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = g_strdup_printf ("%s %s", command, parameter);
+  g_autofree char *budget = NULL;
+  const GOptionEntry common[] = {
+    { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &budget,
+      "Stay within SIZE of memory (MiB, or with M or G; default 256, or TIMESLICE_MEMORY_BUDGET)",
+      "SIZE" },
+    { NULL }
+  };
 
   context = g_option_context_new (title);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, common, NULL);
 
   /* argv[0] is the command name here, which GOptionContext skips as the program. */
-  if (!g_option_context_parse (context, argc, argv, &error))
+  if (!g_option_context_parse (context, argc, argv, &error) ||
+      /* An export's compare table parses again: keep what the first parse set. */
+      ((budget != NULL || cli_budget == NULL) && !set_budget (budget, &error)))
     {
       tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s (see “timeslice %s --help”)",
                     command, error->message, command);
@@ -81,6 +129,7 @@ tsl_cli_load (const char      *path,
 {
   g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
 
+  tsl_trace_set_budget (trace, tsl_cli_get_budget ());
   if (!tsl_read_path (trace, path, NULL, NULL, NULL, error))
     return NULL;
 

@@ -72,6 +72,8 @@ start_detail_cb (gpointer data)
 
   origin = tsl_snapshot_get_start (base);
   trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
+  /* The zoomed re-read stays within the budget the whole file is read in. */
+  tsl_trace_set_budget (trace, tsl_trace_get_budget (tsl_document_loader_get_trace (self->loader)));
   tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
 
   g_clear_object (&self->detail_loader);

@@ -362,6 +362,7 @@ typedef struct {
   gint64                   lo;
   gint64                   hi;
   GCancellable            *cancellable;
+  TslBudget               *budget;
   TslSnapshot             *snapshot;
   GError                  *error;
 } RangeRead;
@@ -372,6 +373,9 @@ read_range (gpointer data)
   RangeRead *rr = data;
   g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
+  /* The range reads share the first pass's budget: together they stay
+   * within what the process may take. */
+  tsl_trace_set_budget (trace, rr->budget);
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* The two ranges are read at once already: a reader thread each. */
   if (tsl_read_path_full (trace, rr->path, TSL_READER_THREADS_NEVER, NULL, NULL,
@@ -455,6 +459,8 @@ run (const TslCompareRequest *request,
         }
 
       first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
+      if (request->budget != NULL)
+        tsl_trace_set_budget (first, request->budget);
       if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
         return NULL;
       trace = first;
@@ -479,7 +485,8 @@ run (const TslCompareRequest *request,
       GThread *thread;
 
       for (guint s = 0; s < 2; s++)
-        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable };
+        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable,
+                                 tsl_trace_get_budget (trace) };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);

@@ -43,6 +43,8 @@ gboolean          tsl_compare_method_from_string(const char          *text,
 typedef struct {
   char             *path;          /* file to re-read per range; "-" is stdin */
   TslTrace         *trace;         /* (nullable) the first pass, if already read */
+  TslBudget        *budget;        /* (nullable) for the traces it reads; else the
+                                    * trace's, else a default one */
   TslRangeSpec      a;
   TslRangeSpec      b;
   gboolean          has_stat;      /* stat overrides the defaults where it applies */
