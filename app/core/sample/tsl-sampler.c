@@ -45,12 +45,9 @@ struct _TslSampler
 {
   TslSamplerMode  mode;
   guint           k;            /* lowered when the budget refuses more room */
-  guint           k_asked;
   guint           max_held;     /* 2K */
   guint           n_held;
-  guint           cap;          /* slots of `held`: 2j + 1, up to max_held + 1 */
   guint           level;        /* T = 1 << level (count), or grid level + shift */
-  guint           shift;        /* time mode: levels above the grid's once K was lowered */
   guint           hint;         /* time mode: block the previous event went to */
   guint64         seed;
   guint64         seed_hash;
@@ -59,9 +56,13 @@ struct _TslSampler
   guint64         cur_end;      /* count mode: first index after the last block */
   TslSample      *last;         /* block the previous offer made its kept sample */
   TslTimeGrid    *grid;
+  TslSample      *held;         /* `cap` slots, grown as blocks are kept */
+  /* Off the per-event path: */
+  guint           cap;          /* 2j + 1, up to max_held + 1 */
+  guint           shift;        /* time mode: levels above the grid's once K was lowered */
+  guint           k_asked;
   TslBudget      *budget;       /* (nullable) what `held` grows from */
   gsize           taken;        /* bytes taken from `budget` */
-  TslSample      *held;         /* `cap` slots, grown as blocks are kept */
 };
 
 /* Slots a sampler starts with: tracks of a few events (most of them when a
@@ -517,6 +518,16 @@ time_sync_level (TslSampler *self)
     coarsen (self);
 }
 
+/* The grid widened, or the sampler sits above it (K lowered): catch up and
+ * return the slice at the sampler's level. */
+static G_GNUC_NO_INLINE gint64
+time_sync_slice (TslSampler *self,
+                 gint64      grid_slice)
+{
+  time_sync_level (self);
+  return floor_shift (grid_slice, self->shift);
+}
+
 /* First block whose slice is >= `slice`. */
 static guint
 find_block (const TslSampler *self,
@@ -545,15 +556,14 @@ offer_time (TslSampler *self,
   guint64 ordinal = self->n_events++;
   guint64 priority = tsl_mix64_keyed (self->seed_hash, (guint64) time_ns);
   gint64 grid_slice = grid_note_time (self->grid, time_ns);
-  gint64 slice;
+  gint64 slice = grid_slice;
   TslSample *block;
   guint pos;
 
-  if (G_UNLIKELY (self->level != self->grid->level + self->shift))
-    time_sync_level (self);
+  if (G_UNLIKELY (self->level != self->grid->level))
+    slice = time_sync_slice (self, grid_slice);
 
 again:
-  slice = G_LIKELY (self->shift == 0) ? grid_slice : floor_shift (grid_slice, self->shift);
   pos = self->hint;
   if (G_LIKELY (pos < self->n_held && self->held[pos].slice == slice))
     {
@@ -574,6 +584,7 @@ again:
           if (G_UNLIKELY (self->n_held == self->cap))
             {
               make_room (self);
+              slice = floor_shift (grid_slice, self->shift);
               goto again;
             }
           memmove (&self->held[pos + 1], &self->held[pos],
