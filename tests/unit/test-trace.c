@@ -7,6 +7,8 @@
 
 #include "tsl-trace.h"
 
+#include "test-warnings.h"
+
 static void
 test_intern (void)
 {
@@ -236,18 +238,6 @@ test_time_mode (void)
   }
 }
 
-static gboolean
-warned (TslTrace   *trace,
-        const char *what)
-{
-  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], what) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* Issue 16 D01: past the budget, new tracks fold into one "other" track per
  * kind, and their names and metadata are not kept one by one. */
 static void
@@ -305,10 +295,10 @@ test_budget_folds (void)
   g_assert_cmpuint (events, ==, 2 * n_threads + n_series);
   g_assert_cmpuint (tsl_sampler_get_events (tsl_trace_track_get_sampler (trace, folded_thread)), >, 0);
 
-  g_assert_true (warned (trace, "memory budget of 64 MiB"));
-  g_assert_true (warned (trace, "folded into the track \"other threads\""));
-  g_assert_true (warned (trace, "folded into the track \"other series\""));
-  g_assert_true (warned (trace, "names and sort indices of folded threads were not kept"));
+  g_assert_true (has_warning (trace, "memory budget of 64 MiB"));
+  g_assert_true (has_warning (trace, "folded into the track \"other threads\""));
+  g_assert_true (has_warning (trace, "folded into the track \"other series\""));
+  g_assert_true (has_warning (trace, "names and sort indices of folded threads were not kept"));
 
   /* A trace gives its tracks' room back when it goes. */
   g_clear_object (&trace);
@@ -348,7 +338,7 @@ test_budget_lowers_k (void)
           g_assert_cmpuint (n, <=, 2 * k + 1);
         }
       g_assert_cmpuint (lowered, >, 0);
-      g_assert_true (warned (trace, "K lowered to as little as"));
+      g_assert_true (has_warning (trace, "K lowered to as little as"));
     }
 }
 

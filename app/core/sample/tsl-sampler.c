@@ -461,26 +461,27 @@ update_cur_end (TslSampler *self)
     self->cur_end = ((guint64) self->held[self->n_held - 1].slice + 1) << self->level;
 }
 
-/* The event falls in the last block. */
+/* Counts an event into an existing block; it becomes the kept one if its
+ * priority is smaller (a later ordinal loses a tie, so equal times in time
+ * mode keep the first arrival). */
 static inline gboolean
-count_add (TslSampler *self,
-           guint64     index,
+block_add (TslSampler *self,
+           TslSample  *block,
+           guint64     ordinal,
            gint64      time_ns,
            double      value,
            guint64     priority)
 {
-  TslSample *cur = &self->held[self->n_held - 1];
+  summary_add (&block->summary, value);
 
-  summary_add (&cur->summary, value);
-
-  if (priority < cur->priority)
+  if (priority < block->priority)
     {
-      cur->priority = priority;
-      cur->index = index;
-      cur->time_ns = time_ns;
-      cur->value = value;
-      cur->label = 0;
-      self->last = cur;
+      block->priority = priority;
+      block->index = ordinal;
+      block->time_ns = time_ns;
+      block->value = value;
+      block->label = 0;
+      self->last = block;
       return TRUE;
     }
 
@@ -600,22 +601,7 @@ again:
     }
 
   self->hint = pos;
-  summary_add (&block->summary, value);
-
-  /* A later ordinal loses a tie, so equal times keep the first arrival. */
-  if (priority < block->priority)
-    {
-      block->priority = priority;
-      block->index = ordinal;
-      block->time_ns = time_ns;
-      block->value = value;
-      block->label = 0;
-      self->last = block;
-      return TRUE;
-    }
-
-  self->last = NULL;
-  return FALSE;
+  return block_add (self, block, ordinal, time_ns, value, priority);
 }
 
 gboolean
@@ -635,7 +621,7 @@ tsl_sampler_offer (TslSampler *self,
   if (G_UNLIKELY (index >= self->cur_end))
     return count_start_block (self, index, time_ns, value, priority);
 
-  return count_add (self, index, time_ns, value, priority);
+  return block_add (self, &self->held[self->n_held - 1], index, time_ns, value, priority);
 }
 
 /* Attaches the caller's payload id to the sample the previous offer kept;
