@@ -48,7 +48,7 @@ start_detail_cb (gpointer data)
 
   self->detail_source = 0;
 
-  if (base == NULL || self->file == NULL || tsl_window_is_loading (self))
+  if (base == NULL || self->file == NULL || self->loader == NULL || tsl_window_is_loading (self))
     return G_SOURCE_REMOVE;
 
   /* Only a regular file can be read again; a pipe's samples are all there is. */
