@@ -62,7 +62,8 @@ tsl_cli_parse_options (const char          *command,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *title = g_strdup_printf ("%s %s", command, parameter);
+  g_autoptr(GString) description = g_string_new (NULL);
+  g_autofree char *program = g_strdup_printf ("timeslice %s", command);
   g_autofree char *budget = NULL;
   const GOptionEntry common[] = {
     { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &budget,
@@ -70,16 +71,36 @@ tsl_cli_parse_options (const char          *command,
       "SIZE" },
     { NULL }
   };
+  gboolean ok;
 
-  context = g_option_context_new (title);
+  context = g_option_context_new (parameter);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, common, NULL);
 
-  /* argv[0] is the command name here, which GOptionContext skips as the program. */
-  if (!g_option_context_parse (context, argc, argv, &error) ||
-      /* An export's compare table parses again: keep what the first parse set. */
-      ((budget != NULL || cli_budget == NULL) && !set_budget (budget, &error)))
+  g_string_append (description, "FILE is a trace or metric file, or “-” for standard input.\n");
+  for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+    {
+      if (g_strcmp0 (e->arg_description, "RANGE") == 0)
+        {
+          g_string_append (description,
+                           "RANGE is START..END from the trace start, with units ns, us, ms, s, min\n"
+                           "or h (default s), or percentages of the span (25%..50%); half-open.\n");
+          break;
+        }
+    }
+  g_string_append (description,
+                   "Exit status: 0 success, 1 bad or unreadable input, 2 usage error.");
+  g_option_context_set_description (context, description->str);
+
+  /* The usage line starts with the program name: make it "timeslice COMMAND"
+   * for the parse, since argv[0] is the command name here. */
+  g_set_prgname (program);
+  ok = g_option_context_parse (context, argc, argv, &error) &&
+       /* An export's compare table parses again: keep what the first parse set. */
+       ((budget == NULL && cli_budget != NULL) || set_budget (budget, &error));
+  g_set_prgname ("timeslice");
+  if (!ok)
     {
       tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s (see “timeslice %s --help”)",
                     command, error->message, command);

@@ -13,9 +13,7 @@
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
 
-#define DEFAULT_K      2000
 #define DEFAULT_ROUNDS 10000
-#define DEFAULT_SEED   G_GUINT64_CONSTANT (0x5EED)
 #define MAX_K          1000000
 #define MAX_ROUNDS     10000000
 
@@ -61,7 +59,7 @@ tsl_cli_compare (int    argc,
   g_autofree char *output = NULL;
   gboolean verbose = FALSE;
   int rounds = DEFAULT_ROUNDS;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
       "Range A, e.g. 1s..2s or 0%..50% (from the trace start, half-open)", "RANGE" },

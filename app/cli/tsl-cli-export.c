@@ -13,8 +13,6 @@
 #include "tsl-range.h"
 #include "tsl-snapshot.h"
 
-#define DEFAULT_K     2000
-#define DEFAULT_SEED  G_GUINT64_CONSTANT (0x5EED)
 #define DEFAULT_WIDTH 1600
 #define MAX_SIDE      20000
 
@@ -73,14 +71,14 @@ tsl_cli_export (int    argc,
   TslRenderOptions options;
   gboolean dark = FALSE;
   int width = DEFAULT_WIDTH, height = 0;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   gboolean flamegraph = FALSE, per_thread = FALSE, icicle = FALSE;
   g_auto(GStrv) threads = NULL;
   g_autofree char *weight = NULL;
   g_autofree char *seed_text = NULL;
   int rounds = 10000;
   double confidence = 0.95;
-  guint64 seed = DEFAULT_SEED;
+  guint64 seed = TSL_CLI_DEFAULT_SEED;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the report to OUT: .png, .svg, .pdf, .csv or .folded (required)", "OUT" },
@@ -98,7 +96,7 @@ tsl_cli_export (int    argc,
     { "per-thread", 0, 0, G_OPTION_ARG_NONE, &per_thread,
       "Give each thread its own top frame instead of merging threads", NULL },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &weight,
-      "Frame width: samples (events), time (span durations) or auto (time for span traces)", "W" },
+      "Frame width: samples (events), time (span durations) or auto (time for span traces; default)", "W" },
     { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, "Root at the top", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
     { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },
@@ -167,7 +165,7 @@ tsl_cli_export (int    argc,
     }
 
   /* Time mode, as the window draws: slices line up across tracks. */
-  trace = tsl_cli_load (argv[1], TSL_SAMPLER_TIME, (guint) k, DEFAULT_SEED, &error);
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_TIME, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

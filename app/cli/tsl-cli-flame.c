@@ -98,10 +98,9 @@ describe_range (const char *text,
                 gint64      start,
                 gint64      end)
 {
-  g_autofree char *s = tsl_duration_format ((double) start);
-  g_autofree char *e = tsl_duration_format ((double) end);
+  g_autofree char *span = tsl_duration_format_range (start, end);
 
-  return g_strdup_printf ("%s (%s – %s)", text, s, e);
+  return g_strdup_printf ("%s (%s)", text, span);
 }
 
 static int

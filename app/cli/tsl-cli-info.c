@@ -13,10 +13,6 @@
 
 #include "tsl-cli-private.h"
 
-/* Same K as `sample` and the window, so "samples" matches what they show. */
-#define DEFAULT_K    2000
-#define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
-
 static double
 span_seconds (TslTrace *trace,
               gboolean *has_span)
@@ -186,7 +182,7 @@ tsl_cli_info (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gboolean json = FALSE;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print a JSON object", NULL },
     { "k", 'k', 0, G_OPTION_ARG_INT, &k, "Samples per track: K to 2K (default 2000)", "N" },
@@ -203,7 +199,7 @@ tsl_cli_info (int    argc,
   if (k < 1)
     return tsl_cli_fail (TSL_EXIT_USAGE, "info: --k must be at least 1");
 
-  trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, DEFAULT_SEED, &error);
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

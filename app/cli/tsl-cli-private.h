@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 
 typedef int (*TslCliCommandFunc) (int argc, char **argv);
 
+/* Every command's defaults: K as in the window, so `info` counts the samples
+ * it shows; any fixed seed keeps runs reproducible, this one is memorable. */
+#define TSL_CLI_DEFAULT_K    2000
+#define TSL_CLI_DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
+
 typedef struct {
   const char        *name;
   const char        *synopsis;  /* shown by --help */

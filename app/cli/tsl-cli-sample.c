@@ -10,10 +10,6 @@
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
 
-/* Defaults: K as in the window; any fixed seed keeps runs reproducible, this
- * one is simply memorable. */
-#define DEFAULT_K    2000
-#define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
 /* Each track holds 2K + 1 samples of 80 bytes. */
 #define MAX_K        1000000
 
@@ -28,8 +24,8 @@ tsl_cli_sample (int    argc,
   g_autofree char *seed_str = NULL;
   g_autofree char *output = NULL;
   TslSamplerMode mode = TSL_SAMPLER_COUNT;
-  guint64 seed = DEFAULT_SEED;
-  int k = DEFAULT_K;
+  guint64 seed = TSL_CLI_DEFAULT_SEED;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "k", 0, 0, G_OPTION_ARG_INT, &k,
       "Keep K to 2K samples per track (default 2000)", "N" },

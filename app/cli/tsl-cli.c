@@ -13,7 +13,7 @@ static const TslCliCommand commands[] = {
   { "info", "Describe a trace: format, span, events, tracks, warnings", tsl_cli_info },
   { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
   { "compare", "Compare ranges A and B of every series with bootstrap CIs", tsl_cli_compare },
-  { "export", "Draw the timeline as PNG/SVG/PDF, or write CSV", tsl_cli_export },
+  { "export", "Draw the timeline or a flame graph as PNG/SVG/PDF, or write CSV or .folded", tsl_cli_export },
   { NULL }
 };
 

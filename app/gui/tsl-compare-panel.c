@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-column-view.h"
 #include "tsl-compare-panel.h"
 #include "tsl-histogram.h"
 #include "tsl-range.h"
@@ -255,40 +256,22 @@ compare_rows (gconstpointer a,
     case COL_POINTS:
     case N_COLUMNS:
     default:
-      ka = sort_key (ra, column);
-      kb = sort_key (rb, column);
-      /* Undefined values sort as the smallest. */
-      if (isnan (ka) || isnan (kb))
-        return isnan (ka) - isnan (kb) ? (isnan (ka) ? -1 : 1) : 0;
-      return ka < kb ? -1 : ka > kb;
+      return tsl_column_view_compare_keys (sort_key (ra, column), sort_key (rb, column));
     }
 }
 
 static void
 add_columns (TslComparePanel *self)
 {
-  static const char *titles[N_COLUMNS] = {
+  static const char * const titles[N_COLUMNS] = {
     N_("Significance"), N_("Series"), N_("A"), N_("B"), N_("Change"),
     N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
   };
 
-  for (int c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkSorter) sorter = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
-
-      self->columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL));
-      gtk_column_view_column_set_sorter (self->columns[c], sorter);
-      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
-      gtk_column_view_column_set_expand (self->columns[c], c == COL_SERIES);
-      if (c == COL_SERIES)
-        gtk_column_view_column_set_fixed_width (self->columns[c], 220);
-      gtk_column_view_append_column (self->column_view, self->columns[c]);
-    }
+  tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
+                               G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_rows,
+                               COL_SERIES, self->columns);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_SERIES], 220);
 }
 
 static void

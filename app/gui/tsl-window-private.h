@@ -54,7 +54,7 @@ struct _TslWindow
   TslDocumentLoader    *loader;
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
-  guint                 refresh_source;
+  GBinding             *progress_binding;  /* loader:message → progress_label:label */
   guint                 detail_source;
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;

@@ -60,8 +60,8 @@ update_warnings (TslWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->warnings_button), n > 0);
 }
 
-/* Shows a consistent copy of the trace; cheap enough to run every few hundred
- * milliseconds while a file loads, so the timeline fills in. */
+/* Shows a consistent copy of the trace; cheap enough to run on each of the
+ * loader's throttled notifications while a file loads, so the timeline fills in. */
 static void
 refresh_document (TslWindow *self)
 {
@@ -101,37 +101,50 @@ refresh_document (TslWindow *self)
   gtk_label_set_label (self->status_label, status);
 }
 
-static gboolean
-refresh_cb (gpointer data)
+static void
+loader_fraction_cb (TslDocumentLoader *loader,
+                    GParamSpec        *pspec,
+                    TslWindow         *self)
 {
-  TslWindow *self = data;
-  g_autofree char *message = NULL;
-  double fraction;
+  double fraction = tsl_document_loader_get_fraction (loader);
 
-  if (self->loader == NULL)
-    {
-      self->refresh_source = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  fraction = tsl_document_loader_get_fraction (self->loader);
-  message = tsl_document_loader_dup_message (self->loader);
-
+  /* -1: a pipe, whose size is unknown. */
   if (fraction < 0)
     gtk_progress_bar_pulse (self->progress_bar);
   else
     gtk_progress_bar_set_fraction (self->progress_bar, fraction);
-  gtk_label_set_label (self->progress_label, message);
+}
 
+/* More events were read: the loader throttles this, so each one is worth a
+ * new snapshot. */
+static void
+loader_events_cb (TslDocumentLoader *loader,
+                  GParamSpec        *pspec,
+                  TslWindow         *self)
+{
   refresh_document (self);
-
-  return G_SOURCE_CONTINUE;
 }
 
 static void
-stop_refreshing (TslWindow *self)
+follow_progress (TslWindow *self)
 {
-  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  self->progress_binding = g_object_bind_property (self->loader, "message",
+                                                   self->progress_label, "label",
+                                                   G_BINDING_DEFAULT);
+  g_signal_connect_object (self->loader, "notify::fraction",
+                           G_CALLBACK (loader_fraction_cb), self, 0);
+  g_signal_connect_object (self->loader, "notify::events",
+                           G_CALLBACK (loader_events_cb), self, 0);
+}
+
+/* The loader may outlive its turn here (its task holds a reference until the
+ * worker returns): nothing of it may reach this window any more. */
+static void
+stop_following_progress (TslWindow *self)
+{
+  g_clear_pointer (&self->progress_binding, g_binding_unbind);
+  if (self->loader != NULL)
+    g_signal_handlers_disconnect_by_data (self->loader, self);
 }
 
 static void
@@ -160,13 +173,16 @@ load_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
+  /* Before finishing, whose final notifications would take one more snapshot. */
+  if (loader == self->loader)
+    stop_following_progress (self);
+
   ok = tsl_document_loader_load_finish (loader, result, &error);
 
   /* A newer open replaced this load: drop the stale result. */
   if (loader != self->loader)
     return;
 
-  stop_refreshing (self);
   g_clear_object (&self->cancellable);
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   refresh_document (self);
@@ -244,7 +260,7 @@ tsl_window_open (TslWindow *self,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  stop_refreshing (self);
+  stop_following_progress (self);
   _tsl_window_cancel_detail (self);
 
   g_set_object (&self->file, file);
@@ -273,7 +289,7 @@ tsl_window_open (TslWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "document");
   refresh_document (self);
 
-  self->refresh_source = g_timeout_add_full (G_PRIORITY_LOW, 250, refresh_cb, self, NULL);
+  follow_progress (self);
   tsl_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
 
   _tsl_window_update_actions (self);
@@ -384,7 +400,7 @@ tsl_window_dispose (GObject *object)
   /* A closed window stops its load; the worker drops its result. */
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  stop_refreshing (self);
+  stop_following_progress (self);
   _tsl_window_cancel_detail (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);

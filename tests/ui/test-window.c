@@ -242,6 +242,15 @@ has_events (gpointer data)
          tsl_document_loader_get_events (e->window->loader) >= e->events;
 }
 
+static gboolean
+shows_events (gpointer data)
+{
+  EventsAtLeast *e = data;
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (e->window->timeline);
+
+  return snapshot != NULL && tsl_snapshot_get_events (snapshot) >= e->events;
+}
+
 static void
 test_follow (void)
 {
@@ -274,10 +283,21 @@ test_follow (void)
   iterate_until (has_events, &wait, 30000);
   g_assert_true (tsl_window_is_loading (window));
 
+  /* No timer: the loader's throttled notifications bring the new rows to the
+   * timeline, and its message is bound to the progress label. */
+  iterate_until (shows_events, &wait, 30000);
+  g_assert_nonnull (window->progress_binding);
+  {
+    g_autofree char *message = tsl_document_loader_dup_message (window->loader);
+
+    g_assert_cmpstr (gtk_label_get_label (window->progress_label), ==, message);
+  }
+
   /* Switching follow off finishes the load at the current end. */
   tsl_window_set_follow (window, FALSE);
   iterate_until (is_done_loading, window, 30000);
   g_assert_cmpuint (tsl_trace_get_events (tsl_document_loader_get_trace (window->loader)), ==, 250);
+  g_assert_null (window->progress_binding);
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);

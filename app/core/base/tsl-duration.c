@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-duration.h"
 
@@ -85,8 +86,8 @@ tsl_duration_parse (const char  *text,
       if (!parse_term (&p, &term))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "“%s” is not a time (expected a number with an optional unit: "
-                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)", text);
+                       _("“%s” is not a time (expected a number with an optional unit: "
+                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)"), text);
           return FALSE;
         }
       total += term;
@@ -133,4 +134,14 @@ tsl_duration_format (double ns)
   if (a < 2 * 86400e9)
     return format_unit (ns / 3600e9, "h");
   return format_unit (ns / 86400e9, "d");
+}
+
+char *
+tsl_duration_format_range (gint64 start_ns,
+                           gint64 end_ns)
+{
+  g_autofree char *start = tsl_duration_format ((double) start_ns);
+  g_autofree char *end = tsl_duration_format ((double) end_ns);
+
+  return g_strdup_printf ("%s – %s", start, end);
 }

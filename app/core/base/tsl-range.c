@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-range.h"
 
@@ -48,7 +49,7 @@ tsl_range_spec_parse (const char    *text,
   if (g_strv_length (parts) != 2)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” is not a range (expected START..END, e.g. 1s..2s or 25%%..50%%)", text);
+                   _("“%s” is not a range (expected START..END, e.g. 1s..2s or 25%%..50%%)"), text);
       return FALSE;
     }
 
@@ -56,14 +57,14 @@ tsl_range_spec_parse (const char    *text,
       !parse_percent (parts[1], &end, &end_pct))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” has a bad percentage (expected 0%% to 100%%)", text);
+                   _("“%s” has a bad percentage (expected 0%% to 100%%)"), text);
       return FALSE;
     }
 
   if (start_pct != end_pct)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” mixes a percentage and a time; use one kind for both ends", text);
+                   _("“%s” mixes a percentage and a time; use one kind for both ends"), text);
       return FALSE;
     }
 
@@ -71,14 +72,14 @@ tsl_range_spec_parse (const char    *text,
       (!tsl_duration_parse (parts[0], &start, error) ||
        !tsl_duration_parse (parts[1], &end, error)))
     {
-      g_prefix_error (error, "in the range “%s”: ", text);
+      g_prefix_error (error, _("in the range “%s”: "), text);
       return FALSE;
     }
 
   if (!(end > start))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "“%s” is empty: its end must be after its start", text);
+                   _("“%s” is empty: its end must be after its start"), text);
       return FALSE;
     }
 

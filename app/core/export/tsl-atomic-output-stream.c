@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-atomic-output-stream.h"
 
 struct _TslAtomicOutputStream
@@ -125,7 +127,7 @@ tsl_atomic_output_stream_new (GFile         *file,
   base = g_file_get_basename (file);
   if (parent == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME, "%s: not a file name", base);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME, _("%s: not a file name"), base);
       return NULL;
     }
 

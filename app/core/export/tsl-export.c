@@ -10,6 +10,7 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-atomic-output-stream.h"
 #include "tsl-csv-writer.h"
@@ -38,7 +39,7 @@ tsl_export_format_from_name (const char       *name,
     }
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               "%s: unknown report type (expected a name ending in .png, .svg, .pdf or .csv)", name);
+               _("%s: unknown report type (expected a name ending in .png, .svg, .pdf or .csv)"), name);
   return FALSE;
 }
 
@@ -82,7 +83,7 @@ finish (GOutputStream   *out,
       g_autofree char *name = g_file_get_parse_name (file);
 
       /* Not closing: the atomic stream discards its temporary on unref. */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the report: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: could not write the report: %s"),
                    name, cairo_status_to_string (status));
       return FALSE;
     }
@@ -154,7 +155,7 @@ export_picture (PaintFunc         paint,
 
       /* Not closing: the atomic stream discards its temporary on unref. */
       g_set_error (error, sink.error->domain, sink.error->code,
-                   "%s: could not write the report: %s", name, sink.error->message);
+                   _("%s: could not write the report: %s"), name, sink.error->message);
       g_clear_error (&sink.error);
       return FALSE;
     }

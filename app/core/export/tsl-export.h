@@ -44,7 +44,9 @@ gboolean          tsl_export_flame              (TslFlame                    *fl
                                                  GFile                       *file,
                                                  GCancellable                *cancellable,
                                                  GError                     **error);
-/* track,index,time_s,weight,value,label — one row per kept sample. */
+/* track,index,time_s,weight,value,label — one row per kept sample. Reads the
+ * trace without locking it: hold tsl_trace_lock() around the call while
+ * another thread may feed the trace (the window's loader). */
 gboolean          tsl_export_write_samples      (TslTrace                *trace,
                                                  GOutputStream           *out,
                                                  GCancellable            *cancellable,

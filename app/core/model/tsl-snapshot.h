@@ -43,7 +43,9 @@ typedef struct {
 
 typedef struct _TslSnapshot TslSnapshot;
 
-/* Takes the trace's lock while copying. */
+/* Takes the trace's lock while copying: do not call it with the lock held.
+ * A snapshot never changes once made and its reference count is atomic, so
+ * it can be read from any thread without a lock. */
 TslSnapshot            *tsl_snapshot_new              (TslTrace          *trace);
 TslSnapshot            *tsl_snapshot_ref              (TslSnapshot       *self);
 void                    tsl_snapshot_unref            (TslSnapshot       *self);

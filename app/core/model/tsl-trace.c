@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-label-store.h"
 #include "tsl-trace.h"
@@ -352,8 +353,8 @@ tsl_trace_intern (TslTrace   *self,
     {
       g_autofree char *valid = g_utf8_make_valid (str, -1);
 
-      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
-                             "their bad bytes are shown as U+FFFD");
+      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD"));
       return tsl_trace_intern (self, valid);
     }
 
@@ -927,8 +928,8 @@ tsl_trace_set_label (TslTrace   *self,
   if (!g_utf8_validate (label, -1, NULL))
     {
       valid = g_utf8_make_valid (label, -1);
-      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
-                             "their bad bytes are shown as U+FFFD");
+      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD"));
       label = valid;
     }
 

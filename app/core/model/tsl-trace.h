@@ -8,8 +8,14 @@
  * and samples stay within a TslBudget: past it, K is lowered for the tracks
  * that grow and new tracks fold into one "other …" track per kind.
  *
- * Threading: a reader on a worker thread holds tsl_trace_lock() while it feeds
- * one chunk of input; a viewer takes the same lock to copy a consistent view.
+ * Threading: nothing in this header locks by itself, so the per-event path
+ * costs no atomics. A reader on a worker thread holds tsl_trace_lock() while
+ * it feeds one chunk of input; a viewer takes the same lock to copy a
+ * consistent view (tsl_snapshot_new()). Any other caller that shares the
+ * trace with a reading thread holds the lock around every call here and
+ * while it uses what a getter returned (names, samplers, warnings). The
+ * lock is a plain GMutex: not recursive. A trace no other thread feeds (the
+ * command line after tsl_read_path() returned) needs no lock.
  */
 #pragma once
 

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
@@ -62,7 +63,7 @@ collapsed_create (TslTrace         *trace,
   self->track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 0, 0, "stacks");
   tsl_trace_set_thread_name (trace, 0, 0, "stacks");
   tsl_trace_set_has_time (trace, FALSE);
-  tsl_trace_add_warning (trace, "collapsed stacks have no time axis; shown in file order");
+  tsl_trace_add_warning (trace, _("collapsed stacks have no time axis; shown in file order"));
   return self;
 }
 
@@ -112,7 +113,7 @@ collapsed_parse (gpointer       data,
           g_autofree char *position = tsl_reader_context_position (self->ctx, p - base);
 
           tsl_trace_add_warning (self->trace,
-                                 "%s: not a collapsed stack line (expected “frame;frame;… count”); skipped",
+                                 _("%s: not a collapsed stack line (expected “frame;frame;… count”); skipped"),
                                  position);
         }
 
@@ -123,8 +124,8 @@ collapsed_parse (gpointer       data,
 
   if (at_eof && self->n_invalid > MAX_POS_WARNINGS)
     tsl_trace_add_warning (self->trace,
-                           "%s: %" G_GUINT64_FORMAT " lines in all were not collapsed stack lines and were skipped",
-                           tsl_reader_context_get_name (self->ctx), self->n_invalid);
+                           _("%s: %llu lines in all were not collapsed stack lines and were skipped"),
+                           tsl_reader_context_get_name (self->ctx), (unsigned long long) self->n_invalid);
 
   return p - base;
 }

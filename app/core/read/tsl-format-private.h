@@ -52,6 +52,20 @@ gboolean          tsl_sniff_contains            (const char       *s,
 /* Whether the caller has idle work of its own (reads the next feed). */
 gboolean          tsl_reader_context_reads_ahead (TslReaderContext *ctx);
 
+/* Names frame `i` (0 is the root) of a stack a format is labelling. */
+typedef const char *(*TslFrameNameFunc)         (gpointer          data,
+                                                 guint             i);
+
+/* Labels `track`'s kept sample with frames 0..depth-1, then `leaf` if not
+ * NULL, ';'-joined and built in `scratch`. */
+void              tsl_format_set_stack_label    (TslTrace         *trace,
+                                                 guint             track,
+                                                 GString          *scratch,
+                                                 guint             depth,
+                                                 TslFrameNameFunc  name,
+                                                 gpointer          data,
+                                                 const char       *leaf);
+
 /* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
  * "perf-script", ...). Only before the first feed; for tests and fuzzing. */
 gboolean          tsl_reader_set_format         (TslReader        *self,

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
@@ -429,8 +430,8 @@ warn_bad_header (PerfState *self,
     return;
   position = tsl_reader_context_position (self->ctx, offset);
   tsl_trace_add_warning (self->trace,
-                         "%s: not a perf script sample header "
-                         "(expected “comm [pid/]tid [cpu] time: [period] event:”); skipped",
+                         _("%s: not a perf script sample header "
+                         "(expected “comm [pid/]tid [cpu] time: [period] event:”); skipped"),
                          position);
 }
 
@@ -453,7 +454,7 @@ process_record (PerfState  *self,
           self->no_time = TRUE;
           tsl_trace_set_has_time (self->trace, FALSE);
           tsl_trace_add_warning (self->trace,
-                                 "perf samples have no timestamps; shown in file order");
+                                 _("perf samples have no timestamps; shown in file order"));
         }
     }
 
@@ -463,7 +464,7 @@ process_record (PerfState  *self,
     {
       self->warned_events = TRUE;
       tsl_trace_add_warning (self->trace,
-                             "several event types (%s, %.*s, …) share the thread tracks",
+                             _("several event types (%s, %.*s, …) share the thread tracks"),
                              self->first_event, (int) h->event.len, h->event.p);
     }
 
@@ -577,19 +578,22 @@ incomplete:
   if (at_eof)
     {
       if (self->n_bad_headers > MAX_POS_WARNINGS)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " lines were not perf script "
-                               "sample headers and were skipped",
-                               tsl_reader_context_get_name (self->ctx), self->n_bad_headers);
+        tsl_trace_add_warning (self->trace, _("%s: %llu lines were not perf script "
+                                                 "sample headers and were skipped"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_bad_headers);
       if (self->n_orphan_frames > 0)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " stack lines before the "
-                               "first sample header were skipped",
-                               tsl_reader_context_get_name (self->ctx), self->n_orphan_frames);
+        tsl_trace_add_warning (self->trace, _("%s: %llu stack lines before the "
+                                                 "first sample header were skipped"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_orphan_frames);
       if (self->n_missing_time > 0)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " samples have no timestamp; "
-                               "they were placed at the previous sample's time",
-                               tsl_reader_context_get_name (self->ctx), self->n_missing_time);
+        tsl_trace_add_warning (self->trace, _("%s: %llu samples have no timestamp; "
+                                                 "they were placed at the previous sample's time"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_missing_time);
       if (self->n_samples == 0)
-        tsl_trace_add_warning (self->trace, "%s: no perf samples found",
+        tsl_trace_add_warning (self->trace, _("%s: no perf samples found"),
                                tsl_reader_context_get_name (self->ctx));
     }
 

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-text-position.h"
@@ -152,6 +153,31 @@ tsl_reader_context_idle (TslReaderContext *ctx)
   if (reader->idle != NULL && reader->idle (reader->idle_data))
     return TRUE;
   return tsl_text_position_count_ahead (&ctx->pos);
+}
+
+void
+tsl_format_set_stack_label (TslTrace         *trace,
+                            guint             track,
+                            GString          *scratch,
+                            guint             depth,
+                            TslFrameNameFunc  name,
+                            gpointer          data,
+                            const char       *leaf)
+{
+  g_string_truncate (scratch, 0);
+  for (guint i = 0; i < depth; i++)
+    {
+      if (i > 0)
+        g_string_append_c (scratch, ';');
+      g_string_append (scratch, name (data, i));
+    }
+  if (leaf != NULL)
+    {
+      if (depth > 0)
+        g_string_append_c (scratch, ';');
+      g_string_append (scratch, leaf);
+    }
+  tsl_trace_set_label_joined (trace, track, scratch->str, scratch->len);
 }
 
 gboolean
@@ -298,10 +324,10 @@ sniff (TslReader     *self,
     {
       if (self->gunzip != NULL && !self->gzip_member_done)
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
-                     "%s:1:1: the gzip data is truncated before any content", self->name);
+                     _("%s:1:1: the gzip data is truncated before any content"), self->name);
       else
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
-                     "%s:1:1: the file is empty", self->name);
+                     _("%s:1:1: the file is empty"), self->name);
       return FALSE;
     }
   /* Nothing decoded yet (a held UTF-16 byte): nothing to look at. */
@@ -326,9 +352,9 @@ sniff (TslReader     *self,
   if (best == NULL)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
-                   "%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
+                   _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
                    "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics; "
-                   "optionally gzip-compressed)",
+                   "optionally gzip-compressed)"),
                    self->name);
       return FALSE;
     }
@@ -464,8 +490,8 @@ check_size:
       g_autofree char *position = tsl_reader_context_position (&self->ctx, 0);
 
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
-                   "%s: a single record is larger than %" G_GSIZE_FORMAT " MiB",
-                   position, self->max_record / (1024 * 1024));
+                   _("%s: a single record is larger than %llu MiB"),
+                   position, (unsigned long long) (self->max_record / (1024 * 1024)));
       return FALSE;
     }
 
@@ -556,7 +582,7 @@ push_known_encoding (TslReader     *self,
   transcode_utf16 (self, data, len);
   if (at_eof && (self->has_utf16_carry || self->high_surrogate != 0))
     {
-      tsl_trace_add_warning (self->trace, "%s: the UTF-16 text ends in the middle of a character",
+      tsl_trace_add_warning (self->trace, _("%s: the UTF-16 text ends in the middle of a character"),
                              self->name);
       self->has_utf16_carry = FALSE;
       self->high_surrogate = 0;
@@ -653,8 +679,9 @@ push_raw (TslReader     *self,
             break;
           /* Where the damage is, as a position in the text decoded so far. */
           g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                       "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ": invalid gzip data: %s",
-                       self->name, self->ctx.pos.line, self->ctx.pos.column, local_error->message);
+                       _("%s:%llu:%llu: invalid gzip data: %s"),
+                       self->name, (unsigned long long) self->ctx.pos.line,
+                       (unsigned long long) self->ctx.pos.column, local_error->message);
           return FALSE;
         }
       data += bytes_read;
@@ -684,7 +711,7 @@ tsl_reader_feed (TslReader     *self,
   if (self->failed)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                   "%s: the reader already failed", self->name);
+                   _("%s: the reader already failed"), self->name);
       return FALSE;
     }
 
@@ -744,7 +771,7 @@ tsl_reader_finish (TslReader  *self,
   if (self->failed)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                   "%s: the reader already failed", self->name);
+                   _("%s: the reader already failed"), self->name);
       return FALSE;
     }
 
@@ -757,10 +784,10 @@ tsl_reader_finish (TslReader  *self,
     }
 
   if (self->gunzip != NULL && !self->gzip_member_done)
-    tsl_trace_add_warning (self->trace, "%s: the gzip data is truncated; what it held was read",
+    tsl_trace_add_warning (self->trace, _("%s: the gzip data is truncated; what it held was read"),
                            self->name);
   if (self->gzip_trailing_garbage)
-    tsl_trace_add_warning (self->trace, "%s: bytes after the end of the gzip data were ignored",
+    tsl_trace_add_warning (self->trace, _("%s: bytes after the end of the gzip data were ignored"),
                            self->name);
 
   /* An empty buffer, not NULL: the stages and formats do pointer arithmetic

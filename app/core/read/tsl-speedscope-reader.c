@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
@@ -110,7 +111,7 @@ set_doc_error (TslSpeedscope  *self,
         column++;
     }
   g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s:%u:%u: %s",
-               tsl_reader_context_get_name (self->ctx), line, column, err->message);
+               tsl_reader_context_get_name (self->ctx), line, column, _(err->message));
 }
 
 static guint32
@@ -166,7 +167,7 @@ read_frames (TslSpeedscope      *self,
 
 fail:
   err->pos = status == TSL_JSON_ERROR ? jerr.pos : shared->p + shared->len;
-  err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+  err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
   return FALSE;
 }
 
@@ -183,7 +184,7 @@ unit_to_ns (TslSpeedscope *self,
     if (g_strcmp0 (unit, units[i].name) == 0)
       return units[i].ns;
   tsl_trace_add_warning (self->trace,
-                         "profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds",
+                         _("profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds"),
                          profile, unit != NULL ? unit : "");
   return 1;
 }
@@ -210,20 +211,22 @@ frame_name (TslSpeedscope *self,
   return tsl_trace_lookup (self->trace, g_array_index (self->frames, guint32, index));
 }
 
+static const char *
+open_frame_name (gpointer data,
+                 guint    i)
+{
+  TslSpeedscope *self = data;
+
+  return frame_name (self, g_array_index (self->stack, Open, i).frame);
+}
+
 /* The open frames 0..depth-1, root first. */
 static void
 set_stack_label (TslSpeedscope *self,
                  guint          track,
                  guint          depth)
 {
-  g_string_truncate (self->label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (self->label, ';');
-      g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
-    }
-  tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
+  tsl_format_set_stack_label (self->trace, track, self->label, depth, open_frame_name, self, NULL);
 }
 
 /* Closes the open frame at `index` and everything above it at `at`. */
@@ -313,7 +316,7 @@ read_evented (TslSpeedscope      *self,
           if (i == 0)
             {
               tsl_trace_add_warning (self->trace,
-                                     "profile \"%s\": ignored a close event for a frame that is not open",
+                                     _("profile \"%s\": ignored a close event for a frame that is not open"),
                                      profile);
               continue;
             }
@@ -324,12 +327,12 @@ read_evented (TslSpeedscope      *self,
   if (self->stack->len > 0)
     {
       tsl_trace_add_warning (self->trace,
-                             "profile \"%s\": %u frames were still open at its end",
+                             _("profile \"%s\": %u frames were still open at its end"),
                              profile, self->stack->len);
       close_frames (self, track, 0, end_ns, TRUE);
     }
   if (bad > 0)
-    tsl_trace_add_warning (self->trace, "profile \"%s\": ignored %u malformed events", profile, bad);
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": ignored %u malformed events"), profile, bad);
   return n;
 }
 
@@ -413,7 +416,7 @@ read_profile (TslSpeedscope      *self,
 
   if (profile->type != TSL_JSON_OBJECT)
     {
-      tsl_trace_add_warning (self->trace, "ignored a profile that is not an object");
+      tsl_trace_add_warning (self->trace, _("ignored a profile that is not an object"));
       return TRUE;
     }
   tsl_json_iter_init (&iter, profile->p, profile->p + profile->len);
@@ -446,7 +449,7 @@ read_profile (TslSpeedscope      *self,
   if (status != TSL_JSON_DONE)
     {
       err->pos = status == TSL_JSON_ERROR ? jerr.pos : profile->p + profile->len;
-      err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       return FALSE;
     }
 
@@ -472,7 +475,7 @@ read_profile (TslSpeedscope      *self,
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
   else
-    tsl_trace_add_warning (self->trace, "profile \"%s\": unknown type \"%s\" ignored",
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": unknown type \"%s\" ignored"),
                            name, type != NULL ? type : "");
   return TRUE;
 }
@@ -496,7 +499,7 @@ read_document (TslSpeedscope  *self,
   if (p >= end || *p != '{')
     {
       err.pos = p;
-      err.message = "expected '{' at the start of a speedscope file";
+      err.message = N_("expected '{' at the start of a speedscope file");
       set_doc_error (self, error, &err);
       return FALSE;
     }
@@ -517,13 +520,13 @@ read_document (TslSpeedscope  *self,
   if (status != TSL_JSON_DONE)
     {
       err.pos = status == TSL_JSON_ERROR ? jerr.pos : end;
-      err.message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err.message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       set_doc_error (self, error, &err);
       return FALSE;
     }
   if (profiles.type != TSL_JSON_ARRAY)
     {
-      tsl_trace_add_warning (self->trace, "no \"profiles\" array in the speedscope file");
+      tsl_trace_add_warning (self->trace, _("no \"profiles\" array in the speedscope file"));
       return TRUE;
     }
 

@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-compare-private.h"
 #include "tsl-read-stream.h"
@@ -414,7 +415,7 @@ resolve_range (const TslRangeSpec *spec,
       g_autofree char *length = tsl_duration_format ((double) span);
 
       g_set_error (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE,
-                   "range %s starts after the end of the trace (its span is %s)", which, length);
+                   _("range %s starts after the end of the trace (its span is %s)"), which, length);
       return FALSE;
     }
 
@@ -454,7 +455,7 @@ run (const TslCompareRequest *request,
       if (request->path == NULL)
         {
           g_set_error_literal (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_NO_INPUT,
-                               "nothing to compare: no file and no trace");
+                               _("nothing to compare: no file and no trace"));
           return NULL;
         }
 

@@ -420,17 +420,6 @@ tsl_compare_series (const TslCompareSeries  *series,
   return g_steal_pointer (&rows);
 }
 
-/* Infinite changes (from 0) are as undefined in a CSV cell as NAN. */
-static void
-append_number (GString *line,
-               double   value)
-{
-  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
-
-  g_string_append_c (line, ',');
-  g_string_append (line, text);
-}
-
 char *
 tsl_compare_format_csv (const TslCompareRow * const *rows,
                         guint                         n_rows)
@@ -445,14 +434,9 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
       tsl_csv_append_field (buf, row->series);
       g_string_append_c (buf, ',');
       tsl_csv_append_field (buf, row->stat);
-      append_number (buf, row->a_value);
-      append_number (buf, row->b_value);
-      append_number (buf, row->change * 100);
-      append_number (buf, row->ci_low * 100);
-      append_number (buf, row->ci_high * 100);
-      append_number (buf, row->p_value);
-      append_number (buf, row->q_value);
-      g_string_append (buf, row->significant ? ",true\n" : ",false\n");
+      tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
+                             row->ci_high, row->p_value, row->q_value, row->significant);
+      g_string_append_c (buf, '\n');
     }
 
   return g_string_free (buf, FALSE);

@@ -42,7 +42,8 @@ gboolean          tsl_compare_method_from_string(const char          *text,
 
 typedef struct {
   char             *path;          /* file to re-read per range; "-" is stdin */
-  TslTrace         *trace;         /* (nullable) the first pass, if already read */
+  TslTrace         *trace;         /* (nullable) the first pass, if already read;
+                                    * tsl_compare_run() takes its lock to read it */
   TslBudget        *budget;        /* (nullable) for the traces it reads; else the
                                     * trace's, else a default one */
   TslRangeSpec      a;
@@ -114,9 +115,11 @@ GPtrArray        *tsl_compare_series            (const TslCompareSeries  *series
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
 
-/* Reads (or re-reads) the input and builds the whole table. `warnings`
- * (optional, transfer full) receives notes such as "compared in-memory
- * samples". (transfer full) (element-type TslCompareRow) */
+/* Reads (or re-reads) the input and builds the whole table. Blocks: a window
+ * uses the _async() form, which runs it on a worker thread (the bootstrap
+ * spreads over n_threads more). `warnings` (optional, transfer full) receives
+ * notes such as "compared in-memory samples".
+ * (transfer full) (element-type TslCompareRow) */
 GPtrArray        *tsl_compare_run               (const TslCompareRequest *request,
                                                  GCancellable            *cancellable,
                                                  GStrv                   *warnings,
