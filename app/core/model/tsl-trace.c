@@ -44,6 +44,14 @@ static const char *const fold_names[] = {
   [TSL_TRACK_METRIC] = "other series",
   [TSL_TRACK_ASYNC] = "other async spans",
 };
+/* The track names stay as they are (they are data in CSV and JSON output);
+ * what the warnings call their tracks is translated. */
+static const char *const fold_nouns[] = {
+  [TSL_TRACK_THREAD] = N_("the threads"),
+  [TSL_TRACK_COUNTER] = N_("the counters"),
+  [TSL_TRACK_METRIC] = N_("the series"),
+  [TSL_TRACK_ASYNC] = N_("the async spans"),
+};
 
 typedef struct
 {
@@ -1084,24 +1092,27 @@ add_budget_warnings (TslTrace  *self,
         }
     }
   if (lowered > 0)
-    g_ptr_array_add (out, g_strdup_printf ("memory budget of %" G_GUINT64_FORMAT " MiB reached: "
-                                           "%u tracks keep fewer samples (K lowered to as little as %u "
-                                           "from %u); a larger --memory-budget keeps more",
-                                           budget_mib (self), lowered, min_k, self->k));
+    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached: %u tracks keep "
+                                             "fewer samples (K lowered to as little as %u from %u); "
+                                             "a larger --memory-budget keeps more"),
+                                           (unsigned long long) budget_mib (self), lowered, min_k, self->k));
 
   for (guint i = 0; i < G_N_ELEMENTS (self->fold_tracks); i++)
     if (self->fold_tracks[i] != 0)
-      g_ptr_array_add (out, g_strdup_printf ("memory budget of %" G_GUINT64_FORMAT " MiB reached "
-                                             "after %u tracks: %" G_GUINT64_FORMAT " events of the "
-                                             "%s seen after that are folded into the track \"%s\"",
-                                             budget_mib (self), g_hash_table_size (self->track_ids),
-                                             tsl_sampler_get_events (get_track (self, self->fold_tracks[i] - 1)->sampler),
-                                             fold_names[i] + strlen ("other "), fold_names[i]));
+      /* TRANSLATORS: the first %s is "the threads", "the counters"…, the
+       * second the name of the track, which stays in English. */
+      g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached after %u tracks: "
+                                               "%llu events of %s seen after that are folded into "
+                                               "the track \"%s\""),
+                                             (unsigned long long) budget_mib (self),
+                                             g_hash_table_size (self->track_ids),
+                                             (unsigned long long) tsl_sampler_get_events (get_track (self, self->fold_tracks[i] - 1)->sampler),
+                                             _(fold_nouns[i]), fold_names[i]));
   if (self->dropped_meta > 0)
-    g_ptr_array_add (out, g_strdup_printf ("memory budget of %" G_GUINT64_FORMAT " MiB: "
-                                           "%" G_GUINT64_FORMAT " thread or process names and sort "
-                                           "indices of folded threads were not kept",
-                                           budget_mib (self), self->dropped_meta));
+    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB: %llu thread or process names "
+                                             "and sort indices of folded threads were not kept"),
+                                           (unsigned long long) budget_mib (self),
+                                           (unsigned long long) self->dropped_meta));
 }
 
 GStrv
