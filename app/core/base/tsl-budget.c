@@ -42,6 +42,19 @@ tsl_budget_new_for_process (guint64 process_bytes)
 }
 
 TslBudget *
+tsl_budget_new_part (const TslBudget *whole,
+                     guint64          limit)
+{
+  TslBudget *self;
+
+  g_return_val_if_fail (whole != NULL, NULL);
+
+  self = tsl_budget_new (limit);
+  self->process_bytes = whole->process_bytes;
+  return self;
+}
+
+TslBudget *
 tsl_budget_ref (TslBudget *self)
 {
   g_return_val_if_fail (self != NULL, NULL);

@@ -27,6 +27,10 @@ typedef struct _TslBudget TslBudget;
 TslBudget        *tsl_budget_new                (guint64       limit);
 /* The samples' share of a whole-process budget of `process_bytes`. */
 TslBudget        *tsl_budget_new_for_process    (guint64       process_bytes);
+/* A budget of its own for `limit` bytes that `whole` set aside, named after
+ * the same process budget in warnings. */
+TslBudget        *tsl_budget_new_part           (const TslBudget *whole,
+                                                 guint64       limit);
 TslBudget        *tsl_budget_ref                (TslBudget    *self);
 void              tsl_budget_unref              (TslBudget    *self);
 /* The process budget it was made for (0 when made with tsl_budget_new()). */

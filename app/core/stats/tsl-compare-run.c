@@ -374,8 +374,8 @@ read_range (gpointer data)
   RangeRead *rr = data;
   g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
-  /* The range reads share the first pass's budget: together they stay
-   * within what the process may take. */
+  /* Its part of the first pass's budget: together they stay within what
+   * the process may take. */
   tsl_trace_set_budget (trace, rr->budget);
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* The two ranges are read at once already: a reader thread each. */
@@ -484,10 +484,17 @@ run (const TslCompareRequest *request,
     {
       RangeRead reads[2];
       GThread *thread;
+      TslBudget *whole = tsl_trace_get_budget (trace);
+      guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
+      /* Each range read gets half of what is left, set aside up front, so
+       * which of the two threads grows first cannot change what either
+       * keeps: the same file and seed give the same table. */
+      gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
 
+      tsl_budget_take (whole, 2 * share);
       for (guint s = 0; s < 2; s++)
         reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable,
-                                 tsl_trace_get_budget (trace) };
+                                 tsl_budget_new_part (whole, share) };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
@@ -496,6 +503,9 @@ run (const TslCompareRequest *request,
         g_thread_join (thread);
       else
         read_range (&reads[1]);
+      for (guint s = 0; s < 2; s++)
+        tsl_budget_unref (reads[s].budget);
+      tsl_budget_give (whole, 2 * share);
 
       for (guint s = 0; s < 2; s++)
         {
