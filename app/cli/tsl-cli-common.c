@@ -6,12 +6,14 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <gio/gunixoutputstream.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-atomic-output-stream.h"
+#include "tsl-range.h"
 #include "tsl-read-stream.h"
 
 /* The process's memory budget: --memory-budget, else TIMESLICE_MEMORY_BUDGET,
@@ -107,6 +109,18 @@ tsl_cli_parse_options (const char          *command,
       return FALSE;
     }
 
+  /* GOptionContext leaves the "--" that ends the options in argv: drop it,
+   * so `info -- -dash.json` names the file -dash.json. */
+  for (int i = 1; i < *argc; i++)
+    {
+      if (g_str_equal ((*argv)[i], "--"))
+        {
+          memmove (&(*argv)[i], &(*argv)[i + 1], (gsize) (*argc - i) * sizeof (char *));
+          (*argc)--;
+          break;
+        }
+    }
+
   return TRUE;
 }
 
@@ -135,9 +149,10 @@ tsl_cli_open_output (const char  *path,
   if (path == NULL || g_str_equal (path, "-"))
     return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
 
-  /* Renamed into place on close: a failed run never leaves a half-written
-   * file or damages an existing one. */
-  file = g_file_new_for_commandline_arg (path);
+  /* A path, even with a colon: "out:1.csv" is no URI. A regular file is
+   * renamed into place on close, so a failed run never leaves a half-written
+   * file or damages an existing one; /dev/null or a FIFO is written through. */
+  file = g_file_new_for_path (path);
   return tsl_atomic_output_stream_new (file, NULL, error);
 }
 
@@ -155,6 +170,54 @@ tsl_cli_load (const char      *path,
     return NULL;
 
   return g_steal_pointer (&trace);
+}
+
+gboolean
+tsl_cli_check_k (const char *command,
+                 int         k)
+{
+  if (k >= 1 && k <= TSL_CLI_MAX_K)
+    return TRUE;
+
+  tsl_cli_fail (TSL_EXIT_USAGE, "%s: --k must be between 1 and %d, not %d", command, TSL_CLI_MAX_K, k);
+  return FALSE;
+}
+
+gboolean
+tsl_cli_resolve_range (const char *command,
+                       const char *option,
+                       const char *text,
+                       gint64      span_ns,
+                       gint64     *start_ns,
+                       gint64     *end_ns)
+{
+  g_autoptr(GError) error = NULL;
+  TslRangeSpec spec;
+  TslRangeFit fit;
+
+  if (!tsl_range_spec_parse (text, &spec, &error))
+    {
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s", command, error->message);
+      return FALSE;
+    }
+  fit = tsl_range_spec_fit (&spec, span_ns, start_ns, end_ns);
+  if (fit == TSL_RANGE_OUTSIDE)
+    {
+      g_autofree char *span = tsl_duration_format ((double) span_ns);
+
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s %s holds no data: it starts after the end of the trace "
+                    "(its span is 0..%s)", command, option, text, span);
+      return FALSE;
+    }
+
+  if (fit == TSL_RANGE_CLIPPED)
+    {
+      g_autofree char *span = tsl_duration_format ((double) span_ns);
+
+      tsl_cli_fail (0, "warning: %s %s ends after the trace; clipped to its span (0..%s)", option, text, span);
+    }
+
+  return TRUE;
 }
 
 gboolean

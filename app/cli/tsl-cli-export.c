@@ -39,21 +39,6 @@ parse_size (const char *text,
   return TRUE;
 }
 
-static gboolean
-resolve_range (const char  *text,
-               gint64       span_ns,
-               gint64      *start,
-               gint64      *end,
-               GError     **error)
-{
-  TslRangeSpec spec;
-
-  if (!tsl_range_spec_parse (text, &spec, error))
-    return FALSE;
-  tsl_range_spec_resolve (&spec, span_ns, start, end);
-  return TRUE;
-}
-
 int
 tsl_cli_export (int    argc,
                 char **argv)
@@ -120,6 +105,8 @@ tsl_cli_export (int    argc,
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: expected one FILE (see “timeslice export --help”)");
   if (output == NULL)
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: -o OUT is required");
+  if (!tsl_cli_check_k ("export", k))
+    return TSL_EXIT_USAGE;
   if (seed_text != NULL && !tsl_cli_parse_seed (seed_text, &seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --seed must be a number, not “%s”", seed_text);
 
@@ -129,12 +116,10 @@ tsl_cli_export (int    argc,
         .path = argv[1], .output = output, .range_a = range_a, .range_b = range_b,
         .threads = threads, .per_thread = per_thread, .weight = weight,
         .folded = g_str_has_suffix (output, ".folded"), .icicle = icicle, .dark = dark,
-        .width = width, .height = height, .k = (guint) CLAMP (k, 1, 1000000),
+        .width = width, .height = height, .k = (guint) k,
         .rounds = (guint) MAX (rounds, 0), .confidence = confidence, .seed = seed,
       };
 
-      if (k < 1 || k > 1000000)
-        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
       if (size != NULL && !parse_size (size, &flame.width, &flame.height))
         return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
                              MAX_SIDE, MAX_SIDE, size);
@@ -145,8 +130,6 @@ tsl_cli_export (int    argc,
   if (size != NULL && !parse_size (size, &width, &height))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
                          MAX_SIDE, MAX_SIDE, size);
-  if (k < 1 || k > 1000000)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
 
   /* Check the ranges' syntax before spending time on the input. */
   {
@@ -169,7 +152,7 @@ tsl_cli_export (int    argc,
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 
-  file = g_file_new_for_commandline_arg (output);
+  file = g_file_new_for_path (output);
 
   if (format == TSL_EXPORT_CSV)
     {
@@ -189,13 +172,13 @@ tsl_cli_export (int    argc,
   options.draw_note = TRUE;
   options.dark = dark;
 
-  if (range_a && !resolve_range (range_a, tsl_snapshot_get_span (snapshot),
-                                 &options.a_start_ns, &options.a_end_ns, &error))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (range_a && !tsl_cli_resolve_range ("export", "--a", range_a, tsl_snapshot_get_span (snapshot),
+                                         &options.a_start_ns, &options.a_end_ns))
+    return TSL_EXIT_USAGE;
   options.has_a = range_a != NULL;
-  if (range_b && !resolve_range (range_b, tsl_snapshot_get_span (snapshot),
-                                 &options.b_start_ns, &options.b_end_ns, &error))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (range_b && !tsl_cli_resolve_range ("export", "--b", range_b, tsl_snapshot_get_span (snapshot),
+                                         &options.b_start_ns, &options.b_end_ns))
+    return TSL_EXIT_USAGE;
   options.has_b = range_b != NULL;
 
   options.height = height > 0 ? height : MIN (tsl_export_natural_height (snapshot, &options), MAX_SIDE);

@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tsl-cli-private.h"
+#include "tsl-time-math.h"
 
 static double
 span_seconds (TslTrace *trace,
@@ -20,7 +21,7 @@ span_seconds (TslTrace *trace,
   gint64 start_ns, end_ns;
 
   *has_span = tsl_trace_get_has_time (trace) && tsl_trace_get_span (trace, &start_ns, &end_ns);
-  return *has_span ? (double) (end_ns - start_ns) / 1e9 : 0.0;
+  return *has_span ? tsl_time_seconds_between (start_ns, end_ns) : 0.0;
 }
 
 /* json-glib 1.6 writes a double such as 3e-09 as "3e-09.0", which is not
@@ -196,8 +197,8 @@ tsl_cli_info (int    argc,
 
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "info: expected one FILE (see “timeslice info --help”)");
-  if (k < 1)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "info: --k must be at least 1");
+  if (!tsl_cli_check_k ("info", k))
+    return TSL_EXIT_USAGE;
 
   trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)

@@ -47,6 +47,23 @@ TslTrace         *tsl_cli_load                  (const char          *path,
                                                  guint                k,
                                                  guint64              seed,
                                                  GError             **error);
+/* The largest --k: a track keeps up to 2K + 1 samples of 80 bytes. */
+#define TSL_CLI_MAX_K 1000000
+
+/* The one check of --k for every subcommand: FALSE, with the message
+ * printed, when `k` is outside 1..TSL_CLI_MAX_K (exit TSL_EXIT_USAGE). */
+gboolean          tsl_cli_check_k               (const char          *command,
+                                                 int                  k);
+/* Resolves the range `text` of `option` (--a, --b) against a trace whose
+ * events lie at 0..span_ns from its start; "…..100%" holds the last event.
+ * A range partly after the end is clipped with a warning on stderr; one
+ * holding no data prints the error and returns FALSE (exit TSL_EXIT_USAGE). */
+gboolean          tsl_cli_resolve_range         (const char          *command,
+                                                 const char          *option,
+                                                 const char          *text,
+                                                 gint64               span_ns,
+                                                 gint64              *start_ns,
+                                                 gint64              *end_ns);
 /* Decimal or 0x-prefixed hexadecimal, as --seed takes it. */
 gboolean          tsl_cli_parse_seed            (const char          *text,
                                                  guint64             *seed);

@@ -10,9 +10,6 @@
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
 
-/* Each track holds 2K + 1 samples of 80 bytes. */
-#define MAX_K        1000000
-
 int
 tsl_cli_sample (int    argc,
                 char **argv)
@@ -47,8 +44,8 @@ tsl_cli_sample (int    argc,
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: expected one FILE (see “timeslice sample --help”)");
 
-  if (k < 1 || k > MAX_K)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --k must be between 1 and %d", MAX_K);
+  if (!tsl_cli_check_k ("sample", k))
+    return TSL_EXIT_USAGE;
 
   if (mode_str == NULL || g_str_equal (mode_str, "count"))
     mode = TSL_SAMPLER_COUNT;

@@ -100,6 +100,25 @@ format_pct (double v)
   return isnan (v) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", v * 100);
 }
 
+/* A value in its row's unit. */
+static char *
+format_in_unit (const TslCompareRow *row,
+                double               v)
+{
+  g_autofree char *plain = NULL;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  if (row->duration)
+    return tsl_duration_format (v);
+  if (g_strcmp0 (row->unit, "fraction") == 0)
+    return g_strdup_printf ("%.2f %%", v * 100);
+  plain = format_value (v);
+  if (row->unit != NULL && row->unit[0] != '\0')
+    return g_strdup_printf ("%s %s", plain, row->unit);
+  return g_steal_pointer (&plain);
+}
+
 static char *
 cell_text (const TslCompareRow *row,
            Column               column)
@@ -109,10 +128,14 @@ cell_text (const TslCompareRow *row,
     case COL_SERIES:
       return g_strdup (row->series);
     case COL_A:
-      return row->duration && !isnan (row->a_value) ? tsl_duration_format (row->a_value) : format_value (row->a_value);
+      return format_in_unit (row, row->a_value);
     case COL_B:
-      return row->duration && !isnan (row->b_value) ? tsl_duration_format (row->b_value) : format_value (row->b_value);
+      return format_in_unit (row, row->b_value);
     case COL_CHANGE:
+      if (row->presence == TSL_COMPARE_NEW_IN_B)
+        return g_strdup (_("new in B"));
+      if (row->presence == TSL_COMPARE_GONE_IN_B)
+        return g_strdup (_("gone in B"));
       return format_pct (row->change);
     case COL_CI:
       {
@@ -128,7 +151,9 @@ cell_text (const TslCompareRow *row,
     case COL_POINTS:
       return g_strdup_printf ("%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT, row->n_a, row->n_b);
     case COL_TEST:
-      return g_strdup_printf ("%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "");
+      return g_strdup_printf ("%s%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "",
+                              /* Translators: after a test's name, e.g. "blocks-t, few independent blocks" */
+                              row->few_blocks ? _(", few independent blocks") : "");
     case COL_SIGNIFICANT:
     case N_COLUMNS:
     default:

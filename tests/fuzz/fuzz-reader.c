@@ -187,12 +187,14 @@ gzip_bytes (const guint8 *data,
 static GBytes *
 utf16_bytes (const guint8 *data,
              gsize         size,
-             gboolean      be)
+             gboolean      be,
+             gboolean      with_bom)
 {
   GByteArray *out = g_byte_array_sized_new (2 + size * 2);
   guint8 bom[2] = { be ? 0xFE : 0xFF, be ? 0xFF : 0xFE };
 
-  g_byte_array_append (out, bom, 2);
+  if (with_bom)
+    g_byte_array_append (out, bom, 2);
   /* Each input byte is one code unit: the high byte comes from the low one so
    * that surrogates and non-ASCII still occur. */
   for (gsize i = 0; i < size; i++)
@@ -235,9 +237,12 @@ transform (const guint8 *data,
         return g_bytes_new_take (copy, len);
       }
     case 3:
-      return utf16_bytes (data, size, FALSE);
+      return utf16_bytes (data, size, FALSE, TRUE);
     case 4:
-      return utf16_bytes (data, size, TRUE);
+      return utf16_bytes (data, size, TRUE, TRUE);
+    case 6:
+      /* Told from its NULs, not a BOM. */
+      return utf16_bytes (data, size, mode & 0x80, FALSE);
     case 5:
       {
         GByteArray *out = g_byte_array_new ();

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -360,6 +361,72 @@ rows_use_stat (gpointer data)
   return n_stat > 0;
 }
 
+static gboolean
+close_enough (double x,
+              double y)
+{
+  return (isnan (x) && isnan (y)) || x == y || fabs (x - y) <= 1e-12 * MAX (fabs (x), fabs (y));
+}
+
+static double
+cell_number (const char *text)
+{
+  return text[0] == '\0' ? NAN : g_ascii_strtod (text, NULL);
+}
+
+/* The window's table and `timeslice compare` on the same ranges give the
+ * same values, counts and (for the block tests, which do not resample)
+ * p-values. */
+static void
+assert_same_as_cli (GListModel *model,
+                    GFile      *file,
+                    gint64      a0,
+                    gint64      a1,
+                    gint64      b0,
+                    gint64      b1)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *a = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns", a0, a1);
+  g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns", b0, b1);
+  const char *argv[] = { g_getenv ("TSL_TIMESLICE"), "compare", "--a", a, "--b", b, path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint checked = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      /* series may hold commas only quoted; the example's names do not. */
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+      gboolean found = FALSE;
+
+      g_assert_cmpuint (g_strv_length (cells), ==, 14);
+      for (guint j = 0; j < g_list_model_get_n_items (model) && !found; j++)
+        {
+          g_autoptr(TslCompareItem) item = g_list_model_get_item (model, j);
+          const TslCompareRow *row = tsl_compare_item_get_row (item);
+
+          if (!g_str_equal (row->series, cells[0]) || !g_str_equal (row->stat, cells[1]))
+            continue;
+          found = TRUE;
+          g_assert_true (close_enough (row->a_value, cell_number (cells[2])));
+          g_assert_true (close_enough (row->b_value, cell_number (cells[3])));
+          g_assert_cmpuint (row->n_a, ==, g_ascii_strtoull (cells[10], NULL, 10));
+          g_assert_cmpuint (row->n_b, ==, g_ascii_strtoull (cells[11], NULL, 10));
+          if (row->test == TSL_COMPARE_TEST_BLOCKS_T)
+            g_assert_true (close_enough (row->p_value, cell_number (cells[7])));
+        }
+      g_assert_true (found);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, g_list_model_get_n_items (model));
+}
+
 static void
 test_compare_panel (void)
 {
@@ -382,6 +449,8 @@ test_compare_panel (void)
   model = tsl_compare_panel_get_model (window->compare_panel);
   n = g_list_model_get_n_items (model);
   g_assert_cmpuint (n, >=, 10);
+
+  assert_same_as_cli (model, example, span * 17 / 100, span * 35 / 100, span * 55 / 100, span * 74 / 100);
 
   /* Default order: significant rows first, then by |change|. */
   first = g_list_model_get_item (model, 0);
@@ -439,7 +508,8 @@ test_compare_panel (void)
     iterate_until (file_has_content, file, 30000);
     g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
     lines = g_strsplit (contents, "\n", -1);
-    g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant");
+    g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,"
+                                   "a_n,b_n,method,unit");
     /* header + one line per row + the empty string after the last newline */
     g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
     g_unlink (path);

@@ -89,6 +89,17 @@ tsl_range_spec_parse (const char    *text,
   return TRUE;
 }
 
+static gint64
+saturate (double ns)
+{
+  /* (double) G_MAXINT64 is 2^63, one past it. */
+  if (ns >= (double) G_MAXINT64)
+    return G_MAXINT64;
+  if (!(ns > (double) G_MININT64))
+    return G_MININT64;
+  return (gint64) llround (ns);
+}
+
 void
 tsl_range_spec_resolve (const TslRangeSpec *spec,
                         gint64              span_ns,
@@ -97,14 +108,59 @@ tsl_range_spec_resolve (const TslRangeSpec *spec,
 {
   g_return_if_fail (spec != NULL);
 
+  /* llround() of 1e19 is undefined in a gint64: "1e10..1e11" (seconds)
+   * came back negative and passed for a range inside the trace. */
+  *start_ns = saturate (spec->is_fraction ? spec->start * (double) span_ns : spec->start);
+  *end_ns = saturate (spec->is_fraction ? spec->end * (double) span_ns : spec->end);
+}
+
+TslRangeFit
+tsl_range_spec_fit (const TslRangeSpec *spec,
+                    gint64              span_ns,
+                    gint64             *start_ns,
+                    gint64             *end_ns)
+{
+  /* One past the span: the last event sits at the span, ranges are half-open. */
+  gint64 after = span_ns < G_MAXINT64 ? span_ns + 1 : G_MAXINT64;
+
+  g_return_val_if_fail (spec != NULL, TSL_RANGE_OUTSIDE);
+
+  tsl_range_spec_resolve (spec, span_ns, start_ns, end_ns);
+  if (spec->is_fraction && spec->end >= 1)
+    *end_ns = after;
+
+  if (*start_ns > span_ns)
+    return TSL_RANGE_OUTSIDE;
+
+  /* In doubles: a saturated end minus a negative start would overflow. */
+  if (*end_ns > after &&
+      (double) *end_ns - (double) span_ns > 0.01 * ((double) *end_ns - (double) *start_ns))
+    {
+      *end_ns = after;
+      return TSL_RANGE_CLIPPED;
+    }
+
+  return TSL_RANGE_INSIDE;
+}
+
+char *
+tsl_range_spec_to_string (const TslRangeSpec *spec)
+{
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
   if (spec->is_fraction)
     {
-      *start_ns = (gint64) llround (spec->start * (double) span_ns);
-      *end_ns = (gint64) llround (spec->end * (double) span_ns);
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (a, sizeof a, "%.6g", spec->start * 100);
+      g_ascii_formatd (b, sizeof b, "%.6g", spec->end * 100);
+      return g_strdup_printf ("%s%%..%s%%", a, b);
     }
-  else
-    {
-      *start_ns = (gint64) llround (spec->start);
-      *end_ns = (gint64) llround (spec->end);
-    }
+
+  start = tsl_duration_format (spec->start);
+  end = tsl_duration_format (spec->end);
+  return g_strdup_printf ("%s..%s", start, end);
 }

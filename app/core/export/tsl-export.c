@@ -15,6 +15,7 @@
 #include "tsl-atomic-output-stream.h"
 #include "tsl-csv-writer.h"
 #include "tsl-export.h"
+#include "tsl-time-math.h"
 
 #define NOTE_HEIGHT 22
 
@@ -149,14 +150,13 @@ export_picture (PaintFunc         paint,
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
-  if (status != CAIRO_STATUS_SUCCESS && sink.error != NULL)
+  /* cairo 1.16's PDF surface loses its stream's write error on finish and
+   * reports success: the sink's own error is the one to trust. */
+  if (sink.error != NULL)
     {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      /* Not closing: the atomic stream discards its temporary on unref. */
-      g_set_error (error, sink.error->domain, sink.error->code,
-                   _("%s: could not write the report: %s"), name, sink.error->message);
-      g_clear_error (&sink.error);
+      /* Not closing: the atomic stream discards its temporary on unref.
+       * Its errors name the file already. */
+      g_propagate_error (error, sink.error);
       return FALSE;
     }
 
@@ -255,7 +255,7 @@ tsl_export_write_samples (TslTrace       *trace,
 
           /* Formats without a time axis leave time_s empty. */
           if (has_time)
-            time_s = tsl_csv_format_double ((double) (s->time_ns - start_ns) / 1e9);
+            time_s = tsl_csv_format_double (tsl_time_seconds_between (start_ns, s->time_ns));
 
           tsl_csv_append_field (buf, name);
           g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,",

@@ -616,7 +616,8 @@ flush (GString       *buf,
   return TRUE;
 }
 
-/* Folded lines cannot hold a newline, and ';' is their separator. */
+/* Folded lines cannot hold a newline, and ';' is their separator: the
+ * readers stored a ';' inside a name as ':' (tsl-frames.h). */
 static void
 append_frame (GString    *buf,
               const char *name)

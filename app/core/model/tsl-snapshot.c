@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 struct _TslSnapshot
 {
@@ -26,41 +27,6 @@ struct _TslSnapshot
   gboolean          has_time;
   char             *format;
 };
-
-/* Traces may hold any 64-bit time; arithmetic on them saturates rather than
- * wrapping (a wrapped slice would be drawn across the whole view). */
-static inline gint64
-sat_add (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_add_overflow (a, b, &r))
-    return b > 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
-
-static inline gint64
-sat_mul (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_mul_overflow (a, b, &r))
-    return (a < 0) != (b < 0) ? G_MININT64 : G_MAXINT64;
-  return r;
-}
-
-static inline gint64
-sat_sub (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_sub_overflow (a, b, &r))
-    return b < 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
 
 static guint32
 intern_frame (TslSnapshot *self,
@@ -165,20 +131,21 @@ copy_track (TslSnapshot      *self,
       TslSnapshotSample *s = &out->samples[i];
       guint offset = self->frames->len;
 
-      s->time_ns = sat_sub (samples[i].time_ns, self->start_ns);
+      s->time_ns = tsl_time_sub (samples[i].time_ns, self->start_ns);
       s->value = samples[i].value;
       s->summary = samples[i].summary;
       s->index = samples[i].index;
 
       if (grid != NULL)
         {
-          s->start_ns = sat_sub (sat_add (origin, sat_mul (samples[i].slice, width)), self->start_ns);
-          s->end_ns = sat_add (s->start_ns, width);
+          s->start_ns = tsl_time_sub (tsl_time_add (origin, tsl_time_mul (samples[i].slice, width)),
+                                      self->start_ns);
+          s->end_ns = tsl_time_add (s->start_ns, width);
         }
       else
         {
           /* Count mode: a slice spans from the previous sample's time to this one's. */
-          s->start_ns = i > 0 ? sat_sub (samples[i - 1].time_ns, self->start_ns) : s->time_ns;
+          s->start_ns = i > 0 ? tsl_time_sub (samples[i - 1].time_ns, self->start_ns) : s->time_ns;
           s->end_ns = s->time_ns;
         }
 
@@ -215,7 +182,7 @@ tsl_snapshot_new (TslTrace *trace)
   if (tsl_trace_get_span (trace, &start, &end))
     {
       self->start_ns = start;
-      self->span_ns = MAX (sat_sub (end, start), 1);
+      self->span_ns = MAX (tsl_time_sub (end, start), 1);
     }
   self->events = tsl_trace_get_events (trace);
   self->k = tsl_trace_get_k (trace);

@@ -28,6 +28,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   TslSampler   *sampler;
 } Track;
 
@@ -98,6 +99,14 @@ struct _TslTrace
   gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
   gint64          filter_start;
   gint64          filter_end;
+
+  TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
+  gpointer        event_data;
+  gboolean        has_pending;   /* an event offered, its label not yet seen */
+  gboolean        pending_kept;  /* … and its sampler kept it */
+  guint           pending_track;
+  gint64          pending_time;
+  double          pending_value;
 
   TslWarnings    *warnings;
 };
@@ -340,10 +349,62 @@ tsl_trace_get_format (TslTrace *self)
   return self->format;
 }
 
+/* Longer parts of a name or of a stack label (between ';') keep this many
+ * bytes and "…": one 50 MB event name was copied into every stack label
+ * holding it and laid out glyph by glyph (27× its size in an SVG export).
+ * Real names, C++ templates included, stay far below. */
+#define NAME_MAX_BYTES 16384
+
+/* `str` with every ';'-separated part longer than NAME_MAX_BYTES cut at a
+ * character boundary, with a warning; NULL when none is that long. */
+static char *
+cut_long_parts (TslTrace   *self,
+                const char *str,
+                gsize       len)
+{
+  const char *p = str;
+  const char *end = str + len;
+  GString *out = NULL;
+
+  if (G_LIKELY (len <= NAME_MAX_BYTES))
+    return NULL;
+
+  while (p < end)
+    {
+      const char *semi = memchr (p, ';', end - p);
+      const char *part_end = semi ? semi : end;
+
+      if ((gsize) (part_end - p) > NAME_MAX_BYTES)
+        {
+          /* With the "…", the part is NAME_MAX_BYTES long: cut once. */
+          const char *cut = p + NAME_MAX_BYTES - strlen ("…");
+
+          /* Not inside a UTF-8 sequence. */
+          while (cut > p && ((guchar) *cut & 0xC0) == 0x80)
+            cut--;
+          if (out == NULL)
+            out = g_string_new_len (str, p - str);
+          g_string_append_len (out, p, cut - p);
+          g_string_append (out, "…");
+        }
+      else if (out != NULL)
+        g_string_append_len (out, p, part_end - p);
+      if (semi != NULL && out != NULL)
+        g_string_append_c (out, ';');
+      p = semi ? semi + 1 : end;
+    }
+  if (out == NULL)
+    return NULL;
+  tsl_trace_add_warning (self, _("names longer than %u bytes were cut to their first %u bytes and “…”"),
+                         NAME_MAX_BYTES, NAME_MAX_BYTES - (guint) strlen ("…"));
+  return g_string_free (out, FALSE);
+}
+
 guint32
 tsl_trace_intern (TslTrace   *self,
                   const char *str)
 {
+  g_autofree char *cut = NULL;
   gpointer id;
   const char *copy;
 
@@ -354,6 +415,9 @@ tsl_trace_intern (TslTrace   *self,
 
   if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
     return GPOINTER_TO_UINT (id);
+
+  if ((cut = cut_long_parts (self, str, strlen (str))) != NULL)
+    return tsl_trace_intern (self, cut);
 
   /* Every string leaves as UTF-8 (painter, JSON, CSV): damaged text from a
    * trace is repaired once here, with U+FFFD for the bad bytes. */
@@ -389,6 +453,14 @@ tsl_trace_intern_len (TslTrace   *self,
     return 0;
   if (len < 0)
     return tsl_trace_intern (self, str);
+  /* Cut before the copy: a 200 MB name is not copied whole. */
+  if (G_UNLIKELY ((gsize) len > NAME_MAX_BYTES))
+    {
+      g_autofree char *cut = cut_long_parts (self, str, len);
+
+      if (cut != NULL)
+        return tsl_trace_intern (self, cut);
+    }
 
   /* Readers intern slices of their input buffer; copy only to NUL-terminate. */
   buf = (gsize) len < sizeof stack ? stack : (heap = g_malloc (len + 1));
@@ -673,6 +745,26 @@ tsl_trace_track_set_unit (TslTrace   *self,
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
 }
 
+void
+tsl_trace_track_set_sampled (TslTrace *self,
+                             guint     track,
+                             gboolean  sampled)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  get_track (self, track)->sampled = sampled;
+}
+
+gboolean
+tsl_trace_track_get_sampled (TslTrace *self,
+                             guint     track)
+{
+  CHECK_TRACK (self, track, FALSE);
+
+  return get_track (self, track)->sampled;
+}
+
 /* Threads: their thread_sort_index, else 0 (order by process first, see
  * tsl_trace_get_process_sort_index()). Other tracks: 0. */
 int
@@ -861,6 +953,76 @@ note_time (TslTrace *self,
     self->span_end = time_ns;
 }
 
+static void
+deliver_pending (TslTrace   *self,
+                 const char *label)
+{
+  if (!self->has_pending)
+    return;
+  self->has_pending = FALSE;
+  self->event_func (self->pending_track, self->pending_time, self->pending_value,
+                    label, TRUE, self->event_data);
+}
+
+static gboolean
+offer_observed (TslTrace *self,
+                guint     track,
+                gint64    time_ns,
+                double    value)
+{
+  /* The previous event got no label (metric rows, unlabelled instants). */
+  deliver_pending (self, NULL);
+
+  if (self->has_filter && (time_ns < self->filter_start || time_ns >= self->filter_end))
+    {
+      self->event_func (track, time_ns, value, NULL, FALSE, self->event_data);
+      return FALSE;
+    }
+
+  self->pending_kept = tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+  self->has_pending = TRUE;
+  self->pending_track = track;
+  self->pending_time = time_ns;
+  self->pending_value = value;
+  return TRUE;
+}
+
+/* FALSE when the label is for an event its sampler did not keep. */
+static gboolean
+observe_label (TslTrace   *self,
+               guint       track,
+               const char *label)
+{
+  if (G_LIKELY (self->event_func == NULL))
+    return TRUE;
+  if (!self->has_pending || self->pending_track != track)
+    return TRUE;
+
+  deliver_pending (self, label);
+  return self->pending_kept;
+}
+
+void
+tsl_trace_set_event_func (TslTrace          *self,
+                          TslTraceEventFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->event_func = func;
+  self->event_data = user_data;
+  self->has_pending = FALSE;
+}
+
+void
+tsl_trace_flush_events (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  if (self->event_func != NULL)
+    deliver_pending (self, NULL);
+}
+
 gboolean
 tsl_trace_offer (TslTrace *self,
                  guint     track,
@@ -875,6 +1037,8 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (G_UNLIKELY (self->event_func != NULL))
+    return offer_observed (self, track, time_ns, value);
   if (G_UNLIKELY (self->has_filter) &&
       (time_ns < self->filter_start || time_ns >= self->filter_end))
     return FALSE;
@@ -922,13 +1086,15 @@ tsl_trace_set_label (TslTrace   *self,
                      const char *label)
 {
   g_autofree char *valid = NULL;
+  g_autofree char *cut = NULL;
 
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
   if (label == NULL)
     {
-      tsl_sampler_set_label (get_track (self, track)->sampler, 0);
+      if (observe_label (self, track, NULL))
+        tsl_sampler_set_label (get_track (self, track)->sampler, 0);
       return;
     }
 
@@ -940,6 +1106,8 @@ tsl_trace_set_label (TslTrace   *self,
                              "their bad bytes are shown as U+FFFD"));
       label = valid;
     }
+  if ((cut = cut_long_parts (self, label, strlen (label))) != NULL)
+    label = cut;
 
   tsl_trace_set_label_joined (self, track, label, strlen (label));
 }
@@ -954,6 +1122,8 @@ tsl_trace_set_label_joined (TslTrace   *self,
   g_return_if_fail (track < self->tracks->len);
   g_return_if_fail (label != NULL && label[len] == '\0');
 
+  if (!observe_label (self, track, label))
+    return;
   tsl_sampler_set_label (get_track (self, track)->sampler,
                          tsl_label_store_intern_len (self->labels, label, len));
   maybe_collect_labels (self);
@@ -990,6 +1160,8 @@ tsl_trace_set_label_id (TslTrace *self,
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
+  if (!observe_label (self, track, label != 0 ? tsl_trace_lookup (self, label) : NULL))
+    return;
   tsl_sampler_set_label (get_track (self, track)->sampler, label);
 }
 

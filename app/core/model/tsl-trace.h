@@ -91,6 +91,13 @@ const char       *tsl_trace_track_get_unit      (TslTrace       *self,
 void              tsl_trace_track_set_unit      (TslTrace       *self,
                                                  guint           track,
                                                  const char     *unit);
+/* A thread whose events are samples of its whole stack (perhaps weighted
+ * by a duration), not spans of their innermost frame: a sampled profile. */
+void              tsl_trace_track_set_sampled   (TslTrace       *self,
+                                                 guint           track,
+                                                 gboolean        sampled);
+gboolean          tsl_trace_track_get_sampled   (TslTrace       *self,
+                                                 guint           track);
 int               tsl_trace_track_get_sort_index(TslTrace       *self,
                                                  guint           track);
 TslSampler       *tsl_trace_track_get_sampler   (TslTrace       *self,
@@ -129,6 +136,22 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
 void              tsl_trace_set_time_filter     (TslTrace       *self,
                                                  gint64          start_ns,
                                                  gint64          end_ns);
+/* Sees every event offered, for exact per-range figures: events outside the
+ * time filter at once without a label (in_range FALSE), events inside it
+ * with the label the reader attaches. While set, tsl_trace_offer() returns
+ * TRUE for every event inside the filter so that the reader builds its
+ * label; the samplers still keep only their own. Call
+ * tsl_trace_flush_events() after the last event. */
+typedef void    (*TslTraceEventFunc)            (guint           track,
+                                                 gint64          time_ns,
+                                                 double          value,
+                                                 const char     *label,
+                                                 gboolean        in_range,
+                                                 gpointer        user_data);
+void              tsl_trace_set_event_func      (TslTrace       *self,
+                                                 TslTraceEventFunc func,
+                                                 gpointer        user_data);
+void              tsl_trace_flush_events        (TslTrace       *self);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);

@@ -796,6 +796,14 @@ csv_parse (gpointer       data,
       else if (self->n_rows == 0)
         tsl_trace_add_warning (self->trace, _("%s: the header has no data rows"),
                                tsl_reader_context_get_name (self->ctx));
+      else if (tsl_trace_get_n_tracks (self->trace) == 0)
+        {
+          /* Rows, but not one number to draw. */
+          tsl_trace_add_warning (self->trace, _("%s: no column holds numbers"),
+                                 tsl_reader_context_get_name (self->ctx));
+          tsl_reader_context_set_nothing_to_show (self->ctx, error, p - base);
+          return -1;
+        }
     }
 
   return p - base;

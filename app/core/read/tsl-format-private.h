@@ -35,6 +35,12 @@ void              tsl_reader_context_set_error  (TslReaderContext *ctx,
                                                  gsize             offset,
                                                  const char       *format,
                                                  ...) G_GNUC_PRINTF (4, 5);
+/* Fails the read at buf + offset: the file holds nothing to draw, and the
+ * warnings so far say why ("FILE:LINE:COLUMN: nothing to show: ..."). The
+ * driver does this itself at the end when no event was counted. */
+void              tsl_reader_context_set_nothing_to_show (TslReaderContext *ctx,
+                                                          GError          **error,
+                                                          gsize             offset);
 /* "FILE:LINE:COLUMN" for a warning about the byte at buf + offset. */
 char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
 
@@ -356,7 +357,7 @@ emit_label (PerfState *self,
         g_string_append_c (self->label, ';');
       if (f->bracket)
         g_string_append_c (self->label, '[');
-      g_string_append_len (self->label, f->p, f->len);
+      tsl_frames_append (self->label, f->p, (gssize) f->len);
       if (f->bracket)
         g_string_append_c (self->label, ']');
     }
@@ -499,6 +500,15 @@ process_record (PerfState  *self,
     emit_label (self, track);
 }
 
+static gboolean
+ends_whole (const char *p,
+            const char *end)
+{
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+    end--;
+  return end > p && end[-1] == ')';
+}
+
 static gssize
 perf_parse (gpointer       data,
             const guint8  *buf,
@@ -520,6 +530,7 @@ perf_parse (gpointer       data,
       const char *frames;
       Header h;
       gsize line_len;
+      gboolean cut;
 
       if (nl == NULL && !at_eof)
         break;
@@ -546,6 +557,7 @@ perf_parse (gpointer       data,
 
       /* Find the end of the record: a blank line, a header, or the end. */
       frames = q = nl ? nl + 1 : end;
+      cut = FALSE;
       for (;;)
         {
           const char *fnl;
@@ -561,9 +573,22 @@ perf_parse (gpointer       data,
             goto incomplete;
           if (!is_frame_line (q, (fnl ? fnl : end) - q))
             break;
+          /* A stack line cut short at the end (whole ones end with the
+           * ")" of their DSO, newline or not): this sample may have lost
+           * frames. */
+          cut = fnl == NULL && !ends_whole (q, end);
           q = fnl ? fnl + 1 : end;
         }
 
+      if (cut)
+        {
+          g_autofree char *position = tsl_reader_context_position (self->ctx, p - base);
+
+          tsl_trace_add_warning (self->trace, _("%s: the file ends inside this sample; it was dropped"),
+                                 position);
+          p = q;
+          continue;
+        }
       process_record (self, &h, frames, q);
       events++;
       p = q;
@@ -593,11 +618,21 @@ incomplete:
                                tsl_reader_context_get_name (self->ctx),
                                (unsigned long long) self->n_missing_time);
       if (self->n_samples == 0)
-        tsl_trace_add_warning (self->trace, _("%s: no perf samples found"),
+        tsl_trace_add_warning (self->trace, _("%s: no samples in the perf script output"),
                                tsl_reader_context_get_name (self->ctx));
     }
 
   return p - base;
+}
+
+static gboolean
+line_starts (const char *p,
+             gsize       len,
+             const char *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return len >= n && memcmp (p, prefix, n) == 0;
 }
 
 static int
@@ -610,8 +645,10 @@ perf_sniff (const guint8 *head,
   guint headers = 0;
   guint frames = 0;
   guint other = 0;
+  gboolean perf_header = FALSE;
 
-  for (guint lines = 0; p < end && lines < 200; lines++)
+  /* Comment lines (`perf script --header`) do not count against the limit. */
+  for (guint lines = 0; p < end && lines < 200;)
     {
       const char *nl = memchr (p, '\n', end - p);
       gsize line_len;
@@ -622,9 +659,15 @@ perf_sniff (const guint8 *head,
       line_len = (nl ? nl : end) - p;
       if (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
+      if (line_len > 0 && p[0] != '#')
+        lines++;
 
-      if (line_len == 0 || p[0] == '#')
+      if (line_len == 0)
         ;
+      else if (p[0] == '#')
+        perf_header |= line_starts (p, line_len, "# perf version") ||
+                       line_starts (p, line_len, "# captured on") ||
+                       line_starts (p, line_len, "# cmdline");
       else if (is_frame_line (p, line_len))
         frames++;
       else if (parse_header (p, line_len, &h))
@@ -635,6 +678,10 @@ perf_sniff (const guint8 *head,
       p = nl ? nl + 1 : end;
     }
 
+  /* perf's own header and nothing else: perf script output without
+   * samples, which the reader reports as such. */
+  if (headers == 0 && other == 0 && frames == 0 && perf_header && (at_eof || p >= end))
+    return 75;
   if (headers == 0 || other > headers)
     return 0;
   if (frames > 0 && other == 0)

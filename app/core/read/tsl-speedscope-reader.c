@@ -6,12 +6,14 @@
  * may come after the profiles, so the document is held until the end of the
  * input (speedscope files are small: the app itself cannot open big ones),
  * then read with the same non-allocating tokenizer as Chrome traces. Each
- * profile is one thread track named after the profile.
+ * profile is one thread track named after the profile. A document cut short
+ * is read up to its last whole value, with a warning.
  */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 
@@ -26,6 +28,7 @@ typedef struct {
   GString          *scratch;
   GString          *label;
   guint32           unnamed;
+  gboolean          unknown_frames;  /* a frame index past the shared table */
 } TslSpeedscope;
 
 typedef struct {
@@ -89,18 +92,18 @@ speedscope_destroy (gpointer state)
   g_free (self);
 }
 
-static void
-set_doc_error (TslSpeedscope  *self,
-               GError        **error,
-               const DocError *err)
+/* "FILE:LINE:COLUMN" of pos. The driver's positions only cover its current
+ * buffer; the document was held here, so count from its start (columns in
+ * bytes, as the driver). */
+static char *
+doc_position (TslSpeedscope *self,
+              const char    *doc,
+              const char    *pos)
 {
-  const char *p = err->doc;
   guint line = 1;
   guint column = 1;
 
-  /* The driver's positions only cover its current buffer; the document was
-   * held here, so count from its start (columns in bytes, as the driver). */
-  for (; p < err->pos; p++)
+  for (const char *p = doc; p < pos; p++)
     {
       if (*p == '\n')
         {
@@ -110,8 +113,104 @@ set_doc_error (TslSpeedscope  *self,
       else
         column++;
     }
-  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s:%u:%u: %s",
-               tsl_reader_context_get_name (self->ctx), line, column, _(err->message));
+  return g_strdup_printf ("%s:%u:%u", tsl_reader_context_get_name (self->ctx), line, column);
+}
+
+static void
+set_doc_error (TslSpeedscope  *self,
+               GError        **error,
+               const DocError *err)
+{
+  g_autofree char *position = doc_position (self, err->doc, err->pos);
+
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s: %s",
+               position, _(err->message));
+}
+
+/* A document cut short (a copy interrupted, a crashed writer): finds the
+ * last point where everything before is whole — after an opening bracket,
+ * before a comma, after a closing bracket — and the brackets open there,
+ * innermost last. FALSE when the top-level value is complete (or broken in
+ * a way the parse reports). */
+static gboolean
+find_truncation (const char *doc,
+                 gsize       len,
+                 gsize      *cut,
+                 GByteArray *open)
+{
+  g_autoptr(GByteArray) stack = g_byte_array_new ();
+  gboolean in_string = FALSE;
+  gsize safe = 0;
+  guint safe_depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = doc[i];
+      guint8 closer;
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+        case '{':
+        case '[':
+          closer = c == '{' ? '}' : ']';
+          g_byte_array_append (stack, &closer, 1);
+          safe = i + 1;
+          safe_depth = stack->len;
+          break;
+        case '}':
+        case ']':
+          if (stack->len <= 1)
+            return FALSE;
+          g_byte_array_set_size (stack, stack->len - 1);
+          safe = i + 1;
+          safe_depth = stack->len;
+          break;
+        case ',':
+          safe = i;
+          safe_depth = stack->len;
+          break;
+        default:
+          break;
+        }
+    }
+  if (stack->len == 0)
+    return FALSE;
+
+  *cut = safe;
+  g_byte_array_set_size (open, 0);
+  for (guint i = safe_depth; i > 0; i--)
+    g_byte_array_append (open, &stack->data[i - 1], 1);
+  return TRUE;
+}
+
+/* Keeps what a truncated document held: cut at its last whole value and
+ * close the brackets still open. */
+static void
+repair_truncation (TslSpeedscope *self)
+{
+  g_autoptr(GByteArray) closers = g_byte_array_new ();
+  g_autofree char *position = NULL;
+  const char *doc = (const char *) self->doc->data;
+  gsize cut;
+
+  if (self->doc->len == 0 || !find_truncation (doc, self->doc->len, &cut, closers))
+    return;
+  position = doc_position (self, doc, doc + self->doc->len);
+  tsl_trace_add_warning (self->trace, _("%s: the speedscope file is truncated; the frames and "
+                                       "events before the cut were read"), position);
+  g_byte_array_set_size (self->doc, cut);
+  g_byte_array_append (self->doc, closers->data, closers->len);
 }
 
 static guint32
@@ -207,7 +306,10 @@ frame_name (TslSpeedscope *self,
             gint64         index)
 {
   if (index < 0 || index >= (gint64) self->frames->len)
-    return "(unknown frame)";
+    {
+      self->unknown_frames = TRUE;
+      return "(unknown frame)";
+    }
   return tsl_trace_lookup (self->trace, g_array_index (self->frames, guint32, index));
 }
 
@@ -351,6 +453,9 @@ read_sampled (TslSpeedscope      *self,
   double t = 0;
   guint64 n = 0;
 
+  /* Weighted samples of whole stacks, not spans: per-range figures count them. */
+  tsl_trace_track_set_sampled (self->trace, track, TRUE);
+
   tsl_json_iter_init (&siter, samples->p, samples->p + samples->len);
   if (have_weights)
     tsl_json_iter_init (&witer, weights->p, weights->p + weights->len);
@@ -378,7 +483,7 @@ read_sampled (TslSpeedscope      *self,
                   tsl_json_value_get_int64 (&frame, &index);
                   if (self->label->len > 0)
                     g_string_append_c (self->label, ';');
-                  g_string_append (self->label, frame_name (self, index));
+                  tsl_frames_append (self->label, frame_name (self, index), -1);
                 }
               tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
             }
@@ -455,6 +560,11 @@ read_profile (TslSpeedscope      *self,
 
   if (name == NULL)
     name = g_strdup_printf ("Profile %u", index + 1);
+  /* Some writers put "type" last, where a truncated file loses it. */
+  if (type == NULL && samples.type == TSL_JSON_ARRAY)
+    type = g_strdup ("sampled");
+  else if (type == NULL && events.type == TSL_JSON_ARRAY)
+    type = g_strdup ("evented");
   factor = unit_to_ns (self, name, unit);
   if (!to_ns (start, factor, &start_ns))
     start_ns = 0;
@@ -474,6 +584,9 @@ read_profile (TslSpeedscope      *self,
     *n_events += read_evented (self, track, name, &events, factor, end_ns);
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
+  else if (g_strcmp0 (type, "evented") == 0 || g_strcmp0 (type, "sampled") == 0)
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": no \"%s\" array; ignored"),
+                           name, type[0] == 'e' ? "events" : "samples");
   else
     tsl_trace_add_warning (self->trace, _("profile \"%s\": unknown type \"%s\" ignored"),
                            name, type != NULL ? type : "");
@@ -563,8 +676,16 @@ speedscope_parse (gpointer      state,
   TslSpeedscope *self = state;
 
   g_byte_array_append (self->doc, buf, len);
-  if (at_eof && !read_document (self, error))
+  if (!at_eof)
+    return len;
+
+  repair_truncation (self);
+  if (!read_document (self, error))
     return -1;
+  if (self->unknown_frames)
+    tsl_trace_add_warning (self->trace, _("%s: samples or events refer to frames that are not in "
+                                          "the shared frame table (%u frames); shown as “(unknown frame)”"),
+                           tsl_reader_context_get_name (self->ctx), self->frames->len);
   return len;
 }
 

@@ -17,6 +17,7 @@
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-render-private.h"
+#include "tsl-time-math.h"
 
 #define TITLE_HEIGHT    34
 #define GROUP_HEIGHT    24
@@ -210,9 +211,24 @@ _tsl_render_show_text (cairo_t    *cr,
 {
   cairo_text_extents_t ext;
   g_autofree char *copy = NULL;
-  g_autofree char *safe = make_cairo_safe (text);
+  g_autofree char *bounded = NULL;
+  g_autofree char *safe = NULL;
   gsize fits, too_long, len;
+  /* No glyph is narrower than a unit at a legible size, so no more
+   * characters than units of width can show: cairo lays text out glyph by
+   * glyph (tens of bytes each), and a label may be kilobytes long. */
+  gsize max_chars = (gsize) CLAMP (max_width, 0, 65536) + 2;
+  const char *past = text;
+  gsize chars = 0;
 
+  /* Bytewise, as the text may not be valid UTF-8 yet: a character starts
+   * at each byte that is not a continuation byte. */
+  for (; *past != '\0'; past++)
+    if (((guchar) *past & 0xC0) != 0x80 && ++chars > max_chars)
+      break;
+  if (*past != '\0')
+    text = bounded = g_strndup (text, past - text);
+  safe = make_cairo_safe (text);
   if (safe != NULL)
     text = safe;
   cairo_text_extents (cr, text, &ext);
@@ -578,7 +594,7 @@ draw_range (cairo_t                *cr,
   double x1 = MIN (tsl_render_time_to_x (o, (double) end), o->width);
   g_autofree char *s = tsl_duration_format ((double) start);
   g_autofree char *e = tsl_duration_format ((double) end);
-  g_autofree char *d = tsl_duration_format ((double) (end - start));
+  g_autofree char *d = tsl_duration_format ((double) tsl_time_sub (end, start));
   g_autofree char *label = g_strdup_printf ("%s  %s – %s  (%s)", name, s, e, d);
 
   if (x1 <= x0)

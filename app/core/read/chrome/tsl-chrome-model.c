@@ -478,8 +478,14 @@ thread_event (TslChromeModel       *self,
             tsl_trace_add_warning (self->trace, _("ignored an 'E' event without a matching 'B'"));
             break;
           }
-        /* Offered now, at the span's start, so it carries its duration. */
-        dur = ts - th->open[i - 1].start_ns;
+        /* Offered now, at the span's start, so it carries its duration.
+         * One longer than a gint64 holds (±9.2e9 s ends) has none. */
+        if (__builtin_sub_overflow (ts, th->open[i - 1].start_ns, &dur))
+          {
+            tsl_trace_add_warning (self->trace,
+                                   _("ignored the duration of a 'B'/'E' pair: longer than 292 years"));
+            dur = -1;
+          }
         if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, i, 0);
