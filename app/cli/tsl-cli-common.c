@@ -16,6 +16,44 @@
 #include "tsl-range.h"
 #include "tsl-read-stream.h"
 
+/* The process's memory budget: --memory-budget, else TIMESLICE_MEMORY_BUDGET,
+ * else 256 MiB; every trace a subcommand reads takes from it. */
+static TslBudget *cli_budget;
+
+TslBudget *
+tsl_cli_get_budget (void)
+{
+  if (cli_budget == NULL)
+    cli_budget = tsl_budget_new_for_process (TSL_BUDGET_DEFAULT_PROCESS);
+  return cli_budget;
+}
+
+static gboolean
+set_budget (const char  *option,
+            GError     **error)
+{
+  guint64 bytes;
+
+  if (option != NULL)
+    {
+      if (!tsl_budget_parse_mib (option, &bytes, error))
+        {
+          g_prefix_error (error, "--memory-budget: ");
+          return FALSE;
+        }
+    }
+  else
+    {
+      bytes = tsl_budget_process_bytes_from_env (error);
+      if (error != NULL && *error != NULL)
+        return FALSE;
+    }
+
+  g_clear_pointer (&cli_budget, tsl_budget_unref);
+  cli_budget = tsl_budget_new_for_process (bytes);
+  return TRUE;
+}
+
 gboolean
 tsl_cli_parse_options (const char          *command,
                        const char          *parameter,
@@ -28,11 +66,19 @@ tsl_cli_parse_options (const char          *command,
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) description = g_string_new (NULL);
   g_autofree char *program = g_strdup_printf ("timeslice %s", command);
+  g_autofree char *budget = NULL;
+  const GOptionEntry common[] = {
+    { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &budget,
+      "Stay within SIZE of memory (MiB, or with M or G; default 256, or TIMESLICE_MEMORY_BUDGET)",
+      "SIZE" },
+    { NULL }
+  };
   gboolean ok;
 
   context = g_option_context_new (parameter);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, common, NULL);
 
   g_string_append (description, "FILE is a trace or metric file, or “-” for standard input.\n");
   for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
@@ -52,7 +98,9 @@ tsl_cli_parse_options (const char          *command,
   /* The usage line starts with the program name: make it "timeslice COMMAND"
    * for the parse, since argv[0] is the command name here. */
   g_set_prgname (program);
-  ok = g_option_context_parse (context, argc, argv, &error);
+  ok = g_option_context_parse (context, argc, argv, &error) &&
+       /* An export's compare table parses again: keep what the first parse set. */
+       ((budget == NULL && cli_budget != NULL) || set_budget (budget, &error));
   g_set_prgname ("timeslice");
   if (!ok)
     {
@@ -117,6 +165,7 @@ tsl_cli_load (const char      *path,
 {
   g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
 
+  tsl_trace_set_budget (trace, tsl_cli_get_budget ());
   if (!tsl_read_path (trace, path, NULL, NULL, NULL, error))
     return NULL;
 

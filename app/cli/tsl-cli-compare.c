@@ -129,6 +129,7 @@ tsl_cli_compare (int    argc,
   request->rounds = (guint) rounds;
   request->k = (guint) k;
   request->path = g_strdup (argv[1]);
+  request->budget = tsl_budget_ref (tsl_cli_get_budget ());
 
   rows = tsl_compare_run (request, NULL, &warnings, &error);
 

@@ -39,6 +39,8 @@ int               tsl_cli_fail                  (int                  status,
 /* Opens OUT for writing ("-" or NULL is stdout); replaces atomically. */
 GOutputStream    *tsl_cli_open_output           (const char          *path,
                                                  GError             **error);
+/* The memory budget every trace of the process shares (set by the options). */
+TslBudget        *tsl_cli_get_budget            (void);
 /* Reads PATH ("-" is stdin) into a new trace. */
 TslTrace         *tsl_cli_load                  (const char          *path,
                                                  TslSamplerMode       mode,

@@ -68,7 +68,7 @@ start_detail_cb (gpointer data)
 
   self->detail_source = 0;
 
-  if (base == NULL || self->file == NULL || tsl_window_is_loading (self))
+  if (base == NULL || self->file == NULL || self->loader == NULL || tsl_window_is_loading (self))
     return G_SOURCE_REMOVE;
 
   /* Only a regular file can be read again; a pipe's samples are all there is. */
@@ -96,6 +96,8 @@ start_detail_cb (gpointer data)
 
   origin = tsl_snapshot_get_start (base);
   trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
+  /* The zoomed re-read stays within the budget the whole file is read in. */
+  tsl_trace_set_budget (trace, tsl_trace_get_budget (tsl_document_loader_get_trace (self->loader)));
   tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
   tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
 

@@ -275,6 +275,25 @@ load_cb (GObject      *object,
   }
 }
 
+/* Every window of the process shares one memory budget: the
+ * TIMESLICE_MEMORY_BUDGET environment variable (MiB), else 256 MiB. */
+static TslBudget *
+process_budget (void)
+{
+  static TslBudget *budget;
+
+  if (budget == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      guint64 bytes = tsl_budget_process_bytes_from_env (&error);
+
+      if (error != NULL)
+        g_warning ("%s", error->message);
+      budget = tsl_budget_new_for_process (bytes);
+    }
+  return budget;
+}
+
 void
 tsl_window_open (TslWindow *self,
                  GFile     *file)
@@ -310,6 +329,7 @@ tsl_window_open (TslWindow *self,
   trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
   /* A small file is drawn exactly from the start; a larger one when zoomed in. */
   tsl_trace_record_exact (trace, TSL_WINDOW_EXACT_PER_TRACK, TSL_WINDOW_EXACT_TOTAL);
+  tsl_trace_set_budget (trace, process_budget ());
 
   g_clear_object (&self->loader);
   self->loader = tsl_document_loader_new (file, trace);

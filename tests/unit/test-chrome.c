@@ -473,6 +473,85 @@ test_numbers (void)
     }
 }
 
+/* Events per kind of track, over every track of that kind. */
+static guint64
+kind_events (TslTrace     *trace,
+             TslTrackKind  kind)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < tsl_trace_get_n_tracks (trace); i++)
+    if (tsl_trace_track_get_kind (trace, i) == kind)
+      n += tsl_sampler_get_events (tsl_trace_track_get_sampler (trace, i));
+  return n;
+}
+
+static TslTrace *
+read_with_budget (const GString *json,
+                  guint64        process_mib)
+{
+  g_autoptr(TslBudget) budget = tsl_budget_new_for_process (process_mib << 20);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, K, 42);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "many-threads.json");
+  g_autoptr(GError) error = NULL;
+
+  tsl_trace_set_budget (trace, budget);
+  for (gsize off = 0; off < json->len; off += 4096)
+    g_assert_true (tsl_reader_feed (reader, (const guint8 *) json->str + off,
+                                    MIN (4096, json->len - off), &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+/* Issue 16 D01: thousands of threads, counters and async groups past the
+ * budget fold into one track per kind, with nothing kept per folded thread,
+ * and every event still counted where it was. */
+static void
+test_budget_folds (void)
+{
+  g_autoptr(GString) json = g_string_new ("[\n");
+  g_autoptr(TslTrace) whole = NULL;
+  g_autoptr(TslTrace) folded = NULL;
+  const guint n = 6000;
+  g_auto(GStrv) warnings = NULL;
+
+  for (guint i = 1; i <= n; i++)
+    {
+      g_string_append_printf (json, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,"
+                              "\"args\":{\"name\":\"w%u\"}},\n", i, i);
+      g_string_append_printf (json, "{\"ph\":\"B\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"name\":\"outer\"},\n", i, i);
+      g_string_append_printf (json, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"dur\":1,\"name\":\"x\"},\n", i, i);
+      if (i % 3 != 0)
+        g_string_append_printf (json, "{\"ph\":\"E\",\"pid\":1,\"tid\":%u,\"ts\":%u},\n", i, i + 2);
+      g_string_append_printf (json, "{\"ph\":\"C\",\"pid\":1,\"ts\":%u,\"name\":\"c%u\",\"args\":{\"v\":1}},\n", i, i);
+      g_string_append_printf (json, "{\"ph\":\"b\",\"pid\":1,\"ts\":%u,\"cat\":\"g%u\",\"name\":\"a\",\"id\":%u},\n", i, i, i);
+      g_string_append_printf (json, "{\"ph\":\"e\",\"pid\":1,\"ts\":%u,\"cat\":\"g%u\",\"name\":\"a\",\"id\":%u},\n", i + 1, i, i);
+    }
+  g_string_append (json, "{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":0,\"name\":\"end\"}]\n");
+
+  whole = read_with_budget (json, 1024);
+  folded = read_with_budget (json, 64);
+
+  /* 64 MiB has room for 4096 tracks; 1 GiB for all of them. */
+  g_assert_cmpuint (tsl_trace_get_n_tracks (whole), ==, 3 * n);
+  g_assert_cmpuint (tsl_trace_get_n_tracks (folded), <=, 4096 + 3);
+  /* find_track() fails the test when there is no such track. */
+  g_assert_true (tsl_trace_track_is_folded (folded, find_track (folded, TSL_TRACK_THREAD, "other threads")));
+  g_assert_true (tsl_trace_track_is_folded (folded, find_track (folded, TSL_TRACK_COUNTER, "other counters")));
+  g_assert_true (tsl_trace_track_is_folded (folded, find_track (folded, TSL_TRACK_ASYNC, "other async spans")));
+  g_assert_cmpstr (tsl_trace_track_get_name (folded, find_track (folded, TSL_TRACK_THREAD, "w1")), ==, "w1");
+
+  for (TslTrackKind kind = TSL_TRACK_THREAD; kind <= TSL_TRACK_ASYNC; kind++)
+    g_assert_cmpuint (kind_events (folded, kind), ==, kind_events (whole, kind));
+  g_assert_cmpuint (tsl_trace_get_events (folded), ==, tsl_trace_get_events (whole));
+
+  warnings = tsl_trace_dup_warnings (folded);
+  g_assert_true (g_strv_contains ((const char *const *) warnings,
+                                  "memory budget of 64 MiB: 1904 thread or process names and sort "
+                                  "indices of folded threads were not kept"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -490,6 +569,7 @@ main (int   argc,
   g_test_add_func ("/chrome/syntax-errors", test_syntax_errors);
   g_test_add_func ("/chrome/deep-nesting", test_deep_nesting);
   g_test_add_func ("/chrome/numbers", test_numbers);
+  g_test_add_func ("/chrome/budget-folds", test_budget_folds);
   g_test_add_func ("/speedscope/profiles", test_speedscope);
   g_test_add_func ("/speedscope/unit-none", test_speedscope_unit_none);
   g_test_add_func ("/speedscope/syntax-error", test_speedscope_error);

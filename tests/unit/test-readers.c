@@ -9,6 +9,8 @@
 
 #include "tsl-read-stream.h"
 
+#include "test-warnings.h"
+
 #define K 1000  /* larger than any fixture: every event is a kept sample */
 
 typedef enum {
@@ -158,18 +160,6 @@ track_samples (TslTrace   *trace,
                guint      *n)
 {
   return tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, find_track (trace, name)), n);
-}
-
-static gboolean
-has_warning (TslTrace   *trace,
-             const char *needle)
-{
-  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
 }
 
 /* The same events whole, byte by byte, in random chunks, gzip-compressed

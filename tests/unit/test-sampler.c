@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "tsl-budget.h"
 #include "tsl-rng.h"
 #include "tsl-sampler.h"
 
@@ -521,7 +522,8 @@ typedef struct
 } Brute;
 
 /* Checks a time-mode track against a brute-force pass over its events with
- * the grid's final origin and width. Returns the lowest slice seen. */
+ * the grid's final origin and the track's width (the grid's, unless the
+ * budget lowered its K). Returns the lowest slice seen. */
 static gint64
 check_time_track (TslSampler        *sampler,
                   const TslTimeGrid *grid,
@@ -531,20 +533,26 @@ check_time_track (TslSampler        *sampler,
                   guint              n_events)
 {
   g_autoptr(GHashTable) slices = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  gint64 width = tsl_time_grid_get_width (grid);
+  gint64 width;
   gint64 origin = tsl_time_grid_get_origin (grid);
+  gboolean lowered = tsl_sampler_get_k_lowered (sampler);
   const TslSample *samples;
   guint64 total_count = 0;
   double total_sum = 0, brute_sum = 0;
   guint n;
 
+  samples = tsl_sampler_peek_samples (sampler, &n);
+  width = tsl_sampler_get_slice_size (sampler);
+  g_assert_true (lowered || width == tsl_time_grid_get_width (grid));
+
   for (guint i = 0; i < n_events; i++)
     {
-      gint64 slice = tsl_time_grid_get_slice (grid, times[i]);
+      gint64 slice = (gint64) floor ((double) (times[i] - origin) / width);
       guint64 u = tsl_mix64 (seed, (guint64) times[i]);
       Brute *b = g_hash_table_lookup (slices, &slice);
 
-      g_assert_cmpint (slice, ==, (gint64) floor ((double) (times[i] - origin) / width));
+      if (!lowered)
+        g_assert_cmpint (slice, ==, tsl_time_grid_get_slice (grid, times[i]));
       if (b == NULL)
         {
           b = g_new0 (Brute, 1);
@@ -569,9 +577,10 @@ check_time_track (TslSampler        *sampler,
         }
     }
 
-  samples = tsl_sampler_peek_samples (sampler, &n);
   g_assert_cmpuint (n, ==, g_hash_table_size (slices));
-  g_assert_cmpuint (n, <=, 2 * tsl_sampler_get_k (sampler));
+  /* A lowered track holds at most its room, 2K' + 1 (it coarsens only when
+   * that is full); otherwise the grid's 2K. */
+  g_assert_cmpuint (n, <=, 2 * tsl_sampler_get_k (sampler) + lowered);
   for (guint j = 0; j < n; j++)
     {
       const Brute *b = g_hash_table_lookup (slices, &samples[j].slice);
@@ -595,7 +604,8 @@ check_time_track (TslSampler        *sampler,
   /* No event lost from the summaries (integer values: sums are exact). */
   g_assert_cmpuint (total_count, ==, n_events);
   g_assert_true (same_double (total_sum, brute_sum));
-  g_assert_cmpint (samples[n - 1].slice - samples[0].slice, <, 2 * tsl_sampler_get_k (sampler));
+  if (!lowered)
+    g_assert_cmpint (samples[n - 1].slice - samples[0].slice, <, 2 * tsl_sampler_get_k (sampler));
 
   return samples[0].slice;
 }
@@ -824,7 +834,131 @@ test_memory (void)
   timed_before = tsl_sampler_get_peak_bytes (timed);
   for (guint64 i = 0; i < 1000000; i++)
     tsl_sampler_offer (timed, (gint64) ((i * 7919) % 1000000) * 1000, 1.0);
-  g_assert_cmpuint (tsl_sampler_get_peak_bytes (timed), ==, timed_before);
+  g_assert_cmpuint (tsl_sampler_get_peak_bytes (timed), >, timed_before);
+  g_assert_cmpuint (tsl_sampler_get_peak_bytes (timed), <=, 4001 * sizeof (TslSample) + 512);
+}
+
+/* Issue 16 D01: room is allocated as samples are kept, not 2K + 1 up front,
+ * so a trace of many small tracks is small. */
+static void
+test_grows_on_demand (void)
+{
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      g_autoptr(TslTimeGrid) grid = tsl_time_grid_new (2000);
+      g_autoptr(TslSampler) sampler = mode == 0 ? tsl_sampler_new_count (2000, 1, 0)
+                                                : tsl_sampler_new_time (grid, 1);
+      gsize empty = tsl_sampler_get_peak_bytes (sampler);
+      const TslSample *samples;
+      guint n;
+
+      /* A few events fit in the first slots. */
+      g_assert_cmpuint (empty, <=, 9 * sizeof (TslSample) + 512);
+      for (guint i = 0; i < 8; i++)
+        tsl_sampler_offer (sampler, i * 1000, i);
+      g_assert_cmpuint (tsl_sampler_get_peak_bytes (sampler), ==, empty);
+
+      /* Many: up to 2K + 1 slots, with every event counted once. */
+      for (guint i = 8; i < 100000; i++)
+        tsl_sampler_offer (sampler, (gint64) i * 1000, i);
+      g_assert_cmpuint (tsl_sampler_get_peak_bytes (sampler), >, 2001 * sizeof (TslSample));
+      g_assert_cmpuint (tsl_sampler_get_peak_bytes (sampler), <=, 4001 * sizeof (TslSample) + 512);
+      samples = tsl_sampler_peek_samples (sampler, &n);
+      g_assert_cmpuint (n, >=, 2000);
+      g_assert_cmpuint (n, <=, 4000);
+      for (guint j = 1; j < n; j++)
+        g_assert_cmpint (samples[j - 1].slice, <, samples[j].slice);
+      g_assert_false (tsl_sampler_get_k_lowered (sampler));
+    }
+}
+
+/* Past its budget a count-mode sampler lowers K to the room it has, and
+ * from then on holds exactly what a sampler made with that K holds. */
+static void
+test_budget_count (void)
+{
+  for (guint64 seed = 1; seed <= 40; seed++)
+    {
+      /* Room for 9 + 8 + 16 … slots of 80 bytes: stops somewhere below 2K + 1. */
+      g_autoptr(TslBudget) budget = tsl_budget_new (40 + seed * 100);
+      g_autoptr(TslSampler) sampler = tsl_sampler_new_count (1000, seed, 0);
+      g_autoptr(TslSampler) plain = NULL;
+      guint64 n_events = 5000 + seed * 997;
+      const TslSample *a, *b;
+      guint n_a, n_b, k;
+
+      tsl_sampler_set_budget (sampler, budget);
+      for (guint64 i = 0; i < n_events; i++)
+        tsl_sampler_offer (sampler, (gint64) i, (double) (i % 13));
+
+      g_assert_true (tsl_sampler_get_k_lowered (sampler));
+      k = tsl_sampler_get_k (sampler);
+      g_assert_cmpuint (k, <, 1000);
+      g_assert_cmpuint (tsl_budget_get_used (budget), <=, tsl_budget_get_limit (budget));
+      g_assert_cmpuint (tsl_sampler_get_peak_bytes (sampler), <=,
+                        (2 * k + 1) * sizeof (TslSample) + 512);
+
+      plain = tsl_sampler_new_count (k, seed, 0);
+      for (guint64 i = 0; i < n_events; i++)
+        tsl_sampler_offer (plain, (gint64) i, (double) (i % 13));
+      a = tsl_sampler_peek_samples (sampler, &n_a);
+      b = tsl_sampler_peek_samples (plain, &n_b);
+      g_assert_cmpuint (n_a, >=, k);
+      g_assert_cmpuint (n_a, <=, 2 * k);
+      assert_samples_equal (a, n_a, b, n_b);
+    }
+
+  /* Freeing a sampler gives its room back. */
+  {
+    g_autoptr(TslBudget) budget = tsl_budget_new (1 << 20);
+    TslSampler *sampler = tsl_sampler_new_count (1000, 1, 0);
+
+    tsl_sampler_set_budget (sampler, budget);
+    for (guint i = 0; i < 10000; i++)
+      tsl_sampler_offer (sampler, i, 1);
+    g_assert_cmpuint (tsl_budget_get_used (budget), >, 0);
+    tsl_sampler_free (sampler);
+    g_assert_cmpuint (tsl_budget_get_used (budget), ==, 0);
+  }
+}
+
+/* Time mode past its budget: the track goes above the grid's level, and
+ * every slice still keeps its smallest-priority event and exact summary. */
+static void
+test_budget_time (void)
+{
+  for (guint64 seed = 1; seed <= 20; seed++)
+    {
+      const guint n_events = 20000;
+      g_autoptr(TslBudget) budget = tsl_budget_new (800 + seed * 40);
+      g_autoptr(TslTimeGrid) grid = tsl_time_grid_new (256);
+      g_autoptr(TslSampler) sampler = tsl_sampler_new_time (grid, seed);
+      g_autoptr(TslSampler) free_one = tsl_sampler_new_time (grid, seed);
+      g_autofree gint64 *times = g_new (gint64, n_events);
+      g_autofree double *values = g_new (double, n_events);
+      TslRng rng;
+
+      tsl_rng_init (&rng, seed, 0);
+      for (guint i = 0; i < n_events; i++)
+        {
+          times[i] = G_GINT64_CONSTANT (1000000000) + (gint64) tsl_rng_bounded (&rng, 1000000000);
+          values[i] = (double) tsl_rng_bounded (&rng, 100);
+        }
+
+      tsl_sampler_set_budget (sampler, budget);
+      for (guint i = 0; i < n_events; i++)
+        {
+          tsl_sampler_offer (sampler, times[i], values[i]);
+          tsl_sampler_offer (free_one, times[i], values[i]);
+        }
+
+      g_assert_true (tsl_sampler_get_k_lowered (sampler));
+      g_assert_false (tsl_sampler_get_k_lowered (free_one));
+      g_assert_cmpint (tsl_sampler_get_slice_size (sampler), >, tsl_sampler_get_slice_size (free_one));
+      g_assert_cmpuint (tsl_budget_get_used (budget), <=, tsl_budget_get_limit (budget));
+      check_time_track (sampler, grid, seed, times, values, n_events);
+      check_time_track (free_one, grid, seed, times, values, n_events);
+    }
 }
 
 int
@@ -846,6 +980,9 @@ main (int   argc,
   g_test_add_func ("/sampler/deterministic", test_deterministic);
   g_test_add_func ("/sampler/labels", test_labels);
   g_test_add_func ("/sampler/memory", test_memory);
+  g_test_add_func ("/sampler/grows-on-demand", test_grows_on_demand);
+  g_test_add_func ("/sampler/budget-count", test_budget_count);
+  g_test_add_func ("/sampler/budget-time", test_budget_time);
 
   return g_test_run ();
 }

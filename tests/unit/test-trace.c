@@ -7,6 +7,8 @@
 
 #include "tsl-trace.h"
 
+#include "test-warnings.h"
+
 static void
 test_intern (void)
 {
@@ -281,6 +283,110 @@ test_time_mode (void)
   }
 }
 
+/* Issue 16 D01: past the budget, new tracks fold into one "other" track per
+ * kind, and their names and metadata are not kept one by one. */
+static void
+test_budget_folds (void)
+{
+  /* 64 MiB for the process: 16 MiB for tracks and samples, 4096 tracks. */
+  g_autoptr(TslBudget) budget = tsl_budget_new_for_process (G_GUINT64_CONSTANT (64) << 20);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 1);
+  const guint n_threads = 20000, n_series = 20000;
+  guint64 events = 0;
+  guint folded_thread, folded_series, first;
+  guint n_tracks;
+
+  tsl_trace_set_budget (trace, budget);
+  g_assert_true (tsl_trace_get_budget (trace) == budget);
+  for (guint i = 0; i < n_threads; i++)
+    tsl_trace_set_thread_name (trace, 1, i, "worker");
+  first = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 0, NULL);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      guint track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, i, NULL);
+
+      tsl_trace_offer (trace, track, i * 1000, NAN);
+      tsl_trace_offer (trace, track, i * 1000 + 500, NAN);
+    }
+  for (guint i = 0; i < n_series; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("series %u", i);
+
+      tsl_trace_offer (trace, tsl_trace_ensure_track (trace, TSL_TRACK_METRIC, 0, 0, name), i * 1000, i);
+    }
+
+  n_tracks = tsl_trace_get_n_tracks (trace);
+  g_assert_cmpuint (n_tracks, <=, 4096 + 2);
+  g_assert_cmpuint (n_tracks, >=, 4000);
+  g_assert_cmpuint (tsl_budget_get_used (budget), <=, tsl_budget_get_limit (budget));
+
+  /* One fold track per kind, and a folded key keeps going there. */
+  folded_thread = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, n_threads - 1, NULL);
+  folded_series = tsl_trace_ensure_track (trace, TSL_TRACK_METRIC, 0, 0, "series 19999");
+  g_assert_true (tsl_trace_track_is_folded (trace, folded_thread));
+  g_assert_true (tsl_trace_track_is_folded (trace, folded_series));
+  g_assert_cmpuint (folded_thread, !=, folded_series);
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 7, 12345678, NULL), ==, folded_thread);
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, folded_thread), ==, "other threads");
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, folded_series), ==, "other series");
+  /* Tracks made before the budget ran out keep theirs. */
+  g_assert_cmpuint (tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 0, NULL), ==, first);
+  g_assert_false (tsl_trace_track_is_folded (trace, first));
+  g_assert_cmpstr (tsl_trace_track_get_name (trace, first), ==, "worker");
+
+  /* Nothing is lost from the counts. */
+  for (guint i = 0; i < n_tracks; i++)
+    events += tsl_sampler_get_events (tsl_trace_track_get_sampler (trace, i));
+  g_assert_cmpuint (events, ==, 2 * n_threads + n_series);
+  g_assert_cmpuint (tsl_sampler_get_events (tsl_trace_track_get_sampler (trace, folded_thread)), >, 0);
+
+  g_assert_true (has_warning (trace, "memory budget of 64 MiB"));
+  g_assert_true (has_warning (trace, "folded into the track \"other threads\""));
+  g_assert_true (has_warning (trace, "folded into the track \"other series\""));
+  g_assert_true (has_warning (trace, "names and sort indices of folded threads were not kept"));
+
+  /* A trace gives its tracks' room back when it goes. */
+  g_clear_object (&trace);
+  g_assert_cmpuint (tsl_budget_get_used (budget), ==, 0);
+}
+
+/* Past the budget, busy tracks keep fewer samples (K lowered), still K'..2K'. */
+static void
+test_budget_lowers_k (void)
+{
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      g_autoptr(TslBudget) budget = tsl_budget_new (4 << 20);
+      g_autoptr(TslTrace) trace = tsl_trace_new (mode == 0 ? TSL_SAMPLER_COUNT : TSL_SAMPLER_TIME, 2000, 1);
+      const guint n_tracks = 40;
+      guint lowered = 0;
+
+      tsl_trace_set_budget (trace, budget);
+      for (guint t = 0; t < n_tracks; t++)
+        tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, t, NULL);
+      for (guint i = 0; i < 20000; i++)
+        for (guint t = 0; t < n_tracks; t++)
+          tsl_trace_offer (trace, t, (gint64) i * 1000 + t, NAN);
+
+      g_assert_cmpuint (tsl_trace_get_n_tracks (trace), ==, n_tracks);
+      g_assert_cmpuint (tsl_budget_get_used (budget), <=, tsl_budget_get_limit (budget));
+      for (guint t = 0; t < n_tracks; t++)
+        {
+          TslSampler *sampler = tsl_trace_track_get_sampler (trace, t);
+          guint k = tsl_sampler_get_k (sampler), n;
+
+          tsl_sampler_peek_samples (sampler, &n);
+          lowered += tsl_sampler_get_k_lowered (sampler);
+          g_assert_cmpuint (tsl_sampler_get_events (sampler), ==, 20000);
+          /* Time mode spreads over the grid's slices: at least half of K'. */
+          g_assert_cmpuint (n, >=, mode == 0 ? k : k / 2);
+          g_assert_cmpuint (n, <=, 2 * k + 1);
+        }
+      g_assert_cmpuint (lowered, >, 0);
+      g_assert_true (has_warning (trace, "K lowered to as little as"));
+    }
+}
+
 static void
 test_lock (void)
 {
@@ -308,6 +414,8 @@ main (int   argc,
   g_test_add_func ("/trace/offer-and-span", test_offer_and_span);
   g_test_add_func ("/trace/time-mode", test_time_mode);
   g_test_add_func ("/trace/lock", test_lock);
+  g_test_add_func ("/trace/budget-folds", test_budget_folds);
+  g_test_add_func ("/trace/budget-lowers-k", test_budget_lowers_k);
 
   return g_test_run ();
 }

@@ -33,6 +33,28 @@ typedef struct
   TslSampler   *sampler;
 } Track;
 
+/* What one track costs beyond its samples' growth, taken from the budget
+ * when it is made: the track and its sampler with their first slots, the
+ * tables that find it, a reader's state for it and a snapshot's copy. */
+#define TRACK_COST 2048
+
+/* Past the budget, tracks of each kind fold into one of these (pid FOLD_PID). */
+#define FOLD_PID G_MAXINT64
+static const char *const fold_names[] = {
+  [TSL_TRACK_THREAD] = "other threads",
+  [TSL_TRACK_COUNTER] = "other counters",
+  [TSL_TRACK_METRIC] = "other series",
+  [TSL_TRACK_ASYNC] = "other async spans",
+};
+/* The track names stay as they are (they are data in CSV and JSON output);
+ * what the warnings call their tracks is translated. */
+static const char *const fold_nouns[] = {
+  [TSL_TRACK_THREAD] = N_("the threads"),
+  [TSL_TRACK_COUNTER] = N_("the counters"),
+  [TSL_TRACK_METRIC] = N_("the series"),
+  [TSL_TRACK_ASYNC] = N_("the async spans"),
+};
+
 typedef struct
 {
   guint32  name;
@@ -60,6 +82,11 @@ struct _TslTrace
 
   GPtrArray      *tracks;        /* Track * */
   GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
+
+  TslBudget      *budget;
+  gboolean        folding;       /* the budget refused a track: new ones fold */
+  guint           fold_tracks[G_N_ELEMENTS (fold_names)];   /* index + 1 */
+  guint64         dropped_meta;  /* names of folded threads and processes not kept */
 
   GHashTable     *processes;     /* gint64 * → Meta */
   GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
@@ -136,7 +163,10 @@ tsl_trace_finalize (GObject *object)
   TslTrace *self = (TslTrace *)object;
 
   g_clear_pointer (&self->track_ids, g_hash_table_unref);
+  if (self->tracks != NULL)
+    tsl_budget_give (self->budget, (gsize) self->tracks->len * TRACK_COST);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->budget, tsl_budget_unref);
   g_clear_pointer (&self->processes, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_hash_table_unref);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
@@ -205,8 +235,44 @@ tsl_trace_new (TslSamplerMode mode,
   self->seed = seed;
   if (mode == TSL_SAMPLER_TIME)
     self->grid = tsl_time_grid_new (k);
+  self->budget = tsl_budget_new_for_process (TSL_BUDGET_DEFAULT_PROCESS);
 
   return self;
+}
+
+/**
+ * tsl_trace_set_budget:
+ * @budget: shared with the other traces of the process (the window's zoomed
+ *   re-read, compare's range reads), so together they stay within it
+ *
+ * Before the first track. Past the budget, samplers of growing tracks keep
+ * fewer samples (K lowered) and new tracks fold into one "other" track per
+ * kind; tsl_trace_dup_warnings() says so.
+ */
+void
+tsl_trace_set_budget (TslTrace  *self,
+                      TslBudget *budget)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (budget != NULL);
+  g_return_if_fail (self->tracks->len == 0);
+
+  tsl_budget_ref (budget);
+  tsl_budget_unref (self->budget);
+  self->budget = budget;
+}
+
+/**
+ * tsl_trace_get_budget:
+ *
+ * Returns: (transfer none): the budget its tracks take from.
+ */
+TslBudget *
+tsl_trace_get_budget (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return self->budget;
 }
 
 void
@@ -432,10 +498,71 @@ tsl_trace_lookup (TslTrace *self,
 static TslSampler *
 new_sampler (TslTrace *self)
 {
-  if (self->mode == TSL_SAMPLER_TIME)
-    return tsl_sampler_new_time (self->grid, self->seed);
+  TslSampler *sampler;
 
-  return tsl_sampler_new_count (self->k, self->seed, 0);
+  if (self->mode == TSL_SAMPLER_TIME)
+    sampler = tsl_sampler_new_time (self->grid, self->seed);
+  else
+    sampler = tsl_sampler_new_count (self->k, self->seed, 0);
+  tsl_sampler_set_budget (sampler, self->budget);
+  return sampler;
+}
+
+static guint
+add_track (TslTrace       *self,
+           const TrackKey *key)
+{
+  Track *track = g_new0 (Track, 1);
+
+  track->key = *key;
+  track->sampler = new_sampler (self);
+  g_ptr_array_add (self->tracks, track);
+  return self->tracks->len - 1;
+}
+
+/* The track everything of `kind` goes to once the budget is spent; made
+ * whatever the budget (one per kind at most), outside track_ids. */
+static guint
+fold_track (TslTrace     *self,
+            TslTrackKind  kind)
+{
+  TrackKey key = { kind, FOLD_PID, 0, 0 };
+  g_autoptr(TslBudget) reserve = NULL;
+  guint track;
+
+  if ((guint) kind >= G_N_ELEMENTS (fold_names))
+    kind = TSL_TRACK_THREAD;
+  if (self->fold_tracks[kind] != 0)
+    return self->fold_tracks[kind] - 1;
+
+  tsl_budget_take (self->budget, TRACK_COST);
+  key.name = tsl_trace_intern (self, fold_names[kind]);
+  track = add_track (self, &key);
+  /* The budget is spent by now: a reserve of its own, enough for K..2K
+   * samples unless K is huge, so what folds is still drawn evenly. */
+  reserve = tsl_budget_new (tsl_budget_get_limit (self->budget) / 16);
+  tsl_sampler_set_budget (((Track *) g_ptr_array_index (self->tracks, track))->sampler, reserve);
+  self->fold_tracks[kind] = track + 1;
+  if (tsl_trace_get_process_name (self, FOLD_PID) == NULL)
+    {
+      tsl_trace_set_process_name (self, FOLD_PID, "folded (memory budget)");
+      tsl_trace_set_process_sort_index (self, FOLD_PID, G_MAXINT);
+    }
+  return track;
+}
+
+/* The id of `str` if it was interned, without interning it. */
+static gboolean
+lookup_string (TslTrace   *self,
+               const char *str,
+               guint32    *id)
+{
+  gpointer found;
+
+  if (!g_hash_table_lookup_extended (self->string_ids, str, NULL, &found))
+    return FALSE;
+  *id = GPOINTER_TO_UINT (found);
+  return TRUE;
 }
 
 /* Thread tracks are keyed by (pid, tid); counters and async tracks by
@@ -464,7 +591,12 @@ tsl_trace_ensure_track (TslTrace     *self,
     case TSL_TRACK_ASYNC:
     default:
       key.tid = 0;
-      key.name = tsl_trace_intern (self, name != NULL ? name : "");
+      if (name == NULL)
+        name = "";
+      /* A folded series' name is not kept: a name never seen has no track. */
+      if (self->folding && !lookup_string (self, name, &key.name))
+        return fold_track (self, kind);
+      key.name = tsl_trace_intern (self, name);
       break;
     }
 
@@ -472,12 +604,33 @@ tsl_trace_ensure_track (TslTrace     *self,
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
 
-  track = g_new0 (Track, 1);
-  track->key = key;
-  track->sampler = new_sampler (self);
-  g_ptr_array_add (self->tracks, track);
+  /* Tracks take at most half the budget, so there is room left for the
+   * samples of those that grow. */
+  if (self->folding ||
+      !tsl_budget_try_take_below (self->budget, TRACK_COST, tsl_budget_get_limit (self->budget) / 2))
+    {
+      self->folding = TRUE;
+      return fold_track (self, kind);
+    }
+
+  add_track (self, &key);
+  track = g_ptr_array_index (self->tracks, self->tracks->len - 1);
   g_hash_table_insert (self->track_ids, &track->key, GUINT_TO_POINTER (self->tracks->len));
   return self->tracks->len - 1;
+}
+
+/* TRUE for the "other …" tracks that hold what the budget folded: readers
+ * do not remember per-thread or per-series state for what maps there. */
+gboolean
+tsl_trace_track_is_folded (TslTrace *self,
+                           guint     track)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->fold_tracks); i++)
+    if (self->fold_tracks[i] == track + 1)
+      return TRUE;
+  return FALSE;
 }
 
 guint
@@ -536,7 +689,8 @@ tsl_trace_track_get_name (TslTrace *self,
   CHECK_TRACK (self, track, NULL);
 
   t = get_track (self, track);
-  if (t->key.kind != TSL_TRACK_THREAD)
+  /* Thread keys have no name but the fold track's. */
+  if (t->key.kind != TSL_TRACK_THREAD || t->key.name != 0)
     return tsl_trace_lookup (self, t->key.name);
 
   meta = lookup_thread (self, t->key.pid, t->key.tid);
@@ -650,6 +804,19 @@ tsl_trace_track_get_sampler (TslTrace *self,
   return get_track (self, track)->sampler;
 }
 
+/* Names and sort indices may come for a million threads that will have no
+ * track of their own: past as many as the budget has room for tracks, only
+ * those of threads with a track are kept. */
+static gboolean
+meta_has_room (TslTrace   *self,
+               GHashTable *table)
+{
+  if (g_hash_table_size (table) < tsl_budget_get_limit (self->budget) / 2 / TRACK_COST)
+    return TRUE;
+  self->dropped_meta++;
+  return FALSE;
+}
+
 static Meta *
 ensure_process (TslTrace *self,
                 gint64    pid)
@@ -658,6 +825,8 @@ ensure_process (TslTrace *self,
 
   if (meta == NULL)
     {
+      if (pid != FOLD_PID && !meta_has_room (self, self->processes))
+        return NULL;
       meta = g_new0 (Meta, 1);
       g_hash_table_insert (self->processes, g_memdup2 (&pid, sizeof pid), meta);
     }
@@ -676,6 +845,10 @@ ensure_thread (TslTrace *self,
     {
       TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
 
+      if (!g_hash_table_contains (self->track_ids, &key) &&
+          !meta_has_room (self, self->threads))
+        return NULL;
+
       meta = g_new0 (Meta, 1);
       g_hash_table_insert (self->threads, g_memdup2 (&key, sizeof key), meta);
     }
@@ -688,9 +861,12 @@ tsl_trace_set_process_name (TslTrace   *self,
                             gint64      pid,
                             const char *name)
 {
+  Meta *meta;
+
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  ensure_process (self, pid)->name = tsl_trace_intern (self, name);
+  if ((meta = ensure_process (self, pid)) != NULL)
+    meta->name = tsl_trace_intern (self, name);
 }
 
 /**
@@ -716,9 +892,12 @@ tsl_trace_set_thread_name (TslTrace   *self,
                            gint64      tid,
                            const char *name)
 {
+  Meta *meta;
+
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  ensure_thread (self, pid, tid)->name = tsl_trace_intern (self, name);
+  if ((meta = ensure_thread (self, pid, tid)) != NULL)
+    meta->name = tsl_trace_intern (self, name);
 }
 
 void
@@ -730,7 +909,8 @@ tsl_trace_set_process_sort_index (TslTrace *self,
 
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  meta = ensure_process (self, pid);
+  if ((meta = ensure_process (self, pid)) == NULL)
+    return;
   meta->has_sort_index = TRUE;
   meta->sort_index = index;
 }
@@ -758,7 +938,8 @@ tsl_trace_set_thread_sort_index (TslTrace *self,
 
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  meta = ensure_thread (self, pid, tid);
+  if ((meta = ensure_thread (self, pid, tid)) == NULL)
+    return;
   meta->has_sort_index = TRUE;
   meta->sort_index = index;
 }
@@ -1175,12 +1356,69 @@ tsl_trace_add_warning (TslTrace   *self,
   va_end (args);
 }
 
+static guint64
+budget_mib (TslTrace *self)
+{
+  guint64 bytes = tsl_budget_get_process_bytes (self->budget);
+
+  return (bytes != 0 ? bytes : 4 * tsl_budget_get_limit (self->budget)) >> 20;
+}
+
+/* What the budget made the trace leave out, as of now. */
+static void
+add_budget_warnings (TslTrace  *self,
+                     GPtrArray *out)
+{
+  guint lowered = 0, min_k = self->k;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      TslSampler *sampler = get_track (self, i)->sampler;
+
+      if (tsl_sampler_get_k_lowered (sampler))
+        {
+          lowered++;
+          min_k = MIN (min_k, tsl_sampler_get_k (sampler));
+        }
+    }
+  if (lowered > 0)
+    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached: %u tracks keep "
+                                             "fewer samples (K lowered to as little as %u from %u); "
+                                             "a larger --memory-budget keeps more"),
+                                           (unsigned long long) budget_mib (self), lowered, min_k, self->k));
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->fold_tracks); i++)
+    if (self->fold_tracks[i] != 0)
+      /* TRANSLATORS: the first %s is "the threads", "the counters"…, the
+       * second the name of the track, which stays in English. */
+      g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached after %u tracks: "
+                                               "%llu events of %s seen after that are folded into "
+                                               "the track \"%s\""),
+                                             (unsigned long long) budget_mib (self),
+                                             g_hash_table_size (self->track_ids),
+                                             (unsigned long long) tsl_sampler_get_events (get_track (self, self->fold_tracks[i] - 1)->sampler),
+                                             _(fold_nouns[i]), fold_names[i]));
+  if (self->dropped_meta > 0)
+    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB: %llu thread or process names "
+                                             "and sort indices of folded threads were not kept"),
+                                           (unsigned long long) budget_mib (self),
+                                           (unsigned long long) self->dropped_meta));
+}
+
 GStrv
 tsl_trace_dup_warnings (TslTrace *self)
 {
+  g_auto(GStrv) read = NULL;
+  GPtrArray *out = g_ptr_array_new ();
+
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
 
-  return tsl_warnings_dup (self->warnings);
+  read = tsl_warnings_dup (self->warnings);
+  for (guint i = 0; read[i] != NULL; i++)
+    g_ptr_array_add (out, g_steal_pointer (&read[i]));
+  add_budget_warnings (self, out);
+  g_ptr_array_add (out, NULL);
+  return (GStrv) g_ptr_array_free (out, FALSE);
 }
 
 GStrv

@@ -4,7 +4,9 @@
  *
  * Readers feed events into a TslTrace; it never keeps anything per event, only
  * one TslSampler per track (K..2K samples plus slice summaries) and the
- * distinct strings. Memory is O(tracks × K + distinct strings).
+ * distinct strings. Memory is O(tracks × K + distinct strings), and tracks
+ * and samples stay within a TslBudget: past it, K is lowered for the tracks
+ * that grow and new tracks fold into one "other …" track per kind.
  *
  * Threading: nothing in this header locks by itself, so the per-event path
  * costs no atomics. A reader on a worker thread holds tsl_trace_lock() while
@@ -39,6 +41,9 @@ G_DECLARE_FINAL_TYPE (TslTrace, tsl_trace, TSL, TRACE, GObject)
 TslTrace         *tsl_trace_new                 (TslSamplerMode  mode,
                                                  guint           k,
                                                  guint64         seed);
+void              tsl_trace_set_budget          (TslTrace       *self,
+                                                 TslBudget      *budget);
+TslBudget        *tsl_trace_get_budget          (TslTrace       *self);
 void              tsl_trace_lock                (TslTrace       *self);
 void              tsl_trace_unlock              (TslTrace       *self);
 
@@ -70,6 +75,9 @@ guint             tsl_trace_ensure_track        (TslTrace       *self,
                                                  gint64          tid,
                                                  const char     *name);
 guint             tsl_trace_get_n_tracks        (TslTrace       *self);
+/* The "other threads" / "other series" tracks of what the budget folded. */
+gboolean          tsl_trace_track_is_folded     (TslTrace       *self,
+                                                 guint           track);
 TslTrackKind      tsl_trace_track_get_kind      (TslTrace       *self,
                                                  guint           track);
 /* Display name: thread name from metadata, else "NAME" or "Thread TID". */

@@ -636,7 +636,9 @@ keyed_track (CsvState *self,
     return GPOINTER_TO_UINT (hit) - 1;
 
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_METRIC, 0, 0, name->str);
-  g_hash_table_insert (self->tracks, g_strdup (name->str), GUINT_TO_POINTER (track + 1));
+  /* Series folded by the memory budget are not remembered one by one. */
+  if (!tsl_trace_track_is_folded (self->trace, track))
+    g_hash_table_insert (self->tracks, g_strdup (name->str), GUINT_TO_POINTER (track + 1));
   return track;
 }
 

@@ -25,6 +25,7 @@
 
 #include <gio/gio.h>
 
+#include "tsl-budget.h"
 #include "tsl-rng.h"
 #include "tsl-sampler.h"
 
@@ -43,10 +44,10 @@ struct _TslTimeGrid
 struct _TslSampler
 {
   TslSamplerMode  mode;
-  guint           k;
+  guint           k;            /* lowered when the budget refuses more room */
   guint           max_held;     /* 2K */
   guint           n_held;
-  guint           level;        /* T = 1 << level (count), or the grid level it last saw */
+  guint           level;        /* T = 1 << level (count), or grid level + shift */
   guint           hint;         /* time mode: block the previous event went to */
   guint64         seed;
   guint64         seed_hash;
@@ -55,8 +56,18 @@ struct _TslSampler
   guint64         cur_end;      /* count mode: first index after the last block */
   TslSample      *last;         /* block the previous offer made its kept sample */
   TslTimeGrid    *grid;
-  TslSample      *held;         /* max_held + 1 slots, allocated once */
+  TslSample      *held;         /* `cap` slots, grown as blocks are kept */
+  /* Off the per-event path: */
+  guint           cap;          /* 2j + 1, up to max_held + 1 */
+  guint           shift;        /* time mode: levels above the grid's once K was lowered */
+  guint           k_asked;
+  TslBudget      *budget;       /* (nullable) what `held` grows from */
+  gsize           taken;        /* bytes taken from `budget` */
 };
+
+/* Slots a sampler starts with: tracks of a few events (most of them when a
+ * trace has thousands of threads) never need more. */
+#define FIRST_SLOTS 9
 
 /* Time origins are aligned to 2^32 ns (~4.3 s) so that, for widths up to that,
  * slice edges fall on multiples of the width whichever event came first. */
@@ -187,11 +198,12 @@ sampler_new (TslSamplerMode mode,
   TslSampler *self = g_new0 (TslSampler, 1);
 
   self->mode = mode;
-  self->k = k;
+  self->k = self->k_asked = k;
   self->max_held = 2 * k;
+  self->cap = MIN (self->max_held + 1, FIRST_SLOTS);
   self->seed = seed;
   self->seed_hash = tsl_mix64_seed (seed);
-  self->held = g_new0 (TslSample, self->max_held + 1);
+  self->held = g_new0 (TslSample, self->cap);
   return self;
 }
 
@@ -242,8 +254,35 @@ tsl_sampler_free (TslSampler *self)
     return;
 
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
+  if (self->budget != NULL)
+    {
+      tsl_budget_give (self->budget, self->taken);
+      tsl_budget_unref (self->budget);
+    }
   g_free (self->held);
   g_free (self);
+}
+
+/**
+ * tsl_sampler_set_budget:
+ * @budget: (nullable): where room beyond the first few slots comes from
+ *
+ * Without a budget the sampler grows to 2K + 1 slots as needed. With one, a
+ * growth the budget refuses lowers K to what the sampler holds room for
+ * (so it keeps K'..2K' samples from then on; see tsl_sampler_get_k()).
+ * Call before the first offer.
+ */
+void
+tsl_sampler_set_budget (TslSampler *self,
+                        TslBudget  *budget)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->taken == 0);
+
+  if (budget != NULL)
+    tsl_budget_ref (budget);
+  g_clear_pointer (&self->budget, tsl_budget_unref);
+  self->budget = budget;
 }
 
 TslSamplerMode
@@ -254,12 +293,21 @@ tsl_sampler_get_mode (const TslSampler *self)
   return self->mode;
 }
 
+/* K as asked at construction, unless the budget lowered it. */
 guint
 tsl_sampler_get_k (const TslSampler *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
   return self->k;
+}
+
+gboolean
+tsl_sampler_get_k_lowered (const TslSampler *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->k < self->k_asked;
 }
 
 guint64
@@ -373,6 +421,37 @@ coarsen (TslSampler *self)
   self->hint = 0;
 }
 
+/* Grows the room (doubling it, up to 2K + 1 slots), or when the budget
+ * refuses, lowers K to the room there is: K' = (cap - 1) / 2. Count mode
+ * calls it before the append that would fill the last slot, so from then on
+ * it holds exactly what a sampler made with K' would (blocks are dyadic).
+ * Time mode calls it when every slot is taken: the sampler goes one level
+ * above the grid's. */
+static G_GNUC_NO_INLINE void
+make_room (TslSampler *self)
+{
+  guint want = MIN (2 * (self->cap - 1) + 1, self->max_held + 1);
+  gsize extra = (gsize) (want - self->cap) * sizeof (TslSample);
+
+  if (want > self->cap &&
+      (self->budget == NULL || tsl_budget_try_take (self->budget, extra)))
+    {
+      self->held = g_renew (TslSample, self->held, want);
+      self->taken += self->budget != NULL ? extra : 0;
+      self->cap = want;
+      self->last = NULL;
+      return;
+    }
+
+  self->max_held = self->cap - 1;
+  self->k = self->max_held / 2;
+  if (self->mode == TSL_SAMPLER_TIME)
+    {
+      self->shift++;
+      coarsen (self);
+    }
+}
+
 static void
 update_cur_end (TslSampler *self)
 {
@@ -380,6 +459,34 @@ update_cur_end (TslSampler *self)
     self->cur_end = 0;
   else
     self->cur_end = ((guint64) self->held[self->n_held - 1].slice + 1) << self->level;
+}
+
+/* Counts an event into an existing block; it becomes the kept one if its
+ * priority is smaller (a later ordinal loses a tie, so equal times in time
+ * mode keep the first arrival). */
+static inline gboolean
+block_add (TslSampler *self,
+           TslSample  *block,
+           guint64     ordinal,
+           gint64      time_ns,
+           double      value,
+           guint64     priority)
+{
+  summary_add (&block->summary, value);
+
+  if (priority < block->priority)
+    {
+      block->priority = priority;
+      block->index = ordinal;
+      block->time_ns = time_ns;
+      block->value = value;
+      block->label = 0;
+      self->last = block;
+      return TRUE;
+    }
+
+  self->last = NULL;
+  return FALSE;
 }
 
 static G_GNUC_NO_INLINE gboolean
@@ -390,6 +497,9 @@ count_start_block (TslSampler *self,
                    guint64     priority)
 {
   TslSample *cur;
+
+  if (self->n_held + 1 == self->cap && self->cap <= self->max_held)
+    make_room (self);
 
   sample_init (&self->held[self->n_held++], (gint64) (index >> self->level),
                index, time_ns, value, priority);
@@ -405,8 +515,18 @@ count_start_block (TslSampler *self,
 static void
 time_sync_level (TslSampler *self)
 {
-  while (self->level < self->grid->level)
+  while (self->level < self->grid->level + self->shift)
     coarsen (self);
+}
+
+/* The grid widened, or the sampler sits above it (K lowered): catch up and
+ * return the slice at the sampler's level. */
+static G_GNUC_NO_INLINE gint64
+time_sync_slice (TslSampler *self,
+                 gint64      grid_slice)
+{
+  time_sync_level (self);
+  return floor_shift (grid_slice, self->shift);
 }
 
 /* First block whose slice is >= `slice`. */
@@ -436,13 +556,15 @@ offer_time (TslSampler *self,
 {
   guint64 ordinal = self->n_events++;
   guint64 priority = tsl_mix64_keyed (self->seed_hash, (guint64) time_ns);
-  gint64 slice = grid_note_time (self->grid, time_ns);
+  gint64 grid_slice = grid_note_time (self->grid, time_ns);
+  gint64 slice = grid_slice;
   TslSample *block;
   guint pos;
 
   if (G_UNLIKELY (self->level != self->grid->level))
-    time_sync_level (self);
+    slice = time_sync_slice (self, grid_slice);
 
+again:
   pos = self->hint;
   if (G_LIKELY (pos < self->n_held && self->held[pos].slice == slice))
     {
@@ -458,8 +580,14 @@ offer_time (TslSampler *self,
 
       if (pos == self->n_held || self->held[pos].slice != slice)
         {
-          /* The grid spans at most 2K slices, and so does every track on it. */
-          g_assert (self->n_held < self->max_held + 1);
+          /* The grid spans at most 2K + 1 slices, and so does every track on
+           * it; the room may still have to grow, or K be lowered. */
+          if (G_UNLIKELY (self->n_held == self->cap))
+            {
+              make_room (self);
+              slice = floor_shift (grid_slice, self->shift);
+              goto again;
+            }
           memmove (&self->held[pos + 1], &self->held[pos],
                    (self->n_held - pos) * sizeof (TslSample));
           self->n_held++;
@@ -473,22 +601,7 @@ offer_time (TslSampler *self,
     }
 
   self->hint = pos;
-  summary_add (&block->summary, value);
-
-  /* A later ordinal loses a tie, so equal times keep the first arrival. */
-  if (priority < block->priority)
-    {
-      block->priority = priority;
-      block->index = ordinal;
-      block->time_ns = time_ns;
-      block->value = value;
-      block->label = 0;
-      self->last = block;
-      return TRUE;
-    }
-
-  self->last = NULL;
-  return FALSE;
+  return block_add (self, block, ordinal, time_ns, value, priority);
 }
 
 gboolean
@@ -498,7 +611,6 @@ tsl_sampler_offer (TslSampler *self,
 {
   guint64 index;
   guint64 priority;
-  TslSample *cur;
 
   if (G_UNLIKELY (self->mode != TSL_SAMPLER_COUNT))
     return offer_time (self, time_ns, value);
@@ -509,22 +621,7 @@ tsl_sampler_offer (TslSampler *self,
   if (G_UNLIKELY (index >= self->cur_end))
     return count_start_block (self, index, time_ns, value, priority);
 
-  cur = &self->held[self->n_held - 1];
-  summary_add (&cur->summary, value);
-
-  if (priority < cur->priority)
-    {
-      cur->priority = priority;
-      cur->index = index;
-      cur->time_ns = time_ns;
-      cur->value = value;
-      cur->label = 0;
-      self->last = cur;
-      return TRUE;
-    }
-
-  self->last = NULL;
-  return FALSE;
+  return block_add (self, &self->held[self->n_held - 1], index, time_ns, value, priority);
 }
 
 /* Attaches the caller's payload id to the sample the previous offer kept;
@@ -565,7 +662,7 @@ tsl_sampler_get_slice_size (const TslSampler *self)
   g_return_val_if_fail (self != NULL, 0);
 
   if (self->mode == TSL_SAMPLER_TIME)
-    return tsl_time_grid_get_width (self->grid);
+    return tsl_time_grid_get_width (self->grid) << self->shift;
 
   return G_GINT64_CONSTANT (1) << self->level;
 }
@@ -602,8 +699,8 @@ tsl_sampler_get_peak_bytes (const TslSampler *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  /* Nothing grows after construction: the held array has its final size. */
-  return sizeof *self + (self->max_held + 1) * sizeof (TslSample);
+  /* The room never shrinks: what it has now is its peak. */
+  return sizeof *self + self->cap * sizeof (TslSample);
 }
 
 gboolean
@@ -656,6 +753,8 @@ tsl_sampler_merge (TslSampler        *self,
         }
       else
         {
+          if (self->n_held + 1 == self->cap && self->cap <= self->max_held)
+            make_room (self);
           self->held[self->n_held++] = b;
           if (self->n_held > self->max_held)
             coarsen (self);

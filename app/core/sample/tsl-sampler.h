@@ -15,6 +15,8 @@
 
 #include <glib.h>
 
+#include "tsl-budget.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -65,6 +67,10 @@ TslSampler       *tsl_sampler_new_count        (guint                 k,
 TslSampler       *tsl_sampler_new_time         (TslTimeGrid          *grid,
                                                 guint64               seed);
 void              tsl_sampler_free             (TslSampler           *self);
+void              tsl_sampler_set_budget       (TslSampler           *self,
+                                                TslBudget            *budget);
+/* TRUE once the budget lowered K below what the sampler was made with. */
+gboolean          tsl_sampler_get_k_lowered    (const TslSampler     *self);
 TslSamplerMode    tsl_sampler_get_mode         (const TslSampler     *self);
 guint             tsl_sampler_get_k            (const TslSampler     *self);
 guint64           tsl_sampler_get_seed         (const TslSampler     *self);

@@ -357,6 +357,7 @@ typedef struct {
   gint64                   hi;
   gint64                   grid_hi;
   GCancellable            *cancellable;
+  TslBudget               *budget;
   TslSnapshot             *snapshot;
   TslRangeStats           *stats;
   GError                  *error;
@@ -368,6 +369,9 @@ read_range (gpointer data)
   RangeRead *rr = data;
   g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
+  /* Its part of the first pass's budget: together they stay within what
+   * the process may take. */
+  tsl_trace_set_budget (trace, rr->budget);
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* Exact figures from every event of the range, beside the samples. */
   rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
@@ -591,6 +595,8 @@ run (const TslCompareRequest *request,
         }
 
       first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
+      if (request->budget != NULL)
+        tsl_trace_set_budget (first, request->budget);
       if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
         return NULL;
       trace = first;
@@ -616,11 +622,19 @@ run (const TslCompareRequest *request,
     {
       GThread *thread;
       gint64 data_end, ends[2];
+      TslBudget *whole = tsl_trace_get_budget (trace);
+      guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
+      /* Each range read gets half of what is left, set aside up front, so
+       * which of the two threads grows first cannot change what either
+       * keeps: the same file and seed give the same table. */
+      gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
 
+      tsl_budget_take (whole, 2 * share);
       for (guint s = 0; s < 2; s++)
         reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
                                  tsl_time_add (start, hi[s]),
-                                 MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable };
+                                 MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable,
+                                 tsl_budget_new_part (whole, share) };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
@@ -629,6 +643,9 @@ run (const TslCompareRequest *request,
         g_thread_join (thread);
       else
         read_range (&reads[1]);
+      for (guint s = 0; s < 2; s++)
+        tsl_budget_unref (reads[s].budget);
+      tsl_budget_give (whole, 2 * share);
 
       for (guint s = 0; s < 2; s++)
         {

@@ -80,6 +80,8 @@ tsl_compare_request_copy (const TslCompareRequest *request)
   copy->path = g_strdup (request->path);
   if (request->trace != NULL)
     g_object_ref (request->trace);
+  if (request->budget != NULL)
+    tsl_budget_ref (request->budget);
 
   return copy;
 }
@@ -92,6 +94,7 @@ tsl_compare_request_free (TslCompareRequest *request)
 
   g_free (request->path);
   g_clear_object (&request->trace);
+  g_clear_pointer (&request->budget, tsl_budget_unref);
   g_free (request);
 }
 

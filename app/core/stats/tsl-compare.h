@@ -52,6 +52,8 @@ typedef struct {
   char             *path;          /* file to re-read per range; "-" is stdin */
   TslTrace         *trace;         /* (nullable) the first pass, if already read;
                                     * tsl_compare_run() takes its lock to read it */
+  TslBudget        *budget;        /* (nullable) for the traces it reads; else the
+                                    * trace's, else a default one */
   TslRangeSpec      a;
   TslRangeSpec      b;
   gboolean          has_stat;      /* stat overrides the defaults where it applies */

@@ -141,6 +141,7 @@ void
 tsl_chrome_model_clear (TslChromeModel *self)
 {
   g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->folded_thread, thread_free);
   g_clear_pointer (&self->tid_pids, g_hash_table_unref);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->counters, g_hash_table_unref);
@@ -333,10 +334,30 @@ get_thread (TslChromeModel *self,
   th = g_hash_table_lookup (self->threads, key);
   if (th == NULL)
     {
+      guint track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pid, tid, NULL);
+
+      /* Past the memory budget, nothing is kept per thread: the folded ones
+       * share one Thread (their spans nest as if on one thread), which
+       * takes the ids of the last one so a run of its events skips this. */
+      if (tsl_trace_track_is_folded (self->trace, track))
+        {
+          if (self->folded_thread == NULL)
+            {
+              self->folded_thread = g_new0 (Thread, 1);
+              ((Thread *) self->folded_thread)->track = track;
+              tsl_trace_track_set_unit (self->trace, track, "ns");
+            }
+          th = self->folded_thread;
+          th->pid = pid;
+          th->tid = tid;
+          self->last_thread = th;
+          return th;
+        }
+
       th = g_new0 (Thread, 1);
       th->pid = pid;
       th->tid = tid;
-      th->track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pid, tid, NULL);
+      th->track = track;
       /* Span values are durations: the timeline draws them to scale. */
       tsl_trace_track_set_unit (self->trace, th->track, "ns");
       g_hash_table_insert (self->threads, th, th);
@@ -534,7 +555,8 @@ counter_track (TslChromeModel     *self,
       g_string_append (self->label, tsl_trace_lookup (self->trace, key.key));
     }
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, 0, self->label->str);
-  g_hash_table_insert (self->counters, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
+  if (!tsl_trace_track_is_folded (self->trace, track))
+    g_hash_table_insert (self->counters, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (track + 1));
   return track;
 }
 
@@ -642,8 +664,9 @@ async_track (TslChromeModel *self,
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_ASYNC, pid, 0,
                                   tsl_trace_lookup (self->trace, group));
   tsl_trace_track_set_unit (self->trace, track, "ns");
-  g_hash_table_insert (self->async_tracks, g_memdup2 (&key, sizeof key),
-                       GUINT_TO_POINTER (track + 1));
+  if (!tsl_trace_track_is_folded (self->trace, track))
+    g_hash_table_insert (self->async_tracks, g_memdup2 (&key, sizeof key),
+                         GUINT_TO_POINTER (track + 1));
   return track;
 }
 
@@ -796,6 +819,28 @@ tsl_chrome_model_sample (TslChromeModel       *self,
     tsl_trace_set_label_id (self->trace, th->track, tsl_chrome_model_sample_label (self, ev));
 }
 
+/* Offers the B spans still open at the end; returns how many. */
+static guint
+close_spans (TslChromeModel *self,
+             Thread         *th)
+{
+  guint unclosed = 0;
+
+  while (th->n_open > 0)
+    {
+      const OpenSpan *top = &th->open[th->n_open - 1];
+
+      if (top->end_ns == SPAN_OPEN)
+        {
+          unclosed++;
+          if (tsl_trace_offer (self->trace, th->track, top->start_ns, NAN))
+            set_stack_label (self, th, th->n_open, 0);
+        }
+      th->n_open--;
+    }
+  return unclosed;
+}
+
 void
 tsl_chrome_model_finish (TslChromeModel *self)
 {
@@ -807,22 +852,9 @@ tsl_chrome_model_finish (TslChromeModel *self)
 
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Thread *th = value;
-
-      while (th->n_open > 0)
-        {
-          const OpenSpan *top = &th->open[th->n_open - 1];
-
-          if (top->end_ns == SPAN_OPEN)
-            {
-              unclosed++;
-              if (tsl_trace_offer (self->trace, th->track, top->start_ns, NAN))
-                set_stack_label (self, th, th->n_open, 0);
-            }
-          th->n_open--;
-        }
-    }
+    unclosed += close_spans (self, value);
+  if (self->folded_thread != NULL)
+    unclosed += close_spans (self, self->folded_thread);
 
   g_hash_table_iter_init (&iter, self->async_open);
   while (g_hash_table_iter_next (&iter, NULL, &value))

@@ -62,6 +62,7 @@ typedef struct {
 
   GHashTable *threads;        /* (pid, tid) → Thread */
   gpointer    last_thread;
+  gpointer    folded_thread;  /* the Thread of every (pid, tid) the budget folded */
   GHashTable *tid_pids;       /* tid → pid, for samples without a pid */
   GHashTable *string_ids;     /* non-numeric pid/tid strings → synthetic ids */
   GHashTable *counters;       /* CounterKey → track */
