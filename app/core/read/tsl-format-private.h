@@ -62,5 +62,6 @@ extern const TslFormat tsl_format_speedscope;
 extern const TslFormat tsl_format_perf_script;
 extern const TslFormat tsl_format_collapsed;
 extern const TslFormat tsl_format_csv;
+extern const TslFormat tsl_format_perfetto_proto;
 
 G_END_DECLS
