@@ -305,7 +305,7 @@ sniff (TslReader     *self,
 
   if (len == 0 && at_eof)
     {
-      if (self->zstd != NULL && !self->zstd_frame_done)
+      if (self->zstd != NULL && (!self->zstd_frame_done || self->zstd_failed))
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
                      "%s:1:1: the zstd data is truncated or damaged before any content", self->name);
       else if (self->gunzip != NULL && !self->gzip_member_done)

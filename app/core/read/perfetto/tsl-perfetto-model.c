@@ -128,6 +128,7 @@ typedef struct {
   guint32    process_name;
   /* Counters. */
   gboolean   incremental;
+  gboolean   thread_time;  /* a thread's CPU time or instruction count */
   double     mult;
   double     last_value;
   guint32    unit;
@@ -210,6 +211,7 @@ struct _TslPerfettoModel
   guint64       n_bad_inner;
   guint64       n_bad_compressed;
   guint64       n_bad_counter_track;
+  guint64       n_thread_time;
 };
 
 /* IdMap */
@@ -454,6 +456,22 @@ track_pid (TslPerfettoModel *self,
   return 0;
 }
 
+/* The thread a counter belongs to (Chrome's per-thread CPU time), if any. */
+static Track *
+thread_ancestor (TslPerfettoModel *self,
+                 Track            *track)
+{
+  for (guint depth = 0; track->has_parent && depth < 32; depth++)
+    {
+      track = lookup_track (self, track->parent, FALSE);
+      if (track == NULL || track->kind == TRACK_PROCESS)
+        return NULL;
+      if (track->kind == TRACK_THREAD)
+        return track;
+    }
+  return NULL;
+}
+
 static guint
 ts_track (TslPerfettoModel *self,
           Track            *track)
@@ -481,8 +499,20 @@ ts_track (TslPerfettoModel *self,
         name = fallback = track->uuid == 0 ? g_strdup ("Global")
                                            : g_strdup_printf ("Track %" G_GUINT64_FORMAT, track->uuid);
       if (track->kind == TRACK_COUNTER)
-        track->ts_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER,
-                                                  track_pid (self, track), 0, name);
+        {
+          Track *thread = thread_ancestor (self, track);
+          g_autofree char *full = NULL;
+
+          /* Counter tracks are told apart by name within a process. */
+          if (thread != NULL && thread->thread_name != 0)
+            name = full = g_strdup_printf ("%s (%s %" G_GINT64_FORMAT ")", name,
+                                           tsl_trace_lookup (self->trace, thread->thread_name),
+                                           thread->tid);
+          else if (thread != NULL)
+            name = full = g_strdup_printf ("%s (thread %" G_GINT64_FORMAT ")", name, thread->tid);
+          track->ts_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER,
+                                                    track_pid (self, track), 0, name);
+        }
       else
         {
           track->ts_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_ASYNC,
@@ -905,17 +935,21 @@ intern_field (TslPerfettoModel    *self,
   return tsl_trace_intern_len (self->trace, (const char *) f->data, f->len);
 }
 
-/* The last path component of a command line's first word. */
+/* The last path component of a command line's first word (Chrome writes
+ * the whole command line as one string). */
 static guint32
 intern_cmdline (TslPerfettoModel    *self,
                 const TslProtoField *f)
 {
   const char *s = (const char *) f->data;
   gsize len = f->len;
-  const char *slash;
+  const char *slash, *space;
 
   if (f->wire != TSL_PROTO_LEN || len == 0)
     return 0;
+  space = memchr (s, ' ', len);
+  if (space != NULL && space > s)
+    len = space - s;
   slash = memrchr (s, '/', len);
   if (slash != NULL && slash + 1 < s + len)
     {
@@ -945,10 +979,15 @@ process_descriptor (TslPerfettoModel *self,
                     gsize             len,
                     gint64           *pid_out)
 {
+  /* Chrome's process types, named as its JSON export names them. */
+  static const char *const chrome_types[] = {
+    NULL, "Browser", "Renderer", "Utility", "Zygote", "SandboxHelper", "GPU Process",
+    "PPAPI Plugin", "PPAPI Broker",
+  };
   TslProtoCursor c;
   TslProtoField f;
   gint64 pid = 0;
-  guint32 name = 0, cmdline = 0;
+  guint32 name = 0, cmdline = 0, type = 0;
 
   tsl_proto_cursor_init (&c, data, len);
   while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
@@ -959,13 +998,16 @@ process_descriptor (TslPerfettoModel *self,
         name = intern_field (self, &f);
       else if (f.number == 2 && cmdline == 0)
         cmdline = intern_cmdline (self, &f);
+      else if (f.number == 4 && f.wire == TSL_PROTO_VARINT && f.value < G_N_ELEMENTS (chrome_types) &&
+               chrome_types[f.value] != NULL)
+        type = tsl_trace_intern (self->trace, chrome_types[f.value]);
     }
-  set_process_name (self, pid, name != 0 ? name : cmdline);
+  set_process_name (self, pid, name != 0 ? name : type != 0 ? type : cmdline);
   if (pid_out != NULL)
     *pid_out = pid;
 }
 
-static void
+static guint32
 thread_descriptor (TslPerfettoModel *self,
                    const guint8     *data,
                    gsize             len,
@@ -992,6 +1034,7 @@ thread_descriptor (TslPerfettoModel *self,
     }
   if (name != 0)
     tsl_trace_set_thread_name (self->trace, *pid, *tid, tsl_trace_lookup (self->trace, name));
+  return name;
 }
 
 static void
@@ -1016,6 +1059,8 @@ counter_descriptor (TslPerfettoModel *self,
         track->mult = (double) (gint64) f.value;
       else if (f.number == 5 && f.wire == TSL_PROTO_VARINT)
         track->incremental = f.value != 0;
+      else if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
+        track->thread_time = f.value == 1 || f.value == 2;
     }
 }
 
@@ -1079,7 +1124,10 @@ track_descriptor (TslPerfettoModel *self,
     {
       gint64 pid, tid;
 
-      thread_descriptor (self, thread, thread_len, &pid, &tid, NULL);
+      guint32 thread_name = thread_descriptor (self, thread, thread_len, &pid, &tid, NULL);
+
+      if (thread_name != 0)
+        track->thread_name = thread_name;
       if (track->has_ts_track && track->kind == TRACK_THREAD &&
           (track->pid != pid || track->tid != tid))
         track->has_ts_track = FALSE;
@@ -1105,7 +1153,8 @@ track_descriptor (TslPerfettoModel *self,
   else if (track->kind == TRACK_UNDESCRIBED)
     track->kind = TRACK_ASYNC;
 
-  if (track->kind == TRACK_COUNTER && track->unit != 0 && !track->has_ts_track)
+  if (track->kind == TRACK_COUNTER && track->unit != 0 && !track->has_ts_track &&
+      !track->thread_time)
     tsl_trace_track_set_unit (self->trace, ts_track (self, track),
                               tsl_trace_lookup (self->trace, track->unit));
 }
@@ -1445,6 +1494,13 @@ counter_value (TslPerfettoModel *self,
           return;
         }
       track->kind = TRACK_COUNTER;
+    }
+  /* Chrome snapshots each thread's CPU time at every slice begin and end,
+   * for slice CPU durations: as tracks, they would double the thread count. */
+  if (track->thread_time)
+    {
+      self->n_thread_time++;
+      return;
     }
   value *= track->mult;
   if (track->incremental)
@@ -2160,6 +2216,9 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
               "tracks had events before their TrackDescriptor (or none) and are named by uuid");
   warn_count (self, self->n_no_thread,
               "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
+  warn_count (self, self->n_thread_time,
+              "thread CPU time and instruction count values (taken at slice begins and ends) "
+              "not shown");
   warn_count (self, self->n_bad_counter_track, "counter values on tracks that are not counters were ignored");
   warn_count (self, self->n_bad_compressed,
               "compressed packet bundles were damaged or too large; what inflated was read");

@@ -157,10 +157,11 @@ perfetto_parse (gpointer       state,
   return p - buf;
 }
 
-/* A Trace starts with a TracePacket whose fields are well formed. Text
- * starting with a newline (0x0A) also looks like a packet key, so every
- * packet in the head must parse and, for the fields that say what the
- * packet is, have the wire type Perfetto gives them. */
+/* A Trace starts with TracePackets whose fields are well formed. Text
+ * starting with a newline (0x0A) also looks like a packet key, so the
+ * packets of the head must parse and, for the fields that say what a packet
+ * is, have the wire type Perfetto gives them. A damaged packet further on
+ * does not veto what came before (the reader reports it). */
 static int
 perfetto_sniff (const guint8 *head,
                 gsize         len,
@@ -174,21 +175,20 @@ perfetto_sniff (const guint8 *head,
       TslProtoCursor c;
       TslProtoField f;
       TslProtoStatus st;
-      gboolean partial;
+      gboolean partial, bad = FALSE;
+      guint known_here = 0;
       guint64 n;
 
       if (*p != 0x0A)
-        return 0;
+        break;
       p++;
       st = tsl_proto_varint (&p, end, &n);
-      if (st == TSL_PROTO_BAD || (st == TSL_PROTO_OK && n > TSL_PERFETTO_MAX_PACKET))
-        return 0;
-      if (st != TSL_PROTO_OK)
+      if (st != TSL_PROTO_OK || n > TSL_PERFETTO_MAX_PACKET)
         break;
-      /* A first packet longer than the head is judged on what is there. */
+      /* A packet longer than the head is judged on what is there. */
       partial = n > (guint64) (end - p);
       tsl_proto_cursor_init (&c, p, partial ? (gsize) (end - p) : (gsize) n);
-      while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
+      while (!bad && (st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
         {
           gboolean varint = f.number == 8 || f.number == 10 || f.number == 13 ||
                             f.number == 58 || f.number == 3 || f.number == 41;
@@ -196,15 +196,15 @@ perfetto_sniff (const guint8 *head,
                              f.number == 60 || f.number == 6 || f.number == 50 ||
                              f.number == 33 || f.number == 35 || f.number == 1;
 
-          if ((varint && f.wire != TSL_PROTO_VARINT) || (message && f.wire != TSL_PROTO_LEN) ||
-              f.number > 10000)
-            return 0;
+          bad = (varint && f.wire != TSL_PROTO_VARINT) || (message && f.wire != TSL_PROTO_LEN) ||
+                f.number > 10000;
           if (varint || message)
-            known++;
+            known_here++;
         }
-      if (st != TSL_PROTO_END && !(partial && st == TSL_PROTO_TRUNCATED))
-        return 0;
+      if (bad || (st != TSL_PROTO_END && !(partial && st == TSL_PROTO_TRUNCATED)))
+        break;
       packets++;
+      known += known_here;
       if (partial)
         break;
       p += n;
@@ -212,7 +212,7 @@ perfetto_sniff (const guint8 *head,
 
   if (packets == 0 || known == 0)
     return 0;
-  /* Several whole packets, or all of a small input. */
+  /* Several packets, or all of a small input. */
   return packets >= 2 || p == end ? 100 : 90;
 }
 
