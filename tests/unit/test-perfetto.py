@@ -262,7 +262,7 @@ def test_malformed():
         ('2^63 timestamp', good + trace([[(TIMESTAMP, (1 << 63) + 5), (SEQ, 1), (FLAGS, NEEDS_STATE),
                                           (TRACK_EVENT, [(9, INSTANT), (10, 1)])]]), 0, 'out of range'),
         ('2^64-1 counter and timestamp deltas', good + trace([
-            [(TIMESTAMP, (1 << 64) - 1), (CLOCK_ID, 3), (SEQ, 1), (TRACK_EVENT, [(9, COUNTER), (11, 3), (30, -1)])]]),
+            [(TIMESTAMP, (1 << 64) - 1), (SEQ, 1), (TRACK_EVENT, [(9, COUNTER), (11, 3), (30, -1)])]]),
          0, 'timestamp out of range'),
         ('end without begin', good + trace([
             [(TIMESTAMP, 1700), (SEQ, 1), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, END)])]]), 0,
