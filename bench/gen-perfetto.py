@@ -94,7 +94,7 @@ def synthetic(out, size, seed):
                                 + f_bytes(4, f_varint(1, pid) + f_varint(2, tid)
                                           + f_bytes(5, f"Worker{t}" if t else "Main")))))
             threads.append({"seq": 1 + len(threads), "uuid": uuid, "counter": 2000 + p,
-                            "interned": set(), "depth": 0, "ts": 0, "left": 0})
+                            "interned": set(), "depth": 0, "stack": [], "ts": 0})
 
     boot = 1_000_000_000_000
     # Pre-encoded pieces: the TrackEvent bodies that do not vary.
@@ -125,15 +125,19 @@ def synthetic(out, size, seed):
             th["last"] = th["ts"]
             head = f_varint(8, delta) + f_varint(10, th["seq"]) + seq_flags
             r = rng.random()
-            if th["depth"] > 0 and (r < 0.45 or th["depth"] >= 8):
+            if th["depth"] > 0 and (r < 0.45 or th["depth"] >= 6):
                 th["depth"] -= 1
+                th["stack"].pop()
                 emit(packet(head + f_bytes(11, end_body)))
                 continue
             if r < 0.9:
-                name = rng.randrange(len(NAMES)) if rng.random() < 0.3 else rng.randrange(20)
+                # Code has structure: a function calls one of a few others.
+                parent = th["stack"][-1] if th["stack"] else rng.randrange(20)
+                name = (parent * 7 + rng.randrange(2) + 1) % len(NAMES) if th["stack"] else parent
                 cat = name % len(CATEGORIES)
                 body = f_varint(9, 1) + f_varint(10, name + 1) + f_varint(3, cat + 1)
                 th["depth"] += 1
+                th["stack"].append(name)
             else:
                 name = rng.randrange(20)
                 cat = 0
@@ -162,6 +166,7 @@ def synthetic(out, size, seed):
     for th in threads:
         while th["depth"] > 0:
             th["depth"] -= 1
+            th["stack"].pop()
             th["ts"] += 1
             emit(packet(f_varint(8, th["ts"] - th["last"]) + f_varint(10, th["seq"]) + seq_flags
                         + f_bytes(11, end_body)))

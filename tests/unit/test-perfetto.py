@@ -115,6 +115,8 @@ def test_basic():
           [(r[0], round(r[1], 12), r[2], r[3]) for r in rows] == expect, rows)
 
     raw = basic_trace()
+    with open(os.path.join(data, 'perfetto', 'basic.pftrace'), 'rb') as f:
+        check('basic: the fuzz seed in tests/data is this trace', f.read() == raw)
     got2, err = info('-', stdin=raw)
     check('basic: from a pipe', got2 is not None and got2['events'] == 7, err)
 

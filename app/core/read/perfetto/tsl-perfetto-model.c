@@ -39,6 +39,8 @@
 #define MAX_INFLATED    ((gsize) 64 * 1024 * 1024)
 #define MAX_NESTING     2         /* compressed packets inside compressed packets */
 #define MAX_KIND        1024      /* packet kinds counted by field number */
+#define MAX_PATHS       16384     /* stack labels kept as strings */
+#define MAX_PATH_LEN    1024
 
 /* TracePacket */
 enum {
@@ -106,6 +108,7 @@ typedef struct {
 typedef struct {
   gint64  start_ns;
   guint32 name;
+  guint32 path;   /* the stack down to here as a string, once asked for; 0: not yet */
 } OpenSlice;
 
 typedef enum {
@@ -202,6 +205,7 @@ struct _TslPerfettoModel
 
   GString      *label;
   guint32       unnamed;
+  IdMap         paths;         /* parent path << 32 | name → path (strings) */
 
   /* Counted, and reported at the end. */
   guint64       kinds[MAX_KIND + 1];
@@ -361,6 +365,7 @@ tsl_perfetto_model_free (TslPerfettoModel *self)
   id_map_free (&self->tracks);
   id_map_free (&self->legacy_threads);
   id_map_free (&self->user_clocks);
+  id_map_free (&self->paths);
   g_array_unref (self->user_clock_list);
   g_clear_object (&self->inflate);
   for (guint i = 0; i < MAX_NESTING; i++)
@@ -1493,6 +1498,68 @@ event_name (TslPerfettoModel *self,
   return self->unnamed;
 }
 
+/* "parent;name" as a string id, from a map of the stacks seen: a kept
+ * slice's label is then found, not joined and hashed again (that was a
+ * third of the time of small packets). The map is capped, and long stacks
+ * are left to the joined labels, so memory stays bounded. 0: not kept. */
+static guint32
+stack_path (TslPerfettoModel *self,
+            guint32           parent,
+            guint32           name)
+{
+  guint64 key = (guint64) parent << 32 | name;
+  guint64 found;
+  const char *head, *tail;
+  gsize head_len, tail_len;
+
+  if (id_map_lookup (&self->paths, key, &found))
+    return (guint32) found;
+  if (self->paths.n >= MAX_PATHS)
+    return 0;
+  tail = tsl_trace_lookup (self->trace, name);
+  tail_len = strlen (tail);
+  if (parent == 0)
+    found = name;
+  else
+    {
+      head = tsl_trace_lookup (self->trace, parent);
+      head_len = strlen (head);
+      if (head_len + 1 + tail_len > MAX_PATH_LEN)
+        return 0;
+      g_string_truncate (self->label, 0);
+      g_string_append_len (self->label, head, head_len);
+      g_string_append_c (self->label, ';');
+      g_string_append_len (self->label, tail, tail_len);
+      found = tsl_trace_intern_len (self->trace, self->label->str, self->label->len);
+    }
+  id_map_insert (&self->paths, key, found);
+  return (guint32) found;
+}
+
+/* The path of the open slices [0, depth), or 0. */
+static guint32
+open_path (TslPerfettoModel *self,
+           Track            *track,
+           guint             depth)
+{
+  guint i = depth;
+
+  if (depth == 0)
+    return 0;
+  /* Down to the deepest slice whose path is known, then back up. */
+  while (i > 0 && track->open[i - 1].path == 0)
+    i--;
+  for (; i < depth; i++)
+    {
+      guint32 parent = i > 0 ? track->open[i - 1].path : 0;
+
+      track->open[i].path = stack_path (self, parent, track->open[i].name);
+      if (track->open[i].path == 0)
+        return 0;
+    }
+  return track->open[depth - 1].path;
+}
+
 static void
 set_stack_label (TslPerfettoModel *self,
                  Track            *track,
@@ -1500,12 +1567,24 @@ set_stack_label (TslPerfettoModel *self,
                  guint32           leaf)
 {
   GString *label = self->label;
+  guint32 path;
 
   if (!track->is_thread)
     {
       tsl_trace_set_label_id (self->trace, track->ts_track,
                               leaf != 0 ? leaf : depth > 0 ? track->open[depth - 1].name : self->unnamed);
       return;
+    }
+  path = open_path (self, track, depth);
+  if (path != 0 || depth == 0)
+    {
+      if (leaf != 0)
+        path = stack_path (self, path, leaf);
+      if (path != 0)
+        {
+          tsl_trace_set_label_id (self->trace, track->ts_track, path);
+          return;
+        }
     }
   g_string_truncate (label, 0);
   for (guint i = 0; i < depth; i++)
@@ -1633,7 +1712,7 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open++] = (OpenSlice) { ts, name };
+        track->open[track->n_open++] = (OpenSlice) { ts, name, 0 };
         break;
       }
 
