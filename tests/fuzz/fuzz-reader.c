@@ -220,6 +220,24 @@ zstd_bytes (const guint8 *data,
   return g_bytes_new_take (out, len);
 }
 
+/* Compressed data truncated or with one byte flipped, as `mode` says
+ * (takes `bytes`). */
+static GBytes *
+damage (GBytes *bytes,
+        guint8  mode)
+{
+  gsize len = g_bytes_get_size (bytes);
+  guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+  gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
+
+  g_bytes_unref (bytes);
+  if (mode & 0x80)
+    len = at;
+  else if (len > 0)
+    copy[at] ^= 1 + (mode >> 3);
+  return g_bytes_new_take (copy, len);
+}
+
 /* The first byte picks the transform applied to the rest. */
 static GBytes *
 transform (const guint8 *data,
@@ -234,19 +252,7 @@ transform (const guint8 *data,
     case 1:
       return gzip_bytes (data, size);
     case 2:
-      {
-        /* Damaged gzip: truncated or with one byte flipped. */
-        g_autoptr(GBytes) gz = gzip_bytes (data, size);
-        gsize len = g_bytes_get_size (gz);
-        guint8 *copy = g_memdup2 (g_bytes_get_data (gz, NULL), len);
-        gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
-
-        if (mode & 0x80)
-          len = at;
-        else if (len > 0)
-          copy[at] ^= 1 + (mode >> 3);
-        return g_bytes_new_take (copy, len);
-      }
+      return damage (gzip_bytes (data, size), mode);
     case 3:
       return utf16_bytes (data, size, FALSE);
     case 4:
@@ -262,19 +268,7 @@ transform (const guint8 *data,
     case 6:
       return zstd_bytes (data, size);
     case 7:
-      {
-        /* Damaged zstd: truncated or with one byte flipped. */
-        g_autoptr(GBytes) z = zstd_bytes (data, size);
-        gsize len = g_bytes_get_size (z);
-        guint8 *copy = g_memdup2 (g_bytes_get_data (z, NULL), len);
-        gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
-
-        if (mode & 0x80)
-          len = at;
-        else if (len > 0)
-          copy[at] ^= 1 + (mode >> 3);
-        return g_bytes_new_take (copy, len);
-      }
+      return damage (zstd_bytes (data, size), mode);
     default:
       return g_bytes_new (data, size);
     }

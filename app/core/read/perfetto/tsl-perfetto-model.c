@@ -36,7 +36,7 @@
 
 #define MAX_DEPTH       512       /* deeper slices are offered flat */
 #define MAX_EXTRA       8         /* extra counter values per event */
-#define MAX_INFLATED    ((gsize) 64 * 1024 * 1024)
+#define MAX_INFLATED    ((gsize) 32 * 1024 * 1024)  /* a bundle holds at most 512 KiB */
 #define MAX_NESTING     2         /* compressed packets inside compressed packets */
 #define MAX_KIND        1024      /* packet kinds counted by field number */
 #define MAX_PATHS       16384     /* stack labels kept as strings */
@@ -145,15 +145,20 @@ typedef struct {
   guint      overflow;
 } Track;
 
+typedef enum {
+  MAP_NAMES,          /* EventName iid → trace string */
+  MAP_FUNCTIONS,      /* InternedString iid → trace string */
+  MAP_FRAMES,         /* Frame iid → function_name_id */
+  MAP_CALLSTACKS,     /* Callstack iid → index into stack_frames */
+  MAP_STACK_LABELS,   /* Callstack iid → trace string of the joined label */
+  N_MAPS,
+} MapKind;
+
 typedef struct {
   guint32  id;
   gboolean valid;          /* incremental state usable */
   gboolean was_cleared;    /* ever */
-  IdMap    names;          /* EventName iid → trace string */
-  IdMap    functions;      /* InternedString iid → trace string */
-  IdMap    frames;         /* Frame iid → function_name_id | rel_pc flag */
-  IdMap    callstacks;     /* Callstack iid → index into stack_frames */
-  IdMap    stack_labels;   /* Callstack iid → trace string of the joined label */
+  IdMap    maps[N_MAPS];   /* interned data, by MapKind */
   GArray  *stack_frames;   /* guint64: count, then frame iids */
   /* TracePacketDefaults */
   guint32  clock_id;
@@ -334,11 +339,8 @@ tsl_perfetto_model_new (TslTrace *trace)
 static void
 sequence_free (Sequence *seq)
 {
-  id_map_free (&seq->names);
-  id_map_free (&seq->functions);
-  id_map_free (&seq->frames);
-  id_map_free (&seq->callstacks);
-  id_map_free (&seq->stack_labels);
+  for (guint i = 0; i < N_MAPS; i++)
+    id_map_free (&seq->maps[i]);
   g_clear_pointer (&seq->stack_frames, g_array_unref);
   g_free (seq->clocks);
   g_free (seq);
@@ -410,11 +412,8 @@ get_sequence (TslPerfettoModel *self,
 static void
 clear_incremental_state (Sequence *seq)
 {
-  id_map_clear (&seq->names);
-  id_map_clear (&seq->functions);
-  id_map_clear (&seq->frames);
-  id_map_clear (&seq->callstacks);
-  id_map_clear (&seq->stack_labels);
+  for (guint i = 0; i < N_MAPS; i++)
+    id_map_clear (&seq->maps[i]);
   g_array_set_size (seq->stack_frames, 0);
   seq->clock_id = 0;
   seq->has_track = FALSE;
@@ -507,6 +506,7 @@ ts_track (TslPerfettoModel *self,
     {
       g_autofree char *fallback = NULL;
 
+      track->is_thread = FALSE;
       name = track->name != 0 ? tsl_trace_lookup (self->trace, track->name) : NULL;
       if (name == NULL)
         name = fallback = track->uuid == 0 ? g_strdup ("Global")
@@ -525,6 +525,9 @@ ts_track (TslPerfettoModel *self,
             name = full = g_strdup_printf ("%s (thread %" G_GINT64_FORMAT ")", name, thread->tid);
           track->ts_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER,
                                                     track_pid (self, track), 0, name);
+          if (track->unit != 0)
+            tsl_trace_track_set_unit (self->trace, track->ts_track,
+                                      tsl_trace_lookup (self->trace, track->unit));
         }
       else
         {
@@ -818,7 +821,7 @@ intern_frame (Sequence     *seq,
       iid = f.value;
     else if (f.wire == TSL_PROTO_VARINT && f.number == 2)
       function = f.value;
-  id_map_insert (&seq->frames, iid, function);
+  id_map_insert (&seq->maps[MAP_FRAMES], iid, function);
 }
 
 static void
@@ -856,8 +859,8 @@ intern_callstack (Sequence     *seq,
         }
     }
   g_array_index (seq->stack_frames, guint64, start) = count;
-  id_map_insert (&seq->callstacks, iid, start);
-  id_map_insert (&seq->stack_labels, iid, 0);
+  id_map_insert (&seq->maps[MAP_CALLSTACKS], iid, start);
+  id_map_insert (&seq->maps[MAP_STACK_LABELS], iid, 0);
 }
 
 static void
@@ -877,10 +880,10 @@ interned_data (TslPerfettoModel *self,
       switch (f.number)
         {
         case 2:   /* event_names */
-          intern_string_entries (self, &seq->names, f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_NAMES], f.data, f.len);
           break;
         case 5:   /* function_names */
-          intern_string_entries (self, &seq->functions, f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], f.data, f.len);
           break;
         case 6:   /* frames */
           intern_frame (seq, f.data, f.len);
@@ -1152,15 +1155,15 @@ track_descriptor (TslPerfettoModel *self,
 
       if (thread_name != 0)
         track->thread_name = thread_name;
-      if (track->has_ts_track && track->kind == TRACK_THREAD &&
-          (track->pid != pid || track->tid != tid))
+      else if (name != 0 && track->thread_name == 0)
+        tsl_trace_set_thread_name (self->trace, pid, tid, tsl_trace_lookup (self->trace, name));
+      /* Described again, as another thread, or only now: later events go
+       * to the thread's track. */
+      if (track->kind != TRACK_THREAD || track->pid != pid || track->tid != tid)
         track->has_ts_track = FALSE;
       track->kind = TRACK_THREAD;
       track->pid = pid;
       track->tid = tid;
-      if (name != 0 && tsl_trace_track_get_name (self->trace, ts_track (self, track)) != NULL &&
-          g_str_has_prefix (tsl_trace_track_get_name (self->trace, track->ts_track), "Thread "))
-        tsl_trace_set_thread_name (self->trace, pid, tid, tsl_trace_lookup (self->trace, name));
     }
   else if (process != NULL)
     {
@@ -1171,16 +1174,19 @@ track_descriptor (TslPerfettoModel *self,
     }
   else if (counter != NULL)
     {
+      if (track->kind != TRACK_COUNTER)
+        track->has_ts_track = FALSE;
       track->kind = TRACK_COUNTER;
       counter_descriptor (self, track, counter, counter_len);
+      if (track->has_ts_track && track->unit != 0)
+        tsl_trace_track_set_unit (self->trace, track->ts_track,
+                                  tsl_trace_lookup (self->trace, track->unit));
     }
   else if (track->kind == TRACK_UNDESCRIBED)
-    track->kind = TRACK_ASYNC;
-
-  if (track->kind == TRACK_COUNTER && track->unit != 0 && !track->has_ts_track &&
-      !track->thread_time)
-    tsl_trace_track_set_unit (self->trace, ts_track (self, track),
-                              tsl_trace_lookup (self->trace, track->unit));
+    {
+      track->kind = TRACK_ASYNC;
+      track->has_ts_track = FALSE;
+    }
 }
 
 /* A legacy ThreadDescriptor packet: the sequence's thread. */
@@ -1492,7 +1498,7 @@ event_name (TslPerfettoModel *self,
       : self->unnamed;
   if (!ev->has_name_iid)
     return self->unnamed;
-  if (G_LIKELY (id_map_lookup (&seq->names, ev->name_iid, &id)))
+  if (G_LIKELY (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id)))
     return (guint32) id;
   self->n_undefined_iid++;
   return self->unnamed;
@@ -1777,9 +1783,9 @@ stack_label (TslPerfettoModel *self,
   guint64 label, start, count, function, name;
   GString *s = self->label;
 
-  if (id_map_lookup (&seq->stack_labels, iid, &label) && label != 0)
+  if (id_map_lookup (&seq->maps[MAP_STACK_LABELS], iid, &label) && label != 0)
     return (guint32) label;
-  if (!id_map_lookup (&seq->callstacks, iid, &start))
+  if (!id_map_lookup (&seq->maps[MAP_CALLSTACKS], iid, &start))
     {
       self->n_undefined_iid++;
       return self->unnamed;
@@ -1793,14 +1799,14 @@ stack_label (TslPerfettoModel *self,
 
       if (i > 0)
         g_string_append_c (s, ';');
-      if (id_map_lookup (&seq->frames, frame, &function) &&
-          id_map_lookup (&seq->functions, function, &name))
+      if (id_map_lookup (&seq->maps[MAP_FRAMES], frame, &function) &&
+          id_map_lookup (&seq->maps[MAP_FUNCTIONS], function, &name))
         g_string_append (s, tsl_trace_lookup (self->trace, (guint32) name));
       else
         g_string_append (s, "(unknown)");
     }
   label = s->len > 0 ? tsl_trace_intern_len (self->trace, s->str, s->len) : self->unnamed;
-  id_map_insert (&seq->stack_labels, iid, label);
+  id_map_insert (&seq->maps[MAP_STACK_LABELS], iid, label);
   return (guint32) label;
 }
 

@@ -141,21 +141,6 @@ tsl_proto_next (TslProtoCursor *c,
   return TSL_PROTO_OK;
 }
 
-/* Whether all of data..len is a well-formed run of fields. */
-static inline gboolean
-tsl_proto_is_message (const guint8 *data,
-                      gsize         len)
-{
-  TslProtoCursor c;
-  TslProtoField f;
-  TslProtoStatus st;
-
-  tsl_proto_cursor_init (&c, data, len);
-  while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
-    ;
-  return st == TSL_PROTO_END;
-}
-
 /* The next value of a packed repeated scalar (a LEN field holding varints,
  * or fixed64s when `wire` is TSL_PROTO_I64); FALSE at a malformed value. */
 static inline gboolean
