@@ -192,7 +192,7 @@ struct _TslPerfettoModel
   IdMap         sequences;     /* trusted_packet_sequence_id → Sequence * */
   Sequence     *last_seq;
   IdMap         tracks;        /* uuid → Track * */
-  Track        *last_track;
+  Track        *last_track[2];  /* the two last looked up: an event's and its counter's */
   guint64       legacy_uuid;   /* next uuid of a legacy thread's track */
   IdMap         legacy_threads;/* pid << 32 ^ tid → Track * */
 
@@ -432,11 +432,12 @@ lookup_track (TslPerfettoModel *self,
               guint64           uuid,
               gboolean          create)
 {
-  Track *track = self->last_track;
+  Track *track;
   guint64 found;
 
-  if (track != NULL && track->uuid == uuid)
-    return track;
+  for (guint i = 0; i < 2; i++)
+    if (self->last_track[i] != NULL && self->last_track[i]->uuid == uuid)
+      return self->last_track[i];
   if (id_map_lookup (&self->tracks, uuid, &found))
     track = GSIZE_TO_POINTER (found);
   else if (create)
@@ -448,7 +449,8 @@ lookup_track (TslPerfettoModel *self,
     }
   else
     return NULL;
-  self->last_track = track;
+  self->last_track[1] = self->last_track[0];
+  self->last_track[0] = track;
   return track;
 }
 
