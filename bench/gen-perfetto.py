@@ -223,8 +223,11 @@ def encode(flist):
 def repeat(out, size, data, span=None):
     """Copies of a trace, shifted; only packets holding built-in clock
     readings are re-encoded per copy."""
-    template = []          # bytes, or (fields, ts_index, snapshot) to shift
+    template = []          # bytes, or the fields of a packet to shift
     seq_clock = {}
+    seq_track = {}
+    open_begins = {}       # track → template indices of slices begun, not ended
+    unmatched = set()
     lo, hi = None, None
     for number, wire, p in fields(data):
         if number != 1 or wire != 2:
@@ -237,6 +240,20 @@ def repeat(out, size, data, span=None):
                 for n2, w2, v2 in fields(v):
                     if n2 == 58:
                         seq_clock[seq] = v2
+                    if n2 == 11:
+                        for n3, w3, v3 in fields(v2):
+                            if n3 == 11:
+                                seq_track[seq] = v3
+        if 11 in d:
+            ev = dict((n, v) for n, w, v in fields(d[11]))
+            track = ev.get(11, seq_track.get(seq, ("seq", seq)))
+            if ev.get(9) == 1:
+                open_begins.setdefault(track, []).append(len(template))
+            elif ev.get(9) == 2:
+                if open_begins.get(track):
+                    open_begins[track].pop()
+                else:
+                    unmatched.add(len(template))
             if n == 13 and v & 1 and 59 not in d:
                 seq_clock.pop(seq, None)
         clock = d.get(58, seq_clock.get(seq, 6))
@@ -254,6 +271,11 @@ def repeat(out, size, data, span=None):
             template.append(fl)
         else:
             template.append(packet(p))
+    # A copy must not leave slices open for the next one to nest under (a
+    # real trace's stacks do not deepen forever): slices the original leaves
+    # open, and ends it has no begin for, are left out of the copies.
+    drop = unmatched.union(*open_begins.values())
+    template = [x for i, x in enumerate(template) if i not in drop]
     if span is None:
         # Events run on past the last reading: a tenth more.
         span = (hi - lo if lo is not None else 0) * 11 // 10 + 1_000_000
