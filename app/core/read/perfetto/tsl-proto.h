@@ -161,12 +161,6 @@ tsl_proto_packed_next (const guint8 **p,
   return tsl_proto_varint (p, end, out) == TSL_PROTO_OK;
 }
 
-static inline gint64
-tsl_proto_zigzag (guint64 v)
-{
-  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
-}
-
 static inline double
 tsl_proto_double (guint64 bits)
 {
