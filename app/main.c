@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-application.h"
+#include "tsl-atomic-output-stream.h"
 #include "tsl-cli.h"
 
 int
@@ -33,8 +34,11 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* An interrupted export leaves no hidden temporary file behind. */
+  tsl_atomic_output_stream_remove_temporaries_on_signals ();
+
   /* Subcommands never touch GTK, so they run without a display. */
-  if (argc > 1 && tsl_cli_is_command (argv[1]))
+  if (argc > 1 && tsl_cli_claims_argument (argv[1]))
     return tsl_cli_run (argc, argv);
 
   g_set_application_name (_("Timeslice"));

@@ -17,7 +17,10 @@
  *   naive 1920x1080, fitted    the §7 baseline: all 64 tracks squeezed into
  *                              1080 px (4 px rows), one rectangle per sample
  *   naive 1920xH, all tracks   the same rectangles in the painter's layout
- * each with "structured" stacks (root frames persist for hundreds of samples,
+ *   exact NxM 1920x1080        the exact view (issue 18) at its budget: every
+ *                              slice of N tracks × M slices (4-level calls),
+ *                              1,000,000 in all, all in the viewport
+ * each painter/naive case with "structured" stacks (root frames persist for hundreds of samples,
  * leaves change every sample, like a real profile) and "random" stacks (every
  * level changes every sample: the painter's worst case).
  *
@@ -338,6 +341,90 @@ run_stacks (gboolean random_stacks,
   g_free (colors);
 }
 
+/* N tracks of `calls` nested calls, 4 slices each, recorded exactly. */
+static TslTrace *
+build_exact_trace (guint tracks,
+                   guint calls)
+{
+  TslTrace *trace = tsl_trace_new (TSL_SAMPLER_TIME, K, 0x5EED);
+  const gint64 call_ns = 400;
+  char label[256];
+
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  for (guint t = 0; t < tracks; t++)
+    {
+      gint64 pid = 1000 + t / THREADS, tid = 100000 + t;
+      guint track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, pid, tid, NULL);
+      guint64 salt = (guint64) t << 40;
+
+      tsl_trace_track_set_unit (trace, track, "ns");
+      for (guint64 c = 0; c < calls; c++)
+        {
+          gint64 t0 = (gint64) c * call_ns;
+          const char *f[4] = { pick (salt ^ (c >> 6)), pick (salt ^ c ^ 1), pick (salt ^ c ^ 2), pick (salt ^ c ^ 3) };
+
+          for (guint d = 0; d < 4; d++)
+            {
+              gint64 start = t0 + d * 10, dur = (call_ns >> d) - d * 10 - 1;
+
+              if (!tsl_trace_offer (trace, track, start, (double) dur))
+                continue;
+              switch (d)
+                {
+                case 0: g_snprintf (label, sizeof label, "%s", f[0]); break;
+                case 1: g_snprintf (label, sizeof label, "%s;%s", f[0], f[1]); break;
+                case 2: g_snprintf (label, sizeof label, "%s;%s;%s", f[0], f[1], f[2]); break;
+                default: g_snprintf (label, sizeof label, "%s;%s;%s;%s", f[0], f[1], f[2], f[3]); break;
+                }
+              tsl_trace_set_label (trace, track, label);
+            }
+        }
+    }
+  return trace;
+}
+
+static void
+run_exact (guint tracks,
+           guint calls,
+           guint runs)
+{
+  g_autoptr(TslTrace) trace = build_exact_trace (tracks, calls);
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  g_autofree double *ms = g_new (double, runs);
+  g_autofree double *cpu = g_new (double, runs);
+  g_autofree char *name = g_strdup_printf ("exact %ux%u", tracks, calls * 4);
+  g_autofree char *key = g_strdup_printf ("exact_%ux%u_viewport", tracks, calls * 4);
+  TslRenderOptions options;
+  guint64 n_slices = 0;
+  double ignored;
+
+  g_assert (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    n_slices += tsl_snapshot_get_track (snapshot, i)->n_slices;
+  g_assert (n_slices == (guint64) tracks * calls * 4);
+
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  paint_once (PAINTER_VIEWPORT, surface, snapshot, &options, NULL, &ignored);
+  for (guint r = 0; r < runs; r++)
+    ms[r] = paint_once (PAINTER_VIEWPORT, surface, snapshot, &options, NULL, &cpu[r]);
+  qsort (ms, runs, sizeof (double), cmp_double);
+  qsort (cpu, runs, sizeof (double), cmp_double);
+
+  printf ("exact slices: %u tracks x %u slices = %" G_GUINT64_FORMAT " slices, whole view\n",
+          tracks, calls * 4, n_slices);
+  printf ("  %-26s %10.2f %10.2f %12.2f\n\n", name, ms[runs / 2], ms[0], cpu[runs / 2]);
+  printf ("result\t%s\t%.3f\t%.3f\t%.3f\n", key, ms[runs / 2], ms[0], cpu[runs / 2]);
+
+  if (g_getenv ("TSL_BENCH_RENDER_PNG") != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s-%s.png", g_getenv ("TSL_BENCH_RENDER_PNG"), key);
+
+      cairo_surface_write_to_png (surface, path);
+    }
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -355,5 +442,8 @@ main (int   argc,
   printf ("Painter repaint, ARGB32 image surface, median of %u runs after one warm-up\n\n", runs);
   run_stacks (FALSE, runs);
   run_stacks (TRUE, runs);
+  /* The exact budget: 100,000 slices a track, 1,000,000 in all. */
+  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 4, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, runs);
   return 0;
 }

@@ -6,12 +6,14 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <gio/gunixoutputstream.h>
 
 #include "tsl-cli-private.h"
 #include "tsl-atomic-output-stream.h"
+#include "tsl-range.h"
 #include "tsl-read-stream.h"
 
 gboolean
@@ -24,18 +26,51 @@ tsl_cli_parse_options (const char          *command,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *title = g_strdup_printf ("%s %s", command, parameter);
+  g_autoptr(GString) description = g_string_new (NULL);
+  g_autofree char *program = g_strdup_printf ("timeslice %s", command);
+  gboolean ok;
 
-  context = g_option_context_new (title);
+  context = g_option_context_new (parameter);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
 
-  /* argv[0] is the command name here, which GOptionContext skips as the program. */
-  if (!g_option_context_parse (context, argc, argv, &error))
+  g_string_append (description, "FILE is a trace or metric file, or “-” for standard input.\n");
+  for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+    {
+      if (g_strcmp0 (e->arg_description, "RANGE") == 0)
+        {
+          g_string_append (description,
+                           "RANGE is START..END from the trace start, with units ns, us, ms, s, min\n"
+                           "or h (default s), or percentages of the span (25%..50%); half-open.\n");
+          break;
+        }
+    }
+  g_string_append (description,
+                   "Exit status: 0 success, 1 bad or unreadable input, 2 usage error.");
+  g_option_context_set_description (context, description->str);
+
+  /* The usage line starts with the program name: make it "timeslice COMMAND"
+   * for the parse, since argv[0] is the command name here. */
+  g_set_prgname (program);
+  ok = g_option_context_parse (context, argc, argv, &error);
+  g_set_prgname ("timeslice");
+  if (!ok)
     {
       tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s (see “timeslice %s --help”)",
                     command, error->message, command);
       return FALSE;
+    }
+
+  /* GOptionContext leaves the "--" that ends the options in argv: drop it,
+   * so `info -- -dash.json` names the file -dash.json. */
+  for (int i = 1; i < *argc; i++)
+    {
+      if (g_str_equal ((*argv)[i], "--"))
+        {
+          memmove (&(*argv)[i], &(*argv)[i + 1], (gsize) (*argc - i) * sizeof (char *));
+          (*argc)--;
+          break;
+        }
     }
 
   return TRUE;
@@ -66,9 +101,10 @@ tsl_cli_open_output (const char  *path,
   if (path == NULL || g_str_equal (path, "-"))
     return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
 
-  /* Renamed into place on close: a failed run never leaves a half-written
-   * file or damages an existing one. */
-  file = g_file_new_for_commandline_arg (path);
+  /* A path, even with a colon: "out:1.csv" is no URI. A regular file is
+   * renamed into place on close, so a failed run never leaves a half-written
+   * file or damages an existing one; /dev/null or a FIFO is written through. */
+  file = g_file_new_for_path (path);
   return tsl_atomic_output_stream_new (file, NULL, error);
 }
 
@@ -85,6 +121,54 @@ tsl_cli_load (const char      *path,
     return NULL;
 
   return g_steal_pointer (&trace);
+}
+
+gboolean
+tsl_cli_check_k (const char *command,
+                 int         k)
+{
+  if (k >= 1 && k <= TSL_CLI_MAX_K)
+    return TRUE;
+
+  tsl_cli_fail (TSL_EXIT_USAGE, "%s: --k must be between 1 and %d, not %d", command, TSL_CLI_MAX_K, k);
+  return FALSE;
+}
+
+gboolean
+tsl_cli_resolve_range (const char *command,
+                       const char *option,
+                       const char *text,
+                       gint64      span_ns,
+                       gint64     *start_ns,
+                       gint64     *end_ns)
+{
+  g_autoptr(GError) error = NULL;
+  TslRangeSpec spec;
+  TslRangeFit fit;
+
+  if (!tsl_range_spec_parse (text, &spec, &error))
+    {
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s", command, error->message);
+      return FALSE;
+    }
+  fit = tsl_range_spec_fit (&spec, span_ns, start_ns, end_ns);
+  if (fit == TSL_RANGE_OUTSIDE)
+    {
+      g_autofree char *span = tsl_duration_format ((double) span_ns);
+
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s %s holds no data: it starts after the end of the trace "
+                    "(its span is 0..%s)", command, option, text, span);
+      return FALSE;
+    }
+
+  if (fit == TSL_RANGE_CLIPPED)
+    {
+      g_autofree char *span = tsl_duration_format ((double) span_ns);
+
+      tsl_cli_fail (0, "warning: %s %s ends after the trace; clipped to its span (0..%s)", option, text, span);
+    }
+
+  return TRUE;
 }
 
 gboolean

@@ -13,10 +13,7 @@
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
 
-#define DEFAULT_K      2000
 #define DEFAULT_ROUNDS 10000
-#define DEFAULT_SEED   G_GUINT64_CONSTANT (0x5EED)
-#define MAX_K          1000000
 #define MAX_ROUNDS     10000000
 
 static gboolean
@@ -61,7 +58,7 @@ tsl_cli_compare (int    argc,
   g_autofree char *output = NULL;
   gboolean verbose = FALSE;
   int rounds = DEFAULT_ROUNDS;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
       "Range A, e.g. 1s..2s or 0%..50% (from the trace start, half-open)", "RANGE" },
@@ -88,9 +85,10 @@ tsl_cli_compare (int    argc,
   };
 
   if (!tsl_cli_parse_options ("compare", "FILE",
-                              "Compares ranges A and B of every series with bootstrap intervals;\n"
-                              "writes CSV: series,stat,a_value,b_value,change_pct,ci_low_pct,\n"
-                              "ci_high_pct,p_value,q_value,significant",
+                              "Compares ranges A and B of every series: exact values, intervals\n"
+                              "from time blocks; writes CSV: series,stat,a_value,b_value,\n"
+                              "change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,\n"
+                              "a_n,b_n,method,unit",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
@@ -125,8 +123,8 @@ tsl_cli_compare (int    argc,
   if (seed != NULL && !tsl_cli_parse_seed (seed, &request->seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --seed must be a non-negative integer, not “%s”", seed);
 
-  if (k < 1 || k > MAX_K)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --k must be between 1 and %d", MAX_K);
+  if (!tsl_cli_check_k ("compare", k))
+    return TSL_EXIT_USAGE;
 
   request->rounds = (guint) rounds;
   request->k = (guint) k;

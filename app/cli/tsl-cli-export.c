@@ -13,8 +13,6 @@
 #include "tsl-range.h"
 #include "tsl-snapshot.h"
 
-#define DEFAULT_K     2000
-#define DEFAULT_SEED  G_GUINT64_CONSTANT (0x5EED)
 #define DEFAULT_WIDTH 1600
 #define MAX_SIDE      20000
 
@@ -41,21 +39,6 @@ parse_size (const char *text,
   return TRUE;
 }
 
-static gboolean
-resolve_range (const char  *text,
-               gint64       span_ns,
-               gint64      *start,
-               gint64      *end,
-               GError     **error)
-{
-  TslRangeSpec spec;
-
-  if (!tsl_range_spec_parse (text, &spec, error))
-    return FALSE;
-  tsl_range_spec_resolve (&spec, span_ns, start, end);
-  return TRUE;
-}
-
 int
 tsl_cli_export (int    argc,
                 char **argv)
@@ -69,18 +52,20 @@ tsl_cli_export (int    argc,
   g_autofree char *range_a = NULL;
   g_autofree char *range_b = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *view = NULL;
+  g_autofree char *tracks = NULL;
   TslExportFormat format;
   TslRenderOptions options;
   gboolean dark = FALSE;
   int width = DEFAULT_WIDTH, height = 0;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   gboolean flamegraph = FALSE, per_thread = FALSE, icicle = FALSE;
   g_auto(GStrv) threads = NULL;
   g_autofree char *weight = NULL;
   g_autofree char *seed_text = NULL;
   int rounds = 10000;
   double confidence = 0.95;
-  guint64 seed = DEFAULT_SEED;
+  guint64 seed = TSL_CLI_DEFAULT_SEED;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the report to OUT: .png, .svg, .pdf, .csv or .folded (required)", "OUT" },
@@ -88,6 +73,11 @@ tsl_cli_export (int    argc,
       "Picture size in pixels (default 1600 wide, tall enough for every track)", "WxH" },
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a, "Range A, e.g. 1s..2s or 10%..20%", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b, "Range B", "RANGE" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &view,
+      "Draw (or with OUT.csv list the slices of) this time window, as the window shows it zoomed in: "
+      "every slice when it holds few enough events, else samples of it", "RANGE" },
+    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
+      "With --view and OUT.csv: only tracks whose name matches this glob (e.g. 'worker*')", "PATTERN" },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
     { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
@@ -98,7 +88,7 @@ tsl_cli_export (int    argc,
     { "per-thread", 0, 0, G_OPTION_ARG_NONE, &per_thread,
       "Give each thread its own top frame instead of merging threads", NULL },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &weight,
-      "Frame width: samples (events), time (span durations) or auto (time for span traces)", "W" },
+      "Frame width: samples (events), time (span durations) or auto (time for span traces; default)", "W" },
     { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, "Root at the top", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
     { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },
@@ -109,6 +99,9 @@ tsl_cli_export (int    argc,
   if (!tsl_cli_parse_options ("export", "FILE",
                               "Draws the timeline as PNG, SVG or PDF with the window’s painter, or\n"
                               "writes the samples as CSV (with --a and --b: the compare table).\n"
+                              "With --view: that time window only, as the zoomed-in window draws it;\n"
+                              "OUT.csv then lists its slices (track, depth, start_s, end_s, name,\n"
+                              "exact).\n"
                               "With --flamegraph: the flame graph of range A, B or the whole trace as\n"
                               "PNG, SVG or PDF, or its call tree as CSV (call_path, self_share,\n"
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"
@@ -122,6 +115,8 @@ tsl_cli_export (int    argc,
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: expected one FILE (see “timeslice export --help”)");
   if (output == NULL)
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: -o OUT is required");
+  if (!tsl_cli_check_k ("export", k))
+    return TSL_EXIT_USAGE;
   if (seed_text != NULL && !tsl_cli_parse_seed (seed_text, &seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --seed must be a number, not “%s”", seed_text);
 
@@ -131,12 +126,10 @@ tsl_cli_export (int    argc,
         .path = argv[1], .output = output, .range_a = range_a, .range_b = range_b,
         .threads = threads, .per_thread = per_thread, .weight = weight,
         .folded = g_str_has_suffix (output, ".folded"), .icicle = icicle, .dark = dark,
-        .width = width, .height = height, .k = (guint) CLAMP (k, 1, 1000000),
+        .width = width, .height = height, .k = (guint) k,
         .rounds = (guint) MAX (rounds, 0), .confidence = confidence, .seed = seed,
       };
 
-      if (k < 1 || k > 1000000)
-        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
       if (size != NULL && !parse_size (size, &flame.width, &flame.height))
         return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
                              MAX_SIDE, MAX_SIDE, size);
@@ -147,8 +140,6 @@ tsl_cli_export (int    argc,
   if (size != NULL && !parse_size (size, &width, &height))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
                          MAX_SIDE, MAX_SIDE, size);
-  if (k < 1 || k > 1000000)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --k must be between 1 and 1000000");
 
   /* Check the ranges' syntax before spending time on the input. */
   {
@@ -159,6 +150,25 @@ tsl_cli_export (int    argc,
       return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
   }
 
+  if (tracks != NULL && (view == NULL || format != TSL_EXPORT_CSV))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks goes with --view and OUT.csv");
+  if (view != NULL)
+    {
+      TslCliViewOptions view_options = {
+        .path = argv[1], .output = output, .view = view, .tracks = tracks, .format = format,
+        .dark = dark, .width = width, .height = height, .k = (guint) k, .seed = seed,
+      };
+      TslRangeSpec spec;
+
+      if (!tsl_range_spec_parse (view, &spec, &error))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view: %s", error->message);
+      if (format == TSL_EXPORT_CSV && (range_a || range_b))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view with OUT.csv lists slices; --a and --b do not apply");
+      if (range_a || range_b)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view does not draw ranges yet; leave out --a and --b");
+      return tsl_cli_export_view (&view_options);
+    }
+
   if (format == TSL_EXPORT_CSV && (range_a || range_b))
     {
       if (!(range_a && range_b))
@@ -167,11 +177,11 @@ tsl_cli_export (int    argc,
     }
 
   /* Time mode, as the window draws: slices line up across tracks. */
-  trace = tsl_cli_load (argv[1], TSL_SAMPLER_TIME, (guint) k, DEFAULT_SEED, &error);
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_TIME, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 
-  file = g_file_new_for_commandline_arg (output);
+  file = g_file_new_for_path (output);
 
   if (format == TSL_EXPORT_CSV)
     {
@@ -191,13 +201,13 @@ tsl_cli_export (int    argc,
   options.draw_note = TRUE;
   options.dark = dark;
 
-  if (range_a && !resolve_range (range_a, tsl_snapshot_get_span (snapshot),
-                                 &options.a_start_ns, &options.a_end_ns, &error))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (range_a && !tsl_cli_resolve_range ("export", "--a", range_a, tsl_snapshot_get_span (snapshot),
+                                         &options.a_start_ns, &options.a_end_ns))
+    return TSL_EXIT_USAGE;
   options.has_a = range_a != NULL;
-  if (range_b && !resolve_range (range_b, tsl_snapshot_get_span (snapshot),
-                                 &options.b_start_ns, &options.b_end_ns, &error))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (range_b && !tsl_cli_resolve_range ("export", "--b", range_b, tsl_snapshot_get_span (snapshot),
+                                         &options.b_start_ns, &options.b_end_ns))
+    return TSL_EXIT_USAGE;
   options.has_b = range_b != NULL;
 
   options.height = height > 0 ? height : MIN (tsl_export_natural_height (snapshot, &options), MAX_SIDE);

@@ -18,26 +18,9 @@
 #include "tsl-range.h"
 #include "tsl-render-flame.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 #define MAX_SIDE 20000
-
-static gboolean
-parse_range (const char *text,
-             gint64      span,
-             gint64     *start,
-             gint64     *end,
-             GError    **error)
-{
-  TslRangeSpec spec;
-
-  if (!tsl_range_spec_parse (text, &spec, error))
-    return FALSE;
-  tsl_range_spec_resolve (&spec, span, start, end);
-  /* "…..100%" holds the trace's last event, which sits at the span. */
-  if (spec.is_fraction && spec.end >= 1)
-    *end = span + 1;
-  return TRUE;
-}
 
 static gboolean
 parse_weight (const char     *text,
@@ -98,10 +81,9 @@ describe_range (const char *text,
                 gint64      start,
                 gint64      end)
 {
-  g_autofree char *s = tsl_duration_format ((double) start);
-  g_autofree char *e = tsl_duration_format ((double) end);
+  g_autofree char *span = tsl_duration_format_range (start, end);
 
-  return g_strdup_printf ("%s (%s – %s)", text, s, e);
+  return g_strdup_printf ("%s (%s)", text, span);
 }
 
 static int
@@ -166,9 +148,10 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
 
   for (guint s = 0; s < 2; s++)
     {
-      end[s] = span + 1;
-      if (has[s] && !parse_range (s == 0 ? opts->range_a : opts->range_b, span, &start[s], &end[s], &error))
-        return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+      end[s] = tsl_time_add (span, 1);
+      if (has[s] && !tsl_cli_resolve_range ("export", s == 0 ? "--a" : "--b",
+                                            s == 0 ? opts->range_a : opts->range_b, span, &start[s], &end[s]))
+        return TSL_EXIT_USAGE;
     }
 
   if (has[0] && has[1])
@@ -190,13 +173,13 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
   else
     {
       guint s = has[1] ? 1 : 0;
+      g_autofree char *scope = has[s] ? describe_range (s == 0 ? opts->range_a : opts->range_b,
+                                                        start[s], end[s])
+                                      : g_strdup ("whole trace");
 
       flame = tsl_flame_new (snapshot, &selection, start[s], end[s]);
       title = g_strdup_printf ("%s — flame graph", base);
-      subtitle = has[s] ? describe_range (s == 0 ? opts->range_a : opts->range_b, start[s], end[s])
-                        : g_strdup ("whole trace");
-      subtitle = g_strdup_printf ("%s%s", has[s] ? (s == 0 ? "Range A " : "Range B ") : "",
-                                  g_steal_pointer (&subtitle));
+      subtitle = g_strdup_printf ("%s%s", has[s] ? (s == 0 ? "Range A " : "Range B ") : "", scope);
     }
 
   {
@@ -212,7 +195,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
     return write_text (opts->output, flame, opts->folded);
 
   {
-    g_autoptr(GFile) file = g_file_new_for_commandline_arg (opts->output);
+    g_autoptr(GFile) file = g_file_new_for_path (opts->output);
     TslFlameRenderOptions options;
 
     tsl_render_flame_options_init (&options, opts->width, 100);

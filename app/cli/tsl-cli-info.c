@@ -12,10 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tsl-cli-private.h"
-
-/* Same K as `sample` and the window, so "samples" matches what they show. */
-#define DEFAULT_K    2000
-#define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
+#include "tsl-time-math.h"
 
 static double
 span_seconds (TslTrace *trace,
@@ -24,7 +21,7 @@ span_seconds (TslTrace *trace,
   gint64 start_ns, end_ns;
 
   *has_span = tsl_trace_get_has_time (trace) && tsl_trace_get_span (trace, &start_ns, &end_ns);
-  return *has_span ? (double) (end_ns - start_ns) / 1e9 : 0.0;
+  return *has_span ? tsl_time_seconds_between (start_ns, end_ns) : 0.0;
 }
 
 /* json-glib 1.6 writes a double such as 3e-09 as "3e-09.0", which is not
@@ -193,7 +190,7 @@ tsl_cli_info (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gboolean json = FALSE;
-  int k = DEFAULT_K;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print a JSON object", NULL },
     { "k", 'k', 0, G_OPTION_ARG_INT, &k, "Samples per track: K to 2K (default 2000)", "N" },
@@ -207,10 +204,10 @@ tsl_cli_info (int    argc,
 
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "info: expected one FILE (see “timeslice info --help”)");
-  if (k < 1)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "info: --k must be at least 1");
+  if (!tsl_cli_check_k ("info", k))
+    return TSL_EXIT_USAGE;
 
-  trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, DEFAULT_SEED, &error);
+  trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

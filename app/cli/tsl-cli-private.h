@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 
 typedef int (*TslCliCommandFunc) (int argc, char **argv);
 
+/* Every command's defaults: K as in the window, so `info` counts the samples
+ * it shows; any fixed seed keeps runs reproducible, this one is memorable. */
+#define TSL_CLI_DEFAULT_K    2000
+#define TSL_CLI_DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
+
 typedef struct {
   const char        *name;
   const char        *synopsis;  /* shown by --help */
@@ -40,6 +45,23 @@ TslTrace         *tsl_cli_load                  (const char          *path,
                                                  guint                k,
                                                  guint64              seed,
                                                  GError             **error);
+/* The largest --k: a track keeps up to 2K + 1 samples of 80 bytes. */
+#define TSL_CLI_MAX_K 1000000
+
+/* The one check of --k for every subcommand: FALSE, with the message
+ * printed, when `k` is outside 1..TSL_CLI_MAX_K (exit TSL_EXIT_USAGE). */
+gboolean          tsl_cli_check_k               (const char          *command,
+                                                 int                  k);
+/* Resolves the range `text` of `option` (--a, --b) against a trace whose
+ * events lie at 0..span_ns from its start; "…..100%" holds the last event.
+ * A range partly after the end is clipped with a warning on stderr; one
+ * holding no data prints the error and returns FALSE (exit TSL_EXIT_USAGE). */
+gboolean          tsl_cli_resolve_range         (const char          *command,
+                                                 const char          *option,
+                                                 const char          *text,
+                                                 gint64               span_ns,
+                                                 gint64              *start_ns,
+                                                 gint64              *end_ns);
 /* Decimal or 0x-prefixed hexadecimal, as --seed takes it. */
 gboolean          tsl_cli_parse_seed            (const char          *text,
                                                  guint64             *seed);
@@ -80,5 +102,27 @@ typedef struct {
 } TslCliFlameOptions;
 
 int               tsl_cli_export_flame          (const TslCliFlameOptions *options);
+
+/* `export --view START..END [--tracks PATTERN]` (tsl-cli-view.c). */
+typedef struct {
+  const char  *path;
+  const char  *output;
+  const char  *view;
+  const char  *tracks;        /* (nullable) glob on track names, CSV only */
+  int          format;        /* TslExportFormat */
+  gboolean     dark;
+  int          width;
+  int          height;        /* 0: tall enough for every track */
+  guint        k;
+  guint64      seed;
+} TslCliViewOptions;
+
+/* Parses and resolves --view for a span; an empty view is an error. */
+gboolean          tsl_cli_resolve_view          (const char          *text,
+                                                 gint64               span_ns,
+                                                 gint64              *start_ns,
+                                                 gint64              *end_ns,
+                                                 GError             **error);
+int               tsl_cli_export_view           (const TslCliViewOptions *options);
 
 G_END_DECLS

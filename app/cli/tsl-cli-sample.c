@@ -10,13 +10,6 @@
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
 
-/* Defaults: K as in the window; any fixed seed keeps runs reproducible, this
- * one is simply memorable. */
-#define DEFAULT_K    2000
-#define DEFAULT_SEED G_GUINT64_CONSTANT (0x5EED)
-/* Each track holds 2K + 1 samples of 80 bytes. */
-#define MAX_K        1000000
-
 int
 tsl_cli_sample (int    argc,
                 char **argv)
@@ -28,8 +21,8 @@ tsl_cli_sample (int    argc,
   g_autofree char *seed_str = NULL;
   g_autofree char *output = NULL;
   TslSamplerMode mode = TSL_SAMPLER_COUNT;
-  guint64 seed = DEFAULT_SEED;
-  int k = DEFAULT_K;
+  guint64 seed = TSL_CLI_DEFAULT_SEED;
+  int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "k", 0, 0, G_OPTION_ARG_INT, &k,
       "Keep K to 2K samples per track (default 2000)", "N" },
@@ -51,8 +44,8 @@ tsl_cli_sample (int    argc,
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: expected one FILE (see “timeslice sample --help”)");
 
-  if (k < 1 || k > MAX_K)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --k must be between 1 and %d", MAX_K);
+  if (!tsl_cli_check_k ("sample", k))
+    return TSL_EXIT_USAGE;
 
   if (mode_str == NULL || g_str_equal (mode_str, "count"))
     mode = TSL_SAMPLER_COUNT;

@@ -13,7 +13,7 @@ static const TslCliCommand commands[] = {
   { "info", "Describe a trace: format, span, events, tracks, warnings", tsl_cli_info },
   { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
   { "compare", "Compare ranges A and B of every series with bootstrap CIs", tsl_cli_compare },
-  { "export", "Draw the timeline as PNG/SVG/PDF, or write CSV", tsl_cli_export },
+  { "export", "Draw the timeline or a flame graph as PNG/SVG/PDF, or write CSV or .folded", tsl_cli_export },
   { NULL }
 };
 
@@ -38,6 +38,25 @@ tsl_cli_is_command (const char *name)
   return find_command (name) != NULL;
 }
 
+gboolean
+tsl_cli_claims_argument (const char *arg)
+{
+  if (arg == NULL)
+    return FALSE;
+  if (tsl_cli_is_command (arg))
+    return TRUE;
+
+  /* A file name usually has a dot or a slash; a word that is not a file
+   * here is a mistyped command. */
+  if (!g_ascii_islower (arg[0]))
+    return FALSE;
+  for (const char *p = arg; *p != '\0'; p++)
+    if (!g_ascii_islower (*p) && !g_ascii_isdigit (*p) && *p != '-' && *p != '_')
+      return FALSE;
+
+  return !g_file_test (arg, G_FILE_TEST_EXISTS);
+}
+
 char *
 tsl_cli_describe_commands (void)
 {
@@ -60,7 +79,7 @@ tsl_cli_run (int    argc,
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "unknown command “%s”", argv[1]);
+    return tsl_cli_fail (TSL_EXIT_USAGE, "unknown command “%s” (see “timeslice --help”)", argv[1]);
 
   return command->run (argc - 1, argv + 1);
 }

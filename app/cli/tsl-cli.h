@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 #define TSL_EXIT_USAGE 2
 
 gboolean          tsl_cli_is_command            (const char  *name);
+/* TRUE when argv[1] is meant for the command line: a known command, or a
+ * word such as "frobnicate" that names no file (an unknown command, exit 2,
+ * rather than a window that may have no display to open). */
+gboolean          tsl_cli_claims_argument       (const char  *arg);
 /* argv[1] is the command. Returns the exit status. */
 int               tsl_cli_run                   (int          argc,
                                                  char       **argv);

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tsl-application.h"
@@ -81,6 +83,23 @@ tsl_application_open (GApplication  *app,
   open_files (TSL_APPLICATION (app), files, n_files, FALSE);
 }
 
+/* Command-line names are paths, even with a colon: GIO took
+ * "trace-2024-01-01T12:30:00.json" for a URI of scheme "trace-2024-01-01t12".
+ * Only "scheme://…" is a URI. Relative paths are resolved against the
+ * working directory of the instance that was given them. */
+static GFile *
+file_for_arg (GApplicationCommandLine *command_line,
+              const char              *arg)
+{
+  const char *cwd = g_application_command_line_get_cwd (command_line);
+
+  if (strstr (arg, "://") != NULL)
+    return g_file_new_for_commandline_arg (arg);
+  if (g_path_is_absolute (arg) || cwd == NULL)
+    return g_file_new_for_path (arg);
+  return g_file_new_build_filename (cwd, arg, NULL);
+}
+
 /* A command line, run in the primary instance even when it came from a
  * second `timeslice --follow FILE`: its options travel with its files, and
  * relative names are resolved against its working directory. */
@@ -94,7 +113,7 @@ tsl_application_command_line (GApplication            *app,
 
   if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &names))
     for (guint i = 0; names[i] != NULL; i++)
-      g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, names[i]));
+      g_ptr_array_add (files, file_for_arg (command_line, names[i]));
 
   if (files->len == 0)
     g_application_activate (app);

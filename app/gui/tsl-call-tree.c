@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-call-tree.h"
+#include "tsl-column-view.h"
 
 /* ---- one row ---- */
 
@@ -260,42 +261,26 @@ compare_items (gconstpointer a,
   Column column = GPOINTER_TO_INT (data);
   const TslFlameNode *na = ((TslCallTreeItem *) a)->node;
   const TslFlameNode *nb = ((TslCallTreeItem *) b)->node;
-  double ka, kb;
 
   if (column == COL_NAME)
     return g_utf8_collate (na->name, nb->name);
 
-  ka = sort_key (na, column);
-  kb = sort_key (nb, column);
-  /* Undefined values sort as the smallest. */
-  if (isnan (ka) || isnan (kb))
-    return isnan (ka) == isnan (kb) ? 0 : (isnan (ka) ? -1 : 1);
-  return ka < kb ? -1 : ka > kb;
+  return tsl_column_view_compare_keys (sort_key (na, column), sort_key (nb, column));
 }
 
 static void
 add_columns (TslCallTree *self)
 {
-  static const char *titles[N_COLUMNS] = {
+  static const char * const titles[N_COLUMNS] = {
     N_("Call Path"), N_("Self"), N_("Total"), N_("A"), N_("B"), N_("Change"), N_("q-value"),
   };
 
+  tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
+                               G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_items,
+                               COL_NAME, self->columns);
+  /* A, B and the change appear with a differential tree. */
   for (int c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkSorter) sorter = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
-
-      self->columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_items, GINT_TO_POINTER (c), NULL));
-      gtk_column_view_column_set_sorter (self->columns[c], sorter);
-      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
-      gtk_column_view_column_set_expand (self->columns[c], c == COL_NAME);
-      gtk_column_view_column_set_visible (self->columns[c], c <= COL_TOTAL);
-      gtk_column_view_append_column (self->column_view, self->columns[c]);
-    }
+    gtk_column_view_column_set_visible (self->columns[c], c <= COL_TOTAL);
 }
 
 static void

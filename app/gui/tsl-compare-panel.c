@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-column-view.h"
 #include "tsl-compare-panel.h"
 #include "tsl-histogram.h"
 #include "tsl-range.h"
@@ -99,6 +100,25 @@ format_pct (double v)
   return isnan (v) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", v * 100);
 }
 
+/* A value in its row's unit. */
+static char *
+format_in_unit (const TslCompareRow *row,
+                double               v)
+{
+  g_autofree char *plain = NULL;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  if (row->duration)
+    return tsl_duration_format (v);
+  if (g_strcmp0 (row->unit, "fraction") == 0)
+    return g_strdup_printf ("%.2f %%", v * 100);
+  plain = format_value (v);
+  if (row->unit != NULL && row->unit[0] != '\0')
+    return g_strdup_printf ("%s %s", plain, row->unit);
+  return g_steal_pointer (&plain);
+}
+
 static char *
 cell_text (const TslCompareRow *row,
            Column               column)
@@ -108,10 +128,14 @@ cell_text (const TslCompareRow *row,
     case COL_SERIES:
       return g_strdup (row->series);
     case COL_A:
-      return row->duration && !isnan (row->a_value) ? tsl_duration_format (row->a_value) : format_value (row->a_value);
+      return format_in_unit (row, row->a_value);
     case COL_B:
-      return row->duration && !isnan (row->b_value) ? tsl_duration_format (row->b_value) : format_value (row->b_value);
+      return format_in_unit (row, row->b_value);
     case COL_CHANGE:
+      if (row->presence == TSL_COMPARE_NEW_IN_B)
+        return g_strdup (_("new in B"));
+      if (row->presence == TSL_COMPARE_GONE_IN_B)
+        return g_strdup (_("gone in B"));
       return format_pct (row->change);
     case COL_CI:
       {
@@ -127,7 +151,9 @@ cell_text (const TslCompareRow *row,
     case COL_POINTS:
       return g_strdup_printf ("%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT, row->n_a, row->n_b);
     case COL_TEST:
-      return g_strdup_printf ("%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "");
+      return g_strdup_printf ("%s%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "",
+                              /* Translators: after a test's name, e.g. "blocks-t, few independent blocks" */
+                              row->few_blocks ? _(", few independent blocks") : "");
     case COL_SIGNIFICANT:
     case N_COLUMNS:
     default:
@@ -255,40 +281,22 @@ compare_rows (gconstpointer a,
     case COL_POINTS:
     case N_COLUMNS:
     default:
-      ka = sort_key (ra, column);
-      kb = sort_key (rb, column);
-      /* Undefined values sort as the smallest. */
-      if (isnan (ka) || isnan (kb))
-        return isnan (ka) - isnan (kb) ? (isnan (ka) ? -1 : 1) : 0;
-      return ka < kb ? -1 : ka > kb;
+      return tsl_column_view_compare_keys (sort_key (ra, column), sort_key (rb, column));
     }
 }
 
 static void
 add_columns (TslComparePanel *self)
 {
-  static const char *titles[N_COLUMNS] = {
+  static const char * const titles[N_COLUMNS] = {
     N_("Significance"), N_("Series"), N_("A"), N_("B"), N_("Change"),
     N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
   };
 
-  for (int c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkSorter) sorter = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (c));
-
-      self->columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL));
-      gtk_column_view_column_set_sorter (self->columns[c], sorter);
-      gtk_column_view_column_set_resizable (self->columns[c], TRUE);
-      gtk_column_view_column_set_expand (self->columns[c], c == COL_SERIES);
-      if (c == COL_SERIES)
-        gtk_column_view_column_set_fixed_width (self->columns[c], 220);
-      gtk_column_view_append_column (self->column_view, self->columns[c]);
-    }
+  tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
+                               G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_rows,
+                               COL_SERIES, self->columns);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_SERIES], 220);
 }
 
 static void

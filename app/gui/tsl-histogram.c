@@ -9,7 +9,10 @@
 #include <adwaita.h>
 
 #include "tsl-histogram.h"
+#include "tsl-block-test.h"
 #include "tsl-render-histogram.h"
+
+#define HISTOGRAM_QUANTILES 400
 
 struct _TslHistogram
 {
@@ -27,6 +30,7 @@ tsl_histogram_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   TslHistogramData data = { 0 };
+  g_autofree double *quantiles = NULL;
   cairo_t *cr;
 
   if (self->item == NULL || width <= 0 || height <= 0)
@@ -37,6 +41,16 @@ tsl_histogram_snapshot (GtkWidget   *widget,
 
     data.effects = row->effects;
     data.n_effects = row->n_effects;
+    /* A block test has no resamples: its t distribution of the change,
+     * drawn as evenly spaced quantiles, shows the same interval. */
+    if (row->n_effects == 0 && row->t_df > 0 && row->t_se > 0)
+      {
+        data.n_effects = HISTOGRAM_QUANTILES;
+        quantiles = g_new (double, HISTOGRAM_QUANTILES);
+        for (guint i = 0; i < HISTOGRAM_QUANTILES; i++)
+          quantiles[i] = row->change - row->t_se * tsl_t_isf ((i + 0.5) / HISTOGRAM_QUANTILES, row->t_df);
+        data.effects = quantiles;
+      }
     data.change = row->change;
     data.ci_low = row->ci_low;
     data.ci_high = row->ci_high;

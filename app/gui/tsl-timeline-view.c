@@ -29,6 +29,9 @@ struct _TslTimelineView
   gint64         detail_end;
   GtkAdjustment *vadjustment;
   char          *highlight;
+  char          *highlight_track;  /* NULL: every track */
+  gint64         highlight_pid;
+  gboolean       highlight_exact;
 
   double         view_start;
   double         view_end;
@@ -47,11 +50,16 @@ struct _TslTimelineView
   double         drag_start_view;
   gboolean       drag_pans;
   double         pinch_start_span;
+  double         pointer_x;    /* where the pointer is, -1 when outside: zoom anchors here */
+  double         label_width;
+  gboolean       drag_resizes; /* dragging the label column's edge */
+  double         drag_start_label_width;
 };
 
 enum {
   RANGES_CHANGED,
   VIEW_CHANGED,
+  SLICE_ACTIVATED,
   N_SIGNALS
 };
 
@@ -86,8 +94,12 @@ fill_options (TslTimelineView  *self,
   o->view_start_ns = (gint64) floor (self->view_start);
   o->view_end_ns = (gint64) ceil (self->view_end);
   o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
+  o->label_width = self->label_width;
   o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   o->highlight = self->highlight;
+  o->highlight_exact = self->highlight_exact;
+  o->highlight_track = self->highlight_track;
+  o->highlight_pid = self->highlight_pid;
   o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
   o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
@@ -168,7 +180,12 @@ set_view (TslTimelineView *self,
           double           end)
 {
   double span = span_of (self);
-  double width = MAX (end - start, MIN_SPAN_NS);
+  double width;
+
+  /* A NaN would become the view and every later one (issue 18). */
+  if (!isfinite (start) || !isfinite (end))
+    return;
+  width = MAX (end - start, MIN_SPAN_NS);
 
   width = MIN (width, span);
   start = CLAMP (start, 0, span - width);
@@ -214,7 +231,7 @@ tsl_timeline_view_zoom (TslTimelineView *self,
   g_return_if_fail (factor > 0);
 
   fill_options (self, &o);
-  if (anchor_x < TSL_RENDER_LABEL_WIDTH)
+  if (!isfinite (anchor_x) || anchor_x < tsl_render_label_width (&o))
     anchor = (self->view_start + self->view_end) / 2;
   else
     anchor = tsl_render_x_to_time (&o, anchor_x);
@@ -376,8 +393,31 @@ tsl_timeline_view_set_highlight (TslTimelineView *self,
 {
   g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
 
+  tsl_timeline_view_set_highlight_full (self, text, FALSE, NULL, 0);
+}
+
+/**
+ * tsl_timeline_view_set_highlight_full:
+ * @exact: match whole names only
+ * @track: (nullable): only on the track of this name in process @pid
+ *
+ * A compare row highlights one function of one thread, by its exact name.
+ */
+void
+tsl_timeline_view_set_highlight_full (TslTimelineView *self,
+                                      const char      *text,
+                                      gboolean         exact,
+                                      const char      *track,
+                                      gint64           pid)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
   g_free (self->highlight);
   self->highlight = (text && *text) ? g_strdup (text) : NULL;
+  g_free (self->highlight_track);
+  self->highlight_track = g_strdup (track);
+  self->highlight_pid = pid;
+  self->highlight_exact = exact;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -401,15 +441,13 @@ on_scroll (GtkEventControllerScroll *controller,
            TslTimelineView          *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double x = 0, y = 0;
-  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-
-  if (event != NULL)
-    gdk_event_get_position (event, &x, &y);
 
   if (state & GDK_CONTROL_MASK)
     {
-      tsl_timeline_view_zoom (self, pow (1.15, -dy), x);
+      /* A scroll event's own position may be NaN: the motion controller's
+       * last position is where the pointer is. */
+      if (isfinite (dy))
+        tsl_timeline_view_zoom (self, pow (1.15, -dy), self->pointer_x);
       return TRUE;
     }
 
@@ -427,6 +465,55 @@ on_scroll (GtkEventControllerScroll *controller,
   return TRUE;
 }
 
+static gboolean
+on_label_edge (TslTimelineView *self,
+               double           x,
+               double           y)
+{
+  return y >= TSL_RENDER_RULER_HEIGHT && fabs (x - self->label_width) <= 4;
+}
+
+void
+tsl_timeline_view_set_label_width (TslTimelineView *self,
+                                   double           width)
+{
+  TslRenderOptions o;
+
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (!isfinite (width))
+    return;
+  fill_options (self, &o);
+  o.label_width = width;
+  self->label_width = tsl_render_label_width (&o);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+tsl_timeline_view_get_label_width (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), TSL_RENDER_LABEL_WIDTH);
+
+  return self->label_width;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           TslTimelineView          *self)
+{
+  self->pointer_x = x;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize" : NULL);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          TslTimelineView          *self)
+{
+  self->pointer_x = -1;
+}
+
 static void
 on_drag_begin (GtkGestureDrag  *gesture,
                double           x,
@@ -441,8 +528,11 @@ on_drag_begin (GtkGestureDrag  *gesture,
   self->drag_start_x = x;
   self->drag_start_y = y;
   self->drag_start_view = self->view_start;
-  /* Dragging the ruler or with the middle button pans; elsewhere it selects. */
-  self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < TSL_RENDER_LABEL_WIDTH;
+  /* The label column's edge resizes it; dragging the ruler or with the
+   * middle button pans; elsewhere it selects. */
+  self->drag_resizes = on_label_edge (self, x, y);
+  self->drag_start_label_width = self->label_width;
+  self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < self->label_width;
   self->dragging_range = (self->select_b || (state & GDK_SHIFT_MASK)) ? TSL_RANGE_B : TSL_RANGE_A;
 }
 
@@ -456,10 +546,16 @@ on_drag_update (GtkGestureDrag  *gesture,
 
   fill_options (self, &o);
 
+  if (self->drag_resizes)
+    {
+      tsl_timeline_view_set_label_width (self, self->drag_start_label_width + dx);
+      return;
+    }
+
   if (self->drag_pans)
     {
       double width = self->view_end - self->view_start;
-      double plot = MAX (o.width - TSL_RENDER_LABEL_WIDTH, 1);
+      double plot = MAX (o.width - tsl_render_label_width (&o), 1);
       double start = self->drag_start_view - dx / plot * width;
 
       set_view (self, start, start + width);
@@ -525,8 +621,17 @@ on_drag_end (GtkGestureDrag  *gesture,
     return;
 
   fill_options (self, &o);
-  if (tsl_render_hit_test (shown (self), &o, self->drag_start_x, self->drag_start_y, &hit) && hit.on_group)
+  if (!tsl_render_hit_test (shown (self), &o, self->drag_start_x, self->drag_start_y, &hit))
+    return;
+  if (hit.on_group)
     tsl_timeline_view_toggle_group (self, hit.group_pid);
+  else if (hit.slice != NULL)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (shown (self), hit.track);
+
+      g_signal_emit (self, signals[SLICE_ACTIVATED], 0, shown (self), (guint) hit.track,
+                     (guint) (hit.slice - track->slices));
+    }
 }
 
 static void
@@ -673,9 +778,64 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->detail, tsl_snapshot_unref);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
+  g_clear_pointer (&self->highlight_track, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
+}
+
+/* The timeline's own keys, without modifiers. */
+static const struct { guint key; const char *action; const char *format; double value; } keys[] = {
+  { GDK_KEY_plus, "timeline.zoom", "d", 1.5 },
+  { GDK_KEY_equal, "timeline.zoom", "d", 1.5 },
+  { GDK_KEY_KP_Add, "timeline.zoom", "d", 1.5 },
+  { GDK_KEY_w, "timeline.zoom", "d", 1.5 },
+  { GDK_KEY_minus, "timeline.zoom", "d", 1 / 1.5 },
+  { GDK_KEY_KP_Subtract, "timeline.zoom", "d", 1 / 1.5 },
+  { GDK_KEY_s, "timeline.zoom", "d", 1 / 1.5 },
+  { GDK_KEY_Left, "timeline.pan", "d", -0.15 },
+  { GDK_KEY_a, "timeline.pan", "d", -0.15 },
+  { GDK_KEY_Right, "timeline.pan", "d", 0.15 },
+  { GDK_KEY_d, "timeline.pan", "d", 0.15 },
+  { GDK_KEY_0, "timeline.zoom-all", NULL, 0 },
+  { GDK_KEY_KP_0, "timeline.zoom-all", NULL, 0 },
+  { GDK_KEY_f, "timeline.zoom-selection", NULL, 0 },
+  { GDK_KEY_Escape, "timeline.clear-ranges", NULL, 0 },
+};
+
+static gboolean
+activate_key (TslTimelineView *self,
+              guint            i)
+{
+  if (keys[i].format != NULL)
+    return gtk_widget_activate_action (GTK_WIDGET (self), keys[i].action, keys[i].format, keys[i].value);
+  return gtk_widget_activate_action (GTK_WIDGET (self), keys[i].action, NULL);
+}
+
+/**
+ * tsl_timeline_view_handle_key:
+ * @printable_only: only keys that would type a character (the window calls
+ *   it for keys the timeline did not get: arrows and Escape stay with the
+ *   widget that has focus)
+ *
+ * Returns: TRUE when @keyval is a timeline key and was handled
+ */
+gboolean
+tsl_timeline_view_handle_key (TslTimelineView *self,
+                              guint            keyval,
+                              GdkModifierType  state,
+                              gboolean         printable_only)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
+    return FALSE;
+  if (printable_only && gdk_keyval_to_unicode (keyval) == 0)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (keys[i].key == keyval)
+      return activate_key (self, i);
+  return FALSE;
 }
 
 static void
@@ -683,19 +843,6 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  static const struct { guint key; const char *action; const char *format; double value; } keys[] = {
-    { GDK_KEY_plus, "timeline.zoom", "d", 1.5 },
-    { GDK_KEY_equal, "timeline.zoom", "d", 1.5 },
-    { GDK_KEY_KP_Add, "timeline.zoom", "d", 1.5 },
-    { GDK_KEY_w, "timeline.zoom", "d", 1.5 },
-    { GDK_KEY_minus, "timeline.zoom", "d", 1 / 1.5 },
-    { GDK_KEY_KP_Subtract, "timeline.zoom", "d", 1 / 1.5 },
-    { GDK_KEY_s, "timeline.zoom", "d", 1 / 1.5 },
-    { GDK_KEY_Left, "timeline.pan", "d", -0.15 },
-    { GDK_KEY_a, "timeline.pan", "d", -0.15 },
-    { GDK_KEY_Right, "timeline.pan", "d", 0.15 },
-    { GDK_KEY_d, "timeline.pan", "d", 0.15 },
-  };
 
   object_class->dispose = tsl_timeline_view_dispose;
 
@@ -712,6 +859,17 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * TslTimelineView::slice-activated:
+   * @snapshot: (type gpointer): the shown TslSnapshot
+   * @track: track index in @snapshot
+   * @slice: slice index in that track
+   *
+   * A slice of the exact view was clicked.
+   */
+  signals[SLICE_ACTIVATED] = g_signal_new ("slice-activated", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                           3, G_TYPE_POINTER, G_TYPE_UINT, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
@@ -720,12 +878,13 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.clear-ranges", NULL, clear_ranges_action);
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action,
-                                         keys[i].format, keys[i].value);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-all", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-all", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "timeline.zoom-selection", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-ranges", NULL);
+    {
+      if (keys[i].format != NULL)
+        gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action,
+                                             keys[i].format, keys[i].value);
+      else
+        gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
+    }
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -734,13 +893,15 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
 static void
 tsl_timeline_view_init (TslTimelineView *self)
 {
-  GtkEventController *scroll;
+  GtkEventController *scroll, *motion;
   GtkGesture *drag, *pinch;
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 20, 100, 1));
   self->collapsed = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->view_end = 1;
   self->showing_all = TRUE;
+  self->pointer_x = -1;
+  self->label_width = TSL_RENDER_LABEL_WIDTH;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -752,6 +913,12 @@ tsl_timeline_view_init (TslTimelineView *self)
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_object (scroll, "scroll", G_CALLBACK (on_scroll), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "motion", G_CALLBACK (on_motion), self, 0);
+  g_signal_connect_object (motion, "enter", G_CALLBACK (on_motion), self, 0);
+  g_signal_connect_object (motion, "leave", G_CALLBACK (on_leave), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
 
   drag = gtk_gesture_drag_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);

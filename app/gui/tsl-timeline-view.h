@@ -42,6 +42,14 @@ void              tsl_timeline_view_zoom             (TslTimelineView *self,
                                                       double           anchor_x);
 void              tsl_timeline_view_pan              (TslTimelineView *self,
                                                       double           fraction);
+gboolean          tsl_timeline_view_handle_key       (TslTimelineView *self,
+                                                      guint            keyval,
+                                                      GdkModifierType  state,
+                                                      gboolean         printable_only);
+/* The track label column, widened by dragging its edge. */
+void              tsl_timeline_view_set_label_width  (TslTimelineView *self,
+                                                      double           width);
+double            tsl_timeline_view_get_label_width  (TslTimelineView *self);
 void              tsl_timeline_view_set_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64           start_ns,
@@ -56,6 +64,11 @@ void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
                                                       gboolean         select_b);
 void              tsl_timeline_view_set_highlight    (TslTimelineView *self,
                                                       const char      *text);
+void              tsl_timeline_view_set_highlight_full (TslTimelineView *self,
+                                                      const char      *text,
+                                                      gboolean         exact,
+                                                      const char      *track,
+                                                      gint64           pid);
 GtkAdjustment    *tsl_timeline_view_get_vadjustment  (TslTimelineView *self);
 /* Process groups collapse to their header (a click on it toggles). */
 void              tsl_timeline_view_toggle_group     (TslTimelineView *self,

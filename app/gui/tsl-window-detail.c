@@ -5,7 +5,9 @@
  * The whole trace is K..2K samples per track; zoomed into a part of a file,
  * that part is re-read in the background with samplers that keep only its
  * events, so the view gets K..2K samples per track for the visible window
- * alone. Memory stays bounded: one extra trace of the same size.
+ * alone, and every slice of it while they fit the exact budget
+ * (tsl-exact.h). Memory stays bounded: one extra trace of the same size
+ * plus at most the budget.
  */
 #define G_LOG_DOMAIN "tsl-window"
 
@@ -17,24 +19,41 @@
 /* Re-sample only when the view shows less than this part of the trace. */
 #define DETAIL_MAX_FRACTION 0.6
 
+/* One detail read in flight: the window it belongs to and the part of the
+ * trace it re-reads, in ns from the trace start. */
+typedef struct {
+  TslWindow *window;
+  gint64     lo;
+  gint64     hi;
+} DetailRead;
+
+static void
+detail_read_free (DetailRead *read)
+{
+  g_clear_object (&read->window);
+  g_free (read);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DetailRead, detail_read_free)
+
 static void
 detail_loaded_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  g_autoptr(TslWindow) self = user_data;
+  g_autoptr(DetailRead) read = user_data;
+  TslWindow *self = read->window;
   TslDocumentLoader *loader = TSL_DOCUMENT_LOADER (object);
   g_autoptr(TslSnapshot) snapshot = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 lo = GPOINTER_TO_SIZE (g_object_get_data (object, "lo"));
-  gint64 hi = GPOINTER_TO_SIZE (g_object_get_data (object, "hi"));
 
   if (!tsl_document_loader_load_finish (loader, result, &error) || loader != self->detail_loader)
     return;
 
   g_clear_object (&self->detail_cancellable);
   snapshot = tsl_snapshot_new (tsl_document_loader_get_trace (loader));
-  tsl_timeline_view_set_detail (self->timeline, snapshot, lo, hi);
+  tsl_timeline_view_set_detail (self->timeline, snapshot, read->lo, read->hi);
+  _tsl_window_update_status (self);
 }
 
 static gboolean
@@ -44,6 +63,7 @@ start_detail_cb (gpointer data)
   TslSnapshot *base = tsl_timeline_view_get_snapshot (self->timeline);
   g_autoptr(TslTrace) trace = NULL;
   g_autofree char *path = NULL;
+  DetailRead *read;
   gint64 view_start, view_end, span, width, lo, hi, origin;
 
   self->detail_source = 0;
@@ -54,6 +74,10 @@ start_detail_cb (gpointer data)
   /* Only a regular file can be read again; a pipe's samples are all there is. */
   path = g_file_get_path (self->file);
   if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return G_SOURCE_REMOVE;
+
+  /* Every slice of the file is already there. */
+  if (tsl_snapshot_get_exact (base, NULL, NULL))
     return G_SOURCE_REMOVE;
 
   tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
@@ -73,14 +97,17 @@ start_detail_cb (gpointer data)
   origin = tsl_snapshot_get_start (base);
   trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
   tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
 
   g_clear_object (&self->detail_loader);
   self->detail_loader = tsl_document_loader_new (self->file, trace);
-  g_object_set_data (G_OBJECT (self->detail_loader), "lo", GSIZE_TO_POINTER (lo));
-  g_object_set_data (G_OBJECT (self->detail_loader), "hi", GSIZE_TO_POINTER (hi));
   self->detail_cancellable = g_cancellable_new ();
+  read = g_new0 (DetailRead, 1);
+  read->window = g_object_ref (self);
+  read->lo = lo;
+  read->hi = hi;
   tsl_document_loader_load_async (self->detail_loader, self->detail_cancellable,
-                                  detail_loaded_cb, g_object_ref (self));
+                                  detail_loaded_cb, read);
 
   return G_SOURCE_REMOVE;
 }

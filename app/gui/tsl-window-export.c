@@ -25,6 +25,7 @@ typedef struct {
   gint64           *collapsed;
   TslExportFormat   format;
   GFile            *file;
+  gboolean          zoomed;     /* CSV: the view's slices, not every sample */
 } ExportJob;
 
 static void
@@ -58,10 +59,16 @@ export_worker (GTask        *task,
     {
       g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
 
-      /* Copy under the lock, write to disk without it. */
-      tsl_trace_lock (job->trace);
-      ok = tsl_export_write_samples (job->trace, memory, cancellable, &error);
-      tsl_trace_unlock (job->trace);
+      if (job->zoomed)
+        ok = tsl_export_write_view (job->snapshot, job->options.view_start_ns, job->options.view_end_ns,
+                                    NULL, memory, cancellable, &error);
+      else
+        {
+          /* Copy under the lock, write to disk without it. */
+          tsl_trace_lock (job->trace);
+          ok = tsl_export_write_samples (job->trace, memory, cancellable, &error);
+          tsl_trace_unlock (job->trace);
+        }
 
       ok = ok && g_output_stream_close (memory, cancellable, &error);
       ok = ok && tsl_export_replace_contents (job->file,
@@ -140,7 +147,8 @@ format_compare_table (TslWindow *self)
 }
 
 /* Starts the export of what the window shows to `file`: the timeline as a
- * picture, or as CSV the samples or (`table`) the compare table. */
+ * picture, or as CSV the samples (zoomed in: the slices of the view, as
+ * `timeslice export --view` writes them) or (`table`) the compare table. */
 void
 _tsl_window_export_to (TslWindow *self,
                        GFile     *file,
@@ -149,8 +157,11 @@ _tsl_window_export_to (TslWindow *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_file_get_basename (file);
-  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  /* As shown: zoomed in, the re-read of the view (its own samples or every
+   * slice), not the whole trace's coarse samples (issue 18). */
+  TslSnapshot *snapshot = tsl_timeline_view_get_shown_snapshot (self->timeline);
   ExportJob *job;
+  gint64 view_start, view_end;
   TslExportFormat format;
 
   if (snapshot == NULL || self->loader == NULL)
@@ -171,6 +182,8 @@ _tsl_window_export_to (TslWindow *self,
   job->title = g_file_get_basename (self->file);
   if (table && format == TSL_EXPORT_CSV)
     job->table_csv = format_compare_table (self);
+  tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
+  job->zoomed = view_start > 0 || view_end < tsl_snapshot_get_span (snapshot);
 
   /* As shown: the visible time window and ranges, every track, plus a title
    * and the sampling note so the picture explains itself. */

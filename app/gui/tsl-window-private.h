@@ -47,6 +47,8 @@ struct _TslWindow
   GtkEntry             *b_start_entry;
   GtkEntry             *b_end_entry;
   GtkLabel             *status_label;
+  GtkRevealer          *slice_revealer;
+  GtkLabel             *slice_label;
   GMenu                *recent_section;
 
   /* Owned references */
@@ -54,7 +56,7 @@ struct _TslWindow
   TslDocumentLoader    *loader;
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
-  guint                 refresh_source;
+  GBinding             *progress_binding;  /* loader:message → progress_label:label */
   guint                 detail_source;
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;
@@ -72,7 +74,18 @@ void              _tsl_window_export_action      (GtkWidget      *widget,
 /* A fixed seed: the same file always shows the same samples. */
 #define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
 
+/* Exact budgets of the whole-file read (the zoomed-in re-read uses
+ * TSL_EXACT_PER_TRACK and TSL_EXACT_TOTAL): 6.4 MB at most. */
+#define TSL_WINDOW_EXACT_PER_TRACK 20000
+#define TSL_WINDOW_EXACT_TOTAL     200000
+
 void              _tsl_window_update_ranges      (TslWindow      *self);
+void              _tsl_window_update_status      (TslWindow      *self);
+void              _tsl_window_show_slice         (TslWindow      *self,
+                                                  TslSnapshot    *snapshot,
+                                                  guint           track,
+                                                  guint           slice);
+void              _tsl_window_slice_class_init   (GtkWidgetClass *widget_class);
 void              _tsl_window_queue_detail       (TslWindow      *self);
 void              _tsl_window_flame_init         (TslWindow      *self,
                                                   GSettings      *settings);

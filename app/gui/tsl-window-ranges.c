@@ -29,12 +29,11 @@ describe_range (const char *name,
                 gint64      start,
                 gint64      end)
 {
-  g_autofree char *s = tsl_duration_format ((double) start);
-  g_autofree char *e = tsl_duration_format ((double) end);
+  g_autofree char *span = tsl_duration_format_range (start, end);
   g_autofree char *d = tsl_duration_format ((double) (end - start));
 
-  /* Translators: range name, start, end, duration */
-  return g_strdup_printf (_("%s: %s – %s (%s)"), name, s, e, d);
+  /* Translators: range name, "start – end", duration */
+  return g_strdup_printf (_("%s: %s (%s)"), name, span, d);
 }
 
 void

@@ -26,32 +26,48 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
+/* One row per kind of warning: the message, wrapped, and how often it
+ * was seen. */
 static void
 update_warnings (TslWindow *self,
                  TslTrace  *trace)
 {
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_auto(GStrv) warnings = NULL;
   g_autofree char *label = NULL;
   guint n;
 
   tsl_trace_lock (trace);
-  warnings = tsl_trace_dup_warnings (trace);
+  warnings = tsl_trace_dup_warnings_counted (trace, counts);
   tsl_trace_unlock (trace);
 
   n = warnings ? g_strv_length (warnings) : 0;
   clear_list (self->warnings_list);
   for (guint i = 0; i < n; i++)
     {
-      GtkWidget *row = gtk_label_new (warnings[i]);
+      guint64 count = g_array_index (counts, guint64, i);
+      g_autofree char *times = g_strdup_printf ("%'" G_GUINT64_FORMAT "×", count);
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *message = gtk_label_new (warnings[i]);
+      GtkWidget *number = gtk_label_new (times);
 
-      gtk_label_set_xalign (GTK_LABEL (row), 0);
-      gtk_label_set_wrap (GTK_LABEL (row), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (row), 60);
-      gtk_label_set_selectable (GTK_LABEL (row), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (message), 0);
+      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
+      /* A wrapping label asks for its narrowest width; give it a line's. */
+      gtk_label_set_width_chars (GTK_LABEL (message), 50);
+      gtk_label_set_max_width_chars (GTK_LABEL (message), 70);
+      gtk_label_set_selectable (GTK_LABEL (message), TRUE);
+      gtk_widget_set_hexpand (message, TRUE);
+      gtk_widget_add_css_class (number, "numeric");
+      gtk_widget_add_css_class (number, "dim-label");
+      gtk_label_set_yalign (GTK_LABEL (number), 0);
+      gtk_box_append (GTK_BOX (row), message);
+      gtk_box_append (GTK_BOX (row), number);
       gtk_widget_set_margin_top (row, 6);
       gtk_widget_set_margin_bottom (row, 6);
-      gtk_widget_set_margin_start (row, 6);
-      gtk_widget_set_margin_end (row, 6);
+      gtk_widget_set_margin_start (row, 8);
+      gtk_widget_set_margin_end (row, 8);
       gtk_list_box_append (self->warnings_list, row);
     }
 
@@ -60,18 +76,13 @@ update_warnings (TslWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->warnings_button), n > 0);
 }
 
-/* Shows a consistent copy of the trace; cheap enough to run every few hundred
- * milliseconds while a file loads, so the timeline fills in. */
+/* Shows a consistent copy of the trace; cheap enough to run on each of the
+ * loader's throttled notifications while a file loads, so the timeline fills in. */
 static void
 refresh_document (TslWindow *self)
 {
   TslTrace *trace;
   g_autoptr(TslSnapshot) snapshot = NULL;
-  g_autofree char *span = NULL;
-  g_autofree char *status = NULL;
-  g_autofree char *events = NULL;
-  guint64 samples = 0;
-  guint n_tracks;
 
   if (self->loader == NULL)
     {
@@ -86,52 +97,104 @@ refresh_document (TslWindow *self)
   _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);
 
-  n_tracks = tsl_snapshot_get_n_tracks (snapshot);
+  _tsl_window_update_status (self);
+}
+
+/* What the status bar says about the picture: exact (every slice of the
+ * view) or sampled, and how many events a sample stands for. Counted from
+ * the tracks' own event counts: a CSV row is one event of the file but
+ * one per column for the samplers (it read "about 0 events per sample"). */
+void
+_tsl_window_update_status (TslWindow *self)
+{
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  TslSnapshot *shown = tsl_timeline_view_get_shown_snapshot (self->timeline);
+  g_autofree char *span = NULL;
+  g_autofree char *events = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *view = NULL;
+  guint64 samples = 0, offered = 0;
+  gboolean has_slices = FALSE;
+  guint n_tracks;
+
+  if (snapshot == NULL || shown == NULL)
+    return;
+
+  n_tracks = tsl_snapshot_get_n_tracks (shown);
   for (guint i = 0; i < n_tracks; i++)
-    samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
+    {
+      samples += tsl_snapshot_get_track (shown, i)->n_samples;
+      offered += tsl_snapshot_get_track (shown, i)->events;
+      has_slices |= tsl_snapshot_get_track (shown, i)->exact;
+    }
+
+  /* "Exact" speaks of slices: a file of metrics only has none. */
+  if (has_slices && tsl_snapshot_get_exact (shown, NULL, NULL))
+    view = g_strdup (_("exact: every slice of the view"));
+  else if (offered <= samples)
+    view = g_strdup_printf (_("every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));
+  else
+    {
+      g_autofree char *ratio = g_strdup_printf ("%'.0f", (double) offered / (double) MAX (samples, 1));
+
+      /* Translators: ~N events per sample, K samples per track */
+      view = g_strdup_printf (_("sampled, ~%s events per sample (K = %u per track)"),
+                              ratio, tsl_snapshot_get_k (shown));
+    }
 
   span = tsl_duration_format ((double) tsl_snapshot_get_span (snapshot));
   events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
-  /* Translators: format · events · tracks · K · events per sample · span */
-  status = g_strdup_printf (_("%s · %s events · %u tracks · sampled view: K = %u per track, about %.0f events per sample · span %s"),
+  /* Translators: format · events · tracks · exact or sampled view · span */
+  status = g_strdup_printf (_("%s · %s events · %u tracks · %s · span %s"),
                             tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
-                            events, n_tracks, tsl_snapshot_get_k (snapshot),
-                            samples ? (double) tsl_snapshot_get_events (snapshot) / (double) samples : 0.0,
-                            span);
+                            events, n_tracks, view, span);
   gtk_label_set_label (self->status_label, status);
 }
 
-static gboolean
-refresh_cb (gpointer data)
+static void
+loader_fraction_cb (TslDocumentLoader *loader,
+                    GParamSpec        *pspec,
+                    TslWindow         *self)
 {
-  TslWindow *self = data;
-  g_autofree char *message = NULL;
-  double fraction;
+  double fraction = tsl_document_loader_get_fraction (loader);
 
-  if (self->loader == NULL)
-    {
-      self->refresh_source = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  fraction = tsl_document_loader_get_fraction (self->loader);
-  message = tsl_document_loader_dup_message (self->loader);
-
+  /* -1: a pipe, whose size is unknown. */
   if (fraction < 0)
     gtk_progress_bar_pulse (self->progress_bar);
   else
     gtk_progress_bar_set_fraction (self->progress_bar, fraction);
-  gtk_label_set_label (self->progress_label, message);
+}
 
+/* More events were read: the loader throttles this, so each one is worth a
+ * new snapshot. */
+static void
+loader_events_cb (TslDocumentLoader *loader,
+                  GParamSpec        *pspec,
+                  TslWindow         *self)
+{
   refresh_document (self);
-
-  return G_SOURCE_CONTINUE;
 }
 
 static void
-stop_refreshing (TslWindow *self)
+follow_progress (TslWindow *self)
 {
-  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  self->progress_binding = g_object_bind_property (self->loader, "message",
+                                                   self->progress_label, "label",
+                                                   G_BINDING_DEFAULT);
+  g_signal_connect_object (self->loader, "notify::fraction",
+                           G_CALLBACK (loader_fraction_cb), self, 0);
+  g_signal_connect_object (self->loader, "notify::events",
+                           G_CALLBACK (loader_events_cb), self, 0);
+}
+
+/* The loader may outlive its turn here (its task holds a reference until the
+ * worker returns): nothing of it may reach this window any more. */
+static void
+stop_following_progress (TslWindow *self)
+{
+  g_clear_pointer (&self->progress_binding, g_binding_unbind);
+  if (self->loader != NULL)
+    g_signal_handlers_disconnect_by_data (self->loader, self);
 }
 
 static void
@@ -160,13 +223,16 @@ load_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
+  /* Before finishing, whose final notifications would take one more snapshot. */
+  if (loader == self->loader)
+    stop_following_progress (self);
+
   ok = tsl_document_loader_load_finish (loader, result, &error);
 
   /* A newer open replaced this load: drop the stale result. */
   if (loader != self->loader)
     return;
 
-  stop_refreshing (self);
   g_clear_object (&self->cancellable);
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   refresh_document (self);
@@ -199,6 +265,7 @@ load_cb (GObject      *object,
       {
         g_clear_object (&self->loader);
         g_clear_object (&self->file);
+        adw_view_switcher_title_set_title (self->window_title, _("Timeslice"));
         adw_view_switcher_title_set_subtitle (self->window_title, NULL);
         adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
         gtk_window_set_title (GTK_WINDOW (self), _("Timeslice"));
@@ -225,7 +292,7 @@ tsl_window_open (TslWindow *self,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  stop_refreshing (self);
+  stop_following_progress (self);
   _tsl_window_cancel_detail (self);
 
   g_set_object (&self->file, file);
@@ -241,6 +308,8 @@ tsl_window_open (TslWindow *self,
 
   settings = tsl_application_get_settings (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
   trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
+  /* A small file is drawn exactly from the start; a larger one when zoomed in. */
+  tsl_trace_record_exact (trace, TSL_WINDOW_EXACT_PER_TRACK, TSL_WINDOW_EXACT_TOTAL);
 
   g_clear_object (&self->loader);
   self->loader = tsl_document_loader_new (file, trace);
@@ -253,7 +322,7 @@ tsl_window_open (TslWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "document");
   refresh_document (self);
 
-  self->refresh_source = g_timeout_add_full (G_PRIORITY_LOW, 250, refresh_cb, self, NULL);
+  follow_progress (self);
   tsl_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
 
   _tsl_window_update_actions (self);
@@ -301,6 +370,34 @@ on_drop_cb (GtkDropTarget *target,
   return files != NULL;
 }
 
+/* Timeline keys whenever its page is shown, not only while it has focus:
+ * after a page switch the focus is elsewhere and the search bar, which
+ * captures typing in the window, took "+" and "w" as text (issue 18). A
+ * text entry with focus keeps its keys. */
+static gboolean
+on_window_key_pressed (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       TslWindow             *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "document") != 0 ||
+      g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "timeline") != 0)
+    return FALSE;
+  if (focus == GTK_WIDGET (self->timeline) || (focus != NULL && GTK_IS_EDITABLE (focus)))
+    return FALSE;
+  return tsl_timeline_view_handle_key (self->timeline, keyval, state, focus != NULL);
+}
+
+static void
+on_page_changed (TslWindow *self)
+{
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "timeline") == 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
 static void
 on_search_changed (TslWindow      *self,
                    GtkSearchEntry *entry)
@@ -320,10 +417,45 @@ on_series_selected (TslWindow       *self,
                     const char      *series,
                     TslComparePanel *panel)
 {
-  const char *slash = series ? strrchr (series, '/') : NULL;
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  const TslSnapshotTrack *best = NULL;
+  gsize best_len = 0;
 
-  /* "worker-1/parse" highlights the function "parse" on the timeline. */
-  tsl_timeline_view_set_highlight (self->timeline, slash ? slash + 1 : series);
+  if (series == NULL || snapshot == NULL)
+    {
+      tsl_timeline_view_set_highlight (self->timeline, NULL);
+      return;
+    }
+
+  /* "worker-1/parse" (or "worker-1 [PID]/parse" where two processes have a
+   * worker-1) is the function "parse" of that thread only, by its whole
+   * name; names may hold '/', so the longest track name that prefixes the
+   * row wins. A row without one is a series: that track. */
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      g_autofree char *with_pid = g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->pid);
+      const char *names[] = { track->name, with_pid };
+
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        {
+          gsize len = strlen (names[n]);
+
+          if (strncmp (series, names[n], len) == 0 && (series[len] == '/' || series[len] == '\0') &&
+              len + 1 > best_len)
+            {
+              best = track;
+              best_len = len + 1;
+            }
+        }
+    }
+
+  if (best == NULL)
+    tsl_timeline_view_set_highlight_full (self->timeline, series, TRUE, NULL, 0);
+  else if (series[best_len - 1] == '\0')
+    tsl_timeline_view_set_highlight_full (self->timeline, best->name, TRUE, best->name, best->pid);
+  else
+    tsl_timeline_view_set_highlight_full (self->timeline, series + best_len, TRUE, best->name, best->pid);
 }
 
 static void
@@ -364,7 +496,7 @@ tsl_window_dispose (GObject *object)
   /* A closed window stops its load; the worker drops its result. */
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  stop_refreshing (self);
+  stop_following_progress (self);
   _tsl_window_cancel_detail (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
@@ -400,6 +532,8 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_list);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_window_key_pressed);
+  _tsl_window_slice_class_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_range_entry_activate",
@@ -447,6 +581,10 @@ tsl_window_init (TslWindow *self)
                                 tsl_timeline_view_get_vadjustment (self->timeline));
   g_signal_connect_object (self->timeline, "view-changed",
                            G_CALLBACK (_tsl_window_queue_detail), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "view-changed",
+                           G_CALLBACK (_tsl_window_update_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
+                           G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop_cb), self, 0);

@@ -37,7 +37,7 @@ CFLAGS=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
         -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
         -Wmissing-prototypes -Wstrict-prototypes
         -DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74 -DGLIB_VERSION_MAX_ALLOWED=GLIB_VERSION_2_74
-        -UG_DISABLE_ASSERT -I"$OUT" "${PKG_CFLAGS[@]}")
+        -UG_DISABLE_ASSERT -DGETTEXT_PACKAGE='"timeslice"' -I"$OUT" "${PKG_CFLAGS[@]}")
 mapfile -t LAYERS < <(sed -n '/core_layers = \[/,/]/p' app/core/meson.build | grep -o "'[a-z/]*'" | tr -d "'")
 for l in "${LAYERS[@]}"; do CFLAGS+=(-I"$SRC/app/core/$l"); done
 

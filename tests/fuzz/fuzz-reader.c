@@ -6,7 +6,7 @@
  * (the sniffer is skipped, so every input reaches that reader), or without it
  * for the driver harness, which sniffs and first runs the input through a
  * transform picked by its first byte: none, gzip, damaged gzip, UTF-16LE or
- * UTF-16BE with a BOM, a UTF-8 BOM, zstd, or damaged zstd.
+ * UTF-16BE with or without a BOM, a UTF-8 BOM, zstd, or damaged zstd.
  *
  * Each input is read twice — whole, in count mode, and split at a point taken
  * from the data, in time mode — and both runs must agree on success and on
@@ -188,12 +188,14 @@ gzip_bytes (const guint8 *data,
 static GBytes *
 utf16_bytes (const guint8 *data,
              gsize         size,
-             gboolean      be)
+             gboolean      be,
+             gboolean      with_bom)
 {
   GByteArray *out = g_byte_array_sized_new (2 + size * 2);
   guint8 bom[2] = { be ? 0xFE : 0xFF, be ? 0xFF : 0xFE };
 
-  g_byte_array_append (out, bom, 2);
+  if (with_bom)
+    g_byte_array_append (out, bom, 2);
   /* Each input byte is one code unit: the high byte comes from the low one so
    * that surrogates and non-ASCII still occur. */
   for (gsize i = 0; i < size; i++)
@@ -254,9 +256,12 @@ transform (const guint8 *data,
     case 2:
       return damage (gzip_bytes (data, size), mode);
     case 3:
-      return utf16_bytes (data, size, FALSE);
+      return utf16_bytes (data, size, FALSE, TRUE);
     case 4:
-      return utf16_bytes (data, size, TRUE);
+      return utf16_bytes (data, size, TRUE, TRUE);
+    case 6:
+      /* Told from its NULs, not a BOM. */
+      return utf16_bytes (data, size, mode & 0x80, FALSE);
     case 5:
       {
         GByteArray *out = g_byte_array_new ();
@@ -265,10 +270,11 @@ transform (const guint8 *data,
         g_byte_array_append (out, data, size);
         return g_byte_array_free_to_bytes (out);
       }
-    case 6:
-      return zstd_bytes (data, size);
     case 7:
-      return damage (zstd_bytes (data, size), mode);
+      /* zstd; with 0x40, damaged too. */
+      if (mode & 0x40)
+        return damage (zstd_bytes (data, size), mode);
+      return zstd_bytes (data, size);
     default:
       return g_bytes_new (data, size);
     }

@@ -53,7 +53,8 @@ case "$HARNESS" in
     done ;;
   driver)
     # The first byte picks the transform (see fuzz-reader.c): 00 none, 01 gzip,
-    # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06 zstd, 07 damaged zstd.
+    # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM,
+    # 07 zstd, 47/c7 zstd with a byte flipped / truncated.
     all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/*)
     seed 00 "${all[@]}"
     seed 01 "${all[@]}"
@@ -61,8 +62,11 @@ case "$HARNESS" in
     seed 03 tests/data/collapsed.txt tests/data/metrics.tsv tests/data/chrome/async.json
     seed 04 tests/data/perf-callchain.txt tests/data/speedscope/two-profiles.speedscope.json
     seed 05 tests/data/metrics-quoted.csv tests/data/chrome/object-form.json
-    seed 06 tests/data/perfetto/*.pftrace tests/data/metrics-wide.csv
-    seed 07 tests/data/perfetto/*.pftrace tests/data/collapsed.txt
+    seed 06 tests/data/metrics-quoted.csv tests/data/collapsed.txt
+    seed 86 tests/data/perf-callchain.txt
+    seed 07 tests/data/perfetto/*.pftrace tests/data/metrics-wide.csv
+    seed 47 tests/data/perfetto/*.pftrace
+    seed c7 tests/data/collapsed.txt
     ;;
   *) echo "run.sh: unknown harness $HARNESS" >&2; exit 2 ;;
 esac

@@ -62,15 +62,20 @@ opened (gpointer data)
   return wait->exited && find_window (wait->basename) != NULL;
 }
 
-static void
-test_follow_from_second_instance (void)
+/* Runs `timeslice [--follow] BASENAME` as a second instance in a new
+ * directory holding that file; returns the window it opened here. */
+static TslWindow *
+open_from_second_instance (const char  *basename,
+                           gboolean     follow,
+                           char       **dir_out,
+                           char       **path_out)
 {
   const char *timeslice = g_getenv ("TSL_TIMESLICE");
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("timeslice-instance-XXXXXX", &error);
   g_autofree char *path = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  Wait wait = { NULL, FALSE, "growing.json" };
+  Wait wait = { NULL, FALSE, basename };
   TslWindow *window;
 
   g_assert_no_error (error);
@@ -81,16 +86,47 @@ test_follow_from_second_instance (void)
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_set_cwd (launcher, dir);
-  wait.process = g_subprocess_launcher_spawn (launcher, &error, timeslice, "--follow", wait.basename, NULL);
+  wait.process = follow
+    ? g_subprocess_launcher_spawn (launcher, &error, timeslice, "--follow", wait.basename, NULL)
+    : g_subprocess_launcher_spawn (launcher, &error, timeslice, wait.basename, NULL);
   g_assert_no_error (error);
   g_subprocess_wait_check_async (wait.process, NULL, on_second_exited, &wait);
 
   iterate_until (opened, &wait, 60000);
   window = find_window (wait.basename);
+  g_clear_object (&wait.process);
+  *dir_out = g_steal_pointer (&dir);
+  *path_out = g_steal_pointer (&path);
+  return window;
+}
+
+static void
+test_follow_from_second_instance (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  TslWindow *window = open_from_second_instance ("growing.json", TRUE, &dir, &path);
+
   g_assert_true (gtk_toggle_button_get_active (window->follow_button));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  g_clear_object (&wait.process);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A colon does not make a file name a URI: GIO read this one as a URI of
+ * scheme "trace-2024-01-01t12", a file with no path that could not be read. */
+static void
+test_name_with_colon (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  TslWindow *window = open_from_second_instance ("trace-2024-01-01T12:30:00.json", FALSE, &dir, &path);
+  g_autofree char *opened_path = g_file_get_path (window->file);
+
+  g_assert_cmpstr (opened_path, ==, path);
+
+  gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -116,6 +152,7 @@ main (int   argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/instance/follow-from-second-instance", test_follow_from_second_instance);
+  g_test_add_func ("/instance/name-with-colon", test_name_with_colon);
 
   ret = g_test_run ();
   g_application_release (G_APPLICATION (app));

@@ -4,10 +4,12 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <gdk/x11/gdkx.h>
 
 #include "tsl-application.h"
 #include "tsl-snapshot.h"
@@ -104,6 +106,9 @@ test_open_example (void)
   g_assert_nonnull (tsl_timeline_view_get_snapshot (window->timeline));
   g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), >=, 8);
   g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "events"));
+  /* 10,841 events: small enough to be drawn exactly from the first read. */
+  g_assert_true (tsl_snapshot_get_exact (tsl_timeline_view_get_snapshot (window->timeline), NULL, NULL));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "exact"));
   g_assert_false (gtk_revealer_get_reveal_child (window->progress_revealer));
   g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
 
@@ -242,6 +247,30 @@ has_events (gpointer data)
          tsl_document_loader_get_events (e->window->loader) >= e->events;
 }
 
+static gboolean
+shows_events (gpointer data)
+{
+  EventsAtLeast *e = data;
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (e->window->timeline);
+
+  return snapshot != NULL && tsl_snapshot_get_events (snapshot) >= e->events;
+}
+
+/* The window's status follows the loader's notifications, at most every
+ * 250 ms while loading. */
+static void
+refresh_cb_wait (TslWindow *window)
+{
+  gint64 until = g_get_monotonic_time () + 600 * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  (void) window;
+}
+
 static void
 test_follow (void)
 {
@@ -249,12 +278,12 @@ test_follow (void)
   g_autofree char *dir = g_dir_make_tmp ("timeslice-follow-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "growing.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GString) rows = g_string_new ("time,cpu\n");
+  g_autoptr(GString) rows = g_string_new ("time,cpu,mem\n");
   EventsAtLeast wait = { window, 100 };
   FILE *fp;
 
   for (guint i = 0; i < 100; i++)
-    g_string_append_printf (rows, "%u,%u\n", i, i % 7);
+    g_string_append_printf (rows, "%u,%u,%u\n", i, i % 7, i % 5);
   g_assert_true (g_file_set_contents (path, rows->str, -1, NULL));
 
   tsl_window_set_follow (window, TRUE);
@@ -267,17 +296,33 @@ test_follow (void)
   fp = fopen (path, "a");
   g_assert_nonnull (fp);
   for (guint i = 100; i < 250; i++)
-    fprintf (fp, "%u,%u\n", i, i % 7);
+    fprintf (fp, "%u,%u,%u\n", i, i % 7, i % 5);
   fclose (fp);
 
   wait.events = 250;
   iterate_until (has_events, &wait, 30000);
   g_assert_true (tsl_window_is_loading (window));
 
+  /* No timer: the loader's throttled notifications bring the new rows to the
+   * timeline, and its message is bound to the progress label. */
+  iterate_until (shows_events, &wait, 30000);
+  g_assert_nonnull (window->progress_binding);
+  {
+    g_autofree char *message = tsl_document_loader_dup_message (window->loader);
+
+    g_assert_cmpstr (gtk_label_get_label (window->progress_label), ==, message);
+  }
+  /* Two columns: a row is one event of the file but two samples; every
+   * one is kept, not "about 0 events per sample" (issue 18). */
+  refresh_cb_wait (window);
+  g_assert_null (strstr (gtk_label_get_label (window->status_label), "about 0"));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "every event kept"));
+
   /* Switching follow off finishes the load at the current end. */
   tsl_window_set_follow (window, FALSE);
   iterate_until (is_done_loading, window, 30000);
   g_assert_cmpuint (tsl_trace_get_events (tsl_document_loader_get_trace (window->loader)), ==, 250);
+  g_assert_null (window->progress_binding);
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
@@ -340,6 +385,72 @@ rows_use_stat (gpointer data)
   return n_stat > 0;
 }
 
+static gboolean
+close_enough (double x,
+              double y)
+{
+  return (isnan (x) && isnan (y)) || x == y || fabs (x - y) <= 1e-12 * MAX (fabs (x), fabs (y));
+}
+
+static double
+cell_number (const char *text)
+{
+  return text[0] == '\0' ? NAN : g_ascii_strtod (text, NULL);
+}
+
+/* The window's table and `timeslice compare` on the same ranges give the
+ * same values, counts and (for the block tests, which do not resample)
+ * p-values. */
+static void
+assert_same_as_cli (GListModel *model,
+                    GFile      *file,
+                    gint64      a0,
+                    gint64      a1,
+                    gint64      b0,
+                    gint64      b1)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *a = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns", a0, a1);
+  g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns", b0, b1);
+  const char *argv[] = { g_getenv ("TSL_TIMESLICE"), "compare", "--a", a, "--b", b, path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint checked = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      /* series may hold commas only quoted; the example's names do not. */
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+      gboolean found = FALSE;
+
+      g_assert_cmpuint (g_strv_length (cells), ==, 14);
+      for (guint j = 0; j < g_list_model_get_n_items (model) && !found; j++)
+        {
+          g_autoptr(TslCompareItem) item = g_list_model_get_item (model, j);
+          const TslCompareRow *row = tsl_compare_item_get_row (item);
+
+          if (!g_str_equal (row->series, cells[0]) || !g_str_equal (row->stat, cells[1]))
+            continue;
+          found = TRUE;
+          g_assert_true (close_enough (row->a_value, cell_number (cells[2])));
+          g_assert_true (close_enough (row->b_value, cell_number (cells[3])));
+          g_assert_cmpuint (row->n_a, ==, g_ascii_strtoull (cells[10], NULL, 10));
+          g_assert_cmpuint (row->n_b, ==, g_ascii_strtoull (cells[11], NULL, 10));
+          if (row->test == TSL_COMPARE_TEST_BLOCKS_T)
+            g_assert_true (close_enough (row->p_value, cell_number (cells[7])));
+        }
+      g_assert_true (found);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, g_list_model_get_n_items (model));
+}
+
 static void
 test_compare_panel (void)
 {
@@ -362,6 +473,8 @@ test_compare_panel (void)
   model = tsl_compare_panel_get_model (window->compare_panel);
   n = g_list_model_get_n_items (model);
   g_assert_cmpuint (n, >=, 10);
+
+  assert_same_as_cli (model, example, span * 17 / 100, span * 35 / 100, span * 55 / 100, span * 74 / 100);
 
   /* Default order: significant rows first, then by |change|. */
   first = g_list_model_get_item (model, 0);
@@ -419,7 +532,8 @@ test_compare_panel (void)
     iterate_until (file_has_content, file, 30000);
     g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
     lines = g_strsplit (contents, "\n", -1);
-    g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant");
+    g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,"
+                                   "a_n,b_n,method,unit");
     /* header + one line per row + the empty string after the last newline */
     g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
     g_unlink (path);
@@ -436,6 +550,21 @@ test_compare_panel (void)
     gtk_drop_down_set_selected (stat, 1 + TSL_STAT_MAX);
     iterate_until (rows_use_stat, &wait, 120000);
     gtk_drop_down_set_selected (stat, 0);
+  }
+
+  /* A row highlights its function on its own thread only, by whole name. */
+  {
+    TslRenderOptions o;
+
+    g_signal_emit_by_name (window->compare_panel, "series-selected", "worker-1/parse");
+    tsl_timeline_view_get_render_options (window->timeline, &o);
+    g_assert_cmpstr (o.highlight, ==, "parse");
+    g_assert_true (o.highlight_exact);
+    g_assert_cmpstr (o.highlight_track, ==, "worker-1");
+    g_assert_cmpint (o.highlight_pid, ==, 4242);
+    g_signal_emit_by_name (window->compare_panel, "series-selected", "memory");
+    tsl_timeline_view_get_render_options (window->timeline, &o);
+    g_assert_cmpstr (o.highlight_track, ==, "memory");
   }
 
   /* One range only: the table gives way to a hint. */
@@ -475,11 +604,43 @@ samples_between (TslSnapshot *snapshot,
   return n;
 }
 
+/* 30,000 calls on worker-1 (each with a child), more than the whole-file
+ * read keeps exactly (20,000 a track): sampled at first, exact zoomed in. */
+static GFile *
+write_big_trace (char **dir)
+{
+  g_autoptr(GString) json = g_string_new ("[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,"
+                                          "\"args\":{\"name\":\"worker-1\"}}");
+  g_autofree char *path = NULL;
+
+  *dir = g_dir_make_tmp ("timeslice-big-XXXXXX", NULL);
+  path = g_build_filename (*dir, "big.json", NULL);
+  for (int i = 0; i < 30000; i++)
+    g_string_append_printf (json,
+                            ",\n{\"ph\":\"X\",\"name\":\"job\",\"pid\":1,\"tid\":2,\"ts\":%d,\"dur\":10}"
+                            ",\n{\"ph\":\"X\",\"name\":\"step%d\",\"pid\":1,\"tid\":2,\"ts\":%d,\"dur\":6}",
+                            i * 10, i % 3, i * 10 + 2);
+  g_string_append (json, "]\n");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+  return g_file_new_for_path (path);
+}
+
+static void
+remove_big_trace (GFile *file,
+                  char  *dir)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_zoom_detail (void)
 {
   GSettings *settings = tsl_application_get_settings (app);
-  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) big = write_big_trace (&dir);
   TslWindow *window;
   TslSnapshot *base, *detail;
   gint64 start, end;
@@ -488,8 +649,10 @@ test_zoom_detail (void)
   /* A small K, so the whole-trace view is coarse. */
   g_settings_set_uint (settings, "sampler-k", 40);
   window = new_shown_window ();
-  tsl_window_open (window, example);
+  tsl_window_open (window, big);
   iterate_until (is_done_loading, window, 60000);
+  g_assert_false (tsl_snapshot_get_exact (tsl_timeline_view_get_snapshot (window->timeline), NULL, NULL));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "sampled, ~"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 8.0));
   iterate_until (shows_detail, window, 60000);
@@ -504,12 +667,255 @@ test_zoom_detail (void)
   g_assert_cmpuint (n_detail, >=, 40 * 2 / 3);
   g_assert_cmpuint (n_detail, >, 2 * n_base);
 
+  /* … and, holding fewer events than the budget, every slice of it:
+   * each call and its child, exactly. */
+  g_assert_true (tsl_snapshot_get_exact (detail, NULL, NULL));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), "exact"));
+  {
+    const TslSnapshotTrack *track = tsl_snapshot_get_track (detail, 0);
+    guint in_view = 0;
+
+    g_assert_true (track->exact);
+    for (guint i = 0; i < track->n_slices; i++)
+      in_view += track->slices[i].start_ns >= start && track->slices[i].end_ns <= end;
+    /* 10 µs a call, two slices a call. */
+    g_assert_cmpint (ABS ((gint64) in_view - (end - start) / 10000 * 2), <=, 4);
+  }
+
   /* Showing everything again draws the whole trace's samples. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom-all", NULL));
   g_assert_true (tsl_timeline_view_get_shown_snapshot (window->timeline) == base);
 
   g_settings_reset (settings, "sampler-k");
   gtk_window_destroy (GTK_WINDOW (window));
+  remove_big_trace (big, dir);
+}
+
+/* Real input through the X server (XTest), as a user gives it. */
+static void
+xdo (const char *args)
+{
+  g_autofree char *command = g_strdup_printf ("xdotool %s", args);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static void
+settle (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* Moves the pointer to (x, y) of `widget`. */
+static void
+pointer_to (TslWindow *window,
+            GtkWidget *widget,
+            double     x,
+            double     y)
+{
+  GtkNative *native = GTK_NATIVE (window);
+  double wx, wy, sx, sy;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_translate_coordinates (widget, GTK_WIDGET (window), x, y, &wx, &wy));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  args = g_strdup_printf ("mousemove --sync --window %lu %d %d",
+                          (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                          (int) (wx + sx), (int) (wy + sy));
+  xdo (args);
+  settle (100);
+}
+
+typedef struct {
+  TslTimelineView *timeline;
+  gint64           width;
+} ViewNarrower;
+
+static gboolean
+view_narrower (gpointer data)
+{
+  ViewNarrower *v = data;
+  gint64 start, end;
+
+  tsl_timeline_view_get_visible_time (v->timeline, &start, &end);
+  return end - start < v->width;
+}
+
+/* Issue 18: Ctrl+scroll took the scroll event's NaN position as the anchor;
+ * the view became NaN and the window hung drawing the grid. It zooms in
+ * around the time under the pointer. */
+static void
+test_ctrl_scroll (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+  TslRenderOptions o;
+  ViewNarrower wait = { window->timeline, 0 };
+  double x, y = 120, before, after;
+  gint64 start, end;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  x = tsl_render_label_width (&o) + (o.width - tsl_render_label_width (&o)) * 0.75;
+  before = tsl_render_x_to_time (&o, x);
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  wait.width = end - start;
+
+  pointer_to (window, timeline, x, y);
+  xdo ("keydown ctrl click 4 click 4 keyup ctrl");
+  iterate_until (view_narrower, &wait, 10000);
+  settle (300);  /* and it draws */
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  g_assert_cmpint (start, >, 0);
+  g_assert_cmpint (end - start, <, wait.width * 0.9);
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  after = tsl_render_x_to_time (&o, x);
+  /* The time under the pointer stays under it. */
+  g_assert_cmpfloat (fabs (after - before), <, (double) (end - start) * 0.01);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 18: after the flame page, "+" and "w" went into the search bar
+ * ("++ww") instead of zooming. */
+static void
+test_keys_after_page_switch (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  ViewNarrower wait = { window->timeline, 0 };
+  gint64 start, end;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+
+  adw_view_stack_set_visible_child_name (window->view_stack, "flame");
+  settle (200);
+  adw_view_stack_set_visible_child_name (window->view_stack, "timeline");
+  /* Focus somewhere else than the timeline, as a click on a button leaves it. */
+  gtk_widget_grab_focus (GTK_WIDGET (window->select_b_button));
+  settle (200);
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  wait.width = end - start;
+  xdo ("key plus plus w w");
+  iterate_until (view_narrower, &wait, 10000);
+  settle (200);
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+  /* Four zoom steps of 1.5. */
+  g_assert_cmpint (end - start, <, wait.width / 4);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "");
+  g_assert_false (gtk_search_bar_get_search_mode (window->search_bar));
+
+  /* A text entry with focus still types. */
+  gtk_search_bar_set_search_mode (window->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (window->search_entry));
+  settle (100);
+  xdo ("key w");
+  settle (300);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "w");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
+static void
+test_export_after_zoom (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) big = write_big_trace (&dir);
+  TslWindow *window = new_shown_window ();
+  g_autofree char *csv = g_build_filename (dir, "view.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (csv);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 start, end;
+  guint rows = 0;
+
+  tsl_window_open (window, big);
+  iterate_until (is_done_loading, window, 60000);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 20.0));
+  iterate_until (shows_detail, window, 60000);
+  tsl_timeline_view_get_visible_time (window->timeline, &start, &end);
+
+  _tsl_window_export_to (window, file, FALSE);
+  iterate_until (file_has_content, file, 30000);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "track,depth,start_s,end_s,name,exact");
+  for (guint i = 1; lines[i] && *lines[i]; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+
+      /* Only the view's slices, every one exact. */
+      g_assert_cmpfloat (g_ascii_strtod (f[2], NULL) * 1e9, <, (double) end + 1);
+      g_assert_cmpfloat (g_ascii_strtod (f[3], NULL) * 1e9, >, (double) start - 1);
+      g_assert_cmpstr (f[5], ==, "true");
+      rows++;
+    }
+  g_assert_cmpint (ABS ((gint64) rows - (end - start) / 10000 * 2), <=, 4);
+  g_unlink (csv);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_big_trace (big, dir);
+}
+
+/* Issue 18: the label column's edge drags wider; warnings read as a list. */
+static void
+test_labels_and_warnings (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-warn-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "warn.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *row, *message, *count;
+
+  g_assert_true (g_file_set_contents (path, "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":50},"
+                                      "{\"ph\":\"Q\",\"pid\":1,\"tid\":1,\"ts\":1},{\"ph\":\"Q\",\"pid\":1,\"tid\":1,\"ts\":2},"
+                                      "{\"ph\":\"Q\",\"pid\":1,\"tid\":1,\"ts\":3},{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1}]", -1, NULL));
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), TSL_RENDER_LABEL_WIDTH, 100);
+  xdo ("mousedown 1 mousemove_relative --sync 120 0 mouseup 1");
+  settle (200);
+  g_assert_cmpfloat (fabs (tsl_timeline_view_get_label_width (window->timeline) - (TSL_RENDER_LABEL_WIDTH + 120)), <=, 2);
+
+  gtk_menu_button_popup (window->warnings_button);
+  settle (300);
+  row = gtk_widget_get_first_child (GTK_WIDGET (window->warnings_list));
+  g_assert_nonnull (row);
+  /* GtkListBoxRow → box → message, count */
+  message = gtk_widget_get_first_child (gtk_widget_get_first_child (row));
+  g_assert_true (GTK_IS_LABEL (message));
+  count = gtk_widget_get_next_sibling (message);
+  g_assert_true (GTK_IS_LABEL (count));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (count)), ==, "3×");
+  g_assert_null (strstr (gtk_label_get_label (GTK_LABEL (message)), "times"));
+  g_assert_cmpint (gtk_widget_get_width (message), >=, 300);
+  gtk_menu_button_popdown (window->warnings_button);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static gboolean
@@ -595,6 +1001,8 @@ test_open_bad_file (void)
   g_assert_true (tsl_window_is_empty (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Timeslice");
+  /* The header bar's title too, not only the window's (issue 18). */
+  g_assert_cmpstr (adw_view_switcher_title_get_title (window->window_title), ==, "Timeslice");
 
   close_message_dialogs ();
   gtk_window_destroy (GTK_WINDOW (window));
@@ -614,6 +1022,77 @@ test_close_while_loading (void)
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
+}
+
+static gboolean
+slice_shown (gpointer data)
+{
+  TslWindow *window = data;
+
+  return gtk_revealer_get_reveal_child (window->slice_revealer);
+}
+
+/* Issue 18: a click on a slice of the exact view shows its details. */
+static void
+test_slice_details (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  TslSnapshot *shown;
+  TslRenderOptions o;
+  TslRenderHit hit = { 0 };
+  const char *name = NULL;
+  double x, y;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  /* The closed pane takes no room from the timeline. */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->timeline)), >=,
+                   gtk_widget_get_width (GTK_WIDGET (window)) - 60);
+  /* Zoomed in, so slices are wide enough to aim at. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->timeline), "timeline.zoom", "d", 50.0));
+  settle (300);
+  shown = tsl_timeline_view_get_shown_snapshot (window->timeline);
+  g_assert_true (tsl_snapshot_get_exact (shown, NULL, NULL));
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  for (y = tsl_render_header_height (&o) + 2; y < o.height && name == NULL; y += 3)
+    for (x = tsl_render_label_width (&o) + 5; x < o.width - 5 && name == NULL; x += 7)
+      if (tsl_render_hit_test (shown, &o, x, y, &hit) && hit.slice != NULL &&
+          tsl_render_time_to_x (&o, (double) hit.slice->end_ns) - tsl_render_time_to_x (&o, (double) hit.slice->start_ns) > 12)
+        name = tsl_snapshot_get_frame_name (shown, hit.slice->frame);
+  g_assert_nonnull (name);
+  x -= 7;
+  y -= 3;
+  /* The middle of that slice's pixels. */
+  x = (MAX (tsl_render_time_to_x (&o, (double) hit.slice->start_ns), tsl_render_label_width (&o)) +
+       MIN (tsl_render_time_to_x (&o, (double) hit.slice->end_ns), o.width)) / 2;
+
+  pointer_to (window, GTK_WIDGET (window->timeline), x, y);
+  xdo ("click 1");
+  iterate_until (slice_shown, window, 10000);
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), name));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), "Self time"));
+  g_assert_true (gtk_label_get_selectable (window->slice_label));
+
+  /* Copy puts the same details on the clipboard as text. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-slice", NULL));
+  {
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (window));
+    GdkContentProvider *content = gdk_clipboard_get_content (clipboard);
+    GValue value = G_VALUE_INIT;
+
+    g_assert_nonnull (content);
+    g_value_init (&value, G_TYPE_STRING);
+    g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+    g_assert_nonnull (strstr (g_value_get_string (&value), "Duration: "));
+    g_value_unset (&value);
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-slice", NULL));
+  g_assert_false (gtk_revealer_get_reveal_child (window->slice_revealer));
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int
@@ -644,6 +1123,11 @@ main (int   argc,
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
+  g_test_add_func ("/window/ctrl-scroll", test_ctrl_scroll);
+  g_test_add_func ("/window/keys-after-page-switch", test_keys_after_page_switch);
+  g_test_add_func ("/window/export-after-zoom", test_export_after_zoom);
+  g_test_add_func ("/window/labels-and-warnings", test_labels_and_warnings);
+  g_test_add_func ("/window/slice-details", test_slice_details);
 
   ret = g_test_run ();
   g_clear_object (&app);

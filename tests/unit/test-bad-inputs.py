@@ -11,6 +11,7 @@
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,10 +60,10 @@ def generated(directory):
     files = {
         'deep-array.json': (head + '[' * depth + ']' * depth + tail, 0, None),
         'deep-object.json': (head + '{"a":' * depth + '1' + '}' * depth + tail, 0, None),
-        'deep-unclosed.json': (head + '[' * depth, 0, 'ends inside an event'),
+        'deep-unclosed.json': (head + '[' * depth, 1, 'ends inside an event'),
         'deep.speedscope.json': ('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
                                  '"shared":{"frames":[{"name":"a","x":' + '[' * depth + ']' * depth +
-                                 '}]},"profiles":[]}', 0, None),
+                                 '}]},"profiles":[]}', 1, 'nothing to show'),
     }
     events = []
     size = 0
@@ -74,7 +75,8 @@ def generated(directory):
         i += 1
     files['huge-line.json'] = ('[' + ','.join(events) + ']', 0, None)
     files['huge-name.json'] = ('[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"' +
-                               'abcdefghijklmnopqrstuvwxyz' * (20 * 1024 * 1024 // 26) + '"}]', 0, None)
+                               'abcdefghijklmnopqrstuvwxyz' * (20 * 1024 * 1024 // 26) + '"}]', 0,
+                               'names longer than 16384 bytes were cut')
     # A single 20 MB line that is not JSON cannot be sniffed in its first 64 KiB.
     files['huge-line.txt'] = ('main;' + 'x' * (20 * 1024 * 1024) + ' 5\n', 1, 'unrecognised file format')
     for name, (text, status, message) in files.items():
@@ -85,6 +87,15 @@ def generated(directory):
     proc = subprocess.run([timeslice, 'info', '--json', 'huge-line.json'], cwd=directory,
                           capture_output=True, timeout=120)
     check('huge line: every event read', json.loads(proc.stdout)['events'] == i)
+
+    # Issue 16 D12: the 20 MB name is cut before it is stored or laid out; an
+    # SVG export took 27 times the name (540 MB here). ru_maxrss of the
+    # children is the largest child's peak; none before this one nears it.
+    proc = subprocess.run([timeslice, 'export', '-o', 'huge-name.svg', 'huge-name.json'],
+                          cwd=directory, capture_output=True, timeout=120)
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    check('huge name: exported', proc.returncode == 0, proc.stderr.decode('utf-8', 'replace')[:300])
+    check('huge name: export peak RSS under 160 MiB', peak_mib < 160, f'{peak_mib:.0f} MiB')
 
 
 def main():

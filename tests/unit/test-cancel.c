@@ -123,6 +123,70 @@ cancel_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+typedef struct {
+  GThread *main_thread;
+  guint    n_events;
+  guint    n_fraction;
+  guint    n_message;
+  gboolean off_thread;
+} Notified;
+
+static void
+notified_cb (GObject    *object,
+             GParamSpec *pspec,
+             gpointer    user_data)
+{
+  Notified *n = user_data;
+
+  n->off_thread |= g_thread_self () != n->main_thread;
+  if (g_str_equal (pspec->name, "events"))
+    n->n_events++;
+  else if (g_str_equal (pspec->name, "fraction"))
+    n->n_fraction++;
+  else if (g_str_equal (pspec->name, "message"))
+    n->n_message++;
+}
+
+/* What the window binds to: fraction, events and message, notified on the
+ * caller's main context (never on the worker), together, and throttled. */
+static void
+test_loader_notify (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 50, 1);
+  g_autoptr(TslDocumentLoader) loader = tsl_document_loader_new (file, trace);
+  g_autofree char *message = NULL;
+  g_autofree char *expected = NULL;
+  Notified n = { g_thread_self (), 0, 0, 0, FALSE };
+  Result r = { FALSE, FALSE, NULL };
+  guint64 events = 0;
+  double fraction = 0;
+  guint n_feeds = g_bytes_get_size (trace_bytes) / TSL_READ_FEED_BYTES + 1;
+
+  g_assert_cmpuint (n_feeds, >=, 3);
+  g_signal_connect (loader, "notify", G_CALLBACK (notified_cb), &n);
+  tsl_document_loader_load_async (loader, NULL, load_done, &r);
+  while (!r.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+
+  g_assert_false (n.off_thread);
+  /* At least the final batch from load_finish(); never one per feed and more. */
+  g_assert_cmpuint (n.n_events, >=, 1);
+  g_assert_cmpuint (n.n_events, <=, n_feeds + 1);
+  g_assert_cmpuint (n.n_fraction, ==, n.n_events);
+  g_assert_cmpuint (n.n_message, ==, n.n_events);
+
+  g_object_get (loader, "events", &events, "fraction", &fraction, "message", &message, NULL);
+  g_assert_cmpuint (events, ==, N_EVENTS);
+  g_assert_cmpfloat (fraction, ==, 1.0);
+  expected = g_strdup_printf ("%u", N_EVENTS);
+  g_assert_nonnull (strstr (message, expected));
+
+  g_signal_handlers_disconnect_by_data (loader, &n);
+}
+
 static void
 test_loader (void)
 {
@@ -340,6 +404,7 @@ main (int    argc,
 
   g_test_add_func ("/cancel/read-stream", test_read_stream);
   g_test_add_func ("/cancel/document-loader", test_loader);
+  g_test_add_func ("/document-loader/notify", test_loader_notify);
   g_test_add_func ("/cancel/compare", test_compare);
   g_test_add_func ("/export/unwritable", test_export_unwritable);
   g_test_add_func ("/export/full-disk", test_export_full_disk);

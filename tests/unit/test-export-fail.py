@@ -6,7 +6,8 @@
 # An unwritable place (a directory that does not exist, a path under a regular
 # file, a read-only file system) and a full disk (a 64 KiB tmpfs; needs root,
 # which CI has) must give exit 1 with a message naming the file, and leave the
-# file already there byte for byte as it was, with no temporary beside it.
+# file already there byte for byte as it was, with no temporary beside it. So
+# must a disk that fills up only near the end of the report (12 KiB tmpfs).
 
 import os
 import subprocess
@@ -16,6 +17,7 @@ import tempfile
 timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 data = os.path.join(os.environ.get('G_TEST_SRCDIR', os.path.dirname(__file__) + '/..'), 'data')
 trace = os.path.join(data, 'chrome', 'counters.json')
+example = os.path.join(data, '..', '..', 'data', 'examples', 'example-trace.json')
 failures = []
 
 
@@ -25,12 +27,12 @@ def check(name, cond, detail=''):
         failures.append(name)
 
 
-def export_fails(label, out, *extra):
-    proc = subprocess.run([timeslice, 'export', '-o', out, *extra, trace],
+def export_fails(label, out, *extra, source=trace):
+    proc = subprocess.run([timeslice, 'export', '-o', out, *extra, source],
                           capture_output=True, timeout=120)
     err = proc.stderr.decode('utf-8', 'replace')
     check(f'{label}: exit 1', proc.returncode == 1, f'exit {proc.returncode}: {err}')
-    check(f'{label}: message names the file', err.startswith('timeslice: ') and out in err, err)
+    check(f'{label}: message names the file once', err.startswith('timeslice: ') and err.count(out) == 1, err)
 
 
 def mount(directory, options):
@@ -84,7 +86,38 @@ def main():
             finally:
                 subprocess.run(['umount', mnt])
 
+        nearly_full(tmp)
+
     return 1 if failures else 0
+
+
+def nearly_full(tmp):
+    """Room for the start of a report but not its end: cairo 1.16's PDF
+    surface dropped the write error of its final flush and the export
+    published a truncated file with exit 0 (timeline and flame graph)."""
+    mnt = os.path.join(tmp, 'nearly-full')
+    os.mkdir(mnt)
+    # Three pages: one for the old report, two (8 KiB) for the new one,
+    # which is 16 KiB or more.
+    if not mount(mnt, 'size=12k'):
+        check('nearly full disk: mount a tmpfs', False, 'mount failed although running as root')
+        return
+    try:
+        old = b'the report from last time\n' * 100
+        for ext in ('pdf', 'svg'):
+            for kind, source, extra in (('timeline', trace, ('--size', '2000x1500')),
+                                        ('flame graph', example, ('--flamegraph', '--size', '2000x1500'))):
+                out = os.path.join(mnt, 'report.' + ext)
+                with open(out, 'wb') as f:
+                    f.write(old)
+                export_fails(f'nearly full disk, {kind} {ext}', out, *extra, source=source)
+                with open(out, 'rb') as f:
+                    check(f'nearly full disk, {kind} {ext}: old file unchanged', f.read() == old)
+                left = sorted(set(os.listdir(mnt)) - {'report.' + ext})
+                check(f'nearly full disk, {kind} {ext}: no temporary left behind', left == [], repr(left))
+                os.unlink(out)
+    finally:
+        subprocess.run(['umount', mnt])
 
 
 if __name__ == '__main__':

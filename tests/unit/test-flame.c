@@ -177,6 +177,41 @@ diff_of (TslSnapshot *snapshot,
   return flame;
 }
 
+/* A side whose range holds no sample: its item array was never grown, and
+ * sorting it was qsort (NULL, 0), undefined (UBSan in the ASan build). The
+ * other side keeps its shares; nothing is significant. */
+static void
+test_diff_empty_side (void)
+{
+  static const double shares[] = { 0.3, 0.3, 0.4 };
+  g_autoptr(TslSnapshot) snapshot = planted_snapshot (7, 200, shares, shares);
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GError) error = NULL;
+  TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
+  gint64 end = 400 * (gint64) 1000000;
+
+  request->rounds = 200;
+  for (guint empty = 0; empty < 2; empty++)
+    {
+      g_autoptr(TslFlame) flame = NULL;
+      const TslFlameNode *f;
+      gint64 gap = 2 * end;  /* after every sample */
+
+      flame = empty == 0
+        ? tsl_flame_new_diff (snapshot, gap, gap + end, snapshot, 0, end, &selection, request, NULL, &error)
+        : tsl_flame_new_diff (snapshot, 0, end, snapshot, gap, gap + end, &selection, request, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (flame);
+      g_assert_true (tsl_flame_is_diff (flame));
+      f = find (flame, "main;f");
+      g_assert_nonnull (f);
+      /* Planted at 0.3; 400 events per thread, so well within 0.2..0.4. */
+      g_assert_cmpfloat (empty == 0 ? f->diff->b_share : f->diff->a_share, >, 0.2);
+      g_assert_cmpfloat (empty == 0 ? f->diff->b_share : f->diff->a_share, <, 0.4);
+      g_assert_false (f->diff->significant);
+    }
+}
+
 static void
 test_diff_planted (void)
 {
@@ -444,6 +479,7 @@ main (int    argc,
   g_test_add_func ("/flame/folded-round-trip", test_folded_round_trip);
   g_test_add_func ("/flame/diff/planted", test_diff_planted);
   g_test_add_func ("/flame/diff/null", test_diff_null);
+  g_test_add_func ("/flame/diff/empty-side", test_diff_empty_side);
   g_test_add_func ("/flame/diff/time-weight", test_diff_time_weight);
   g_test_add_func ("/flame/colours", test_colours);
   g_test_add_func ("/flame/paint-hit", test_paint_hit);

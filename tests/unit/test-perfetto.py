@@ -317,6 +317,16 @@ def test_zstd_input():
           and 'zstd data is truncated' in proc.stderr.decode(), proc.stderr.decode())
 
 
+def test_trailing_nul():
+    # Text readers drop NULs padding the end of a file; in protobuf a 0 is
+    # data (here the last packet's sequence id).
+    raw = basic_trace() + trace([[(TIMESTAMP, 5000), (SEQ, 0)]]) * 3
+    check('nul: the trace ends in a NUL byte', raw[-1:] == b'\x00')
+    got, err = info(write('nul-end.pftrace', raw))
+    check('nul: a final 0 is data, not padding', got is not None and got['warnings'] == [],
+          (err, got and got['warnings']))
+
+
 def test_not_perfetto():
     # Text that starts with a newline (the 0x0A of a packet key) stays text.
     path = write('leading-newline.txt', b'\n\nmain;work 5\nmain;rest 3\n')
@@ -372,7 +382,7 @@ def test_chromium():
 
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
-                 test_malformed, test_zstd_input, test_not_perfetto, test_chromium):
+                 test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium):
         test()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <string.h>
 
+#include "tsl-reader.h"
 #include "tsl-render.h"
 
 #define WIDTH  1000
@@ -152,6 +154,339 @@ test_ranges_and_stacks (void)
   cairo_surface_destroy (surface);
 }
 
+/* A thread whose calls nest three deep: 8 back-to-back `main` calls of
+ * 1 ms, each holding `tokenize`, then `parse`, which holds `gc`. 34 events
+ * with the two names. */
+static TslTrace *
+read_nested (gboolean exact)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "nested.json");
+  g_autoptr(GString) json = g_string_new ("[\n"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"app\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}");
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < 8; i++)
+    g_string_append_printf (json,
+      ",\n{\"ph\":\"X\",\"name\":\"main\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1000}"
+      ",\n{\"ph\":\"X\",\"name\":\"tokenize\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":300}"
+      ",\n{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":690}"
+      ",\n{\"ph\":\"X\",\"name\":\"gc\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":200}",
+      i * 1000, i * 1000, i * 1000 + 300, i * 1000 + 500);
+  g_string_append (json, "\n]\n");
+
+  if (exact)
+    tsl_trace_record_exact (trace, 100000, 1000000);
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) json->str, json->len, &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 34);
+  return g_steal_pointer (&trace);
+}
+
+#define ROW_Y(d) (TSL_RENDER_RULER_HEIGHT + 24 + (d) * 15 + 7)
+
+/* Issue 18: a kept `main` sample has no frame at depth 1; it must not
+ * paint "nothing" over its whole span and hide the children kept beside it. */
+static void
+test_nested_sampled (void)
+{
+  g_autoptr(TslTrace) trace = read_nested (FALSE);
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+
+  g_assert_false (tsl_snapshot_get_track (snapshot, 0)->exact);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  surface = paint (snapshot, &options);
+
+  for (int i = 0; i < 8; i++)
+    {
+      int parse_x = (int) tsl_render_time_to_x (&options, (i * 1000 + 800) * 1000.0);
+      int gc_x = (int) tsl_render_time_to_x (&options, (i * 1000 + 600) * 1000.0);
+
+      g_assert_false (is_background (pixel (surface, parse_x, ROW_Y (1))));
+      g_assert_false (is_background (pixel (surface, gc_x, ROW_Y (2))));
+      /* No fourth level. */
+      g_assert_true (is_background (pixel (surface, gc_x, ROW_Y (3))));
+    }
+  cairo_surface_destroy (surface);
+}
+
+/* Exact view: every slice, nested children under each parent, and two
+ * back-to-back `main` calls drawn as two bars with a gap between them. */
+static void
+test_nested_exact (void)
+{
+  g_autoptr(TslTrace) trace = read_nested (TRUE);
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, 0);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  guint depths[3] = { 0 };
+
+  g_assert_true (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+  g_assert_true (track->exact);
+  g_assert_cmpuint (track->n_slices, ==, 32);
+  g_assert_cmpuint (track->max_depth, ==, 3);
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *s = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, s->frame);
+
+      g_assert_cmpuint (s->depth, <, 3);
+      depths[s->depth]++;
+      if (i > 0)
+        g_assert_cmpint (s->start_ns, >=, track->slices[i - 1].start_ns);
+      if (g_str_equal (name, "main"))
+        g_assert_cmpint (s->end_ns - s->start_ns, ==, 1000000);
+      if (g_str_equal (name, "gc"))
+        g_assert_cmpuint (s->depth, ==, 2);
+    }
+  g_assert_cmpuint (depths[0], ==, 8);
+  g_assert_cmpuint (depths[1], ==, 16);
+  g_assert_cmpuint (depths[2], ==, 8);
+
+  /* Zoomed to two calls: 1 ms is ~400 px. */
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.view_start_ns = 2000000;
+  options.view_end_ns = 4000000;
+  surface = paint (snapshot, &options);
+  {
+    int boundary = (int) round (tsl_render_time_to_x (&options, 3000000.0));
+    int gap = 0;
+
+    for (int x = boundary - 2; x <= boundary + 1; x++)
+      gap += is_background (pixel (surface, x, ROW_Y (0)));
+    g_assert_cmpint (gap, >=, 1);
+    g_assert_false (is_background (pixel (surface, boundary - 100, ROW_Y (0))));
+    g_assert_false (is_background (pixel (surface, boundary + 100, ROW_Y (0))));
+    g_assert_false (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 3100000.0), ROW_Y (1))));
+    g_assert_false (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 3600000.0), ROW_Y (2))));
+  }
+  cairo_surface_destroy (surface);
+
+  /* Self time and nesting, for the details of a clicked slice. */
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *s = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, s->frame);
+      guint parent = tsl_snapshot_slice_parent (track, i);
+
+      if (g_str_equal (name, "main"))
+        {
+          g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 10000);
+          g_assert_cmpuint (parent, ==, G_MAXUINT);
+        }
+      else if (g_str_equal (name, "parse"))
+        g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 490000);
+      else if (g_str_equal (name, "gc"))
+        {
+          g_assert_cmpint (tsl_snapshot_slice_self_time (track, i), ==, 200000);
+          g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[parent].frame), ==, "parse");
+          g_assert_cmpint (track->slices[parent].start_ns, ==, s->start_ns - 200000);
+        }
+    }
+
+  /* Hit test: the pointer over gc finds that slice. */
+  {
+    TslRenderHit hit;
+    double x = tsl_render_time_to_x (&options, 3600000.0);
+
+    g_assert_true (tsl_render_hit_test (snapshot, &options, x, ROW_Y (2), &hit));
+    g_assert_nonnull (hit.slice);
+    g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, hit.slice->frame), ==, "gc");
+    g_assert_cmpint (hit.slice->start_ns, ==, 3500000);
+  }
+}
+
+/* Issue 18: a NaN view start became INT64_MIN..INT64_MIN and the grid's
+ * `t += step` never ended. The painter refuses an empty or reversed view,
+ * and its tick loops count instead of stepping, so views far from zero,
+ * where a step is below a double's resolution, end too. */
+static void
+test_degenerate_views (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(TslTrace) trace = read_nested (FALSE);
+      g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+      const gint64 views[][2] = {
+        { G_MININT64, G_MININT64 }, { 5, 5 }, { 10, 5 },
+        { G_GINT64_CONSTANT (9000000000000000000), G_GINT64_CONSTANT (9000000000000001000) },
+        { G_MININT64, G_MAXINT64 }, { -G_GINT64_CONSTANT (9000000000000001000), -G_GINT64_CONSTANT (9000000000000000000) },
+      };
+      const gboolean valid[] = { FALSE, FALSE, FALSE, TRUE, TRUE, TRUE };
+
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+        {
+          TslRenderOptions options;
+          cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+          cairo_t *cr = cairo_create (surface);
+
+          tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+          options.view_start_ns = views[i][0];
+          options.view_end_ns = views[i][1];
+          g_assert_cmpint (tsl_render_view_is_valid (&options), ==, valid[i]);
+          g_assert_cmpint (tsl_render_paint (cr, snapshot, &options), ==, valid[i]);
+          cairo_destroy (cr);
+          cairo_surface_destroy (surface);
+        }
+      {
+        TslRenderOptions options;
+
+        tsl_render_options_init (&options, snapshot, NAN, HEIGHT);
+        g_assert_false (tsl_render_view_is_valid (&options));
+      }
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, 0);
+  g_test_trap_assert_passed ();
+}
+
+static TslTrace *
+read_text (const char *name,
+           const char *text)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, name);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) text, strlen (text), &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+/* Issue 18: labels that say which track is which. */
+static void
+test_labels (void)
+{
+  /* Two threads of one process with one name get their tids. */
+  {
+    g_autoptr(TslTrace) trace = read_text ("same.json", "["
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":7,\"args\":{\"name\":\"java\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":9,\"args\":{\"name\":\"java\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":11,\"args\":{\"name\":\"gc\"}},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":7,\"ts\":0,\"dur\":5},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":9,\"ts\":1,\"dur\":5},"
+      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":11,\"ts\":2,\"dur\":5}]");
+    g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+
+    g_assert_cmpuint (tsl_snapshot_get_n_tracks (snapshot), ==, 3);
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 0)->name, ==, "java (tid 7)");
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 1)->name, ==, "java (tid 9)");
+    g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 2)->name, ==, "gc");
+  }
+
+  /* perf's pid 0 is the kernel's swapper, not a group titled "perf-script". */
+  {
+    g_autoptr(TslTrace) trace = read_text ("perf.txt",
+      "swapper     0/0 [000] 10.000000:     1000 cycles: \n"
+      "\tffffffff810a1b2c native_safe_halt+0x1c ([kernel.kallsyms])\n\n"
+      "worker 100/100 [001] 10.000500:     2000 cycles: \n"
+      "\t55d0c0de0001 compute+0x11 (/usr/bin/worker)\n\n");
+
+    g_assert_cmpstr (tsl_trace_get_process_name (trace, 0), ==, "swapper");
+    g_assert_cmpstr (tsl_trace_get_process_name (trace, 100), ==, "worker");
+  }
+
+  /* A sampled profile's instants stay samples (drawn across their slices)
+   * even when every event is recorded: exact is for spans. */
+  {
+    g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+    g_autoptr(TslReader) reader = tsl_reader_new (trace, "perf.txt");
+    g_autoptr(TslSnapshot) snapshot = NULL;
+    const char *text = "worker 100/100 [001] 10.000500:     2000 cycles: \n"
+                       "\t55d0c0de0001 compute+0x11 (/usr/bin/worker)\n\n";
+
+    tsl_trace_record_exact (trace, 100, 1000);
+    g_assert_true (tsl_reader_feed (reader, (const guint8 *) text, strlen (text), NULL));
+    g_assert_true (tsl_reader_finish (reader, NULL));
+    snapshot = tsl_snapshot_new (trace);
+    g_assert_false (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+    g_assert_false (tsl_snapshot_get_track (snapshot, 0)->exact);
+    g_assert_cmpuint (tsl_snapshot_get_track (snapshot, 0)->n_samples, ==, 1);
+  }
+}
+
+/* Issue 18: a counter with a single sample still shows its value. */
+static void
+test_one_point_counter (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("one.json", "["
+    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"C\",\"name\":\"heap\",\"pid\":1,\"ts\":500,\"args\":{\"mb\":42}}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  int x, top, inked = 0;
+
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (snapshot), ==, 2);
+  g_assert_cmpint (tsl_snapshot_get_track (snapshot, 1)->kind, ==, TSL_TRACK_COUNTER);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  surface = paint (snapshot, &options);
+
+  /* Counter track: below the group header and the one-row thread. */
+  top = TSL_RENDER_RULER_HEIGHT + 24 + 15 + 6;
+  x = (int) tsl_render_time_to_x (&options, 500000.0);
+  for (int dx = 0; dx < 200; dx += 20)
+    inked += topmost_ink (surface, x + dx, top + 2, top + 54) < top + 54;
+  g_assert_cmpint (inked, ==, 10);
+  cairo_surface_destroy (surface);
+}
+
+static int
+brightness (guint32 p)
+{
+  return ((p >> 16) & 0xFF) + ((p >> 8) & 0xFF) + (p & 0xFF);
+}
+
+/* Issue 18: a compare row highlights its function on its own thread only,
+ * by the whole name; the search box matches parts of names everywhere. */
+static void
+test_scoped_highlight (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("two.json", "["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"a\"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"b\"}},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":1000}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  const struct { const char *text; gboolean exact; const char *track; int a_lit, b_lit; } cases[] = {
+    { NULL, FALSE, NULL, 1, 1 },
+    { "pars", FALSE, NULL, 1, 1 },      /* search: part of a name, every thread */
+    { "pars", TRUE, NULL, 0, 0 },       /* whole names only */
+    { "parse", TRUE, "a", 1, 0 },       /* a compare row: a's parse only */
+  };
+  int x = 0, ya = ROW_Y (0), yb = ROW_Y (0) + 21, lit = 0, dim = 0;
+
+  g_assert_cmpstr (tsl_snapshot_get_track (snapshot, 0)->name, ==, "a");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TslRenderOptions options;
+      cairo_surface_t *surface;
+
+      tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+      options.highlight = cases[i].text;
+      options.highlight_exact = cases[i].exact;
+      options.highlight_track = cases[i].track;
+      options.highlight_pid = 1;
+      x = (int) tsl_render_time_to_x (&options, 500000.0);
+      surface = paint (snapshot, &options);
+      if (i == 0)
+        {
+          lit = brightness (pixel (surface, x, ya));
+          dim = (lit + 3 * 255) / 2;  /* halfway to white */
+        }
+      g_assert_cmpint (brightness (pixel (surface, x, ya)) < dim, ==, cases[i].a_lit);
+      g_assert_cmpint (brightness (pixel (surface, x, yb)) < dim, ==, cases[i].b_lit);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -159,5 +494,11 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/spike-survives-zoom-out", test_spike_survives);
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
+  g_test_add_func ("/render/nested-sampled", test_nested_sampled);
+  g_test_add_func ("/render/nested-exact", test_nested_exact);
+  g_test_add_func ("/render/degenerate-views", test_degenerate_views);
+  g_test_add_func ("/render/labels", test_labels);
+  g_test_add_func ("/render/one-point-counter", test_one_point_counter);
+  g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
   return g_test_run ();
 }

@@ -8,6 +8,17 @@
 
 #include <glib.h>
 
+#include "tsl-rng.h"
+
+/* A standard normal draw (Box–Muller, one of the pair). */
+static inline double
+normal (TslRng *rng)
+{
+  double u = 1 - tsl_rng_double (rng), v = tsl_rng_double (rng);
+
+  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
+}
+
 /* Regularized upper incomplete gamma Q(a, x) (series / Lentz continued
  * fraction, as in Numerical Recipes §6.2): the chi-square p-value is
  * Q(df / 2, stat / 2). */

@@ -47,6 +47,51 @@ test_intern (void)
   g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, "")), ==, "");
 }
 
+/* Issue 16 D12: a huge name is cut, part by part, before it is stored. */
+static void
+test_long_names (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  g_autofree char *huge = g_strnfill (1000 * 1000, 'x');
+  g_autoptr(GString) stack = g_string_new ("main;");
+  const char *name;
+  const TslSample *samples;
+  g_auto(GStrv) parts = NULL;
+  guint track, n;
+
+  name = tsl_trace_lookup (trace, tsl_trace_intern_len (trace, huge, strlen (huge)));
+  g_assert_cmpuint (strlen (name), ==, 16384);
+  g_assert_true (g_str_has_suffix (name, "…"));
+  g_assert_cmpint (memcmp (name, huge, 16381), ==, 0);
+  {
+    g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
+    g_autofree char *all = g_strjoinv ("\n", warnings);
+
+    g_assert_nonnull (strstr (all, "names longer than 16384 bytes were cut"));
+  }
+  /* Interned again: the same cut name. */
+  g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, huge)), ==, name);
+
+  /* A stack label keeps its short frames whole, around the cut one; a cut
+   * never splits a UTF-8 character. */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (stack, "é");   /* two bytes: the cut at an odd byte backs off */
+  g_string_append (stack, ";leaf");
+  track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  g_assert_true (tsl_trace_offer (trace, track, 0, 1));
+  tsl_trace_set_label_len (trace, track, stack->str, stack->len);
+  samples = tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, track), &n);
+  g_assert_cmpuint (n, ==, 1);
+  parts = g_strsplit (tsl_trace_lookup (trace, samples[0].label), ";", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 3);
+  g_assert_cmpstr (parts[0], ==, "main");
+  g_assert_cmpuint (strlen (parts[1]), <=, 16384);
+  g_assert_cmpuint (strlen (parts[1]), >=, 16384 - 4);
+  g_assert_true (g_str_has_suffix (parts[1], "éé…"));
+  g_assert_true (g_utf8_validate (parts[1], -1, NULL));
+  g_assert_cmpstr (parts[2], ==, "leaf");
+}
+
 static void
 test_track_keys (void)
 {
@@ -256,6 +301,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/trace/intern", test_intern);
+  g_test_add_func ("/trace/long-names", test_long_names);
   g_test_add_func ("/trace/track-keys", test_track_keys);
   g_test_add_func ("/trace/metadata", test_metadata);
   g_test_add_func ("/trace/warnings", test_warnings);

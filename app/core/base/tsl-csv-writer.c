@@ -53,3 +53,34 @@ tsl_csv_format_double (double value)
 
   return g_strdup (buf);
 }
+
+void
+tsl_csv_append_number (GString *line,
+                       double   value)
+{
+  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
+
+  g_string_append_c (line, ',');
+  g_string_append (line, text);
+}
+
+void
+tsl_csv_append_change (GString  *line,
+                       double    a,
+                       double    b,
+                       double    change,
+                       double    ci_low,
+                       double    ci_high,
+                       double    p_value,
+                       double    q_value,
+                       gboolean  significant)
+{
+  tsl_csv_append_number (line, a);
+  tsl_csv_append_number (line, b);
+  tsl_csv_append_number (line, change * 100);
+  tsl_csv_append_number (line, ci_low * 100);
+  tsl_csv_append_number (line, ci_high * 100);
+  tsl_csv_append_number (line, p_value);
+  tsl_csv_append_number (line, q_value);
+  g_string_append (line, significant ? ",true" : ",false");
+}

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-duration.h"
 
@@ -85,8 +86,8 @@ tsl_duration_parse (const char  *text,
       if (!parse_term (&p, &term))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "“%s” is not a time (expected a number with an optional unit: "
-                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)", text);
+                       _("“%s” is not a time (expected a number with an optional unit: "
+                       "ns, us, ms, s, min, h or d, e.g. 1.5, 250ms or 2 min 5 s)"), text);
           return FALSE;
         }
       total += term;
@@ -124,13 +125,31 @@ tsl_duration_format (double ns)
     return format_unit (ns / 1e6, "ms");
   if (a < 60e9)
     return format_unit (ns / 1e9, "s");
-  if (a < 3600e9)
-    {
-      double minutes = floor (a / 60e9);
-      return g_strdup_printf ("%s%.0f min %.0f s", ns < 0 ? "-" : "",
-                              minutes, (a - minutes * 60e9) / 1e9);
-    }
   if (a < 2 * 86400e9)
-    return format_unit (ns / 3600e9, "h");
+    {
+      /* Whole clock units, zeros left out: "10 min", "1 h 10 min", "2 min 5 s"
+       * (not "10 min 0 s" or "1.167 h"); still reads back as a sum of terms. */
+      guint64 s = (guint64) llround (a / 1e9);
+      guint64 h = s / 3600, m = s / 60 % 60, sec = s % 60;
+      GString *out = g_string_new (ns < 0 ? "-" : "");
+
+      if (h > 0)
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT " h", h);
+      if (m > 0)
+        g_string_append_printf (out, "%s%" G_GUINT64_FORMAT " min", h > 0 ? " " : "", m);
+      if (sec > 0 && h < 10)
+        g_string_append_printf (out, "%s%" G_GUINT64_FORMAT " s", h > 0 || m > 0 ? " " : "", sec);
+      return g_string_free (out, FALSE);
+    }
   return format_unit (ns / 86400e9, "d");
+}
+
+char *
+tsl_duration_format_range (gint64 start_ns,
+                           gint64 end_ns)
+{
+  g_autofree char *start = tsl_duration_format ((double) start_ns);
+  g_autofree char *end = tsl_duration_format ((double) end_ns);
+
+  return g_strdup_printf ("%s – %s", start, end);
 }

@@ -14,5 +14,8 @@ gboolean          tsl_duration_parse            (const char          *text,
                                                  GError             **error);
 /* (transfer full): "1.25 ms", "3 s", "2 min 5 s", with a unit suited to the value. */
 char             *tsl_duration_format           (double               ns);
+/* (transfer full): "1 s – 2.5 s", a range's ends from the trace start. */
+char             *tsl_duration_format_range     (gint64               start_ns,
+                                                 gint64               end_ns);
 
 G_END_DECLS

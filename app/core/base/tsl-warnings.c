@@ -118,3 +118,26 @@ tsl_warnings_dup (TslWarnings *self)
 
   return g_strv_builder_end (builder);
 }
+
+GStrv
+tsl_warnings_dup_counted (TslWarnings *self,
+                          GArray      *counts)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_array_set_size (counts, 0);
+  for (guint i = 0; i < self->warnings->len; i++)
+    {
+      const Warning *warning = g_ptr_array_index (self->warnings, i);
+
+      g_strv_builder_add (builder, warning->message);
+      g_array_append_val (counts, warning->count);
+    }
+  if (self->dropped > 0)
+    {
+      g_strv_builder_add (builder, "warnings of other kinds");
+      g_array_append_val (counts, self->dropped);
+    }
+
+  return g_strv_builder_end (builder);
+}

@@ -17,5 +17,9 @@ void              tsl_warnings_take             (TslWarnings  *self,
                                                  char         *message);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_warnings_dup              (TslWarnings  *self);
+/* (transfer full): the messages alone; `counts` (guint64) gets how often
+ * each was seen. */
+GStrv             tsl_warnings_dup_counted      (TslWarnings  *self,
+                                                 GArray       *counts);
 
 G_END_DECLS

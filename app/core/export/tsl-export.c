@@ -10,10 +10,12 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-atomic-output-stream.h"
 #include "tsl-csv-writer.h"
 #include "tsl-export.h"
+#include "tsl-time-math.h"
 
 #define NOTE_HEIGHT 22
 
@@ -38,7 +40,7 @@ tsl_export_format_from_name (const char       *name,
     }
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               "%s: unknown report type (expected a name ending in .png, .svg, .pdf or .csv)", name);
+               _("%s: unknown report type (expected a name ending in .png, .svg, .pdf or .csv)"), name);
   return FALSE;
 }
 
@@ -82,7 +84,7 @@ finish (GOutputStream   *out,
       g_autofree char *name = g_file_get_parse_name (file);
 
       /* Not closing: the atomic stream discards its temporary on unref. */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the report: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: could not write the report: %s"),
                    name, cairo_status_to_string (status));
       return FALSE;
     }
@@ -148,14 +150,13 @@ export_picture (PaintFunc         paint,
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
-  if (status != CAIRO_STATUS_SUCCESS && sink.error != NULL)
+  /* cairo 1.16's PDF surface loses its stream's write error on finish and
+   * reports success: the sink's own error is the one to trust. */
+  if (sink.error != NULL)
     {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      /* Not closing: the atomic stream discards its temporary on unref. */
-      g_set_error (error, sink.error->domain, sink.error->code,
-                   "%s: could not write the report: %s", name, sink.error->message);
-      g_clear_error (&sink.error);
+      /* Not closing: the atomic stream discards its temporary on unref.
+       * Its errors name the file already. */
+      g_propagate_error (error, sink.error);
       return FALSE;
     }
 
@@ -254,7 +255,7 @@ tsl_export_write_samples (TslTrace       *trace,
 
           /* Formats without a time axis leave time_s empty. */
           if (has_time)
-            time_s = tsl_csv_format_double ((double) (s->time_ns - start_ns) / 1e9);
+            time_s = tsl_csv_format_double (tsl_time_seconds_between (start_ns, s->time_ns));
 
           tsl_csv_append_field (buf, name);
           g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,",

@@ -44,8 +44,20 @@ gboolean          tsl_export_flame              (TslFlame                    *fl
                                                  GFile                       *file,
                                                  GCancellable                *cancellable,
                                                  GError                     **error);
-/* track,index,time_s,weight,value,label — one row per kept sample. */
+/* track,index,time_s,weight,value,label — one row per kept sample. Reads the
+ * trace without locking it: hold tsl_trace_lock() around the call while
+ * another thread may feed the trace (the window's loader). */
 gboolean          tsl_export_write_samples      (TslTrace                *trace,
+                                                 GOutputStream           *out,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+/* track,depth,start_s,end_s,name,exact — one row per slice that the
+ * timeline draws for the view [start, end) (from the trace start) on the
+ * thread and async tracks whose name matches the glob `tracks` (NULL: all). */
+gboolean          tsl_export_write_view         (TslSnapshot             *snapshot,
+                                                 gint64                   view_start_ns,
+                                                 gint64                   view_end_ns,
+                                                 const char              *tracks,
                                                  GOutputStream           *out,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);

@@ -110,8 +110,10 @@ init_side (TslFlame *self,
 {
   GArray *items = self->items[s];
 
-  /* Time order, for the engine's autocorrelation check (merged threads). */
-  qsort (items->data, items->len, sizeof (TslFlameItem), compare_items);
+  /* Time order, for the engine's autocorrelation check (merged threads).
+   * An empty side's array has no data, and qsort (NULL, 0) is undefined. */
+  if (items->len > 1)
+    qsort (items->data, items->len, sizeof (TslFlameItem), compare_items);
   side->items = (const TslFlameItem *) (gpointer) items->data;
   side->n = items->len;
   side->top = g_new (gboolean, MAX (side->n, 1));
@@ -160,7 +162,8 @@ run_tests (TslFlame                *self,
         }
     }
 
-  qsort (candidates, n_candidates, 2 * sizeof (double), compare_candidates);
+  if (n_candidates > 1)
+    qsort (candidates, n_candidates, 2 * sizeof (double), compare_candidates);
   n_candidates = MIN (n_candidates, MAX_TESTED);
 
   for (guint s = 0; s < 2; s++)

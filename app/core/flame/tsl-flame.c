@@ -616,7 +616,8 @@ flush (GString       *buf,
   return TRUE;
 }
 
-/* Folded lines cannot hold a newline, and ';' is their separator. */
+/* Folded lines cannot hold a newline, and ';' is their separator: the
+ * readers stored a ';' inside a name as ':' (tsl-frames.h). */
 static void
 append_frame (GString    *buf,
               const char *name)
@@ -674,16 +675,6 @@ tsl_flame_write_folded (TslFlame      *self,
          flush (buf, out, TRUE, cancellable, error);
 }
 
-static void
-append_number (GString *buf,
-               double   value)
-{
-  g_autofree char *text = tsl_csv_format_double (value);
-
-  g_string_append_c (buf, ',');
-  g_string_append (buf, text);
-}
-
 static gboolean
 write_tree (TslFlame           *self,
             const TslFlameNode *node,
@@ -699,22 +690,16 @@ write_tree (TslFlame           *self,
       g_autofree char *path = tsl_flame_node_get_path (node, ";");
 
       tsl_csv_append_field (buf, path);
-      append_number (buf, root > 0 ? node->self / root : NAN);
-      append_number (buf, root > 0 ? node->total / root : NAN);
-      append_number (buf, node->self);
-      append_number (buf, node->total);
+      tsl_csv_append_number (buf, root > 0 ? node->self / root : NAN);
+      tsl_csv_append_number (buf, root > 0 ? node->total / root : NAN);
+      tsl_csv_append_number (buf, node->self);
+      tsl_csv_append_number (buf, node->total);
       if (self->diff)
         {
           const TslFlameDiff *d = node->diff;
 
-          append_number (buf, d->a_share);
-          append_number (buf, d->b_share);
-          append_number (buf, d->change * 100);
-          append_number (buf, d->ci_low * 100);
-          append_number (buf, d->ci_high * 100);
-          append_number (buf, d->p_value);
-          append_number (buf, d->q_value);
-          g_string_append (buf, d->significant ? ",true" : ",false");
+          tsl_csv_append_change (buf, d->a_share, d->b_share, d->change, d->ci_low, d->ci_high,
+                                 d->p_value, d->q_value, d->significant);
         }
       g_string_append_c (buf, '\n');
       if (!flush (buf, out, FALSE, cancellable, error))

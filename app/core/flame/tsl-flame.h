@@ -153,7 +153,9 @@ double              tsl_flame_search_share       (TslFlame                *self,
 
 /* Collapsed stacks, `a;b;c 12`: one line per distinct stack, the count in
  * events (summary.count), in layout order. Threads not merged lead with
- * their thread frame, as stackcollapse-perf.pl --tid does. */
+ * their thread frame, as stackcollapse-perf.pl --tid does. The format has
+ * no escape: a ';' in a frame name was stored as ':' by the reader, and a
+ * newline is written as a space, so every name reads back as one frame. */
 gboolean            tsl_flame_write_folded       (TslFlame                *self,
                                                   GOutputStream           *out,
                                                   GCancellable            *cancellable,

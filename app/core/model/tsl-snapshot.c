@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 struct _TslSnapshot
 {
@@ -25,42 +26,10 @@ struct _TslSnapshot
   guint             k;
   gboolean          has_time;
   char             *format;
+  gboolean          exact;
+  gint64            exact_start;
+  gint64            exact_end;
 };
-
-/* Traces may hold any 64-bit time; arithmetic on them saturates rather than
- * wrapping (a wrapped slice would be drawn across the whole view). */
-static inline gint64
-sat_add (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_add_overflow (a, b, &r))
-    return b > 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
-
-static inline gint64
-sat_mul (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_mul_overflow (a, b, &r))
-    return (a < 0) != (b < 0) ? G_MININT64 : G_MAXINT64;
-  return r;
-}
-
-static inline gint64
-sat_sub (gint64 a,
-         gint64 b)
-{
-  gint64 r;
-
-  if (__builtin_sub_overflow (a, b, &r))
-    return b < 0 ? G_MAXINT64 : G_MININT64;
-  return r;
-}
 
 static guint32
 intern_frame (TslSnapshot *self,
@@ -126,6 +95,71 @@ compare_tracks (gconstpointer a,
   return g_utf8_collate (ta->name, tb->name);
 }
 
+static int
+compare_slices (gconstpointer a,
+                gconstpointer b)
+{
+  const TslSnapshotSlice *sa = a, *sb = b;
+
+  if (sa->start_ns != sb->start_ns)
+    return sa->start_ns < sb->start_ns ? -1 : 1;
+  if (sa->depth != sb->depth)
+    return sa->depth < sb->depth ? -1 : 1;
+  return sa->end_ns > sb->end_ns ? -1 : sa->end_ns < sb->end_ns;
+}
+
+/* Each distinct stack once: its leaf's frame id and depth. */
+typedef struct {
+  guint32 frame;
+  guint32 depth;
+} LeafOf;
+
+static void
+copy_slices (TslSnapshot      *self,
+             TslTrace         *trace,
+             guint             track,
+             TslSnapshotTrack *out,
+             GArray           *leaves)
+{
+  const TslExactSlice *slices;
+  guint n = 0;
+
+  slices = tsl_trace_get_exact_slices (trace, track, &n);
+  out->exact = TRUE;
+  out->n_slices = n;
+  out->slices = g_new (TslSnapshotSlice, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      TslSnapshotSlice *s = &out->slices[i];
+      guint32 label = slices[i].label;
+
+      if (label >= leaves->len)
+        g_array_set_size (leaves, label + 1);
+      if (g_array_index (leaves, LeafOf, label).frame == 0)
+        {
+          const char *text = tsl_trace_lookup_exact_label (trace, label);
+          const char *leaf = strrchr (text, ';');
+          guint depth = 0;
+
+          for (const char *p = text; *p; p++)
+            depth += *p == ';';
+          leaf = leaf ? leaf + 1 : text;
+          g_array_index (leaves, LeafOf, label) =
+            (LeafOf) { intern_frame (self, leaf, strlen (leaf)), depth };
+        }
+
+      s->start_ns = tsl_time_sub (slices[i].start_ns, self->start_ns);
+      s->end_ns = tsl_time_sub (slices[i].end_ns, self->start_ns);
+      s->offset = slices[i].offset;
+      s->frame = g_array_index (leaves, LeafOf, label).frame;
+      s->depth = g_array_index (leaves, LeafOf, label).depth;
+      out->max_depth = MAX (out->max_depth, s->depth + 1);
+    }
+
+  qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
+}
+
 static void
 copy_track (TslSnapshot      *self,
             TslTrace         *trace,
@@ -165,20 +199,21 @@ copy_track (TslSnapshot      *self,
       TslSnapshotSample *s = &out->samples[i];
       guint offset = self->frames->len;
 
-      s->time_ns = sat_sub (samples[i].time_ns, self->start_ns);
+      s->time_ns = tsl_time_sub (samples[i].time_ns, self->start_ns);
       s->value = samples[i].value;
       s->summary = samples[i].summary;
       s->index = samples[i].index;
 
       if (grid != NULL)
         {
-          s->start_ns = sat_sub (sat_add (origin, sat_mul (samples[i].slice, width)), self->start_ns);
-          s->end_ns = sat_add (s->start_ns, width);
+          s->start_ns = tsl_time_sub (tsl_time_add (origin, tsl_time_mul (samples[i].slice, width)),
+                                      self->start_ns);
+          s->end_ns = tsl_time_add (s->start_ns, width);
         }
       else
         {
           /* Count mode: a slice spans from the previous sample's time to this one's. */
-          s->start_ns = i > 0 ? sat_sub (samples[i - 1].time_ns, self->start_ns) : s->time_ns;
+          s->start_ns = i > 0 ? tsl_time_sub (samples[i - 1].time_ns, self->start_ns) : s->time_ns;
           s->end_ns = s->time_ns;
         }
 
@@ -191,6 +226,42 @@ copy_track (TslSnapshot      *self,
         out->value_min = isnan (out->value_min) ? s->summary.min : MIN (out->value_min, s->summary.min);
       if (!isnan (s->summary.max))
         out->value_max = isnan (out->value_max) ? s->summary.max : MAX (out->value_max, s->summary.max);
+    }
+}
+
+/* Two threads of a process with one name ("java", "ThreadPoolForegroundWorker")
+ * are told apart by their tids. */
+static void
+name_collisions (TslSnapshot *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      TslSnapshotTrack *t = &self->tracks[i];
+      char *key;
+
+      if (t->kind != TSL_TRACK_THREAD)
+        continue;
+      key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", t->pid, t->name);
+      g_hash_table_replace (seen, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) + 1));
+    }
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      TslSnapshotTrack *t = &self->tracks[i];
+      g_autofree char *key = NULL;
+
+      if (t->kind != TSL_TRACK_THREAD)
+        continue;
+      key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", t->pid, t->name);
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) > 1)
+        {
+          char *named = g_strdup_printf ("%s (tid %" G_GINT64_FORMAT ")", t->name, t->tid);
+
+          g_free (t->name);
+          t->name = named;
+        }
     }
 }
 
@@ -215,7 +286,7 @@ tsl_snapshot_new (TslTrace *trace)
   if (tsl_trace_get_span (trace, &start, &end))
     {
       self->start_ns = start;
-      self->span_ns = MAX (sat_sub (end, start), 1);
+      self->span_ns = MAX (tsl_time_sub (end, start), 1);
     }
   self->events = tsl_trace_get_events (trace);
   self->k = tsl_trace_get_k (trace);
@@ -227,6 +298,25 @@ tsl_snapshot_new (TslTrace *trace)
   for (guint i = 0; i < self->n_tracks; i++)
     copy_track (self, trace, i, &self->tracks[i], frame_offsets);
 
+  if (tsl_trace_get_exact (trace, &self->exact_start, &self->exact_end))
+    {
+      g_autoptr(GArray) leaves = g_array_new (FALSE, TRUE, sizeof (LeafOf));
+
+      /* Exact when every stack track is a span track (perf's samples are
+       * not recorded: see tsl_trace_record_exact()). */
+      self->exact = TRUE;
+      self->exact_start = tsl_time_sub (self->exact_start, self->start_ns);
+      self->exact_end = tsl_time_sub (self->exact_end, self->start_ns);
+      for (guint i = 0; i < self->n_tracks; i++)
+        if (self->tracks[i].kind == TSL_TRACK_THREAD || self->tracks[i].kind == TSL_TRACK_ASYNC)
+          {
+            if (g_strcmp0 (self->tracks[i].unit, "ns") == 0)
+              copy_slices (self, trace, i, &self->tracks[i], leaves);
+            else
+              self->exact = FALSE;
+          }
+    }
+
   tsl_trace_unlock (trace);
 
   /* Frame arrays are stable only once self->frames stops growing. */
@@ -237,6 +327,7 @@ tsl_snapshot_new (TslTrace *trace)
 
   if (self->n_tracks > 1)
     qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
+  name_collisions (self);
 
   return self;
 }
@@ -252,6 +343,7 @@ snapshot_clear (gpointer data)
       g_free (self->tracks[i].process);
       g_free (self->tracks[i].unit);
       g_free (self->tracks[i].samples);
+      g_free (self->tracks[i].slices);
     }
   g_free (self->tracks);
   g_free (self->format);
@@ -337,4 +429,53 @@ const char *
 tsl_snapshot_get_format (TslSnapshot *self)
 {
   return self->format;
+}
+
+gboolean
+tsl_snapshot_get_exact (TslSnapshot *self,
+                        gint64      *start_ns,
+                        gint64      *end_ns)
+{
+  if (start_ns)
+    *start_ns = self->exact_start;
+  if (end_ns)
+    *end_ns = self->exact_end;
+  return self->exact;
+}
+
+gint64
+tsl_snapshot_slice_self_time (const TslSnapshotTrack *track,
+                              guint                   index)
+{
+  const TslSnapshotSlice *s;
+  gint64 self;
+
+  g_return_val_if_fail (index < track->n_slices, 0);
+
+  s = &track->slices[index];
+  self = s->end_ns - s->start_ns;
+  /* By start, then depth: its children follow it, until a slice starts at
+   * or after its end. */
+  for (guint i = index + 1; i < track->n_slices && track->slices[i].start_ns < s->end_ns; i++)
+    if (track->slices[i].depth == s->depth + 1)
+      self -= MIN (track->slices[i].end_ns, s->end_ns) - track->slices[i].start_ns;
+  return MAX (self, 0);
+}
+
+guint
+tsl_snapshot_slice_parent (const TslSnapshotTrack *track,
+                           guint                   index)
+{
+  const TslSnapshotSlice *s;
+
+  g_return_val_if_fail (index < track->n_slices, G_MAXUINT);
+
+  s = &track->slices[index];
+  if (s->depth == 0)
+    return G_MAXUINT;
+  for (guint i = index; i-- > 0;)
+    if (track->slices[i].depth + 1 == s->depth &&
+        track->slices[i].start_ns <= s->start_ns && track->slices[i].end_ns >= s->end_ns)
+      return i;
+  return G_MAXUINT;
 }

@@ -24,6 +24,15 @@ typedef struct {
   const guint32 *frames;     /* ids for tsl_snapshot_get_frame_name() */
 } TslSnapshotSample;
 
+/* One span or instant exactly as the file has it (exact view, tsl-exact.h). */
+typedef struct {
+  gint64         start_ns;   /* from the trace start */
+  gint64         end_ns;     /* == start_ns for an instant */
+  gint64         offset;     /* byte position of the event in the file, -1 if unknown */
+  guint32        frame;      /* its name, for tsl_snapshot_get_frame_name() */
+  guint32        depth;      /* 0 for a root span */
+} TslSnapshotSlice;
+
 typedef struct {
   char              *name;
   char              *process;
@@ -39,11 +48,18 @@ typedef struct {
   double             value_max;
   guint              n_samples;
   TslSnapshotSample *samples;   /* in time order */
+  /* Exact view: every slice of the snapshot's exact window, by start, then
+   * depth; when `exact` is FALSE the track is drawn from its samples. */
+  gboolean           exact;
+  guint              n_slices;
+  TslSnapshotSlice  *slices;
 } TslSnapshotTrack;
 
 typedef struct _TslSnapshot TslSnapshot;
 
-/* Takes the trace's lock while copying. */
+/* Takes the trace's lock while copying: do not call it with the lock held.
+ * A snapshot never changes once made and its reference count is atomic, so
+ * it can be read from any thread without a lock. */
 TslSnapshot            *tsl_snapshot_new              (TslTrace          *trace);
 TslSnapshot            *tsl_snapshot_ref              (TslSnapshot       *self);
 void                    tsl_snapshot_unref            (TslSnapshot       *self);
@@ -62,6 +78,18 @@ guint64                 tsl_snapshot_get_events       (TslSnapshot       *self);
 guint                   tsl_snapshot_get_k            (TslSnapshot       *self);
 gboolean                tsl_snapshot_get_has_time     (TslSnapshot       *self);
 const char             *tsl_snapshot_get_format       (TslSnapshot       *self);
+/* Of an exact track's slice `index`: its duration less its direct
+ * children's, and the index of the slice it is nested in (G_MAXUINT for a
+ * root). */
+gint64                  tsl_snapshot_slice_self_time  (const TslSnapshotTrack *track,
+                                                       guint              index);
+guint                   tsl_snapshot_slice_parent     (const TslSnapshotTrack *track,
+                                                       guint              index);
+/* TRUE when the thread and async tracks hold every slice of [start, end)
+ * (from the trace start), not samples. */
+gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
+                                                       gint64            *start_ns,
+                                                       gint64            *end_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSnapshot, tsl_snapshot_unref)
 

@@ -9,7 +9,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
+#include "tsl-exact.h"
 #include "tsl-label-store.h"
 #include "tsl-trace.h"
 #include "tsl-warnings.h"
@@ -27,6 +29,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   TslSampler   *sampler;
 } Track;
 
@@ -70,6 +73,18 @@ struct _TslTrace
   gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
   gint64          filter_start;
   gint64          filter_end;
+
+  TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
+  gpointer        event_data;
+  gboolean        has_pending;   /* an event offered, its label not yet seen */
+  gboolean        pending_kept;  /* … and its sampler kept it */
+  guint           pending_track;
+  gint64          pending_time;
+  double          pending_value;
+  TslExact       *exact;         /* see tsl_trace_record_exact() */
+  gint64          event_offset;
+  gboolean        label_sampler; /* the last offer's label goes to its sampler */
+  gboolean        label_exact;   /* … and/or to the exact recorder */
 
   TslWarnings    *warnings;
 };
@@ -131,6 +146,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->warnings, tsl_warnings_free);
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
   g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->exact, tsl_exact_free);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (tsl_trace_parent_class)->finalize (object);
@@ -273,10 +289,62 @@ tsl_trace_get_format (TslTrace *self)
   return self->format;
 }
 
+/* Longer parts of a name or of a stack label (between ';') keep this many
+ * bytes and "…": one 50 MB event name was copied into every stack label
+ * holding it and laid out glyph by glyph (27× its size in an SVG export).
+ * Real names, C++ templates included, stay far below. */
+#define NAME_MAX_BYTES 16384
+
+/* `str` with every ';'-separated part longer than NAME_MAX_BYTES cut at a
+ * character boundary, with a warning; NULL when none is that long. */
+static char *
+cut_long_parts (TslTrace   *self,
+                const char *str,
+                gsize       len)
+{
+  const char *p = str;
+  const char *end = str + len;
+  GString *out = NULL;
+
+  if (G_LIKELY (len <= NAME_MAX_BYTES))
+    return NULL;
+
+  while (p < end)
+    {
+      const char *semi = memchr (p, ';', end - p);
+      const char *part_end = semi ? semi : end;
+
+      if ((gsize) (part_end - p) > NAME_MAX_BYTES)
+        {
+          /* With the "…", the part is NAME_MAX_BYTES long: cut once. */
+          const char *cut = p + NAME_MAX_BYTES - strlen ("…");
+
+          /* Not inside a UTF-8 sequence. */
+          while (cut > p && ((guchar) *cut & 0xC0) == 0x80)
+            cut--;
+          if (out == NULL)
+            out = g_string_new_len (str, p - str);
+          g_string_append_len (out, p, cut - p);
+          g_string_append (out, "…");
+        }
+      else if (out != NULL)
+        g_string_append_len (out, p, part_end - p);
+      if (semi != NULL && out != NULL)
+        g_string_append_c (out, ';');
+      p = semi ? semi + 1 : end;
+    }
+  if (out == NULL)
+    return NULL;
+  tsl_trace_add_warning (self, _("names longer than %u bytes were cut to their first %u bytes and “…”"),
+                         NAME_MAX_BYTES, NAME_MAX_BYTES - (guint) strlen ("…"));
+  return g_string_free (out, FALSE);
+}
+
 guint32
 tsl_trace_intern (TslTrace   *self,
                   const char *str)
 {
+  g_autofree char *cut = NULL;
   gpointer id;
   const char *copy;
 
@@ -288,14 +356,17 @@ tsl_trace_intern (TslTrace   *self,
   if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
     return GPOINTER_TO_UINT (id);
 
+  if ((cut = cut_long_parts (self, str, strlen (str))) != NULL)
+    return tsl_trace_intern (self, cut);
+
   /* Every string leaves as UTF-8 (painter, JSON, CSV): damaged text from a
    * trace is repaired once here, with U+FFFD for the bad bytes. */
   if (!g_utf8_validate (str, -1, NULL))
     {
       g_autofree char *valid = g_utf8_make_valid (str, -1);
 
-      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
-                             "their bad bytes are shown as U+FFFD");
+      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD"));
       return tsl_trace_intern (self, valid);
     }
 
@@ -322,6 +393,14 @@ tsl_trace_intern_len (TslTrace   *self,
     return 0;
   if (len < 0)
     return tsl_trace_intern (self, str);
+  /* Cut before the copy: a 200 MB name is not copied whole. */
+  if (G_UNLIKELY ((gsize) len > NAME_MAX_BYTES))
+    {
+      g_autofree char *cut = cut_long_parts (self, str, len);
+
+      if (cut != NULL)
+        return tsl_trace_intern (self, cut);
+    }
 
   /* Readers intern slices of their input buffer; copy only to NUL-terminate. */
   buf = (gsize) len < sizeof stack ? stack : (heap = g_malloc (len + 1));
@@ -518,6 +597,26 @@ tsl_trace_track_set_unit (TslTrace   *self,
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
 }
 
+void
+tsl_trace_track_set_sampled (TslTrace *self,
+                             guint     track,
+                             gboolean  sampled)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  get_track (self, track)->sampled = sampled;
+}
+
+gboolean
+tsl_trace_track_get_sampled (TslTrace *self,
+                             guint     track)
+{
+  CHECK_TRACK (self, track, FALSE);
+
+  return get_track (self, track)->sampled;
+}
+
 /* Threads: their thread_sort_index, else 0 (order by process first, see
  * tsl_trace_get_process_sort_index()). Other tracks: 0. */
 int
@@ -679,6 +778,77 @@ note_time (TslTrace *self,
     self->span_end = time_ns;
 }
 
+static void
+deliver_pending (TslTrace   *self,
+                 const char *label)
+{
+  if (!self->has_pending)
+    return;
+  self->has_pending = FALSE;
+  self->event_func (self->pending_track, self->pending_time, self->pending_value,
+                    label, TRUE, self->event_data);
+}
+
+static gboolean
+offer_observed (TslTrace *self,
+                guint     track,
+                gint64    time_ns,
+                double    value)
+{
+  /* The previous event got no label (metric rows, unlabelled instants). */
+  deliver_pending (self, NULL);
+
+  if (self->has_filter && (time_ns < self->filter_start || time_ns >= self->filter_end))
+    {
+      self->event_func (track, time_ns, value, NULL, FALSE, self->event_data);
+      return FALSE;
+    }
+
+  self->pending_kept = tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+  self->has_pending = TRUE;
+  self->pending_track = track;
+  self->pending_time = time_ns;
+  self->pending_value = value;
+  return TRUE;
+}
+
+/* FALSE when the label is for an event its sampler did not keep. */
+static gboolean
+observe_label (TslTrace   *self,
+               guint       track,
+               const char *label)
+{
+  if (G_LIKELY (self->event_func == NULL))
+    return TRUE;
+  if (!self->has_pending || self->pending_track != track)
+    return TRUE;
+
+  deliver_pending (self, label);
+  return self->pending_kept;
+}
+
+void
+tsl_trace_set_event_func (TslTrace          *self,
+                          TslTraceEventFunc  func,
+                          gpointer           user_data)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->event_func = func;
+  self->event_data = user_data;
+  self->has_pending = FALSE;
+}
+
+void
+tsl_trace_flush_events (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  if (self->event_func != NULL)
+    deliver_pending (self, NULL);
+}
+static gboolean offer_exact (TslTrace *self, guint track, gint64 time_ns, double value);
+
 gboolean
 tsl_trace_offer (TslTrace *self,
                  guint     track,
@@ -693,11 +863,107 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (G_UNLIKELY (self->event_func != NULL))
+    return offer_observed (self, track, time_ns, value);
+  if (G_UNLIKELY (self->exact != NULL))
+    return offer_exact (self, track, time_ns, value);
   if (G_UNLIKELY (self->has_filter) &&
       (time_ns < self->filter_start || time_ns >= self->filter_end))
     return FALSE;
 
   return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+}
+
+void
+tsl_trace_record_exact (TslTrace *self,
+                        guint     per_track,
+                        guint     total)
+{
+  gint64 start = self->has_filter ? self->filter_start : G_MININT64;
+  gint64 end = self->has_filter ? self->filter_end : G_MAXINT64;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  g_clear_pointer (&self->exact, tsl_exact_free);
+  self->exact = tsl_exact_new (start, end, per_track, total);
+  self->event_offset = -1;
+}
+
+void
+tsl_trace_set_event_offset (TslTrace *self,
+                            gint64    offset)
+{
+  self->event_offset = offset;
+}
+
+gboolean
+tsl_trace_wants_offsets (TslTrace *self)
+{
+  return self->exact != NULL;
+}
+
+/* Recording every slice of a window as well as sampling: the payload is
+ * parsed when either wants it, and the label goes where it is wanted. */
+static gboolean
+offer_exact (TslTrace *self,
+             guint     track,
+             gint64    time_ns,
+             double    value)
+{
+  Track *t = get_track (self, track);
+
+  self->label_sampler = !(self->has_filter &&
+                          (time_ns < self->filter_start || time_ns >= self->filter_end)) &&
+                        tsl_sampler_offer (t->sampler, time_ns, value);
+  self->label_exact = FALSE;
+
+  /* Span tracks only (their values are durations, unit "ns"): a sampled
+   * profile's instants are better drawn as the samples' slices. */
+  if ((t->key.kind == TSL_TRACK_THREAD || t->key.kind == TSL_TRACK_ASYNC) &&
+      t->unit != 0 && g_str_equal (tsl_trace_lookup (self, t->unit), "ns"))
+    {
+      gint64 end = time_ns;
+
+      if (value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
+        end = time_ns + (gint64) value;
+      self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset);
+      if (!tsl_exact_is_complete (self->exact))
+        g_clear_pointer (&self->exact, tsl_exact_free);
+    }
+  self->event_offset = -1;
+
+  return self->label_sampler || self->label_exact;
+}
+
+gboolean
+tsl_trace_get_exact (TslTrace *self,
+                     gint64   *start_ns,
+                     gint64   *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  if (self->exact == NULL)
+    return FALSE;
+  tsl_exact_get_window (self->exact, start_ns, end_ns);
+  return TRUE;
+}
+
+const TslExactSlice *
+tsl_trace_get_exact_slices (TslTrace *self,
+                            guint     track,
+                            guint    *n)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  *n = 0;
+  return self->exact ? tsl_exact_get_slices (self->exact, track, n) : NULL;
+}
+
+const char *
+tsl_trace_lookup_exact_label (TslTrace *self,
+                              guint32   label)
+{
+  return self->exact ? tsl_exact_lookup (self->exact, label) : "";
 }
 
 void
@@ -740,13 +1006,16 @@ tsl_trace_set_label (TslTrace   *self,
                      const char *label)
 {
   g_autofree char *valid = NULL;
+  g_autofree char *cut = NULL;
 
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
   if (label == NULL)
     {
-      tsl_sampler_set_label (get_track (self, track)->sampler, 0);
+      if (observe_label (self, track, NULL) &&
+          (self->event_func != NULL || self->exact == NULL || self->label_sampler))
+        tsl_sampler_set_label (get_track (self, track)->sampler, 0);
       return;
     }
 
@@ -754,10 +1023,12 @@ tsl_trace_set_label (TslTrace   *self,
   if (!g_utf8_validate (label, -1, NULL))
     {
       valid = g_utf8_make_valid (label, -1);
-      tsl_trace_add_warning (self, "names that are not valid UTF-8 were read; "
-                             "their bad bytes are shown as U+FFFD");
+      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+                             "their bad bytes are shown as U+FFFD"));
       label = valid;
     }
+  if ((cut = cut_long_parts (self, label, strlen (label))) != NULL)
+    label = cut;
 
   tsl_trace_set_label_joined (self, track, label, strlen (label));
 }
@@ -772,6 +1043,15 @@ tsl_trace_set_label_joined (TslTrace   *self,
   g_return_if_fail (track < self->tracks->len);
   g_return_if_fail (label != NULL && label[len] == '\0');
 
+  if (!observe_label (self, track, label))
+    return;
+  if (G_UNLIKELY (self->exact != NULL && self->event_func == NULL))
+    {
+      if (self->label_exact)
+        tsl_exact_set_label (self->exact, label, len);
+      if (!self->label_sampler)
+        return;
+    }
   tsl_sampler_set_label (get_track (self, track)->sampler,
                          tsl_label_store_intern_len (self->labels, label, len));
   maybe_collect_labels (self);
@@ -808,6 +1088,17 @@ tsl_trace_set_label_id (TslTrace *self,
   g_return_if_fail (TSL_IS_TRACE (self));
   g_return_if_fail (track < self->tracks->len);
 
+  if (!observe_label (self, track, label != 0 ? tsl_trace_lookup (self, label) : NULL))
+    return;
+  if (G_UNLIKELY (self->exact != NULL && self->event_func == NULL))
+    {
+      const char *text = tsl_trace_lookup (self, label);
+
+      if (self->label_exact && text != NULL)
+        tsl_exact_set_label (self->exact, text, strlen (text));
+      if (!self->label_sampler)
+        return;
+    }
   tsl_sampler_set_label (get_track (self, track)->sampler, label);
 }
 
@@ -890,4 +1181,13 @@ tsl_trace_dup_warnings (TslTrace *self)
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
 
   return tsl_warnings_dup (self->warnings);
+}
+
+GStrv
+tsl_trace_dup_warnings_counted (TslTrace *self,
+                                GArray   *counts)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  return tsl_warnings_dup_counted (self->warnings, counts);
 }

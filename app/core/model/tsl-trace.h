@@ -6,13 +6,20 @@
  * one TslSampler per track (K..2K samples plus slice summaries) and the
  * distinct strings. Memory is O(tracks × K + distinct strings).
  *
- * Threading: a reader on a worker thread holds tsl_trace_lock() while it feeds
- * one chunk of input; a viewer takes the same lock to copy a consistent view.
+ * Threading: nothing in this header locks by itself, so the per-event path
+ * costs no atomics. A reader on a worker thread holds tsl_trace_lock() while
+ * it feeds one chunk of input; a viewer takes the same lock to copy a
+ * consistent view (tsl_snapshot_new()). Any other caller that shares the
+ * trace with a reading thread holds the lock around every call here and
+ * while it uses what a getter returned (names, samplers, warnings). The
+ * lock is a plain GMutex: not recursive. A trace no other thread feeds (the
+ * command line after tsl_read_path() returned) needs no lock.
  */
 #pragma once
 
 #include <glib-object.h>
 
+#include "tsl-exact.h"
 #include "tsl-sampler.h"
 
 G_BEGIN_DECLS
@@ -77,6 +84,13 @@ const char       *tsl_trace_track_get_unit      (TslTrace       *self,
 void              tsl_trace_track_set_unit      (TslTrace       *self,
                                                  guint           track,
                                                  const char     *unit);
+/* A thread whose events are samples of its whole stack (perhaps weighted
+ * by a duration), not spans of their innermost frame: a sampled profile. */
+void              tsl_trace_track_set_sampled   (TslTrace       *self,
+                                                 guint           track,
+                                                 gboolean        sampled);
+gboolean          tsl_trace_track_get_sampled   (TslTrace       *self,
+                                                 guint           track);
 int               tsl_trace_track_get_sort_index(TslTrace       *self,
                                                  guint           track);
 TslSampler       *tsl_trace_track_get_sampler   (TslTrace       *self,
@@ -115,6 +129,44 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
 void              tsl_trace_set_time_filter     (TslTrace       *self,
                                                  gint64          start_ns,
                                                  gint64          end_ns);
+/* Sees every event offered, for exact per-range figures: events outside the
+ * time filter at once without a label (in_range FALSE), events inside it
+ * with the label the reader attaches. While set, tsl_trace_offer() returns
+ * TRUE for every event inside the filter so that the reader builds its
+ * label; the samplers still keep only their own. Call
+ * tsl_trace_flush_events() after the last event. */
+typedef void    (*TslTraceEventFunc)            (guint           track,
+                                                 gint64          time_ns,
+                                                 double          value,
+                                                 const char     *label,
+                                                 gboolean        in_range,
+                                                 gpointer        user_data);
+void              tsl_trace_set_event_func      (TslTrace       *self,
+                                                 TslTraceEventFunc func,
+                                                 gpointer        user_data);
+void              tsl_trace_flush_events        (TslTrace       *self);
+/* Also records every slice of span tracks (thread and async tracks whose
+ * values are durations, unit "ns": not a sampled profile's instants) in the time filter's
+ * window (set it first; without one, the whole input), while no track holds
+ * more than `per_track` and all no more than `total` (tsl-exact.h); past
+ * that, only samples are kept. */
+void              tsl_trace_record_exact        (TslTrace       *self,
+                                                 guint           per_track,
+                                                 guint           total);
+/* TRUE while every slice of the window [start, end) is held. */
+gboolean          tsl_trace_get_exact           (TslTrace       *self,
+                                                 gint64         *start_ns,
+                                                 gint64         *end_ns);
+const TslExactSlice *tsl_trace_get_exact_slices (TslTrace       *self,
+                                                 guint           track,
+                                                 guint          *n);
+const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
+                                                 guint32         label);
+/* Readers that know where an event sits in the input say so before
+ * offering it, when tsl_trace_wants_offsets() (for reading its details). */
+gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
+void              tsl_trace_set_event_offset    (TslTrace       *self,
+                                                 gint64          offset);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
@@ -160,5 +212,8 @@ void              tsl_trace_add_warning         (TslTrace       *self,
                                                  ...) G_GNUC_PRINTF (2, 3);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
+/* (transfer full): the messages alone, their counts (guint64) in `counts`. */
+GStrv             tsl_trace_dup_warnings_counted (TslTrace      *self,
+                                                 GArray         *counts);
 
 G_END_DECLS

@@ -27,6 +27,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
 
@@ -205,8 +207,9 @@ tally_report (CsvState   *self,
 {
   if (t->count == 0)
     return;
-  tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " %s (the first here)",
-                         t->first, t->count, what);
+  /* Translators: position, count, what the tally counts */
+  tsl_trace_add_warning (self->trace, _("%s: %llu %s (the first here)"),
+                         t->first, (unsigned long long) t->count, _(what));
 }
 
 static gpointer
@@ -571,7 +574,7 @@ learn_kinds (CsvState *self)
           self->time_mode = TIME_ORDINAL;
           tsl_trace_set_has_time (self->trace, FALSE);
           tsl_trace_add_warning (self->trace,
-                                 "%s: column “%s” holds no times; rows are shown in file order",
+                                 _("%s: column “%s” holds no times; rows are shown in file order"),
                                  tsl_reader_context_get_name (self->ctx),
                                  (const char *) g_ptr_array_index (self->names, self->time_col));
         }
@@ -780,17 +783,25 @@ csv_parse (gpointer       data,
   if (at_eof)
     {
       tally_report (self, &self->ragged,
-                    "rows have a different number of fields than their header and were skipped");
-      tally_report (self, &self->bad_time, "rows have a time that cannot be read and were skipped");
-      tally_report (self, &self->bad_value, "cells are not numbers and were skipped");
-      tally_report (self, &self->restarts, "LINUX-RESTART marker rows were skipped");
-      tally_report (self, &self->unterminated, "quoted field is not closed at the end of the file");
+                    N_("rows have a different number of fields than their header and were skipped"));
+      tally_report (self, &self->bad_time, N_("rows have a time that cannot be read and were skipped"));
+      tally_report (self, &self->bad_value, N_("cells are not numbers and were skipped"));
+      tally_report (self, &self->restarts, N_("LINUX-RESTART marker rows were skipped"));
+      tally_report (self, &self->unterminated, N_("quoted field is not closed at the end of the file"));
       if (self->names->len == 0)
-        tsl_trace_add_warning (self->trace, "%s: no header row found",
+        tsl_trace_add_warning (self->trace, _("%s: no header row found"),
                                tsl_reader_context_get_name (self->ctx));
       else if (self->n_rows == 0)
-        tsl_trace_add_warning (self->trace, "%s: the header has no data rows",
+        tsl_trace_add_warning (self->trace, _("%s: the header has no data rows"),
                                tsl_reader_context_get_name (self->ctx));
+      else if (tsl_trace_get_n_tracks (self->trace) == 0)
+        {
+          /* Rows, but not one number to draw. */
+          tsl_trace_add_warning (self->trace, _("%s: no column holds numbers"),
+                                 tsl_reader_context_get_name (self->ctx));
+          tsl_reader_context_set_nothing_to_show (self->ctx, error, p - base);
+          return -1;
+        }
     }
 
   return p - base;

@@ -3,12 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The parse runs in a GTask thread; progress is stored under a mutex and
- * published to the main context by at most one pending low-priority idle, so
- * notifications never arrive once per chunk (Sysprof's loader does the same).
+ * published to the main context by at most one pending low-priority timeout,
+ * so notifications never arrive once per chunk (Sysprof's loader does the
+ * same). A window takes a new snapshot of the trace on each `events`
+ * notification: the interval bounds how often it copies and repaints.
  */
 #define G_LOG_DOMAIN "tsl-document-loader"
 
 #include "config.h"
+
+#include <glib/gi18n-lib.h>
 
 #include "tsl-document-loader.h"
 #include "tsl-read-stream.h"
@@ -35,12 +39,25 @@ enum {
   PROP_TRACE,
   PROP_FRACTION,
   PROP_EVENTS,
+  PROP_MESSAGE,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TslDocumentLoader, tsl_document_loader, G_TYPE_OBJECT)
+
+#define NOTIFY_INTERVAL_MS 250
+
+static void
+notify_progress (TslDocumentLoader *self)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
 
 static gboolean
 notify_progress_cb (gpointer data)
@@ -51,8 +68,7 @@ notify_progress_cb (gpointer data)
   self->notify_source = 0;
   g_mutex_unlock (&self->mutex);
 
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
+  notify_progress (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -71,7 +87,7 @@ progress_cb (guint64  bytes_read,
   self->events = events;
   if (self->notify_source == 0)
     {
-      g_autoptr(GSource) source = g_timeout_source_new (100);
+      g_autoptr(GSource) source = g_timeout_source_new (NOTIFY_INTERVAL_MS);
 
       g_source_set_priority (source, G_PRIORITY_LOW);
       g_source_set_callback (source, notify_progress_cb, g_object_ref (self), g_object_unref);
@@ -146,8 +162,7 @@ tsl_document_loader_load_finish (TslDocumentLoader  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   /* Final figures, without waiting for the throttled notification. */
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EVENTS]);
+  notify_progress (self);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
@@ -228,10 +243,12 @@ tsl_document_loader_dup_message (TslDocumentLoader *self)
 
   read = g_format_size (bytes);
   if (all == 0)
-    return g_strdup_printf ("%s, %" G_GUINT64_FORMAT " events", read, events);
+    /* Translators: bytes read, events */
+    return g_strdup_printf (_("%s, %llu events"), read, (unsigned long long) events);
 
   total = g_format_size (all);
-  return g_strdup_printf ("%s of %s, %" G_GUINT64_FORMAT " events", read, total, events);
+  /* Translators: bytes read, file size, events */
+  return g_strdup_printf (_("%s of %s, %llu events"), read, total, (unsigned long long) events);
 }
 
 /**
@@ -295,6 +312,10 @@ tsl_document_loader_get_property (GObject    *object,
       g_value_set_double (value, tsl_document_loader_get_fraction (self));
       break;
 
+    case PROP_MESSAGE:
+      g_value_take_string (value, tsl_document_loader_dup_message (self));
+      break;
+
     case PROP_EVENTS:
       g_value_set_uint64 (value, tsl_document_loader_get_events (self));
       break;
@@ -347,6 +368,10 @@ tsl_document_loader_class_init (TslDocumentLoaderClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_EVENTS] =
     g_param_spec_uint64 ("events", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_MESSAGE] =
+    g_param_spec_string ("message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);

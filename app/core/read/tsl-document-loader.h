@@ -16,7 +16,12 @@ G_DECLARE_FINAL_TYPE (TslDocumentLoader, tsl_document_loader, TSL, DOCUMENT_LOAD
 TslDocumentLoader *tsl_document_loader_new          (GFile               *file,
                                                      TslTrace            *trace);
 GFile             *tsl_document_loader_get_file     (TslDocumentLoader   *self);
-/* The trace being filled; readable (under tsl_trace_lock) while loading. */
+/* Threading: create, load and read properties on one thread, the one whose
+ * thread-default main context called load_async(); the parse runs on a
+ * worker, and the `fraction`, `events` and `message` notifications (at most
+ * one batch per 250 ms, then once more at the end) arrive on that context.
+ * The trace being filled is readable while loading only under
+ * tsl_trace_lock(). */
 TslTrace          *tsl_document_loader_get_trace    (TslDocumentLoader   *self);
 /* Follow mode: at the end of the file, wait for it to grow (checked by the
  * worker, so it can be switched off while loading to finish the load). */
@@ -27,7 +32,7 @@ gboolean           tsl_document_loader_get_follow   (TslDocumentLoader   *self);
 double             tsl_document_loader_get_fraction (TslDocumentLoader   *self);
 guint64            tsl_document_loader_get_bytes    (TslDocumentLoader   *self);
 guint64            tsl_document_loader_get_events   (TslDocumentLoader   *self);
-/* (transfer full): e.g. "12.5 MB of 40 MB, 180,000 events". */
+/* (transfer full): the `message` property, e.g. "12.5 MB of 40 MB, 180000 events". */
 char              *tsl_document_loader_dup_message  (TslDocumentLoader   *self);
 void               tsl_document_loader_load_async   (TslDocumentLoader   *self,
                                                      GCancellable        *cancellable,

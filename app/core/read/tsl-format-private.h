@@ -25,6 +25,9 @@ typedef struct {
   gssize    (*parse)   (gpointer state, const guint8 *buf, gsize len,
                         gboolean at_eof, GError **error);
   void      (*destroy) (gpointer state);
+  /* A binary format (Perfetto): its input is not refused for looking binary
+   * nor guessed to be UTF-16 from its NULs. */
+  gboolean    binary;
 } TslFormat;
 
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is
@@ -35,6 +38,12 @@ void              tsl_reader_context_set_error  (TslReaderContext *ctx,
                                                  gsize             offset,
                                                  const char       *format,
                                                  ...) G_GNUC_PRINTF (4, 5);
+/* Fails the read at buf + offset: the file holds nothing to draw, and the
+ * warnings so far say why ("FILE:LINE:COLUMN: nothing to show: ..."). The
+ * driver does this itself at the end when no event was counted. */
+void              tsl_reader_context_set_nothing_to_show (TslReaderContext *ctx,
+                                                          GError          **error,
+                                                          gsize             offset);
 /* "FILE:LINE:COLUMN" for a warning about the byte at buf + offset. */
 char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);
@@ -51,6 +60,20 @@ gboolean          tsl_sniff_contains            (const char       *s,
                                                  const char       *needle);
 /* Whether the caller has idle work of its own (reads the next feed). */
 gboolean          tsl_reader_context_reads_ahead (TslReaderContext *ctx);
+
+/* Names frame `i` (0 is the root) of a stack a format is labelling. */
+typedef const char *(*TslFrameNameFunc)         (gpointer          data,
+                                                 guint             i);
+
+/* Labels `track`'s kept sample with frames 0..depth-1, then `leaf` if not
+ * NULL, ';'-joined and built in `scratch`. */
+void              tsl_format_set_stack_label    (TslTrace         *trace,
+                                                 guint             track,
+                                                 GString          *scratch,
+                                                 guint             depth,
+                                                 TslFrameNameFunc  name,
+                                                 gpointer          data,
+                                                 const char       *leaf);
 
 /* Skips the sniffer and reads the input as the format called `name` ("chrome-json",
  * "perf-script", ...). Only before the first feed; for tests and fuzzing. */

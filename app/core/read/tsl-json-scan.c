@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-json-scan.h"
+#include "tsl-text-private.h"
 
 /* 1 = quote, 2 = opening bracket, 3 = closing bracket: what the container
  * skipper must look at; every other byte is passed over in a tight loop. */
@@ -221,7 +223,7 @@ tsl_json_scan_value (const char    *p,
 
     case '}': case ']': case ',': case ':':
       error->pos = p;
-      error->message = "expected a value";
+      error->message = N_("expected a value");
       return TSL_JSON_ERROR;
 
     default:
@@ -238,7 +240,7 @@ tsl_json_scan_value (const char    *p,
         if (len == 0 || (guchar) *p < 0x20)
           {
             error->pos = p;
-            error->message = "expected a value";
+            error->message = N_("expected a value");
             return TSL_JSON_ERROR;
           }
         value->p = p;
@@ -288,7 +290,7 @@ iter_advance (TslJsonIter   *iter,
       if (*p != open)
         {
           error->pos = p;
-          error->message = open == '{' ? "expected '{'" : "expected '['";
+          error->message = open == '{' ? N_("expected '{'") : N_("expected '['");
           return TSL_JSON_ERROR;
         }
       p = tsl_json_skip_ws (p + 1, iter->end);
@@ -310,7 +312,7 @@ iter_advance (TslJsonIter   *iter,
       if (*p != ',')
         {
           error->pos = p;
-          error->message = close == '}' ? "expected ',' or '}'" : "expected ',' or ']'";
+          error->message = close == '}' ? N_("expected ',' or '}'") : N_("expected ',' or ']'");
           return TSL_JSON_ERROR;
         }
       p = tsl_json_skip_ws (p + 1, iter->end);
@@ -337,7 +339,7 @@ tsl_json_iter_next_member (TslJsonIter  *iter,
   if (*p != '"')
     {
       error->pos = p;
-      error->message = "expected a member name in double quotes";
+      error->message = N_("expected a member name in double quotes");
       return TSL_JSON_ERROR;
     }
   status = tsl_json_scan_value (p, iter->end, key, &after, error);
@@ -349,7 +351,7 @@ tsl_json_iter_next_member (TslJsonIter  *iter,
   if (*p != ':')
     {
       error->pos = p;
-      error->message = "expected ':' after a member name";
+      error->message = N_("expected ':' after a member name");
       return TSL_JSON_ERROR;
     }
   p = tsl_json_skip_ws (p + 1, iter->end);
@@ -400,11 +402,6 @@ tsl_json_find_member (const TslJsonValue *object,
   return FALSE;
 }
 
-static const double pow10_table[] = {
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-  1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 /* Checks the JSON grammar of an exponent: [eE][+-]?[0-9]+ to the end. */
 static gboolean
 valid_exponent (const char *s,
@@ -421,21 +418,15 @@ valid_exponent (const char *s,
   return TRUE;
 }
 
+/* JSON has no infinities: a number too large for a double is not one. */
 static gboolean
 parse_slow (const char *p,
             gsize       len,
             double     *out)
 {
-  char buf[128];
-  char *endptr;
   double d;
 
-  if (len >= sizeof buf)
-    return FALSE;
-  memcpy (buf, p, len);
-  buf[len] = '\0';
-  d = g_ascii_strtod (buf, &endptr);
-  if (endptr != buf + len || !isfinite (d))
+  if (!tsl_decimal_parse_slow (p, len, &d) || !isfinite (d))
     return FALSE;
   *out = d;
   return TRUE;
@@ -452,7 +443,6 @@ tsl_json_parse_double (const char *p,
   guint64 mant = 0;
   int digits = 0;
   int exp10 = 0;
-  double d;
 
   if (s < e && *s == '-')
     {
@@ -495,14 +485,8 @@ tsl_json_parse_double (const char *p,
   if (s != e)
     return FALSE;
 
-  /* Exact when both the mantissa and the power of ten are exact doubles. */
-  if (mant < (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
-    {
-      d = (double) mant;
-      d = exp10 < 0 ? d / pow10_table[-exp10] : d * pow10_table[exp10];
-      *out = neg ? -d : d;
-      return TRUE;
-    }
+  if (tsl_decimal_to_double (mant, exp10, neg, out))
+    return TRUE;
   return parse_slow (p, len, out);
 }
 

@@ -52,7 +52,8 @@ typedef enum {
   TSL_JSON_ERROR,
 } TslJsonStatus;
 
-/* Where and what: "expected ..." messages for the caller's GError. */
+/* Where and what: "expected ..." messages for the caller's GError, marked
+ * with N_() and translated where they are shown. */
 typedef struct {
   const char *pos;
   const char *message;

@@ -18,7 +18,9 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-text-private.h"
 
@@ -355,7 +357,7 @@ emit_label (PerfState *self,
         g_string_append_c (self->label, ';');
       if (f->bracket)
         g_string_append_c (self->label, '[');
-      g_string_append_len (self->label, f->p, f->len);
+      tsl_frames_append (self->label, f->p, (gssize) f->len);
       if (f->bracket)
         g_string_append_c (self->label, ']');
     }
@@ -388,6 +390,10 @@ lookup_track (PerfState    *self,
       g_free (g_ptr_array_index (self->comms, self->last_track));
       g_ptr_array_index (self->comms, self->last_track) = comm;
       tsl_trace_set_thread_name (self->trace, h->pid, h->tid, comm);
+      /* The main thread (tid == pid; 0 is the kernel's idle "swapper")
+       * names its process, as perf report does. */
+      if (h->pid == h->tid && h->pid >= 0)
+        tsl_trace_set_process_name (self->trace, h->pid, comm);
     }
 
   return self->last_track;
@@ -429,8 +435,8 @@ warn_bad_header (PerfState *self,
     return;
   position = tsl_reader_context_position (self->ctx, offset);
   tsl_trace_add_warning (self->trace,
-                         "%s: not a perf script sample header "
-                         "(expected “comm [pid/]tid [cpu] time: [period] event:”); skipped",
+                         _("%s: not a perf script sample header "
+                         "(expected “comm [pid/]tid [cpu] time: [period] event:”); skipped"),
                          position);
 }
 
@@ -453,7 +459,7 @@ process_record (PerfState  *self,
           self->no_time = TRUE;
           tsl_trace_set_has_time (self->trace, FALSE);
           tsl_trace_add_warning (self->trace,
-                                 "perf samples have no timestamps; shown in file order");
+                                 _("perf samples have no timestamps; shown in file order"));
         }
     }
 
@@ -463,7 +469,7 @@ process_record (PerfState  *self,
     {
       self->warned_events = TRUE;
       tsl_trace_add_warning (self->trace,
-                             "several event types (%s, %.*s, …) share the thread tracks",
+                             _("several event types (%s, %.*s, …) share the thread tracks"),
                              self->first_event, (int) h->event.len, h->event.p);
     }
 
@@ -498,6 +504,15 @@ process_record (PerfState  *self,
     emit_label (self, track);
 }
 
+static gboolean
+ends_whole (const char *p,
+            const char *end)
+{
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+    end--;
+  return end > p && end[-1] == ')';
+}
+
 static gssize
 perf_parse (gpointer       data,
             const guint8  *buf,
@@ -519,6 +534,7 @@ perf_parse (gpointer       data,
       const char *frames;
       Header h;
       gsize line_len;
+      gboolean cut;
 
       if (nl == NULL && !at_eof)
         break;
@@ -545,6 +561,7 @@ perf_parse (gpointer       data,
 
       /* Find the end of the record: a blank line, a header, or the end. */
       frames = q = nl ? nl + 1 : end;
+      cut = FALSE;
       for (;;)
         {
           const char *fnl;
@@ -560,9 +577,22 @@ perf_parse (gpointer       data,
             goto incomplete;
           if (!is_frame_line (q, (fnl ? fnl : end) - q))
             break;
+          /* A stack line cut short at the end (whole ones end with the
+           * ")" of their DSO, newline or not): this sample may have lost
+           * frames. */
+          cut = fnl == NULL && !ends_whole (q, end);
           q = fnl ? fnl + 1 : end;
         }
 
+      if (cut)
+        {
+          g_autofree char *position = tsl_reader_context_position (self->ctx, p - base);
+
+          tsl_trace_add_warning (self->trace, _("%s: the file ends inside this sample; it was dropped"),
+                                 position);
+          p = q;
+          continue;
+        }
       process_record (self, &h, frames, q);
       events++;
       p = q;
@@ -577,23 +607,36 @@ incomplete:
   if (at_eof)
     {
       if (self->n_bad_headers > MAX_POS_WARNINGS)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " lines were not perf script "
-                               "sample headers and were skipped",
-                               tsl_reader_context_get_name (self->ctx), self->n_bad_headers);
+        tsl_trace_add_warning (self->trace, _("%s: %llu lines were not perf script "
+                                                 "sample headers and were skipped"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_bad_headers);
       if (self->n_orphan_frames > 0)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " stack lines before the "
-                               "first sample header were skipped",
-                               tsl_reader_context_get_name (self->ctx), self->n_orphan_frames);
+        tsl_trace_add_warning (self->trace, _("%s: %llu stack lines before the "
+                                                 "first sample header were skipped"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_orphan_frames);
       if (self->n_missing_time > 0)
-        tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " samples have no timestamp; "
-                               "they were placed at the previous sample's time",
-                               tsl_reader_context_get_name (self->ctx), self->n_missing_time);
+        tsl_trace_add_warning (self->trace, _("%s: %llu samples have no timestamp; "
+                                                 "they were placed at the previous sample's time"),
+                               tsl_reader_context_get_name (self->ctx),
+                               (unsigned long long) self->n_missing_time);
       if (self->n_samples == 0)
-        tsl_trace_add_warning (self->trace, "%s: no perf samples found",
+        tsl_trace_add_warning (self->trace, _("%s: no samples in the perf script output"),
                                tsl_reader_context_get_name (self->ctx));
     }
 
   return p - base;
+}
+
+static gboolean
+line_starts (const char *p,
+             gsize       len,
+             const char *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return len >= n && memcmp (p, prefix, n) == 0;
 }
 
 static int
@@ -606,8 +649,10 @@ perf_sniff (const guint8 *head,
   guint headers = 0;
   guint frames = 0;
   guint other = 0;
+  gboolean perf_header = FALSE;
 
-  for (guint lines = 0; p < end && lines < 200; lines++)
+  /* Comment lines (`perf script --header`) do not count against the limit. */
+  for (guint lines = 0; p < end && lines < 200;)
     {
       const char *nl = memchr (p, '\n', end - p);
       gsize line_len;
@@ -618,9 +663,15 @@ perf_sniff (const guint8 *head,
       line_len = (nl ? nl : end) - p;
       if (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
+      if (line_len > 0 && p[0] != '#')
+        lines++;
 
-      if (line_len == 0 || p[0] == '#')
+      if (line_len == 0)
         ;
+      else if (p[0] == '#')
+        perf_header |= line_starts (p, line_len, "# perf version") ||
+                       line_starts (p, line_len, "# captured on") ||
+                       line_starts (p, line_len, "# cmdline");
       else if (is_frame_line (p, line_len))
         frames++;
       else if (parse_header (p, line_len, &h))
@@ -631,6 +682,10 @@ perf_sniff (const guint8 *head,
       p = nl ? nl + 1 : end;
     }
 
+  /* perf's own header and nothing else: perf script output without
+   * samples, which the reader reports as such. */
+  if (headers == 0 && other == 0 && frames == 0 && perf_header && (at_eof || p >= end))
+    return 75;
   if (headers == 0 || other > headers)
     return 0;
   if (frames > 0 && other == 0)

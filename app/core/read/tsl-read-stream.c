@@ -269,7 +269,8 @@ tsl_read_path_full (TslTrace         *trace,
                           cancellable, error);
     }
 
-  file = g_file_new_for_commandline_arg (path);
+  /* A path, never a URI: "trace-2024-01-01T12:30:00.json" has a colon. */
+  file = g_file_new_for_path (path);
   stream = G_INPUT_STREAM (g_file_read (file, cancellable, &local_error));
   if (stream == NULL)
     {

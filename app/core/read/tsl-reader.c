@@ -5,9 +5,11 @@
  * Bytes go through three stages before a format sees them: gzip or zstd
  * (detected by their magic at the start of the input, members or frames may
  * be concatenated), the
- * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM transcoded), and the
+ * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM, or whose first 64
+ * bytes are every other one NUL, transcoded), and the
  * sniffer, which holds the first bytes until one format is certain or 64 KiB
- * (or the end) have arrived. After that, decoded bytes are handed straight to
+ * past any leading '#' lines (or the end) have arrived; binary data is
+ * refused there. After that, decoded bytes are handed straight to
  * the format; only a record split by a chunk boundary is copied.
  *
  * Positions in messages are 1-based lines and 1-based columns counted in
@@ -19,16 +21,22 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include <zstd.h>
 
 #include "tsl-format-private.h"
+#include "tsl-frames.h"
+#include "tsl-text-guess.h"
 #include "tsl-text-position.h"
 
 #define SNIFF_BYTES     (64 * 1024)
 /* gunzip output per round */
 #define INFLATE_BYTES   (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
+#define ENC_HEAD_BYTES  64
+/* Leading comment lines the sniffer holds beyond SNIFF_BYTES. */
+#define MAX_COMMENT_HEAD ((gsize) 16 * 1024 * 1024)
 
 G_DEFINE_QUARK (tsl-reader-error-quark, tsl_reader_error)
 
@@ -68,7 +76,8 @@ struct _TslReader
 
   /* Stage 2: encoding. */
   Encoding          encoding;
-  guint8            enc_head[3];
+  /* Enough to tell UTF-16 without a BOM by its NULs. */
+  guint8            enc_head[ENC_HEAD_BYTES];
   guint             n_enc_head;
   guint8            utf16_carry;
   gboolean          has_utf16_carry;
@@ -81,7 +90,12 @@ struct _TslReader
   gpointer          state;
   GByteArray       *pending;
   gsize             pending_wait;  /* see push_text() */
+  gsize             comment_end;   /* see comment_prefix() */
+  gboolean          comments_done;
   TslReaderContext  ctx;
+  /* NULs at the end of what has arrived, held as a count: only text after
+   * them shows they were not trailing padding (see push_text()). */
+  guint64           nul_run;
   gboolean          failed;
   gboolean          finished;
   TslReaderThreads  threads;
@@ -159,6 +173,31 @@ tsl_reader_context_idle (TslReaderContext *ctx)
   if (reader->idle != NULL && reader->idle (reader->idle_data))
     return TRUE;
   return tsl_text_position_count_ahead (&ctx->pos);
+}
+
+void
+tsl_format_set_stack_label (TslTrace         *trace,
+                            guint             track,
+                            GString          *scratch,
+                            guint             depth,
+                            TslFrameNameFunc  name,
+                            gpointer          data,
+                            const char       *leaf)
+{
+  g_string_truncate (scratch, 0);
+  for (guint i = 0; i < depth; i++)
+    {
+      if (i > 0)
+        g_string_append_c (scratch, ';');
+      tsl_frames_append (scratch, name (data, i), -1);
+    }
+  if (leaf != NULL)
+    {
+      if (depth > 0)
+        g_string_append_c (scratch, ';');
+      tsl_frames_append (scratch, leaf, -1);
+    }
+  tsl_trace_set_label_joined (trace, track, scratch->str, scratch->len);
 }
 
 gboolean
@@ -293,6 +332,33 @@ tsl_reader_set_format (TslReader  *self,
   return FALSE;
 }
 
+/* Leading '#' lines (`perf script --header` writes tens of KiB of them) do
+ * not count toward the SNIFF_BYTES a format has to show itself in. Scanned
+ * once, as the head grows. */
+static gsize
+comment_prefix (TslReader    *self,
+                const guint8 *head,
+                gsize         len)
+{
+  while (!self->comments_done && self->comment_end < len)
+    {
+      const guint8 *p = head + self->comment_end;
+      const guint8 *nl;
+
+      if (*p != '#')
+        {
+          self->comments_done = TRUE;
+          break;
+        }
+      nl = memchr (p, '\n', len - self->comment_end);
+      if (nl == NULL)
+        break;
+      self->comment_end = nl + 1 - head;
+      self->comments_done = self->comment_end >= MAX_COMMENT_HEAD;
+    }
+  return self->comment_end;
+}
+
 static gboolean
 sniff (TslReader     *self,
        const guint8  *head,
@@ -310,10 +376,10 @@ sniff (TslReader     *self,
                      "%s:1:1: the zstd data is truncated or damaged before any content", self->name);
       else if (self->gunzip != NULL && !self->gzip_member_done)
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
-                     "%s:1:1: the gzip data is truncated before any content", self->name);
+                     _("%s:1:1: the gzip data is truncated before any content"), self->name);
       else
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
-                     "%s:1:1: the file is empty", self->name);
+                     _("%s:1:1: the file is empty"), self->name);
       return FALSE;
     }
   /* Nothing decoded yet (a held UTF-16 byte): nothing to look at. */
@@ -332,15 +398,17 @@ sniff (TslReader     *self,
     }
 
   /* Wait for more unless a format is certain or no more is coming (soon). */
-  if (best_score < 100 && !at_eof && !self->settled && len < SNIFF_BYTES)
+  if (best_score < 100 && !at_eof && !self->settled &&
+      len < SNIFF_BYTES + comment_prefix (self, head, len))
     return TRUE;
 
-  if (best == NULL)
+  /* Random bytes split into "lines" and "fields" that some sniffer likes. */
+  if (best == NULL || (!best->binary && tsl_text_looks_binary (head, len)))
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
-                   "%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
+                   _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
                    "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics, "
-                   "Perfetto protobuf; optionally gzip- or zstd-compressed)",
+                   "Perfetto protobuf; optionally gzip- or zstd-compressed)"),
                    self->name);
       return FALSE;
     }
@@ -376,11 +444,11 @@ run_format (TslReader     *self,
 
 /* Stage 3: decoded UTF-8 in, records out. */
 static gboolean
-push_text (TslReader     *self,
-           const guint8  *data,
-           gsize          len,
-           gboolean       at_eof,
-           GError       **error)
+push_text_now (TslReader     *self,
+               const guint8  *data,
+               gsize          len,
+               gboolean       at_eof,
+               GError       **error)
 {
   g_autoptr(GByteArray) head = NULL;
   gssize consumed;
@@ -476,11 +544,91 @@ check_size:
       g_autofree char *position = tsl_reader_context_position (&self->ctx, 0);
 
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
-                   "%s: a single record is larger than %" G_GSIZE_FORMAT " MiB",
-                   position, self->max_record / (1024 * 1024));
+                   _("%s: a single record is larger than %llu MiB"),
+                   position, (unsigned long long) (self->max_record / (1024 * 1024)));
       return FALSE;
     }
 
+  return TRUE;
+}
+
+/* Hands `n` NULs to the format, as if they had just arrived. */
+static gboolean
+release_nuls (TslReader  *self,
+              guint64     n,
+              GError    **error)
+{
+  static const guint8 zeros[4096];
+
+  while (n > 0)
+    {
+      gsize take = MIN (n, sizeof zeros);
+
+      if (!push_text_now (self, zeros, take, FALSE, error))
+        return FALSE;
+      n -= take;
+    }
+  return TRUE;
+}
+
+/* NULs at the end of the input (preallocated or crashed writers pad files
+ * with them) are counted, not held or parsed: ignored with a warning at the
+ * end, or handed on when text follows them. */
+static gboolean
+push_text (TslReader     *self,
+           const guint8  *data,
+           gsize          len,
+           gboolean       at_eof,
+           GError       **error)
+{
+  gsize run = 0;
+
+  /* In a binary format a NUL is data like any other byte. */
+  if (self->format != NULL && self->format->binary)
+    {
+      guint64 held = self->nul_run;
+
+      self->nul_run = 0;
+      return release_nuls (self, held, error) && push_text_now (self, data, len, at_eof, error);
+    }
+
+  if (len == 0 && !at_eof)
+    return push_text_now (self, data, 0, FALSE, error);
+
+  while (run < len && data[len - 1 - run] == 0)
+    run++;
+  if (run < len)
+    {
+      guint64 held = self->nul_run;
+
+      self->nul_run = 0;
+      if (!release_nuls (self, held, error) ||
+          !push_text_now (self, data, len - run, FALSE, error))
+        return FALSE;
+    }
+  self->nul_run += run;
+  if (!at_eof)
+    return TRUE;
+
+  /* Only NULs: the sniffer must see some to call them binary. */
+  if (self->format == NULL && self->pending->len == 0 && self->nul_run > 0)
+    {
+      guint64 some = MIN (self->nul_run, TSL_TEXT_GUESS_BYTES);
+
+      self->nul_run = 0;
+      if (!release_nuls (self, some, error))
+        return FALSE;
+    }
+  if (!push_text_now (self, NULL, 0, TRUE, error))
+    return FALSE;
+  if (self->nul_run > 0)
+    {
+      g_autofree char *position = tsl_reader_context_position (&self->ctx, 0);
+
+      tsl_trace_add_warning (self->trace, _("%s: %llu NUL bytes at the end of the input were ignored"),
+                             position, (unsigned long long) self->nul_run);
+      self->nul_run = 0;
+    }
   return TRUE;
 }
 
@@ -568,7 +716,7 @@ push_known_encoding (TslReader     *self,
   transcode_utf16 (self, data, len);
   if (at_eof && (self->has_utf16_carry || self->high_surrogate != 0))
     {
-      tsl_trace_add_warning (self->trace, "%s: the UTF-16 text ends in the middle of a character",
+      tsl_trace_add_warning (self->trace, _("%s: the UTF-16 text ends in the middle of a character"),
                              self->name);
       self->has_utf16_carry = FALSE;
       self->high_surrogate = 0;
@@ -587,8 +735,10 @@ push_decoded (TslReader     *self,
   if (self->encoding == ENC_UNKNOWN)
     {
       const guint8 *h = self->enc_head;
-      guint n = MIN (len, 3 - self->n_enc_head);
+      guint n = MIN (len, ENC_HEAD_BYTES - self->n_enc_head);
       guint skip = 0;
+      gboolean guessed = FALSE;
+      TslTextGuess guess;
 
       if (n > 0)
         memcpy (self->enc_head + self->n_enc_head, data, n);
@@ -596,7 +746,9 @@ push_decoded (TslReader     *self,
       data += n;
       len -= n;
 
-      if (self->n_enc_head < 3 && !at_eof)
+      /* A growing file that paused (follow mode) is judged on what it has. */
+      if (self->n_enc_head < ENC_HEAD_BYTES && !at_eof &&
+          !(self->settled && self->n_enc_head >= 3))
         return TRUE;
 
       self->encoding = ENC_UTF8;
@@ -606,7 +758,16 @@ push_decoded (TslReader     *self,
         self->encoding = ENC_UTF16LE;
       else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
         self->encoding = ENC_UTF16BE;
-      if (self->encoding != ENC_UTF8)
+      else if ((guess = tsl_text_guess_utf16 (h, self->n_enc_head)) != TSL_TEXT_GUESS_TEXT)
+        {
+          guessed = TRUE;
+          self->encoding = guess == TSL_TEXT_GUESS_UTF16LE ? ENC_UTF16LE : ENC_UTF16BE;
+          tsl_trace_add_warning (self->trace, self->encoding == ENC_UTF16LE
+                                 ? _("%s: UTF-16LE text without a byte order mark; read as such")
+                                 : _("%s: UTF-16BE text without a byte order mark; read as such"),
+                                 self->name);
+        }
+      if (self->encoding != ENC_UTF8 && !guessed)
         skip = 2;
 
       /* Replay the held head bytes, minus the BOM, before the rest. */
@@ -705,8 +866,9 @@ push_raw (TslReader     *self,
             break;
           /* Where the damage is, as a position in the text decoded so far. */
           g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                       "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ": invalid gzip data: %s",
-                       self->name, self->ctx.pos.line, self->ctx.pos.column, local_error->message);
+                       _("%s:%llu:%llu: invalid gzip data: %s"),
+                       self->name, (unsigned long long) self->ctx.pos.line,
+                       (unsigned long long) self->ctx.pos.column, local_error->message);
           return FALSE;
         }
       data += bytes_read;
@@ -754,7 +916,7 @@ tsl_reader_feed (TslReader     *self,
   if (self->failed)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                   "%s: the reader already failed", self->name);
+                   _("%s: the reader already failed"), self->name);
       return FALSE;
     }
 
@@ -796,7 +958,51 @@ tsl_reader_settle (TslReader  *self,
   self->settled = TRUE;
 
   /* A short head that no format was sure of is sniffed now, as at the end. */
+  if (self->encoding == ENC_UNKNOWN)
+    return push_decoded (self, (const guint8 *) "", 0, FALSE, error);
   return push_text (self, NULL, 0, FALSE, error);
+}
+
+void
+tsl_reader_context_set_nothing_to_show (TslReaderContext  *ctx,
+                                        GError           **error,
+                                        gsize              offset)
+{
+  TslReader *self = ctx->reader;
+  g_autoptr(GString) reasons = NULL;
+  g_autofree char *position = NULL;
+  g_auto(GStrv) warnings = NULL;
+  gsize prefix = strlen (self->name) + 2;
+  guint shown = 0;
+
+  reasons = g_string_new (NULL);
+  warnings = tsl_trace_dup_warnings (self->trace);
+  for (guint i = 0; warnings[i] != NULL && shown < 3; i++)
+    {
+      const char *w = warnings[i];
+
+      /* Said once, at the front of the message. */
+      if (g_str_has_prefix (w, self->name) && g_str_has_prefix (w + prefix - 2, ": "))
+        w += prefix;
+      g_string_append_printf (reasons, "%s%s", shown++ > 0 ? "; " : "", w);
+    }
+  position = tsl_reader_context_position (ctx, offset);
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+               _("%s: nothing to show: %s"), position,
+               shown > 0 ? reasons->str : _("the file holds no events"));
+}
+
+/* A file that was read but holds no event is an error, not an empty
+ * window. (Tracks are not asked for: a Chrome trace of metadata and
+ * object snapshots is a trace.) */
+static gboolean
+check_something_to_show (TslReader  *self,
+                         GError    **error)
+{
+  if (tsl_trace_get_events (self->trace) > 0)
+    return TRUE;
+  tsl_reader_context_set_nothing_to_show (&self->ctx, error, 0);
+  return FALSE;
 }
 
 gboolean
@@ -811,7 +1017,7 @@ tsl_reader_finish (TslReader  *self,
   if (self->failed)
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                   "%s: the reader already failed", self->name);
+                   _("%s: the reader already failed"), self->name);
       return FALSE;
     }
 
@@ -824,10 +1030,10 @@ tsl_reader_finish (TslReader  *self,
                            self->name);
 
   if (self->gunzip != NULL && !self->gzip_member_done)
-    tsl_trace_add_warning (self->trace, "%s: the gzip data is truncated; what it held was read",
+    tsl_trace_add_warning (self->trace, _("%s: the gzip data is truncated; what it held was read"),
                            self->name);
   if (self->gzip_trailing_garbage)
-    tsl_trace_add_warning (self->trace, "%s: bytes after the end of the gzip data were ignored",
+    tsl_trace_add_warning (self->trace, _("%s: bytes after the end of the gzip data were ignored"),
                            self->name);
 
   /* An empty buffer, not NULL: the stages and formats do pointer arithmetic
@@ -838,5 +1044,5 @@ tsl_reader_finish (TslReader  *self,
   /* sniff() at the end either picked a format or failed. */
   g_assert (self->format != NULL);
 
-  return TRUE;
+  return check_something_to_show (self, error);
 }

@@ -7,6 +7,12 @@
  * It sniffs the format from the content, never from the name; gzip (by magic
  * bytes), a UTF-8 BOM and UTF-16 with a BOM are decoded before the format sees
  * the bytes. Nothing per event is kept.
+ *
+ * Threading: one thread calls a reader's functions. feed(), settle() and
+ * finish() write to the trace without locking it; a caller whose trace other
+ * threads read holds tsl_trace_lock() around each call (tsl_read_stream()
+ * does). A format's second thread (read/chrome/) runs only inside those
+ * calls, so it is covered by the same lock.
  */
 #pragma once
 

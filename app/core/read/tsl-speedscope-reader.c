@@ -6,11 +6,14 @@
  * may come after the profiles, so the document is held until the end of the
  * input (speedscope files are small: the app itself cannot open big ones),
  * then read with the same non-allocating tokenizer as Chrome traces. Each
- * profile is one thread track named after the profile.
+ * profile is one thread track named after the profile. A document cut short
+ * is read up to its last whole value, with a warning.
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
+#include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 
@@ -25,6 +28,7 @@ typedef struct {
   GString          *scratch;
   GString          *label;
   guint32           unnamed;
+  gboolean          unknown_frames;  /* a frame index past the shared table */
 } TslSpeedscope;
 
 typedef struct {
@@ -88,18 +92,18 @@ speedscope_destroy (gpointer state)
   g_free (self);
 }
 
-static void
-set_doc_error (TslSpeedscope  *self,
-               GError        **error,
-               const DocError *err)
+/* "FILE:LINE:COLUMN" of pos. The driver's positions only cover its current
+ * buffer; the document was held here, so count from its start (columns in
+ * bytes, as the driver). */
+static char *
+doc_position (TslSpeedscope *self,
+              const char    *doc,
+              const char    *pos)
 {
-  const char *p = err->doc;
   guint line = 1;
   guint column = 1;
 
-  /* The driver's positions only cover its current buffer; the document was
-   * held here, so count from its start (columns in bytes, as the driver). */
-  for (; p < err->pos; p++)
+  for (const char *p = doc; p < pos; p++)
     {
       if (*p == '\n')
         {
@@ -109,8 +113,104 @@ set_doc_error (TslSpeedscope  *self,
       else
         column++;
     }
-  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s:%u:%u: %s",
-               tsl_reader_context_get_name (self->ctx), line, column, err->message);
+  return g_strdup_printf ("%s:%u:%u", tsl_reader_context_get_name (self->ctx), line, column);
+}
+
+static void
+set_doc_error (TslSpeedscope  *self,
+               GError        **error,
+               const DocError *err)
+{
+  g_autofree char *position = doc_position (self, err->doc, err->pos);
+
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s: %s",
+               position, _(err->message));
+}
+
+/* A document cut short (a copy interrupted, a crashed writer): finds the
+ * last point where everything before is whole — after an opening bracket,
+ * before a comma, after a closing bracket — and the brackets open there,
+ * innermost last. FALSE when the top-level value is complete (or broken in
+ * a way the parse reports). */
+static gboolean
+find_truncation (const char *doc,
+                 gsize       len,
+                 gsize      *cut,
+                 GByteArray *open)
+{
+  g_autoptr(GByteArray) stack = g_byte_array_new ();
+  gboolean in_string = FALSE;
+  gsize safe = 0;
+  guint safe_depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = doc[i];
+      guint8 closer;
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+        case '{':
+        case '[':
+          closer = c == '{' ? '}' : ']';
+          g_byte_array_append (stack, &closer, 1);
+          safe = i + 1;
+          safe_depth = stack->len;
+          break;
+        case '}':
+        case ']':
+          if (stack->len <= 1)
+            return FALSE;
+          g_byte_array_set_size (stack, stack->len - 1);
+          safe = i + 1;
+          safe_depth = stack->len;
+          break;
+        case ',':
+          safe = i;
+          safe_depth = stack->len;
+          break;
+        default:
+          break;
+        }
+    }
+  if (stack->len == 0)
+    return FALSE;
+
+  *cut = safe;
+  g_byte_array_set_size (open, 0);
+  for (guint i = safe_depth; i > 0; i--)
+    g_byte_array_append (open, &stack->data[i - 1], 1);
+  return TRUE;
+}
+
+/* Keeps what a truncated document held: cut at its last whole value and
+ * close the brackets still open. */
+static void
+repair_truncation (TslSpeedscope *self)
+{
+  g_autoptr(GByteArray) closers = g_byte_array_new ();
+  g_autofree char *position = NULL;
+  const char *doc = (const char *) self->doc->data;
+  gsize cut;
+
+  if (self->doc->len == 0 || !find_truncation (doc, self->doc->len, &cut, closers))
+    return;
+  position = doc_position (self, doc, doc + self->doc->len);
+  tsl_trace_add_warning (self->trace, _("%s: the speedscope file is truncated; the frames and "
+                                       "events before the cut were read"), position);
+  g_byte_array_set_size (self->doc, cut);
+  g_byte_array_append (self->doc, closers->data, closers->len);
 }
 
 static guint32
@@ -166,7 +266,7 @@ read_frames (TslSpeedscope      *self,
 
 fail:
   err->pos = status == TSL_JSON_ERROR ? jerr.pos : shared->p + shared->len;
-  err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+  err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
   return FALSE;
 }
 
@@ -183,7 +283,7 @@ unit_to_ns (TslSpeedscope *self,
     if (g_strcmp0 (unit, units[i].name) == 0)
       return units[i].ns;
   tsl_trace_add_warning (self->trace,
-                         "profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds",
+                         _("profile \"%s\" has unit \"%s\", not a time: its values are shown as nanoseconds"),
                          profile, unit != NULL ? unit : "");
   return 1;
 }
@@ -206,8 +306,20 @@ frame_name (TslSpeedscope *self,
             gint64         index)
 {
   if (index < 0 || index >= (gint64) self->frames->len)
-    return "(unknown frame)";
+    {
+      self->unknown_frames = TRUE;
+      return "(unknown frame)";
+    }
   return tsl_trace_lookup (self->trace, g_array_index (self->frames, guint32, index));
+}
+
+static const char *
+open_frame_name (gpointer data,
+                 guint    i)
+{
+  TslSpeedscope *self = data;
+
+  return frame_name (self, g_array_index (self->stack, Open, i).frame);
 }
 
 /* The open frames 0..depth-1, root first. */
@@ -216,14 +328,7 @@ set_stack_label (TslSpeedscope *self,
                  guint          track,
                  guint          depth)
 {
-  g_string_truncate (self->label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (self->label, ';');
-      g_string_append (self->label, frame_name (self, g_array_index (self->stack, Open, i).frame));
-    }
-  tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
+  tsl_format_set_stack_label (self->trace, track, self->label, depth, open_frame_name, self, NULL);
 }
 
 /* Closes the open frame at `index` and everything above it at `at`. */
@@ -313,7 +418,7 @@ read_evented (TslSpeedscope      *self,
           if (i == 0)
             {
               tsl_trace_add_warning (self->trace,
-                                     "profile \"%s\": ignored a close event for a frame that is not open",
+                                     _("profile \"%s\": ignored a close event for a frame that is not open"),
                                      profile);
               continue;
             }
@@ -324,12 +429,12 @@ read_evented (TslSpeedscope      *self,
   if (self->stack->len > 0)
     {
       tsl_trace_add_warning (self->trace,
-                             "profile \"%s\": %u frames were still open at its end",
+                             _("profile \"%s\": %u frames were still open at its end"),
                              profile, self->stack->len);
       close_frames (self, track, 0, end_ns, TRUE);
     }
   if (bad > 0)
-    tsl_trace_add_warning (self->trace, "profile \"%s\": ignored %u malformed events", profile, bad);
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": ignored %u malformed events"), profile, bad);
   return n;
 }
 
@@ -347,6 +452,9 @@ read_sampled (TslSpeedscope      *self,
   gboolean have_weights = weights->type == TSL_JSON_ARRAY;
   double t = 0;
   guint64 n = 0;
+
+  /* Weighted samples of whole stacks, not spans: per-range figures count them. */
+  tsl_trace_track_set_sampled (self->trace, track, TRUE);
 
   tsl_json_iter_init (&siter, samples->p, samples->p + samples->len);
   if (have_weights)
@@ -375,7 +483,7 @@ read_sampled (TslSpeedscope      *self,
                   tsl_json_value_get_int64 (&frame, &index);
                   if (self->label->len > 0)
                     g_string_append_c (self->label, ';');
-                  g_string_append (self->label, frame_name (self, index));
+                  tsl_frames_append (self->label, frame_name (self, index), -1);
                 }
               tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
             }
@@ -413,7 +521,7 @@ read_profile (TslSpeedscope      *self,
 
   if (profile->type != TSL_JSON_OBJECT)
     {
-      tsl_trace_add_warning (self->trace, "ignored a profile that is not an object");
+      tsl_trace_add_warning (self->trace, _("ignored a profile that is not an object"));
       return TRUE;
     }
   tsl_json_iter_init (&iter, profile->p, profile->p + profile->len);
@@ -446,12 +554,17 @@ read_profile (TslSpeedscope      *self,
   if (status != TSL_JSON_DONE)
     {
       err->pos = status == TSL_JSON_ERROR ? jerr.pos : profile->p + profile->len;
-      err->message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err->message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       return FALSE;
     }
 
   if (name == NULL)
     name = g_strdup_printf ("Profile %u", index + 1);
+  /* Some writers put "type" last, where a truncated file loses it. */
+  if (type == NULL && samples.type == TSL_JSON_ARRAY)
+    type = g_strdup ("sampled");
+  else if (type == NULL && events.type == TSL_JSON_ARRAY)
+    type = g_strdup ("evented");
   factor = unit_to_ns (self, name, unit);
   if (!to_ns (start, factor, &start_ns))
     start_ns = 0;
@@ -471,8 +584,11 @@ read_profile (TslSpeedscope      *self,
     *n_events += read_evented (self, track, name, &events, factor, end_ns);
   else if (g_strcmp0 (type, "sampled") == 0 && samples.type == TSL_JSON_ARRAY)
     *n_events += read_sampled (self, track, &samples, &weights, factor, start_ns);
+  else if (g_strcmp0 (type, "evented") == 0 || g_strcmp0 (type, "sampled") == 0)
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": no \"%s\" array; ignored"),
+                           name, type[0] == 'e' ? "events" : "samples");
   else
-    tsl_trace_add_warning (self->trace, "profile \"%s\": unknown type \"%s\" ignored",
+    tsl_trace_add_warning (self->trace, _("profile \"%s\": unknown type \"%s\" ignored"),
                            name, type != NULL ? type : "");
   return TRUE;
 }
@@ -496,7 +612,7 @@ read_document (TslSpeedscope  *self,
   if (p >= end || *p != '{')
     {
       err.pos = p;
-      err.message = "expected '{' at the start of a speedscope file";
+      err.message = N_("expected '{' at the start of a speedscope file");
       set_doc_error (self, error, &err);
       return FALSE;
     }
@@ -517,13 +633,13 @@ read_document (TslSpeedscope  *self,
   if (status != TSL_JSON_DONE)
     {
       err.pos = status == TSL_JSON_ERROR ? jerr.pos : end;
-      err.message = status == TSL_JSON_ERROR ? jerr.message : "unexpected end of input";
+      err.message = status == TSL_JSON_ERROR ? jerr.message : N_("unexpected end of input");
       set_doc_error (self, error, &err);
       return FALSE;
     }
   if (profiles.type != TSL_JSON_ARRAY)
     {
-      tsl_trace_add_warning (self->trace, "no \"profiles\" array in the speedscope file");
+      tsl_trace_add_warning (self->trace, _("no \"profiles\" array in the speedscope file"));
       return TRUE;
     }
 
@@ -560,8 +676,16 @@ speedscope_parse (gpointer      state,
   TslSpeedscope *self = state;
 
   g_byte_array_append (self->doc, buf, len);
-  if (at_eof && !read_document (self, error))
+  if (!at_eof)
+    return len;
+
+  repair_truncation (self);
+  if (!read_document (self, error))
     return -1;
+  if (self->unknown_frames)
+    tsl_trace_add_warning (self->trace, _("%s: samples or events refer to frames that are not in "
+                                          "the shared frame table (%u frames); shown as “(unknown frame)”"),
+                           tsl_reader_context_get_name (self->ctx), self->frames->len);
   return len;
 }
 

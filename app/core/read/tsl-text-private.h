@@ -22,6 +22,52 @@ tsl_text_is_space (char c)
   return c == ' ' || c == '\t' || c == '\r';
 }
 
+/* The exact path of both decimal parsers (this file's and the JSON
+ * scanner's): mant × 10^exp10 is correctly rounded by one multiplication or
+ * division when the mantissa and the power of ten are both exact doubles.
+ * FALSE when they are not: parse with tsl_decimal_parse_slow(). */
+static inline gboolean
+tsl_decimal_to_double (guint64   mant,
+                       int       exp10,
+                       gboolean  neg,
+                       double   *out)
+{
+  static const double pow10[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+    1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  };
+  double d;
+
+  if (mant > (G_GUINT64_CONSTANT (1) << 53) || exp10 < -22 || exp10 > 22)
+    return FALSE;
+  d = (double) mant;
+  d = exp10 < 0 ? d / pow10[-exp10] : d * pow10[exp10];
+  *out = neg ? -d : d;
+  return TRUE;
+}
+
+/* Exponents, long mantissas, "inf" and friends: g_ascii_strtod on a
+ * terminated copy, which must consume all of [p, p + len). */
+static inline gboolean
+tsl_decimal_parse_slow (const char *p,
+                        gsize       len,
+                        double     *out)
+{
+  char tmp[128];
+  char *tail = NULL;
+  double v;
+
+  if (len == 0 || len >= sizeof tmp)
+    return FALSE;
+  memcpy (tmp, p, len);
+  tmp[len] = '\0';
+  v = g_ascii_strtod (tmp, &tail);
+  if (tail != tmp + len)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
 /* Parses an unsigned decimal integer filling all of [p, p + len). */
 static inline gboolean
 tsl_text_parse_uint (const char *p,
@@ -102,10 +148,6 @@ tsl_text_parse_double (const char *p,
                        gsize       len,
                        double     *out)
 {
-  static const double pow10[] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-  };
   const char *s = p;
   const char *end = p + len;
   gboolean neg = FALSE;
@@ -145,31 +187,10 @@ tsl_text_parse_double (const char *p,
         break;
     }
 
-  if (s == end && digits > 0 && mant <= (G_GUINT64_CONSTANT (1) << 53))
-    {
-      double v = (double) mant / pow10[scale];
-
-      *out = neg ? -v : v;
-      return TRUE;
-    }
-
-  /* Slow path: exponents, many digits, "inf" and friends. */
-  {
-    char tmp[128];
-    char *tail = NULL;
-    gsize n = end - p;
-    double v;
-
-    if (n == 0 || n >= sizeof tmp)
-      return FALSE;
-    memcpy (tmp, p, n);
-    tmp[n] = '\0';
-    v = g_ascii_strtod (tmp, &tail);
-    if (tail != tmp + n)
-      return FALSE;
-    *out = v;
+  if (s == end && digits > 0 && tsl_decimal_to_double (mant, -scale, neg, out))
     return TRUE;
-  }
+
+  return tsl_decimal_parse_slow (p, end - p, out);
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */

@@ -17,6 +17,7 @@
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-render-private.h"
+#include "tsl-time-math.h"
 
 #define TITLE_HEIGHT    34
 #define GROUP_HEIGHT    24
@@ -133,6 +134,22 @@ tsl_render_header_height (const TslRenderOptions *options)
   return TSL_RENDER_RULER_HEIGHT + (options->title ? TITLE_HEIGHT : 0);
 }
 
+double
+tsl_render_label_width (const TslRenderOptions *o)
+{
+  if (!(o->label_width > 0) || !isfinite (o->label_width))
+    return TSL_RENDER_LABEL_WIDTH;
+  return CLAMP (o->label_width, TSL_RENDER_MIN_LABEL_WIDTH, MAX (o->width - 100, TSL_RENDER_MIN_LABEL_WIDTH));
+}
+
+gboolean
+tsl_render_view_is_valid (const TslRenderOptions *o)
+{
+  return o->view_end_ns > o->view_start_ns &&
+         isfinite (o->width) && isfinite (o->height) && o->width >= 1 && o->height >= 1 &&
+         isfinite (o->scroll_y);
+}
+
 void
 tsl_render_options_init (TslRenderOptions *options,
                          TslSnapshot      *snapshot,
@@ -144,26 +161,27 @@ tsl_render_options_init (TslRenderOptions *options,
   options->view_end_ns = snapshot ? MAX (tsl_snapshot_get_span (snapshot), 1) : 1;
   options->width = width;
   options->height = height;
+  options->label_width = TSL_RENDER_LABEL_WIDTH;
 }
 
 double
 tsl_render_time_to_x (const TslRenderOptions *o,
                       double                  time_ns)
 {
-  double plot = MAX (o->width - TSL_RENDER_LABEL_WIDTH, 1);
-  double span = MAX ((double) (o->view_end_ns - o->view_start_ns), 1);
+  double plot = MAX (o->width - tsl_render_label_width (o), 1);
+  double span = MAX ((double) o->view_end_ns - (double) o->view_start_ns, 1);
 
-  return TSL_RENDER_LABEL_WIDTH + (time_ns - (double) o->view_start_ns) / span * plot;
+  return tsl_render_label_width (o) + (time_ns - (double) o->view_start_ns) / span * plot;
 }
 
 double
 tsl_render_x_to_time (const TslRenderOptions *o,
                       double                  x)
 {
-  double plot = MAX (o->width - TSL_RENDER_LABEL_WIDTH, 1);
-  double span = (double) (o->view_end_ns - o->view_start_ns);
+  double plot = MAX (o->width - tsl_render_label_width (o), 1);
+  double span = (double) o->view_end_ns - (double) o->view_start_ns;
 
-  return (double) o->view_start_ns + (x - TSL_RENDER_LABEL_WIDTH) / plot * span;
+  return (double) o->view_start_ns + (x - tsl_render_label_width (o)) / plot * span;
 }
 
 /* cairo puts the whole context in an error state for text that is not UTF-8
@@ -210,9 +228,24 @@ _tsl_render_show_text (cairo_t    *cr,
 {
   cairo_text_extents_t ext;
   g_autofree char *copy = NULL;
-  g_autofree char *safe = make_cairo_safe (text);
+  g_autofree char *bounded = NULL;
+  g_autofree char *safe = NULL;
   gsize fits, too_long, len;
+  /* No glyph is narrower than a unit at a legible size, so no more
+   * characters than units of width can show: cairo lays text out glyph by
+   * glyph (tens of bytes each), and a label may be kilobytes long. */
+  gsize max_chars = (gsize) CLAMP (max_width, 0, 65536) + 2;
+  const char *past = text;
+  gsize chars = 0;
 
+  /* Bytewise, as the text may not be valid UTF-8 yet: a character starts
+   * at each byte that is not a continuation byte. */
+  for (; *past != '\0'; past++)
+    if (((guchar) *past & 0xC0) != 0x80 && ++chars > max_chars)
+      break;
+  if (*past != '\0')
+    text = bounded = g_strndup (text, past - text);
+  safe = make_cairo_safe (text);
   if (safe != NULL)
     text = safe;
   cairo_text_extents (cr, text, &ext);
@@ -287,23 +320,44 @@ nice_step (double span_ns,
   return mag * 10;
 }
 
+#define MAX_TICKS 200
+
+/* The ticks of the view: counted, never stepped until past the end, so a
+ * step below the times' resolution (1 ns at 2^63 ns is lost in a double)
+ * cannot loop for ever. */
+static guint
+ticks (const TslRenderOptions *o,
+       double                 *first,
+       double                 *step)
+{
+  double span = (double) o->view_end_ns - (double) o->view_start_ns;
+  double n;
+
+  *step = nice_step (span, o->width - tsl_render_label_width (o));
+  *first = ceil ((double) o->view_start_ns / *step) * *step;
+  n = floor (((double) o->view_end_ns - *first) / *step) + 1;
+  if (!isfinite (n) || n < 1 || !(*step > 0))
+    return 0;
+  return (guint) MIN (n, MAX_TICKS);
+}
+
 static void
 draw_ruler (cairo_t                *cr,
             const TslRenderOptions *o,
             const TslRenderTheme   *theme,
             double                  top)
 {
-  double span = (double) (o->view_end_ns - o->view_start_ns);
-  double step = nice_step (span, o->width - TSL_RENDER_LABEL_WIDTH);
-  double first = ceil ((double) o->view_start_ns / step) * step;
+  double first, step;
+  guint n = ticks (o, &first, &step);
 
   set_rgb (cr, &theme->gutter, 1);
   cairo_rectangle (cr, 0, top, o->width, TSL_RENDER_RULER_HEIGHT);
   cairo_fill (cr);
 
   cairo_set_font_size (cr, 10.5);
-  for (double t = first; t <= (double) o->view_end_ns; t += step)
+  for (guint i = 0; i < n; i++)
     {
+      double t = first + i * step;
       double x = floor (tsl_render_time_to_x (o, t)) + 0.5;
       g_autofree char *label = t == 0 ? g_strdup ("0") : tsl_duration_format (t);
 
@@ -328,13 +382,13 @@ draw_grid (cairo_t                *cr,
            const TslRenderTheme   *theme,
            double                  top)
 {
-  double span = (double) (o->view_end_ns - o->view_start_ns);
-  double step = nice_step (span, o->width - TSL_RENDER_LABEL_WIDTH);
-  double first = ceil ((double) o->view_start_ns / step) * step;
+  double first, step;
+  guint n = ticks (o, &first, &step);
 
   set_rgb (cr, &theme->grid, 1);
-  for (double t = first; t <= (double) o->view_end_ns; t += step)
+  for (guint i = 0; i < n; i++)
     {
+      double t = first + i * step;
       double x = floor (tsl_render_time_to_x (o, t));
       cairo_rectangle (cr, x, top, 1, o->height - top);
     }
@@ -342,10 +396,30 @@ draw_grid (cairo_t                *cr,
 }
 
 static gboolean
-matches (const char *name,
-         const char *needle)
+matches (const TslRenderOptions *o,
+         const char             *name)
 {
-  return needle != NULL && *needle != '\0' && name != NULL && strstr (name, needle) != NULL;
+  const char *needle = o->highlight;
+
+  if (needle == NULL || *needle == '\0' || name == NULL)
+    return FALSE;
+  return o->highlight_exact ? strcmp (name, needle) == 0 : strstr (name, needle) != NULL;
+}
+
+/* 1 for what the highlight picks (or when there is none), else dimmed. A
+ * highlight scoped to one track (a compare row: a function of one thread)
+ * dims that name on every other track. */
+static double
+highlight_alpha (const TslRenderOptions *o,
+                 const TslSnapshotTrack *track,
+                 const char             *name)
+{
+  if (o->highlight == NULL || *o->highlight == '\0')
+    return 1.0;
+  if (o->highlight_track != NULL &&
+      (track->pid != o->highlight_pid || g_strcmp0 (track->name, o->highlight_track) != 0))
+    return 0.4;
+  return matches (o, name) ? 1.0 : 0.4;
 }
 
 typedef struct {
@@ -361,11 +435,33 @@ typedef struct {
   guint32 frame;
 } Label;
 
+/* One bar of a row: [x0, x1) × [y, y + h - 1), into the pixels when it may. */
+static void
+fill_cell (cairo_t         *cr,
+           TslRenderCanvas *canvas,
+           double           x0,
+           double           y,
+           double           x1,
+           double           h,
+           const double    *rgb,
+           double           alpha)
+{
+  if (canvas->pixels != NULL)
+    _tsl_render_canvas_fill (canvas, x0, y, x1, y + h - 1, rgb, alpha);
+  else
+    {
+      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+      cairo_rectangle (cr, x0, y, x1 - x0, h - 1);
+      cairo_fill (cr);
+    }
+}
+
 static void
 flush_run (cairo_t                *cr,
            TslRenderCanvas        *canvas,
            GArray                 *labels,
            TslSnapshot            *snapshot,
+           const TslSnapshotTrack *track,
            const TslRenderOptions *o,
            const Run              *run,
            double                  y,
@@ -373,7 +469,7 @@ flush_run (cairo_t                *cr,
 {
   const char *name;
   double rgb[3];
-  double x0 = MAX (run->x0, TSL_RENDER_LABEL_WIDTH);
+  double x0 = MAX (run->x0, tsl_render_label_width (o));
   double x1 = MIN (run->x1, o->width);
   double alpha;
 
@@ -382,22 +478,32 @@ flush_run (cairo_t                *cr,
 
   name = tsl_snapshot_get_frame_name (snapshot, run->frame);
   tsl_render_name_color (name, o->dark, rgb);
-  alpha = o->highlight && *o->highlight && !matches (name, o->highlight) ? 0.4 : 1.0;
+  alpha = highlight_alpha (o, track, name);
 
-  if (canvas->pixels != NULL)
-    _tsl_render_canvas_fill (canvas, x0, y, x0 + MAX (x1 - x0, 1), y + h - 1, rgb, alpha);
-  else
-    {
-      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-      cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), h - 1);
-      cairo_fill (cr);
-    }
+  fill_cell (cr, canvas, x0, y, x0 + MAX (x1 - x0, 1), h, rgb, alpha);
 
   if (x1 - x0 > 36)
     {
       Label label = { x0 + 3, y + h - 4, x1 - x0 - 6, run->frame };
 
       g_array_append_val (labels, label);
+    }
+}
+
+static void
+draw_labels (cairo_t     *cr,
+             TslSnapshot *snapshot,
+             GArray      *labels)
+{
+  if (labels->len == 0)
+    return;
+  cairo_set_source_rgba (cr, 0.1, 0.1, 0.12, 0.9);
+  cairo_set_font_size (cr, 10);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const Label *l = &g_array_index (labels, Label, i);
+
+      _tsl_render_show_text (cr, l->x, l->y, l->width, tsl_snapshot_get_frame_name (snapshot, l->frame));
     }
 }
 
@@ -411,6 +517,10 @@ draw_stacks (cairo_t                *cr,
 {
   guint rows = CLAMP (track->max_depth, 1, MAX_ROWS);
   gboolean durations = g_strcmp0 (track->unit, "ns") == 0;
+  /* tsl_render_time_to_x(), hoisted out of the per-sample loop. */
+  double left = tsl_render_label_width (o);
+  double vs = (double) o->view_start_ns;
+  double scale = MAX (o->width - left, 1) / MAX ((double) o->view_end_ns - vs, 1);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
 
   /* Pending cairo drawing must land before the pixels are written. */
@@ -425,54 +535,137 @@ draw_stacks (cairo_t                *cr,
       for (guint i = 0; i < track->n_samples; i++)
         {
           const TslSnapshotSample *s = &track->samples[i];
-          guint32 frame = d < s->n_frames ? s->frames[d] : 0;
-          gint64 end = s->end_ns;
+          gint64 start = s->start_ns, end = s->end_ns;
+          gboolean call = FALSE;
+          guint32 frame;
           double x0, x1;
 
-          /* A span longer than its slice is drawn to its end: a kept 2 s span
-           * must not shrink to a 1 ms column. */
-          if (durations && !isnan (s->value) && (double) s->time_ns + s->value > (double) end)
-            end = (gint64) MIN ((double) s->time_ns + s->value, 9.0e18);  /* no overflow */
+          /* A sample without a frame this deep leaves the row alone: were
+           * it a run of nothing stretched over its parent's span, it would
+           * hide the children kept beside it. */
+          if (d >= s->n_frames)
+            continue;
+          frame = s->frames[d];
 
-          if (end < o->view_start_ns || s->start_ns > o->view_end_ns)
+          /* A span longer than its slice is drawn to its end: a kept 2 s span
+           * must not shrink to a 1 ms column. On its own row (the leaf) it
+           * is one call, drawn from where it starts. */
+          if (durations && !isnan (s->value) && s->value >= 0)
+            {
+              if ((double) s->time_ns + s->value > (double) end)
+                end = (gint64) MIN ((double) s->time_ns + s->value, 9.0e18);  /* no overflow */
+              if (d + 1 == s->n_frames)
+                {
+                  start = s->time_ns;
+                  call = TRUE;
+                }
+            }
+
+          if (end < o->view_start_ns || start > o->view_end_ns)
             continue;
 
           /* Whole pixels: a pixel shows the first sample that reaches it, a
            * random representative since the samples are random. */
-          x0 = floor (tsl_render_time_to_x (o, (double) s->start_ns));
-          x1 = MAX (ceil (tsl_render_time_to_x (o, (double) end)), x0 + 1);
+          x0 = floor (left + ((double) start - vs) * scale);
+          x1 = MAX (ceil (left + ((double) end - vs) * scale), x0 + 1);
 
           if (x1 <= run.x1)
             continue;
           x0 = MAX (x0, run.x1);
 
-          if (frame == run.frame && x0 <= run.x1)
+          if (frame == run.frame && x0 <= run.x1 && !call)
             {
               run.x1 = x1;
               continue;
             }
 
-          flush_run (cr, canvas, labels, snapshot, o, &run, y, ROW_HEIGHT);
+          /* Back-to-back calls of one function stay two bars. */
+          if (call && frame == run.frame && run.x1 - run.x0 >= 3 && x0 <= run.x1)
+            run.x1 -= 1;
+          flush_run (cr, canvas, labels, snapshot, track, o, &run, y, ROW_HEIGHT);
           run = (Run) { frame, x0, x1 };
         }
 
-      flush_run (cr, canvas, labels, snapshot, o, &run, y, ROW_HEIGHT);
+      flush_run (cr, canvas, labels, snapshot, track, o, &run, y, ROW_HEIGHT);
     }
 
   if (canvas->pixels != NULL)
     cairo_surface_mark_dirty (cairo_get_target (cr));
 
-  if (labels->len > 0)
-    {
-      cairo_set_source_rgba (cr, 0.1, 0.1, 0.12, 0.9);
-      cairo_set_font_size (cr, 10);
-      for (guint i = 0; i < labels->len; i++)
-        {
-          const Label *l = &g_array_index (labels, Label, i);
+  draw_labels (cr, snapshot, labels);
+}
 
-          _tsl_render_show_text (cr, l->x, l->y, l->width, tsl_snapshot_get_frame_name (snapshot, l->frame));
+/* Exact view: every slice where it is. Slices narrower than a pixel share
+ * it with the first one that reaches it; a slice three pixels wide or more
+ * ends a pixel early, so back-to-back calls stay apart. */
+static void
+draw_slices (cairo_t                *cr,
+             TslRenderCanvas        *canvas,
+             TslSnapshot            *snapshot,
+             const TslSnapshotTrack *track,
+             const TslRenderOptions *o,
+             double                  top)
+{
+  guint rows = CLAMP (track->max_depth, 1, MAX_ROWS);
+  double left = tsl_render_label_width (o);
+  double right = o->width;
+  double vs = (double) o->view_start_ns, ve = (double) o->view_end_ns;
+  double scale = MAX (right - left, 1) / MAX (ve - vs, 1);
+  double filled[MAX_ROWS];
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
+
+  for (guint d = 0; d < MAX_ROWS; d++)
+    filled[d] = left;
+
+  if (canvas->pixels != NULL)
+    cairo_surface_flush (cairo_get_target (cr));
+
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *s = &track->slices[i];
+      double x0, x1, y, rgb[3], alpha;
+      const char *name;
+
+      if (s->depth >= rows || (double) s->start_ns > ve || (double) s->end_ns < vs)
+        continue;
+
+      /* Most slices of a full budget share a pixel with the one before:
+       * skip them before any rounding. */
+      x1 = left + ((double) s->end_ns - vs) * scale;
+      if (x1 < filled[s->depth] - 0.5)
+        continue;
+      x0 = round (left + ((double) s->start_ns - vs) * scale);
+      x1 = round (x1);
+      x0 = MAX (x0, left);
+      x1 = MIN (x1, right);
+      if (x1 - x0 >= 3)
+        x1 -= 1;
+      else
+        x1 = MAX (x1, x0 + 1);
+      if (x1 <= filled[s->depth])
+        continue;
+      x0 = MAX (x0, filled[s->depth]);
+      filled[s->depth] = x1;
+
+      name = tsl_snapshot_get_frame_name (snapshot, s->frame);
+      tsl_render_name_color (name, o->dark, rgb);
+      alpha = highlight_alpha (o, track, name);
+      y = top + s->depth * ROW_HEIGHT;
+
+      fill_cell (cr, canvas, x0, y, x1, ROW_HEIGHT, rgb, alpha);
+
+      if (x1 - x0 > 24)
+        {
+          Label label = { x0 + 3, y + ROW_HEIGHT - 4, x1 - x0 - 5, s->frame };
+
+          g_array_append_val (labels, label);
         }
     }
+
+  if (canvas->pixels != NULL)
+    cairo_surface_mark_dirty (cairo_get_target (cr));
+
+  draw_labels (cr, snapshot, labels);
 }
 
 static void
@@ -498,7 +691,9 @@ draw_series (cairo_t                *cr,
   double lo = track->value_min, hi = track->value_max;
   double rgb[3];
   gboolean started = FALSE;
-  gboolean dimmed = o->highlight && *o->highlight && !matches (track->name, o->highlight);
+  double last_x = 0, last_y = 0;
+  guint n_points = 0;
+  gboolean dimmed = highlight_alpha (o, track, track->name) < 1;
   char label[64];
 
   if (isnan (lo) || isnan (hi))
@@ -522,7 +717,7 @@ draw_series (cairo_t                *cr,
 
       if (s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns || isnan (s->summary.min))
         continue;
-      x0 = MAX (tsl_render_time_to_x (o, (double) s->start_ns), TSL_RENDER_LABEL_WIDTH);
+      x0 = MAX (tsl_render_time_to_x (o, (double) s->start_ns), tsl_render_label_width (o));
       x1 = MIN (tsl_render_time_to_x (o, (double) s->end_ns), o->width);
       y0 = Y_OF (s->summary.max);
       y1 = Y_OF (s->summary.min);
@@ -531,7 +726,7 @@ draw_series (cairo_t                *cr,
   cairo_fill (cr);
 
   cairo_save (cr);
-  cairo_rectangle (cr, TSL_RENDER_LABEL_WIDTH, top, o->width - TSL_RENDER_LABEL_WIDTH, COUNTER_HEIGHT);
+  cairo_rectangle (cr, tsl_render_label_width (o), top, o->width - tsl_render_label_width (o), COUNTER_HEIGHT);
   cairo_clip (cr);
   for (guint i = 0; i < track->n_samples; i++)
     {
@@ -546,9 +741,19 @@ draw_series (cairo_t                *cr,
       else
         cairo_line_to (cr, x, Y_OF (s->value));
       started = TRUE;
+      last_x = x;
+      last_y = Y_OF (s->value);
+      n_points++;
+    }
+  /* One point is no line: draw it as a dot, its value held to the end. */
+  if (n_points == 1)
+    {
+      cairo_line_to (cr, MAX (o->width, last_x + 1), last_y);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, last_x, last_y, 3, 0, 2 * G_PI);
     }
   cairo_set_source_rgba (cr, rgb[0] * 0.8, rgb[1] * 0.8, rgb[2] * 0.8, dimmed ? 0.3 : 1);
-  cairo_set_line_width (cr, 1.25);
+  cairo_set_line_width (cr, n_points == 1 ? 2 : 1.25);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_stroke (cr);
   cairo_restore (cr);
@@ -557,9 +762,9 @@ draw_series (cairo_t                *cr,
   cairo_set_font_size (cr, 9.5);
   set_rgb (cr, &theme->dim, 1);
   format_value (label, sizeof label, hi, track->unit);
-  _tsl_render_show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + 12, 66, label);
+  _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, top + 12, 66, label);
   format_value (label, sizeof label, lo, track->unit);
-  _tsl_render_show_text (cr, TSL_RENDER_LABEL_WIDTH - 70, top + COUNTER_HEIGHT - 6, 66, label);
+  _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, top + COUNTER_HEIGHT - 6, 66, label);
 
 #undef Y_OF
 }
@@ -574,11 +779,11 @@ draw_range (cairo_t                *cr,
             gint64                  end,
             double                  top)
 {
-  double x0 = MAX (tsl_render_time_to_x (o, (double) start), TSL_RENDER_LABEL_WIDTH);
+  double x0 = MAX (tsl_render_time_to_x (o, (double) start), tsl_render_label_width (o));
   double x1 = MIN (tsl_render_time_to_x (o, (double) end), o->width);
   g_autofree char *s = tsl_duration_format ((double) start);
   g_autofree char *e = tsl_duration_format ((double) end);
-  g_autofree char *d = tsl_duration_format ((double) (end - start));
+  g_autofree char *d = tsl_duration_format ((double) tsl_time_sub (end, start));
   g_autofree char *label = g_strdup_printf ("%s  %s – %s  (%s)", name, s, e, d);
 
   if (x1 <= x0)
@@ -611,7 +816,7 @@ draw_range (cairo_t                *cr,
   (void) theme;
 }
 
-void
+gboolean
 tsl_render_paint (cairo_t                *cr,
                   TslSnapshot            *snapshot,
                   const TslRenderOptions *o)
@@ -622,8 +827,8 @@ tsl_render_paint (cairo_t                *cr,
   double y;
   gint64 last_pid = G_MININT64;
 
-  g_return_if_fail (cr != NULL);
-  g_return_if_fail (o != NULL);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (o != NULL, FALSE);
 
   _tsl_render_theme_init (&theme, o->dark);
 
@@ -633,10 +838,15 @@ tsl_render_paint (cairo_t                *cr,
   set_rgb (cr, &theme.bg, 1);
   cairo_paint (cr);
 
+  if (!tsl_render_view_is_valid (o))
+    {
+      cairo_restore (cr);
+      return FALSE;
+    }
   if (snapshot == NULL)
     {
       cairo_restore (cr);
-      return;
+      return TRUE;
     }
 
   draw_grid (cr, o, &theme, header);
@@ -648,7 +858,7 @@ tsl_render_paint (cairo_t                *cr,
   _tsl_render_canvas_init (&canvas, cr, header, o->width, o->height);
 
   set_rgb (cr, &theme.gutter, 1);
-  cairo_rectangle (cr, 0, header, TSL_RENDER_LABEL_WIDTH, o->height - header);
+  cairo_rectangle (cr, 0, header, tsl_render_label_width (o), o->height - header);
   cairo_fill (cr);
 
   y = header - o->scroll_y;
@@ -666,10 +876,13 @@ tsl_render_paint (cairo_t                *cr,
             {
               const char *marker = is_collapsed (o, track->pid) ? "▸" : "▾";
 
+              /* pid 0 without a name is a format without processes (CSV,
+               * collapsed stacks); below 0, threads whose file gave no pid. */
               group = track->process
                 ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
-                : (track->pid != 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
-                                   : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : ""));
+                : track->pid > 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
+                : track->pid < 0 ? g_strdup_printf ("%s Threads (the file gives no process ids)", marker)
+                : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : "");
               set_rgb (cr, &theme.group, 1);
               cairo_rectangle (cr, 0, y, o->width, GROUP_HEIGHT - 2);
               cairo_fill (cr);
@@ -691,10 +904,12 @@ tsl_render_paint (cairo_t                *cr,
 
           tsl_render_name_color (track->name, o->dark, rgb);
           cairo_set_font_size (cr, 11);
-          set_rgb (cr, &theme.fg, matches (track->name, o->highlight) ? 1 : 0.9);
-          _tsl_render_show_text (cr, 12, y + 13, TSL_RENDER_LABEL_WIDTH - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
+          set_rgb (cr, &theme.fg, matches (o, track->name) ? 1 : 0.9);
+          _tsl_render_show_text (cr, 12, y + 13, tsl_render_label_width (o) - (track->kind == TSL_TRACK_THREAD ? 20 : 80), track->name);
 
-          if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+          if (track->exact)
+            draw_slices (cr, &canvas, snapshot, track, o, y);
+          else if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
             draw_stacks (cr, &canvas, snapshot, track, o, y);
           else
             draw_series (cr, track, o, &theme, y);
@@ -762,6 +977,7 @@ tsl_render_paint (cairo_t                *cr,
     }
 
   cairo_restore (cr);
+  return TRUE;
 }
 
 gboolean
@@ -778,6 +994,7 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
   hit->group_pid = 0;
   hit->track = -1;
   hit->sample = NULL;
+  hit->slice = NULL;
   hit->depth = -1;
 
   if (snapshot == NULL || y < tsl_render_header_height (o))
@@ -804,9 +1021,27 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
       if (is_collapsed (o, track->pid))
         continue;
 
-      if (x >= TSL_RENDER_LABEL_WIDTH && y >= top && y < top + th)
+      if (x >= tsl_render_label_width (o) && y >= top && y < top + th)
         {
           hit->track = i;
+          if (track->exact)
+            {
+              int d = (int) ((y - top) / ROW_HEIGHT);
+              /* A slice narrower than a pixel is hit across its pixel. */
+              double px = tsl_render_x_to_time (o, x + 1) - t;
+
+              for (guint s = 0; s < track->n_slices; s++)
+                {
+                  const TslSnapshotSlice *slice = &track->slices[s];
+
+                  if ((double) slice->start_ns > t + px)
+                    break;
+                  if ((int) slice->depth == d && t < (double) slice->end_ns + px)
+                    hit->slice = slice;
+                }
+              hit->depth = hit->slice ? d : -1;
+              return TRUE;
+            }
           for (guint s = 0; s < track->n_samples; s++)
             {
               const TslSnapshotSample *sample = &track->samples[s];

@@ -17,12 +17,14 @@
 G_BEGIN_DECLS
 
 #define TSL_RENDER_RULER_HEIGHT 30
-#define TSL_RENDER_LABEL_WIDTH  200
+#define TSL_RENDER_LABEL_WIDTH  200   /* default width of the track labels */
+#define TSL_RENDER_MIN_LABEL_WIDTH 80
 
 typedef struct {
   gint64      view_start_ns;  /* visible time window, from the trace start */
   gint64      view_end_ns;
   double      width;          /* logical pixels */
+  double      label_width;    /* the label column; 0 is TSL_RENDER_LABEL_WIDTH */
   double      height;
   double      scroll_y;       /* tracks scrolled up by this many pixels */
   gboolean    dark;
@@ -33,6 +35,9 @@ typedef struct {
   gint64      b_start_ns;
   gint64      b_end_ns;
   const char *highlight;      /* search text: matching frames/series stand out */
+  gboolean    highlight_exact;/* the whole name, not a part of it */
+  const char *highlight_track;/* only on this track (name and pid); NULL: on all */
+  gint64      highlight_pid;
   const char *title;          /* heading line (export); NULL for none */
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
@@ -44,6 +49,7 @@ typedef struct {
   gint64                   group_pid;
   int                      track;   /* -1 when none */
   const TslSnapshotSample *sample;
+  const TslSnapshotSlice  *slice;   /* exact view: the slice under the pointer */
   int                      depth;   /* stack level under the pointer, -1 for none */
 } TslRenderHit;
 
@@ -51,9 +57,14 @@ void              tsl_render_options_init       (TslRenderOptions       *options
                                                  TslSnapshot            *snapshot,
                                                  double                  width,
                                                  double                  height);
-void              tsl_render_paint              (cairo_t                *cr,
+/* A view the painter can draw: a finite, non-empty time window and size.
+ * Anything else is refused (tsl_render_paint() then only clears). */
+gboolean          tsl_render_view_is_valid      (const TslRenderOptions *options);
+/* FALSE when the view was refused. */
+gboolean          tsl_render_paint              (cairo_t                *cr,
                                                  TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
+double            tsl_render_label_width        (const TslRenderOptions *options);
 /* Height of all tracks below the ruler (and title), for scrolling. */
 double            tsl_render_content_height     (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);

@@ -7,6 +7,9 @@
  * count/sum/min/max per slice. See DESIGN.md §3: priorities are "permanent
  * random numbers" u = tsl_mix64 (seed, key), so two samplers over consecutive
  * parts of a stream merge into exactly the single-pass result.
+ *
+ * Not thread-safe: a sampler belongs to its trace and is guarded by the
+ * trace's lock (tsl_trace_lock()) whenever a reader may be feeding it.
  */
 #pragma once
 

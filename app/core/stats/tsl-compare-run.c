@@ -21,10 +21,13 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-compare-private.h"
+#include "tsl-duration.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -200,18 +203,9 @@ compare_frames (gconstpointer a,
   return strcmp (fa->name, fb->name);
 }
 
-typedef struct {
-  const TslCompareRequest *request;
-  const char              *range_key;
-  double                   seconds[2];
-  GPtrArray               *rows;
-  GCancellable            *cancellable;
-  GError                 **error;
-} Table;
-
-static gboolean
-add_row (Table                  *table,
-         const TslCompareSeries *series)
+gboolean
+_tsl_compare_add_row (TslCompareTable        *table,
+                      const TslCompareSeries *series)
 {
   TslCompareRow *row;
 
@@ -230,7 +224,7 @@ add_row (Table                  *table,
 }
 
 static gboolean
-add_metric_rows (Table           *table,
+add_metric_rows (TslCompareTable *table,
                  const TrackData *td,
                  const char      *name)
 {
@@ -248,7 +242,7 @@ add_metric_rows (Table           *table,
       };
     }
 
-  return add_row (table, &series);
+  return _tsl_compare_add_row (table, &series);
 }
 
 /* For spans (instrumented traces) the time a function takes is what users
@@ -256,7 +250,7 @@ add_metric_rows (Table           *table,
  * samples does not move. Their rows compare duration (mean by default, or
  * the --stat given) beside the share rows. */
 static gboolean
-add_duration_row (Table           *table,
+add_duration_row (TslCompareTable *table,
                   const Frame     *frame,
                   const char      *name,
                   TslStat          stat)
@@ -272,7 +266,7 @@ add_duration_row (Table           *table,
       table->seconds[s], frame->durations[s]->len, 1.0,
     };
 
-  if (!add_row (table, &series))
+  if (!_tsl_compare_add_row (table, &series))
     return FALSE;
   if (table->rows->len > before)
     ((TslCompareRow *) g_ptr_array_index (table->rows, before))->duration = TRUE;
@@ -280,7 +274,7 @@ add_duration_row (Table           *table,
 }
 
 static gboolean
-add_frame_rows (Table           *table,
+add_frame_rows (TslCompareTable *table,
                 const TrackData *td,
                 const char      *track_name)
 {
@@ -327,7 +321,7 @@ add_frame_rows (Table           *table,
           };
         }
 
-      ok = add_row (table, &series);
+      ok = _tsl_compare_add_row (table, &series);
 
       for (guint s = 0; s < 2; s++)
         for (guint h = 0; h < frame->hits[s]->len; h++)
@@ -361,8 +355,10 @@ typedef struct {
   const TslCompareRequest *request;
   gint64                   lo;
   gint64                   hi;
+  gint64                   grid_hi;
   GCancellable            *cancellable;
   TslSnapshot             *snapshot;
+  TslRangeStats           *stats;
   GError                  *error;
 } RangeRead;
 
@@ -373,10 +369,15 @@ read_range (gpointer data)
   g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
+  /* Exact figures from every event of the range, beside the samples. */
+  rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
   /* The two ranges are read at once already: a reader thread each. */
   if (tsl_read_path_full (trace, rr->path, TSL_READER_THREADS_NEVER, NULL, NULL,
                           rr->cancellable, &rr->error))
-    rr->snapshot = tsl_snapshot_new (trace);
+    {
+      tsl_range_stats_finish (rr->stats);
+      rr->snapshot = tsl_snapshot_new (trace);
+    }
 
   return NULL;
 }
@@ -399,23 +400,33 @@ resolve_range (const TslRangeSpec *spec,
                GPtrArray          *warnings,
                GError            **error)
 {
-  tsl_range_spec_resolve (spec, span, lo, hi);
+  TslRangeFit fit = tsl_range_spec_fit (spec, span, lo, hi);
 
-  /* "…..100%" must hold the trace's last event, which sits at the span. */
-  if (spec->is_fraction && spec->end >= 1)
-    *hi = span + 1;
-
-  if (*lo > span)
+  if (fit == TSL_RANGE_OUTSIDE)
     {
       g_autofree char *length = tsl_duration_format ((double) span);
+      g_autofree char *range = tsl_range_spec_to_string (spec);
 
       g_set_error (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE,
-                   "range %s starts after the end of the trace (its span is %s)", which, length);
+                   _("range %s (%s) holds no data: it starts after the end of the trace (its span is %s)"),
+                   which, range, length);
       return FALSE;
     }
 
-  /* A range ending just past the last event is the usual case, not news. */
-  if (*hi > span + 1 && (double) (*hi - span) > 0.01 * (double) (*hi - *lo))
+  /* Without warnings (re-read ranges) the caller measures the range against
+   * the end of the data once known, which a metric's last point extends by
+   * its sampling interval: the range keeps its own end. */
+  if (warnings == NULL)
+    {
+      gint64 unclipped_lo;
+
+      tsl_range_spec_resolve (spec, span, &unclipped_lo, hi);
+      if (spec->is_fraction && spec->end >= 1)
+        *hi = span < G_MAXINT64 ? span + 1 : G_MAXINT64;
+      return TRUE;
+    }
+
+  if (fit == TSL_RANGE_CLIPPED)
     {
       g_autofree char *length = tsl_duration_format ((double) (span - *lo));
 
@@ -424,6 +435,129 @@ resolve_range (const TslRangeSpec *spec,
     }
 
   *seconds = (double) MAX (MIN (*hi, span) - *lo, 1) / 1e9;
+  return TRUE;
+}
+
+static char *
+range_track_key (const TslRangeTrack *t)
+{
+  return g_strdup_printf ("%d\x1f%" G_GINT64_FORMAT "\x1f%" G_GINT64_FORMAT "\x1f%s",
+                          (int) t->kind, t->pid, t->tid, t->name);
+}
+
+static gboolean
+ends_at_data_end (const TslRangeSpec *spec)
+{
+  return spec->is_fraction && spec->end >= 1;
+}
+
+/* The length of each range now that the end of the data is known (a
+ * metric's last point covers one median gap); a warning only when a range
+ * truly reaches past the data. */
+static void
+measure_ranges (const TslCompareRequest *request,
+                gint64                   start,
+                const gint64            *lo,
+                const gint64            *hi,
+                gint64                   data_end,
+                gint64                  *end,
+                double                  *seconds,
+                GPtrArray               *warnings)
+{
+  const TslRangeSpec *specs[2] = { &request->a, &request->b };
+  const char *which[2] = { "A", "B" };
+
+  for (guint s = 0; s < 2; s++)
+    {
+      gint64 a = tsl_time_add (start, lo[s]), b = tsl_time_add (start, hi[s]);
+
+      end[s] = ends_at_data_end (specs[s]) ? MAX (data_end, a) : MIN (b, MAX (data_end, a));
+      if (!ends_at_data_end (specs[s]) && b > data_end + 1 &&
+          (double) (b - data_end) > 0.01 * (double) (b - a))
+        {
+          g_autofree char *length = tsl_duration_format ((double) (end[s] - a));
+
+          g_ptr_array_add (warnings, g_strdup_printf ("range %s ends after the trace; its length is taken as %s",
+                                                      which[s], length));
+        }
+      seconds[s] = (double) MAX (end[s] - a, 1) / 1e9;
+    }
+}
+
+static gboolean
+is_quantile_stat (const TslCompareRequest *request)
+{
+  return request->has_stat && (request->stat == TSL_STAT_MEDIAN || request->stat == TSL_STAT_P95 ||
+                               request->stat == TSL_STAT_MAX);
+}
+
+/* Display names: the track's, with its process where two tracks share one. */
+static char *
+range_display_name (GPtrArray           *pairs,
+                    const TslRangeTrack *t)
+{
+  for (guint i = 0; i < pairs->len; i += 2)
+    {
+      const TslRangeTrack *o = g_ptr_array_index (pairs, i) ? g_ptr_array_index (pairs, i)
+                                                             : g_ptr_array_index (pairs, i + 1);
+
+      if (g_str_equal (o->name, t->name) && (o->kind != t->kind || o->pid != t->pid || o->tid != t->tid))
+        return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", t->name, t->pid);
+    }
+  return g_strdup (t->name);
+}
+
+static gboolean
+exact_rows (TslCompareTable *table,
+            RangeRead       *reads,
+            const gint64    *end,
+            GHashTable      *by_key,
+            GPtrArray       *tracks)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) pairs = g_ptr_array_new ();   /* A, B, A, B… (either may be NULL) */
+
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < tsl_range_stats_get_n_tracks (reads[s].stats); i++)
+      {
+        const TslRangeTrack *t = tsl_range_stats_get_track (reads[s].stats, i);
+        char *key;
+        gpointer at;
+
+        if (t == NULL)
+          continue;
+        key = range_track_key (t);
+        if (g_hash_table_lookup_extended (index, key, NULL, &at))
+          {
+            pairs->pdata[GPOINTER_TO_UINT (at) + s] = (gpointer) t;
+            g_free (key);
+            continue;
+          }
+        g_hash_table_insert (index, key, GUINT_TO_POINTER (pairs->len));
+        g_ptr_array_add (pairs, s == 0 ? (gpointer) t : NULL);
+        g_ptr_array_add (pairs, s == 1 ? (gpointer) t : NULL);
+      }
+
+  for (guint i = 0; i < pairs->len; i += 2)
+    {
+      const TslRangeTrack *a = g_ptr_array_index (pairs, i), *b = g_ptr_array_index (pairs, i + 1);
+      const TslRangeTrack *any = a != NULL ? a : b;
+      g_autofree char *name = range_display_name (pairs, any);
+      gboolean metric = any->kind == TSL_TRACK_COUNTER || any->kind == TSL_TRACK_METRIC;
+
+      if (metric && is_quantile_stat (table->request))
+        {
+          g_autofree char *key = range_track_key (any);
+          const TrackData *td = g_hash_table_lookup (by_key, key);
+
+          if (td != NULL && !add_metric_rows (table, td, name))
+            return FALSE;
+          continue;
+        }
+      if (!_tsl_compare_exact_track_rows (table, reads[0].stats, reads[1].stats, end, name, a, b))
+        return FALSE;
+    }
+
   return TRUE;
 }
 
@@ -443,14 +577,16 @@ run (const TslCompareRequest *request,
   gboolean seekable = is_seekable_file (request->path);
   TslTrace *trace = request->trace;
   gint64 start = 0, end = 0, span, lo[2], hi[2];
-  Table table = { request, NULL, { 0, 0 }, rows, cancellable, error };
+  TslCompareTable table = { request, NULL, { 0, 0 }, rows, cancellable, error };
+  RangeRead reads[2] = { { 0 } };
+  gboolean ok = TRUE;
 
   if (trace == NULL)
     {
       if (request->path == NULL)
         {
           g_set_error_literal (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_NO_INPUT,
-                               "nothing to compare: no file and no trace");
+                               _("nothing to compare: no file and no trace"));
           return NULL;
         }
 
@@ -463,10 +599,13 @@ run (const TslCompareRequest *request,
   tsl_trace_lock (trace);
   tsl_trace_get_span (trace, &start, &end);
   tsl_trace_unlock (trace);
-  span = MAX (end - start, 1);
+  span = MAX (tsl_time_sub (end, start), 1);
 
-  if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0], warnings, error) ||
-      !resolve_range (&request->b, "B", span, &lo[1], &hi[1], &table.seconds[1], warnings, error))
+  /* Re-read ranges warn once the end of the data is known (below). */
+  if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0],
+                      seekable ? NULL : warnings, error) ||
+      !resolve_range (&request->b, "B", span, &lo[1], &hi[1], &table.seconds[1],
+                      seekable ? NULL : warnings, error))
     return NULL;
 
   range_key = g_strdup_printf ("%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
@@ -475,11 +614,13 @@ run (const TslCompareRequest *request,
 
   if (seekable)
     {
-      RangeRead reads[2];
       GThread *thread;
+      gint64 data_end, ends[2];
 
       for (guint s = 0; s < 2; s++)
-        reads[s] = (RangeRead) { request->path, request, start + lo[s], start + hi[s], cancellable };
+        reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
+                                 tsl_time_add (start, hi[s]),
+                                 MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable };
 
       /* The two ranges' reads are independent: one per core. */
       thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
@@ -498,35 +639,44 @@ run (const TslCompareRequest *request,
       snap_a = reads[0].snapshot;
       snap_b = reads[1].snapshot;
       if (snap_a == NULL || snap_b == NULL)
-        return NULL;
+        {
+          ok = FALSE;
+          goto out;
+        }
+
+      data_end = MAX (tsl_range_stats_get_data_end (reads[0].stats),
+                      tsl_range_stats_get_data_end (reads[1].stats));
+      measure_ranges (request, start, lo, hi, data_end, ends, table.seconds, warnings);
+      collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
+      collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
+      ok = exact_rows (&table, reads, ends, by_key, tracks);
+      goto out;
     }
-  else
-    {
-      snap_a = tsl_snapshot_new (trace);
-      snap_b = tsl_snapshot_ref (snap_a);
-      g_ptr_array_add (warnings,
-                       g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
-                                        "(%u..%u per track over the whole trace), not a re-read of each range",
-                                        request->path != NULL ? request->path : "the trace",
-                                        tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
-    }
+
+  snap_a = tsl_snapshot_new (trace);
+  snap_b = tsl_snapshot_ref (snap_a);
+  g_ptr_array_add (warnings,
+                   g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
+                                    "(%u..%u per track over the whole trace), not exact values of each range",
+                                    request->path != NULL ? request->path : "the trace",
+                                    tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
 
   collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
   collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
 
-  for (guint i = 0; i < tracks->len; i++)
+  for (guint i = 0; ok && i < tracks->len; i++)
     {
       const TrackData *td = g_ptr_array_index (tracks, i);
       g_autofree char *name = track_display_name (tracks, td);
-      gboolean ok;
 
       ok = is_stack_kind (td->kind) ? add_frame_rows (&table, td, name)
                                     : add_metric_rows (&table, td, name);
-      if (!ok)
-        return NULL;
     }
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+out:
+  for (guint s = 0; s < 2; s++)
+    g_clear_pointer (&reads[s].stats, tsl_range_stats_free);
+  if (!ok || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
   _tsl_compare_finish_table (rows, request);

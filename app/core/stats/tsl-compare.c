@@ -31,7 +31,9 @@ G_DEFINE_QUARK (tsl-compare-error-quark, tsl_compare_error)
 const char *
 tsl_compare_test_to_string (TslCompareTest test)
 {
-  static const char *names[] = { "iid", "block", "binomial", "permutation", "seed", "none" };
+  static const char *names[] = {
+    "bootstrap", "block-bootstrap", "poisson", "permutation", "seed", "none", "blocks-t",
+  };
 
   return (guint) test < G_N_ELEMENTS (names) ? names[test] : "unknown";
 }
@@ -274,6 +276,7 @@ compute_row (const TslCompareSeries  *s,
   row->stat = rates ? g_strdup_printf ("%s_per_s", tsl_stat_to_string (s->stat))
                     : g_strdup (tsl_stat_to_string (s->stat));
   row->stat_id = s->stat;
+  row->unit = rates ? "/s" : s->stat == TSL_STAT_SHARE ? "fraction" : "";
   row->n_a = s->a.n;
   row->n_b = s->b.n;
   row->change = row->ci_low = row->ci_high = row->p_value = row->q_value = NAN;
@@ -362,6 +365,14 @@ _tsl_compare_row_new (const TslCompareSeries  *series,
       !compute_row (series, request, range_key, row, cancellable, error))
     return NULL;
 
+  /* Seen in one range only: said in words, not as an infinite change. */
+  if (row->a_value == 0 && row->b_value != 0 && !isnan (row->b_value))
+    row->presence = TSL_COMPARE_NEW_IN_B;
+  else if (row->b_value == 0 && row->a_value != 0 && !isnan (row->a_value) && series->b.events == 0)
+    row->presence = TSL_COMPARE_GONE_IN_B;
+  if (row->presence != TSL_COMPARE_IN_BOTH)
+    row->change = row->ci_low = row->ci_high = NAN;
+
   return g_steal_pointer (&row);
 }
 
@@ -385,7 +396,9 @@ _tsl_compare_finish_table (GPtrArray               *rows,
 
       row->q_value = q[i];
       /* The seed's rule is its own: B outside A's band. */
-      if (row->test != TSL_COMPARE_TEST_SEED)
+      if (row->presence != TSL_COMPARE_IN_BOTH)
+        row->significant = row->q_value < alpha;
+      else if (row->test != TSL_COMPARE_TEST_SEED)
         row->significant = row->q_value < alpha &&
                            (row->ci_low > 0 || row->ci_high < 0);
     }
@@ -417,23 +430,12 @@ tsl_compare_series (const TslCompareSeries  *series,
   return g_steal_pointer (&rows);
 }
 
-/* Infinite changes (from 0) are as undefined in a CSV cell as NAN. */
-static void
-append_number (GString *line,
-               double   value)
-{
-  g_autofree char *text = tsl_csv_format_double (isfinite (value) ? value : NAN);
-
-  g_string_append_c (line, ',');
-  g_string_append (line, text);
-}
-
 char *
 tsl_compare_format_csv (const TslCompareRow * const *rows,
                         guint                         n_rows)
 {
   GString *buf = g_string_new ("series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,"
-                               "p_value,q_value,significant\n");
+                               "p_value,q_value,significant,a_n,b_n,method,unit\n");
 
   for (guint i = 0; i < n_rows; i++)
     {
@@ -442,14 +444,25 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
       tsl_csv_append_field (buf, row->series);
       g_string_append_c (buf, ',');
       tsl_csv_append_field (buf, row->stat);
-      append_number (buf, row->a_value);
-      append_number (buf, row->b_value);
-      append_number (buf, row->change * 100);
-      append_number (buf, row->ci_low * 100);
-      append_number (buf, row->ci_high * 100);
-      append_number (buf, row->p_value);
-      append_number (buf, row->q_value);
-      g_string_append (buf, row->significant ? ",true\n" : ",false\n");
+      if (row->presence == TSL_COMPARE_IN_BOTH)
+        tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
+                               row->ci_high, row->p_value, row->q_value, row->significant);
+      else
+        {
+          tsl_csv_append_number (buf, row->a_value);
+          tsl_csv_append_number (buf, row->b_value);
+          g_string_append (buf, row->presence == TSL_COMPARE_NEW_IN_B ? ",new in B" : ",gone in B");
+          tsl_csv_append_number (buf, row->ci_low * 100);
+          tsl_csv_append_number (buf, row->ci_high * 100);
+          tsl_csv_append_number (buf, row->p_value);
+          tsl_csv_append_number (buf, row->q_value);
+          g_string_append (buf, row->significant ? ",true" : ",false");
+        }
+      g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s%s,",
+                              row->n_a, row->n_b, tsl_compare_test_to_string (row->test),
+                              row->few_blocks ? "-few" : "");
+      tsl_csv_append_field (buf, row->unit != NULL ? row->unit : "");
+      g_string_append_c (buf, '\n');
     }
 
   return g_string_free (buf, FALSE);

@@ -26,7 +26,7 @@ typedef enum {
   TSL_COMPARE_SEED,         /* the seed's test: B outside A's resampled band */
 } TslCompareMethod;
 
-/* The test a row used. */
+/* The test a row used; its name is the CSV's `method`. */
 typedef enum {
   TSL_COMPARE_TEST_IID,
   TSL_COMPARE_TEST_BLOCK,         /* circular block bootstrap (autocorrelated) */
@@ -34,7 +34,15 @@ typedef enum {
   TSL_COMPARE_TEST_PERMUTATION,   /* max: exact permutation test */
   TSL_COMPARE_TEST_SEED,          /* method seed */
   TSL_COMPARE_TEST_NONE,          /* too few points on one side */
+  TSL_COMPARE_TEST_BLOCKS_T,      /* batch means over time blocks (tsl-block-test.h) */
 } TslCompareTest;
+
+/* A series seen in one range only. */
+typedef enum {
+  TSL_COMPARE_IN_BOTH,
+  TSL_COMPARE_NEW_IN_B,
+  TSL_COMPARE_GONE_IN_B,
+} TslComparePresence;
 
 const char       *tsl_compare_test_to_string    (TslCompareTest       test);
 gboolean          tsl_compare_method_from_string(const char          *text,
@@ -42,7 +50,8 @@ gboolean          tsl_compare_method_from_string(const char          *text,
 
 typedef struct {
   char             *path;          /* file to re-read per range; "-" is stdin */
-  TslTrace         *trace;         /* (nullable) the first pass, if already read */
+  TslTrace         *trace;         /* (nullable) the first pass, if already read;
+                                    * tsl_compare_run() takes its lock to read it */
   TslRangeSpec      a;
   TslRangeSpec      b;
   gboolean          has_stat;      /* stat overrides the defaults where it applies */
@@ -72,11 +81,16 @@ typedef struct {
   double          p_value;
   double          q_value;
   gboolean        significant;
-  guint64         n_a;         /* points each side had */
+  guint64         n_a;         /* events or calls each side's value comes from */
   guint64         n_b;
   TslCompareTest  test;
   gboolean        bca;         /* the interval is BCa, else percentile */
   gboolean        duration;    /* a_value and b_value are durations in ns */
+  const char     *unit;        /* "ns", "%", "/s", "" … (static) */
+  TslComparePresence presence;
+  gboolean        few_blocks;  /* blocks-t on few independent batches a side */
+  double          t_df;        /* blocks-t: the change's t reference … */
+  double          t_se;        /* … and standard error (0 otherwise) */
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;
@@ -112,9 +126,11 @@ GPtrArray        *tsl_compare_series            (const TslCompareSeries  *series
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
 
-/* Reads (or re-reads) the input and builds the whole table. `warnings`
- * (optional, transfer full) receives notes such as "compared in-memory
- * samples". (transfer full) (element-type TslCompareRow) */
+/* Reads (or re-reads) the input and builds the whole table. Blocks: a window
+ * uses the _async() form, which runs it on a worker thread (the bootstrap
+ * spreads over n_threads more). `warnings` (optional, transfer full) receives
+ * notes such as "compared in-memory samples".
+ * (transfer full) (element-type TslCompareRow) */
 GPtrArray        *tsl_compare_run               (const TslCompareRequest *request,
                                                  GCancellable            *cancellable,
                                                  GStrv                   *warnings,
@@ -129,7 +145,9 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
                                                  GError                 **error);
 
 /* (transfer full): the table as `timeslice compare` writes it, header
- * series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant */
+ * series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,
+ * a_n,b_n,method,unit; change_pct reads "new in B" or "gone in B" for a
+ * series seen in one range only. */
 char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
                                                  guint                         n_rows);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tsl-chrome-private.h"
+#include "tsl-frames.h"
 
 #define MAX_FRAMES 1024   /* longest stackFrames chain we follow */
 
@@ -67,7 +68,7 @@ frame_label (TslChromeModel     *self,
   g_string_truncate (self->label, 0);
   while (n > 0)
     {
-      g_string_append (self->label, tsl_trace_lookup (self->trace, names[--n]));
+      tsl_frames_append (self->label, tsl_trace_lookup (self->trace, names[--n]), -1);
       if (n > 0)
         g_string_append_c (self->label, ';');
     }
@@ -108,7 +109,7 @@ tsl_chrome_model_sample_label (TslChromeModel       *self,
             : (len = frame.len, frame.p);
           if (joined->len > 0)
             g_string_append_c (joined, ';');
-          g_string_append_len (joined, s, len);
+          tsl_frames_append (joined, s, (gssize) len);
         }
       if (joined->len > 0)
         return tsl_trace_intern (self->trace, joined->str);

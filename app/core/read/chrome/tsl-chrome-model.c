@@ -10,8 +10,10 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-chrome-private.h"
+#include "tsl-format-private.h"
 #include "tsl-hash.h"
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
@@ -290,7 +292,7 @@ get_ids (TslChromeModel       *self,
       !resolve_id (self, &ev->tid, TRUE, *pid, tid))
     {
       tsl_trace_add_warning (self->trace,
-                             "ignored an event whose \"pid\" or \"tid\" is not a number or a string");
+                             _("ignored an event whose \"pid\" or \"tid\" is not a number or a string"));
       return FALSE;
     }
   self->have_last_ids = raw_id_set (&self->last_pid_raw, &ev->pid) &&
@@ -307,12 +309,12 @@ get_ts (TslChromeModel       *self,
 {
   if (ev->ts.type == TSL_JSON_NONE)
     {
-      tsl_trace_add_warning (self->trace, "ignored an event without \"ts\"");
+      tsl_trace_add_warning (self->trace, _("ignored an event without \"ts\""));
       return FALSE;
     }
   if (!tsl_json_value_get_us_as_ns (&ev->ts, ts_ns))
     {
-      tsl_trace_add_warning (self->trace, "ignored an event whose \"ts\" is not a number in range");
+      tsl_trace_add_warning (self->trace, _("ignored an event whose \"ts\" is not a number in range"));
       return FALSE;
     }
   return TRUE;
@@ -379,6 +381,20 @@ push_span (Thread  *th,
   return TRUE;
 }
 
+typedef struct {
+  TslTrace *trace;
+  Thread   *th;
+} OpenSpans;
+
+static const char *
+open_span_name (gpointer data,
+                guint    i)
+{
+  OpenSpans *open = data;
+
+  return tsl_trace_lookup (open->trace, open->th->open[i].name);
+}
+
 /* The label of a kept sample: open span names, root first, then `leaf`. */
 static void
 set_stack_label (TslChromeModel *self,
@@ -386,22 +402,10 @@ set_stack_label (TslChromeModel *self,
                  guint           depth,
                  guint32         leaf)
 {
-  GString *label = self->label;
+  OpenSpans open = { self->trace, th };
 
-  g_string_truncate (label, 0);
-  for (guint i = 0; i < depth; i++)
-    {
-      if (i > 0)
-        g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, th->open[i].name));
-    }
-  if (leaf != 0)
-    {
-      if (depth > 0)
-        g_string_append_c (label, ';');
-      g_string_append (label, tsl_trace_lookup (self->trace, leaf));
-    }
-  tsl_trace_set_label_joined (self->trace, th->track, label->str, label->len);
+  tsl_format_set_stack_label (self->trace, th->track, self->label, depth, open_span_name, &open,
+                              leaf != 0 ? tsl_trace_lookup (self->trace, leaf) : NULL);
 }
 
 static void
@@ -427,7 +431,7 @@ thread_event (TslChromeModel       *self,
         if (!push_span (th, ts, SPAN_OPEN, name))
           {
             th->overflow++;
-            tsl_trace_add_warning (self->trace, "spans nested deeper than %d levels were shown flat",
+            tsl_trace_add_warning (self->trace, _("spans nested deeper than %d levels were shown flat"),
                                    MAX_DEPTH);
             if (tsl_trace_offer (self->trace, th->track, ts, NAN))
               set_stack_label (self, th, th->n_open, name);
@@ -450,11 +454,17 @@ thread_event (TslChromeModel       *self,
           i--;
         if (i == 0)
           {
-            tsl_trace_add_warning (self->trace, "ignored an 'E' event without a matching 'B'");
+            tsl_trace_add_warning (self->trace, _("ignored an 'E' event without a matching 'B'"));
             break;
           }
-        /* Offered now, at the span's start, so it carries its duration. */
-        dur = ts - th->open[i - 1].start_ns;
+        /* Offered now, at the span's start, so it carries its duration.
+         * One longer than a gint64 holds (±9.2e9 s ends) has none. */
+        if (__builtin_sub_overflow (ts, th->open[i - 1].start_ns, &dur))
+          {
+            tsl_trace_add_warning (self->trace,
+                                   _("ignored the duration of a 'B'/'E' pair: longer than 292 years"));
+            dur = -1;
+          }
         if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, i, 0);
@@ -472,7 +482,7 @@ thread_event (TslChromeModel       *self,
             (!tsl_json_value_get_us_as_ns (&ev->dur, &dur) || dur < 0 || ts > G_MAXINT64 - dur))
           {
             tsl_trace_add_warning (self->trace,
-                                   "ignored the \"dur\" of an 'X' event: not a number in range");
+                                   _("ignored the \"dur\" of an 'X' event: not a number in range"));
             dur = -1;
           }
         pop_ended (th, ts);
@@ -546,7 +556,7 @@ counter_event (TslChromeModel       *self,
     return;
   if (ev->args.type != TSL_JSON_OBJECT)
     {
-      tsl_trace_add_warning (self->trace, "ignored a 'C' event without an \"args\" object");
+      tsl_trace_add_warning (self->trace, _("ignored a 'C' event without an \"args\" object"));
       return;
     }
   tsl_json_iter_init (&iter, ev->args.p, ev->args.p + ev->args.len);
@@ -555,7 +565,7 @@ counter_event (TslChromeModel       *self,
       n_numeric++;
   if (n_numeric == 0)
     {
-      tsl_trace_add_warning (self->trace, "ignored a 'C' event without numeric values");
+      tsl_trace_add_warning (self->trace, _("ignored a 'C' event without numeric values"));
       return;
     }
 
@@ -570,7 +580,7 @@ counter_event (TslChromeModel       *self,
 
       if (!tsl_json_value_get_double (&value, &v))
         {
-          tsl_trace_add_warning (self->trace, "ignored a non-numeric counter value");
+          tsl_trace_add_warning (self->trace, _("ignored a non-numeric counter value"));
           continue;
         }
       track = counter_track (self, pid, name, id, &key, n_numeric > 1);
@@ -727,9 +737,9 @@ tsl_chrome_model_event (TslChromeModel       *self,
   if (ev->ph.type != TSL_JSON_STRING || ev->ph.len != 1)
     {
       if (ev->ph.type == TSL_JSON_NONE)
-        tsl_trace_add_warning (self->trace, "ignored an event without \"ph\"");
+        tsl_trace_add_warning (self->trace, _("ignored an event without \"ph\""));
       else
-        tsl_trace_add_warning (self->trace, "unknown phase '%.*s'",
+        tsl_trace_add_warning (self->trace, _("unknown phase '%.*s'"),
                                (int) MIN (ev->ph.len, 16), ev->ph.p);
       return;
     }
@@ -754,9 +764,9 @@ tsl_chrome_model_event (TslChromeModel       *self,
       break;
     default:
       if (g_ascii_isprint (ph))
-        tsl_trace_add_warning (self->trace, "unknown phase '%c'", ph);
+        tsl_trace_add_warning (self->trace, _("unknown phase '%c'"), ph);
       else
-        tsl_trace_add_warning (self->trace, "unknown phase '\\x%02x'", (guchar) ph);
+        tsl_trace_add_warning (self->trace, _("unknown phase '\\x%02x'"), (guchar) ph);
       break;
     }
 }
@@ -829,12 +839,12 @@ tsl_chrome_model_finish (TslChromeModel *self)
 
   if (unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           "%u 'B' spans had no 'E' and were closed at the end of the trace",
+                           _("%u 'B' spans had no 'E' and were closed at the end of the trace"),
                            unclosed);
   if (async_unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           "%u async spans had no end and were closed at the end of the trace",
+                           _("%u async spans had no end and were closed at the end of the trace"),
                            async_unclosed);
   if (async_unopened > 0)
-    tsl_trace_add_warning (self->trace, "ignored %u async end events without a begin", async_unopened);
+    tsl_trace_add_warning (self->trace, _("ignored %u async end events without a begin"), async_unopened);
 }

@@ -14,6 +14,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
@@ -317,7 +318,7 @@ parse_events (TslChrome   *self,
             {
               RESOLVE_FIRST ();
               tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                            "expected an event object or ']'");
+                                            _("expected an event object or ']'"));
               step = STEP_ERROR;
               break;
             }
@@ -329,7 +330,7 @@ parse_events (TslChrome   *self,
         {
           RESOLVE_FIRST ();
           tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                        "expected ',' or ']' after an event");
+                                        _("expected ',' or ']' after an event"));
           step = STEP_ERROR;
           break;
         }
@@ -355,7 +356,7 @@ parse_events (TslChrome   *self,
               self->need_separator = TRUE;
               drain (self);
               tsl_trace_add_warning (self->model.trace,
-                                     "ignored an entry of the event array that is not an object");
+                                     _("ignored an entry of the event array that is not an object"));
               p = after;
               continue;
             }
@@ -372,7 +373,7 @@ parse_events (TslChrome   *self,
 
               drain (self);
               tsl_trace_add_warning (self->model.trace,
-                                     "%s: the trace ends inside an event; that event was dropped",
+                                     _("%s: the trace ends inside an event; that event was dropped"),
                                      where);
               p = end;
             }
@@ -380,7 +381,7 @@ parse_events (TslChrome   *self,
         }
       if (status == TSL_JSON_ERROR)
         {
-          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", jerr.message);
+          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", _(jerr.message));
           step = STEP_ERROR;
           break;
         }
@@ -444,7 +445,7 @@ parse_frames (TslChrome   *self,
       if (status == TSL_JSON_OK && key.type != TSL_JSON_STRING)
         {
           jerr.pos = p;
-          jerr.message = "expected a stack frame id in double quotes";
+          jerr.message = N_("expected a stack frame id in double quotes");
           status = TSL_JSON_ERROR;
         }
       if (status == TSL_JSON_OK)
@@ -456,7 +457,7 @@ parse_frames (TslChrome   *self,
           else if (*q != ':')
             {
               jerr.pos = q;
-              jerr.message = "expected ':' after a member name";
+              jerr.message = N_("expected ':' after a member name");
               status = TSL_JSON_ERROR;
             }
           else
@@ -471,7 +472,7 @@ parse_frames (TslChrome   *self,
         }
       if (status == TSL_JSON_ERROR)
         {
-          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", jerr.message);
+          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", _(jerr.message));
           step = STEP_ERROR;
           break;
         }
@@ -521,7 +522,7 @@ flush_held_samples (TslChrome *self)
           if (*p != '{' || tsl_chrome_scan_event (p, end, &ev, &self->shape, &after, &jerr) != TSL_JSON_OK)
             {
               tsl_trace_add_warning (self->model.trace,
-                                     "the top-level \"samples\" array is malformed; the rest of it was ignored");
+                                     _("the top-level \"samples\" array is malformed; the rest of it was ignored"));
               break;
             }
           self->n_events++;
@@ -559,7 +560,7 @@ parse_member (TslChrome   *self,
   if (*p != '"')
     {
       tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                    "expected a member name in double quotes");
+                                    _("expected a member name in double quotes"));
       return STEP_ERROR;
     }
   status = tsl_json_scan_value (p, end, &key, &after, &jerr);
@@ -571,7 +572,7 @@ parse_member (TslChrome   *self,
   if (*p != ':')
     {
       tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                    "expected ':' after a member name");
+                                    _("expected ':' after a member name"));
       return STEP_ERROR;
     }
   p = tsl_json_skip_ws (p + 1, end);
@@ -634,11 +635,11 @@ finish (TslChrome *self)
     case ST_HOLD_SAMPLES:
     default:
       tsl_trace_add_warning (self->model.trace,
-                             "the JSON document is truncated; what was read is shown");
+                             _("the JSON document is truncated; what was read is shown"));
       break;
     }
   if (self->object_form && !self->saw_events)
-    tsl_trace_add_warning (self->model.trace, "no \"traceEvents\" array in the JSON object");
+    tsl_trace_add_warning (self->model.trace, _("no \"traceEvents\" array in the JSON object"));
   if (self->held_samples != NULL)
     {
       tsl_chrome_model_frames_done (&self->model);
@@ -674,7 +675,7 @@ chrome_parse (gpointer      state,
               if (at_eof)
                 {
                   tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                                "expected '[' or '{' at the start of a Chrome trace");
+                                                _("expected '[' or '{' at the start of a Chrome trace"));
                   step = STEP_ERROR;
                 }
               else
@@ -696,7 +697,7 @@ chrome_parse (gpointer      state,
           else
             {
               tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                            "expected '[' or '{' at the start of a Chrome trace");
+                                            _("expected '[' or '{' at the start of a Chrome trace"));
               step = STEP_ERROR;
             }
           break;
@@ -722,7 +723,7 @@ chrome_parse (gpointer      state,
           else
             {
               tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                            "expected ',' or '}' after a top-level member");
+                                            _("expected ',' or '}' after a top-level member"));
               step = STEP_ERROR;
             }
           break;
@@ -762,7 +763,7 @@ chrome_parse (gpointer      state,
               g_autofree char *where = tsl_reader_context_position (self->ctx, p - buf);
 
               tsl_trace_add_warning (self->model.trace,
-                                     "%s: ignored data after the end of the JSON document", where);
+                                     _("%s: ignored data after the end of the JSON document"), where);
               self->warned_trailing = TRUE;
             }
           p = end;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-chrome-private.h"
 
@@ -260,7 +261,7 @@ tsl_chrome_scan_event (const char     *p,
               if (*p != ',')
                 {
                   error->pos = p;
-                  error->message = "expected ',' or '}'";
+                  error->message = N_("expected ',' or '}'");
                   return TSL_JSON_ERROR;
                 }
               p = tsl_json_skip_ws (p + 1, end);
@@ -272,7 +273,7 @@ tsl_chrome_scan_event (const char     *p,
       if (*p != '"')
         {
           error->pos = p;
-          error->message = "expected a member name in double quotes";
+          error->message = N_("expected a member name in double quotes");
           return TSL_JSON_ERROR;
         }
       keyed = scan_short_key (p, end, ev, &slot, &p);
@@ -302,7 +303,7 @@ tsl_chrome_scan_event (const char     *p,
           if (*p != ':')
             {
               error->pos = p;
-              error->message = "expected ':' after a member name";
+              error->message = N_("expected ':' after a member name");
               return TSL_JSON_ERROR;
             }
           p = tsl_json_skip_ws (p + 1, end);

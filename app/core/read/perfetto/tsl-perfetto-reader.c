@@ -222,4 +222,5 @@ const TslFormat tsl_format_perfetto_proto = {
   .create = perfetto_create,
   .parse = perfetto_parse,
   .destroy = perfetto_destroy,
+  .binary = TRUE,
 };

@@ -1,0 +1,60 @@
+/* tsl-block-test.h: ratio estimates and their uncertainty from time blocks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A range is cut into equal time blocks; each block holds a numerator y and
+ * a denominator x (Σ values and count for a mean, Σ value·dt and Σ dt for a
+ * time-weighted mean, Σ durations and calls for a mean duration, count and
+ * seconds for a rate). The estimate is Σy / Σx, exact over every event. Its
+ * variance comes from batches of consecutive blocks (batch means), long
+ * enough for the series' autocorrelation and corrected for what is left of
+ * it, so neighbouring events that move together do not count as independent
+ * observations.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double estimate;   /* Σy / Σx; NAN when Σx is 0 */
+  double variance;   /* of the estimate; NAN when it cannot be told */
+  double df;         /* degrees of freedom of the variance (batches − 1) */
+  double phi;        /* lag-1 autocorrelation used, after bias correction */
+  guint  batches;
+} TslBlockEstimate;
+
+/* `phi` < 0 estimates the block series' own autocorrelation; ≥ 0 uses it
+ * (e.g. pooled over two ranges, see tsl_block_phi()). */
+void              tsl_block_estimate            (const double         *y,
+                                                 const double         *x,
+                                                 guint                 n,
+                                                 double                phi,
+                                                 TslBlockEstimate     *out);
+/* The bias-corrected lag-1 autocorrelation of the linearised block series. */
+double            tsl_block_phi                 (const double         *y,
+                                                 const double         *x,
+                                                 guint                 n);
+
+typedef struct {
+  double p_value;    /* Welch t test of estimate B − estimate A */
+  double change;     /* B / A − 1 */
+  double ci_low;     /* delta-method interval of the change, t quantile */
+  double ci_high;
+  double df;
+  guint  batches;    /* the fewer of the two sides' */
+} TslBlockComparison;
+
+void              tsl_block_compare             (const TslBlockEstimate *a,
+                                                 const TslBlockEstimate *b,
+                                                 double                confidence,
+                                                 TslBlockComparison   *out);
+
+/* Student's t distribution: upper tail P(T > t) and its inverse. */
+double            tsl_t_sf                      (double               t,
+                                                 double               df);
+double            tsl_t_isf                     (double               p,
+                                                 double               df);
+
+G_END_DECLS

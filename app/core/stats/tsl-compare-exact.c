@@ -1,0 +1,489 @@
+/* tsl-compare-exact.c: table rows from the exact figures of each range
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Values are exact over every event of a range (tsl-range-stats); p-values
+ * and intervals come from the same figures in time blocks (tsl-block-test),
+ * so autocorrelated or bursty series do not look more certain than they
+ * are. Counts, and shares of samples, keep the exact conditional Poisson
+ * test unless their blocks vary more than Poisson counts would. Medians, p95 and max of durations
+ * use the bounded sample of durations and the resampling tests.
+ *
+ * Default statistic by kind: a gauge is compared by its time-weighted mean,
+ * a counter that never decreases by its rate of increase, a function by its
+ * share of the thread's time (spans) or samples (sampled profiles), with
+ * its mean duration as a second row where calls have durations.
+ */
+#define G_LOG_DOMAIN "tsl-compare"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tsl-block-test.h"
+#include "tsl-compare-private.h"
+
+#define B TSL_RANGE_BLOCKS
+/* Fewer independent batches than this a side, and the row says so (about
+ * φ ≥ 0.95 at 300 points a side, README). */
+#define FEW_BATCHES 6
+
+typedef struct {
+  double   y[B];
+  double   x[B];
+  double   scale;    /* the estimate Σy/Σx times this is the value */
+  guint64  n;        /* events the value comes from */
+} Side;
+
+typedef struct {
+  TslCompareTable *table;
+  gint64           end[2];      /* absolute ends of the ranges' data */
+  TslRangeStats   *stats[2];
+} Ctx;
+
+static void
+side_init (Side *side)
+{
+  *side = (Side) { .scale = 1 };
+}
+
+/* Time blocks as exposure, in seconds. */
+static void
+fill_seconds (Ctx    *ctx,
+              guint   s,
+              double *x)
+{
+  for (guint j = 0; j < B; j++)
+    x[j] = tsl_range_stats_block_ns (ctx->stats[s], j, ctx->end[s]) / 1e9;
+}
+
+static gboolean
+lengths_differ (const TslCompareTable *table)
+{
+  double a = table->seconds[0], b = table->seconds[1];
+
+  return fabs (a - b) > 1e-9 * MAX (a, b);
+}
+
+static void
+set_presence (TslCompareRow *row,
+              const Side    *sides)
+{
+  if (sides[0].n == 0 && sides[1].n > 0)
+    row->presence = TSL_COMPARE_NEW_IN_B;
+  else if (sides[1].n == 0 && sides[0].n > 0)
+    row->presence = TSL_COMPARE_GONE_IN_B;
+  if (row->presence != TSL_COMPARE_IN_BOTH)
+    row->change = row->ci_low = row->ci_high = NAN;
+}
+
+static gboolean
+block_row (Ctx        *ctx,
+           const char *series,
+           const char *stat,
+           TslStat     stat_id,
+           const char *unit,
+           Side       *sides)
+{
+  const TslCompareRequest *request = ctx->table->request;
+  TslBlockEstimate e[2];
+  TslBlockComparison c;
+  TslCompareRow *row;
+  double phi;
+
+  if (sides[0].n == 0 && sides[1].n == 0)
+    return TRUE;
+
+  /* One autocorrelation for both ranges: half the noise of either's. */
+  phi = (tsl_block_phi (sides[0].y, sides[0].x, B) + tsl_block_phi (sides[1].y, sides[1].x, B)) / 2;
+  for (guint s = 0; s < 2; s++)
+    {
+      tsl_block_estimate (sides[s].y, sides[s].x, B, phi, &e[s]);
+      e[s].estimate *= sides[s].scale;
+      e[s].variance *= sides[s].scale * sides[s].scale;
+    }
+  tsl_block_compare (&e[0], &e[1], request->confidence, &c);
+
+  row = g_new0 (TslCompareRow, 1);
+  row->series = g_strdup (series);
+  row->stat = g_strdup (stat);
+  row->stat_id = stat_id;
+  row->unit = unit;
+  row->a_value = e[0].estimate;
+  row->b_value = e[1].estimate;
+  row->n_a = sides[0].n;
+  row->n_b = sides[1].n;
+  row->test = TSL_COMPARE_TEST_BLOCKS_T;
+  row->change = c.change;
+  row->ci_low = c.ci_low;
+  row->ci_high = c.ci_high;
+  row->p_value = c.p_value;
+  row->q_value = NAN;
+  row->few_blocks = c.batches > 0 && c.batches < FEW_BATCHES;
+  if (isfinite (c.ci_low) && c.df > 0)
+    {
+      row->t_df = c.df;
+      row->t_se = (c.ci_high - c.ci_low) / (2 * tsl_t_isf ((1 - request->confidence) / 2, c.df));
+    }
+  row->duration = g_strcmp0 (unit, "ns") == 0;
+  if (isnan (row->p_value))
+    row->test = TSL_COMPARE_TEST_NONE;
+  set_presence (row, sides);
+  if (row->presence != TSL_COMPARE_IN_BOTH)
+    row->t_df = row->t_se = 0;
+  g_ptr_array_add (ctx->table->rows, row);
+  return TRUE;
+}
+
+/* Counts over an exposure (seconds, or a thread's samples for a share of
+ * samples): the exact conditional test, unless the blocks say the events
+ * come in bursts (more spread than Poisson), where the blocks' own variance
+ * holds. `per_exposure`: the value is count / exposure, else the count. */
+static gboolean
+count_row (Ctx        *ctx,
+           const char *series,
+           const char *stat,
+           TslStat     stat_id,
+           const char *unit,
+           Side       *sides,
+           const double *exposure,
+           gboolean    per_exposure)
+{
+  gboolean bursty = FALSE;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      TslBlockEstimate e;
+
+      tsl_block_estimate (sides[s].y, sides[s].x, B, 0, &e);
+      /* Poisson: Var(count / exposure) = count / exposure². */
+      if (sides[s].n > 0 && e.variance * exposure[s] * exposure[s] > (double) sides[s].n)
+        bursty = TRUE;
+    }
+
+  if (bursty)
+    {
+      for (guint s = 0; s < 2; s++)
+        sides[s].scale = per_exposure ? 1 : exposure[s];
+      return block_row (ctx, series, stat, stat_id, unit, sides);
+    }
+  else
+    {
+      TslCompareSeries cs = { series, TSL_STAT_COUNT };
+      TslCompareSide *cside[2] = { &cs.a, &cs.b };
+      guint before = ctx->table->rows->len;
+      TslCompareRow *row;
+
+      for (guint s = 0; s < 2; s++)
+        *cside[s] = (TslCompareSide) { NULL, 0, exposure[s], sides[s].n, 1.0 };
+      if (!_tsl_compare_add_row (ctx->table, &cs))
+        return FALSE;
+      if (ctx->table->rows->len == before)
+        return TRUE;
+
+      row = g_ptr_array_index (ctx->table->rows, before);
+      /* The test's change is the ratio of rates: the same for counts or shares. */
+      for (guint s = 0; s < 2; s++)
+        {
+          double v = per_exposure ? (exposure[s] > 0 ? (double) sides[s].n / exposure[s] : NAN)
+                                  : (double) sides[s].n;
+
+          *(s == 0 ? &row->a_value : &row->b_value) = v;
+        }
+      g_free (row->stat);
+      row->stat = g_strdup (stat);
+      row->stat_id = stat_id;
+      row->unit = unit;
+      set_presence (row, sides);
+      return TRUE;
+    }
+}
+
+static gboolean
+count_rate_row (Ctx        *ctx,
+                const char *series,
+                Side       *sides)
+{
+  gboolean rates = lengths_differ (ctx->table);
+
+  return count_row (ctx, series, rates ? "count_per_s" : "count", TSL_STAT_COUNT,
+                    rates ? "/s" : "", sides, ctx->table->seconds, rates);
+}
+
+static gboolean
+is_monotonic (const TslRangeTrack *t[2])
+{
+  for (guint s = 0; s < 2; s++)
+    if (t[s] != NULL && (t[s]->decreased || t[s]->n < 2))
+      return FALSE;
+  return (t[0] != NULL && t[0]->increased) || (t[1] != NULL && t[1]->increased);
+}
+
+static gboolean
+metric_rows (Ctx                 *ctx,
+             const char          *name,
+             const TslRangeTrack *t[2])
+{
+  const TslCompareRequest *request = ctx->table->request;
+  gboolean rates = lengths_differ (ctx->table);
+  Side sides[2];
+
+  for (guint s = 0; s < 2; s++)
+    side_init (&sides[s]);
+
+  if (!request->has_stat)
+    {
+      if (is_monotonic (t))
+        {
+          for (guint s = 0; s < 2; s++)
+            if (t[s] != NULL)
+              {
+                sides[s].n = t[s]->n;
+                for (guint j = 0; j < B; j++)
+                  {
+                    sides[s].y[j] = t[s]->block_rise[j];
+                    sides[s].x[j] = t[s]->block_rise_ns[j] / 1e9;
+                  }
+              }
+          return block_row (ctx, name, "rate_per_s", TSL_STAT_SUM, "/s", sides);
+        }
+
+      /* A gauge: each value holds until the next. A lone last point holds
+       * no time (no gap to go by): its plain value then. */
+      for (guint s = 0; s < 2; s++)
+        if (t[s] != NULL)
+          {
+            gboolean held = t[s]->held_ns > 0;
+
+            sides[s].n = t[s]->n;
+            memcpy (sides[s].y, held ? t[s]->block_weighted : t[s]->block_sum, sizeof sides[s].y);
+            memcpy (sides[s].x, held ? t[s]->block_held : t[s]->block_n, sizeof sides[s].x);
+          }
+      return block_row (ctx, name, "time_mean", TSL_STAT_MEAN, "", sides);
+    }
+
+  for (guint s = 0; s < 2; s++)
+    if (t[s] != NULL)
+      {
+        sides[s].n = t[s]->n;
+        memcpy (sides[s].y, request->stat == TSL_STAT_MEAN ? t[s]->block_sum : t[s]->block_n,
+                sizeof sides[s].y);
+        if (request->stat == TSL_STAT_MEAN)
+          memcpy (sides[s].x, t[s]->block_n, sizeof sides[s].x);
+        else
+          fill_seconds (ctx, s, sides[s].x);
+        if (request->stat == TSL_STAT_SUM)
+          {
+            memcpy (sides[s].y, t[s]->block_sum, sizeof sides[s].y);
+            sides[s].scale = rates ? 1 : ctx->table->seconds[s];
+          }
+      }
+
+  switch (request->stat)
+    {
+    case TSL_STAT_MEAN:
+      return block_row (ctx, name, "mean", TSL_STAT_MEAN, "", sides);
+    case TSL_STAT_SUM:
+      return block_row (ctx, name, rates ? "sum_per_s" : "sum", TSL_STAT_SUM, rates ? "/s" : "", sides);
+    case TSL_STAT_COUNT:
+      return count_rate_row (ctx, name, sides);
+    default:
+      return TRUE;   /* median, p95, max: the caller's, from kept values */
+    }
+}
+
+static const TslRangeFunc *
+find_func (const TslRangeTrack *t,
+           const char          *name)
+{
+  return t != NULL ? g_hash_table_lookup (t->func_ids, name) : NULL;
+}
+
+static gboolean
+duration_quantile_row (Ctx                *ctx,
+                       const char         *series,
+                       TslStat             stat,
+                       const TslRangeFunc *f[2])
+{
+  TslCompareSeries cs = { series, stat };
+  TslCompareSide *cside[2] = { &cs.a, &cs.b };
+  guint before = ctx->table->rows->len;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GArray *d = f[s] != NULL ? f[s]->durations : NULL;
+
+      *cside[s] = (TslCompareSide) {
+        d != NULL ? (const double *) d->data : NULL, d != NULL ? d->len : 0,
+        ctx->table->seconds[s], d != NULL ? d->len : 0, 1.0,
+      };
+    }
+  if (!_tsl_compare_add_row (ctx->table, &cs))
+    return FALSE;
+  if (ctx->table->rows->len > before)
+    {
+      TslCompareRow *row = g_ptr_array_index (ctx->table->rows, before);
+
+      row->duration = TRUE;
+      row->unit = "ns";
+      row->n_a = f[0] != NULL ? f[0]->calls : 0;
+      row->n_b = f[1] != NULL ? f[1]->calls : 0;
+    }
+  return TRUE;
+}
+
+static gboolean
+func_rows (Ctx                 *ctx,
+           const char          *track_name,
+           const char          *func_name,
+           const TslRangeTrack *t[2])
+{
+  const TslCompareRequest *request = ctx->table->request;
+  g_autofree char *series = g_strdup_printf ("%s/%s", track_name, func_name);
+  const TslRangeFunc *f[2] = { find_func (t[0], func_name), find_func (t[1], func_name) };
+  gboolean calls = (f[0] != NULL && f[0]->calls > 0) || (f[1] != NULL && f[1]->calls > 0);
+  gboolean rates = lengths_differ (ctx->table);
+  TslStat stat = request->has_stat ? request->stat : TSL_STAT_SHARE;
+  Side sides[2];
+
+  for (guint s = 0; s < 2; s++)
+    side_init (&sides[s]);
+
+  if (calls && (stat == TSL_STAT_MEDIAN || stat == TSL_STAT_P95 || stat == TSL_STAT_MAX))
+    return duration_quantile_row (ctx, series, stat, f);
+
+  /* Mean duration: beside the share by default, alone for --stat mean. */
+  if (calls && (!request->has_stat || stat == TSL_STAT_MEAN))
+    {
+      for (guint s = 0; s < 2; s++)
+        if (f[s] != NULL)
+          {
+            sides[s].n = f[s]->calls;
+            memcpy (sides[s].y, f[s]->block_duration, sizeof sides[s].y);
+            memcpy (sides[s].x, f[s]->block_calls, sizeof sides[s].x);
+          }
+      if (!block_row (ctx, series, "mean", TSL_STAT_MEAN, "ns", sides))
+        return FALSE;
+      if (request->has_stat)
+        return TRUE;
+      for (guint s = 0; s < 2; s++)
+        side_init (&sides[s]);
+    }
+
+  for (guint s = 0; s < 2; s++)
+    {
+      if (f[s] == NULL)
+        {
+          if (calls)
+            fill_seconds (ctx, s, sides[s].x);
+          else if (t[s] != NULL)
+            memcpy (sides[s].x, t[s]->block_points, sizeof sides[s].x);
+          continue;
+        }
+      switch (stat)
+        {
+        case TSL_STAT_COUNT:
+          sides[s].n = calls ? f[s]->calls : f[s]->samples;
+          memcpy (sides[s].y, calls ? f[s]->block_calls : f[s]->block_samples, sizeof sides[s].y);
+          fill_seconds (ctx, s, sides[s].x);
+          break;
+        case TSL_STAT_SUM:
+          /* Inclusive time (or samples) per second, or in all when the ranges are as long. */
+          sides[s].n = calls ? f[s]->calls : f[s]->samples;
+          memcpy (sides[s].y, calls ? f[s]->block_total : f[s]->block_samples, sizeof sides[s].y);
+          fill_seconds (ctx, s, sides[s].x);
+          sides[s].scale = rates ? 1 : ctx->table->seconds[s];
+          break;
+        default:
+          /* Share of the thread's time (spans) or of its samples. */
+          sides[s].n = calls ? f[s]->calls : f[s]->samples;
+          if (calls)
+            {
+              memcpy (sides[s].y, f[s]->block_total, sizeof sides[s].y);
+              fill_seconds (ctx, s, sides[s].x);
+              sides[s].scale = 1e-9;
+            }
+          else
+            {
+              memcpy (sides[s].y, f[s]->block_samples, sizeof sides[s].y);
+              memcpy (sides[s].x, t[s]->block_points, sizeof sides[s].x);
+            }
+          break;
+        }
+    }
+
+  switch (stat)
+    {
+    case TSL_STAT_COUNT:
+      return count_rate_row (ctx, series, sides);
+    case TSL_STAT_SUM:
+      return block_row (ctx, series, rates ? "sum_per_s" : "sum", TSL_STAT_SUM,
+                        calls ? (rates ? "ns/s" : "ns") : (rates ? "/s" : ""), sides);
+    case TSL_STAT_MEAN:
+      return TRUE;   /* sampled stacks have no durations */
+    default:
+      if (!calls)
+        {
+          /* A share of samples: k of n holding it, an exact test too. */
+          double n[2] = { t[0] != NULL ? (double) t[0]->points : 0, t[1] != NULL ? (double) t[1]->points : 0 };
+
+          return count_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides, n, TRUE);
+        }
+      return block_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides);
+    }
+}
+
+static void
+add_names (GPtrArray           *names,
+           GHashTable          *seen,
+           const TslRangeTrack *t)
+{
+  if (t == NULL)
+    return;
+  for (guint i = 0; i < t->funcs->len; i++)
+    {
+      const TslRangeFunc *f = g_ptr_array_index (t->funcs, i);
+
+      if (g_hash_table_add (seen, f->name))
+        g_ptr_array_add (names, f->name);
+    }
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+gboolean
+_tsl_compare_exact_track_rows (TslCompareTable     *table,
+                               TslRangeStats       *stats_a,
+                               TslRangeStats       *stats_b,
+                               const gint64         end[2],
+                               const char          *name,
+                               const TslRangeTrack *a,
+                               const TslRangeTrack *b)
+{
+  Ctx ctx = { table, { end[0], end[1] }, { stats_a, stats_b } };
+  const TslRangeTrack *t[2] = { a, b };
+  const TslRangeTrack *any = a != NULL ? a : b;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GHashTable) seen = NULL;
+
+  if (any->kind == TSL_TRACK_COUNTER || any->kind == TSL_TRACK_METRIC)
+    return metric_rows (&ctx, name, t);
+
+  names = g_ptr_array_new ();
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  add_names (names, seen, a);
+  add_names (names, seen, b);
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    if (!func_rows (&ctx, name, g_ptr_array_index (names, i), t))
+      return FALSE;
+
+  return TRUE;
+}

@@ -1,0 +1,432 @@
+/* tsl-range-stats.c: exact per-range figures, in time blocks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Spans arrive at their start with their duration and a stack label whose
+ * last name is the span's own: it gets the call, its inclusive time (not
+ * again when an outer call of the same name is open) and its self time,
+ * which its parent loses. Events without a duration are samples: each name
+ * on the stack counts once per sample.
+ */
+#define G_LOG_DOMAIN "tsl-compare"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsl-range-stats.h"
+#include "tsl-rng.h"
+
+#define MAX_GAPS 2049
+
+struct _TslRangeStats {
+  TslTrace   *trace;
+  gint64      lo;
+  gint64      hi;
+  gint64      grid_hi;
+  GPtrArray  *tracks;     /* TslRangeTrack *, by the trace's track index (NULL: none yet) */
+  GString    *scratch;
+  guint64     stamp;
+  TslRng      rng;
+  gint64      data_end;
+  gboolean    finished;
+};
+
+static void
+func_free (gpointer data)
+{
+  TslRangeFunc *f = data;
+
+  g_free (f->name);
+  g_array_unref (f->durations);
+  g_free (f);
+}
+
+static void
+track_free (gpointer data)
+{
+  TslRangeTrack *t = data;
+
+  if (t == NULL)
+    return;
+  g_free (t->name);
+  g_ptr_array_unref (t->funcs);
+  g_hash_table_unref (t->func_ids);
+  g_array_unref (t->gaps);
+  g_free (t);
+}
+
+static guint
+block_of (TslRangeStats *self,
+          gint64         t)
+{
+  double width = (double) MAX (self->grid_hi - self->lo, 1);
+  double j = floor ((double) (t - self->lo) * TSL_RANGE_BLOCKS / width);
+
+  return (guint) CLAMP (j, 0, TSL_RANGE_BLOCKS - 1);
+}
+
+static TslRangeTrack *
+get_track (TslRangeStats *self,
+           guint          index)
+{
+  TslRangeTrack *t;
+
+  if (index >= self->tracks->len)
+    g_ptr_array_set_size (self->tracks, index + 1);
+  t = g_ptr_array_index (self->tracks, index);
+  if (t != NULL)
+    return t;
+
+  t = g_new0 (TslRangeTrack, 1);
+  t->kind = tsl_trace_track_get_kind (self->trace, index);
+  t->min = INFINITY;
+  t->max = -INFINITY;
+  t->funcs = g_ptr_array_new_with_free_func (func_free);
+  t->func_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  t->gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  t->spans = g_strcmp0 (tsl_trace_track_get_unit (self->trace, index), "ns") == 0 &&
+             !tsl_trace_track_get_sampled (self->trace, index);
+  self->tracks->pdata[index] = t;
+  return t;
+}
+
+static TslRangeFunc *
+get_func (TslRangeTrack *t,
+          const char    *name,
+          gsize          len,
+          GString       *scratch)
+{
+  TslRangeFunc *f;
+
+  g_string_truncate (scratch, 0);
+  g_string_append_len (scratch, name, len);
+  f = g_hash_table_lookup (t->func_ids, scratch->str);
+  if (f != NULL)
+    return f;
+
+  f = g_new0 (TslRangeFunc, 1);
+  f->name = g_strdup (scratch->str);
+  f->durations = g_array_new (FALSE, FALSE, sizeof (double));
+  g_ptr_array_add (t->funcs, f);
+  g_hash_table_insert (t->func_ids, f->name, f);
+  return f;
+}
+
+static gboolean
+is_metric (TslTrackKind kind)
+{
+  return kind == TSL_TRACK_COUNTER || kind == TSL_TRACK_METRIC;
+}
+
+/* The previous point holds until `until`. */
+static void
+hold_previous (TslRangeTrack *t,
+               gint64         until)
+{
+  double held = (double) (until - t->prev_ns);
+
+  if (held <= 0)
+    return;
+  t->weighted_sum += t->prev_value * held;
+  t->held_ns += held;
+  t->block_weighted[t->prev_block] += t->prev_value * held;
+  t->block_held[t->prev_block] += held;
+}
+
+static void
+metric_point (TslRangeStats *self,
+              TslRangeTrack *t,
+              gint64         time_ns,
+              double         value)
+{
+  guint j = block_of (self, time_ns);
+
+  t->n++;
+  t->sum += value;
+  t->min = MIN (t->min, value);
+  t->max = MAX (t->max, value);
+  t->block_n[j]++;
+  t->block_sum[j] += value;
+
+  if (t->has_prev)
+    {
+      hold_previous (t, time_ns);
+      if (value < t->prev_value)
+        t->decreased = TRUE;
+      else if (value > t->prev_value)
+        t->increased = TRUE;
+      t->block_rise[j] += value - t->prev_value;
+      t->block_rise_ns[j] += (double) (time_ns - t->prev_ns);
+    }
+  t->has_prev = TRUE;
+  t->prev_ns = time_ns;
+  t->prev_value = value;
+  t->prev_block = j;
+}
+
+static void
+add_duration (TslRangeStats *self,
+              TslRangeFunc  *f,
+              double         ns)
+{
+  /* Algorithm R: every duration has the same chance to be kept. */
+  f->seen++;
+  if (f->durations->len < TSL_RANGE_MAX_DURATIONS)
+    g_array_append_val (f->durations, ns);
+  else
+    {
+      guint64 k = tsl_rng_bounded (&self->rng, f->seen);
+
+      if (k < TSL_RANGE_MAX_DURATIONS)
+        g_array_index (f->durations, double, k) = ns;
+    }
+}
+
+static void
+span_event (TslRangeStats *self,
+            TslRangeTrack *t,
+            gint64         time_ns,
+            double         ns,
+            const char    *label)
+{
+  const char *leaf = strrchr (label, ';'), *parent = NULL;
+  gsize leaf_len, parent_len = 0;
+  gboolean recursive = FALSE;
+  TslRangeFunc *f;
+  guint j = block_of (self, time_ns);
+
+  leaf = leaf != NULL ? leaf + 1 : label;
+  leaf_len = strlen (leaf);
+  if (leaf > label)
+    {
+      const char *end = leaf - 1, *p = end;
+
+      while (p > label && p[-1] != ';')
+        p--;
+      parent = p;
+      parent_len = end - p;
+    }
+  /* An outer call of the same name already counts this time. */
+  for (const char *p = label; p < leaf;)
+    {
+      const char *semi = strchr (p, ';');
+
+      if ((gsize) (semi - p) == leaf_len && memcmp (p, leaf, leaf_len) == 0)
+        {
+          recursive = TRUE;
+          break;
+        }
+      p = semi + 1;
+    }
+
+  f = get_func (t, leaf, leaf_len, self->scratch);
+  f->calls++;
+  f->block_calls[j]++;
+  f->self_ns += ns;
+  f->duration_ns += ns;
+  f->block_duration[j] += ns;
+  if (!recursive)
+    {
+      f->total_ns += ns;
+      f->block_total[j] += ns;
+    }
+  add_duration (self, f, ns);
+
+  if (parent != NULL)
+    get_func (t, parent, parent_len, self->scratch)->self_ns -= ns;
+}
+
+static void
+sample_event (TslRangeStats *self,
+              TslRangeTrack *t,
+              gint64         time_ns,
+              const char    *label)
+{
+  guint j = block_of (self, time_ns);
+
+  t->points++;
+  t->block_points[j]++;
+  self->stamp++;
+  for (const char *p = label; p != NULL && *p != '\0';)
+    {
+      const char *semi = strchr (p, ';');
+      gsize len = semi != NULL ? (gsize) (semi - p) : strlen (p);
+      TslRangeFunc *f = get_func (t, p, len, self->scratch);
+
+      /* A recursive stack holds a name twice: one sample. */
+      if (f->stamp != self->stamp)
+        {
+          f->stamp = self->stamp;
+          f->samples++;
+          f->block_samples[j]++;
+        }
+      p = semi != NULL ? semi + 1 : NULL;
+    }
+}
+
+static void
+on_event (guint       track,
+          gint64      time_ns,
+          double      value,
+          const char *label,
+          gboolean    in_range,
+          gpointer    user_data)
+{
+  TslRangeStats *self = user_data;
+  TslRangeTrack *t = get_track (self, track);
+
+  if (is_metric (t->kind))
+    {
+      if (isnan (value))
+        return;
+      /* Every point of the file tells the sampling interval. */
+      if (t->has_last && time_ns > t->last_ns && t->gaps->len < MAX_GAPS)
+        {
+          double gap = (double) (time_ns - t->last_ns);
+
+          g_array_append_val (t->gaps, gap);
+        }
+      if (!t->has_last || time_ns > t->last_ns)
+        t->last_ns = time_ns;
+      t->has_last = TRUE;
+      if (in_range)
+        metric_point (self, t, time_ns, value);
+      return;
+    }
+
+  if (!in_range)
+    return;
+  if (t->spans && !isnan (value) && label != NULL)
+    span_event (self, t, time_ns, value, label);
+  else
+    sample_event (self, t, time_ns, label);
+}
+
+TslRangeStats *
+tsl_range_stats_new (TslTrace *trace,
+                     gint64    lo,
+                     gint64    hi,
+                     gint64    grid_hi)
+{
+  TslRangeStats *self = g_new0 (TslRangeStats, 1);
+
+  self->trace = g_object_ref (trace);
+  self->lo = lo;
+  self->hi = hi;
+  self->grid_hi = MAX (grid_hi, lo + 1);
+  self->tracks = g_ptr_array_new_with_free_func (track_free);
+  self->scratch = g_string_new (NULL);
+  tsl_rng_init (&self->rng, 0x5EED, 17);
+  tsl_trace_set_event_func (trace, on_event, self);
+
+  return self;
+}
+
+static int
+compare_doubles (const void *pa,
+                 const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+
+  return (a > b) - (a < b);
+}
+
+static int
+compare_funcs (gconstpointer a,
+               gconstpointer b)
+{
+  const TslRangeFunc *fa = *(TslRangeFunc * const *) a;
+  const TslRangeFunc *fb = *(TslRangeFunc * const *) b;
+
+  return strcmp (fa->name, fb->name);
+}
+
+void
+tsl_range_stats_finish (TslRangeStats *self)
+{
+  gint64 start = 0, end = 0;
+
+  g_return_if_fail (self != NULL);
+  if (self->finished)
+    return;
+  self->finished = TRUE;
+
+  tsl_trace_flush_events (self->trace);
+  tsl_trace_set_event_func (self->trace, NULL, NULL);
+  tsl_trace_get_span (self->trace, &start, &end);
+  self->data_end = end;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      TslRangeTrack *t = g_ptr_array_index (self->tracks, i);
+
+      if (t == NULL)
+        continue;
+      t->name = g_strdup (tsl_trace_track_get_name (self->trace, i));
+      t->pid = tsl_trace_track_get_pid (self->trace, i);
+      t->tid = tsl_trace_track_get_tid (self->trace, i);
+      g_ptr_array_sort (t->funcs, compare_funcs);
+
+      if (!is_metric (t->kind))
+        continue;
+      if (t->gaps->len > 0)
+        {
+          qsort (t->gaps->data, t->gaps->len, sizeof (double), compare_doubles);
+          t->median_gap_ns = g_array_index (t->gaps, double, t->gaps->len / 2);
+          self->data_end = MAX (self->data_end, t->last_ns + (gint64) t->median_gap_ns);
+        }
+      /* The last point of the range holds to the range's end, or to the
+       * end of its own data when that comes first. */
+      if (t->has_prev)
+        hold_previous (t, MIN (self->hi, t->last_ns + (gint64) t->median_gap_ns));
+    }
+}
+
+void
+tsl_range_stats_free (TslRangeStats *self)
+{
+  if (self == NULL)
+    return;
+  if (!self->finished)
+    tsl_trace_set_event_func (self->trace, NULL, NULL);
+  g_object_unref (self->trace);
+  g_ptr_array_unref (self->tracks);
+  g_string_free (self->scratch, TRUE);
+  g_free (self);
+}
+
+guint
+tsl_range_stats_get_n_tracks (TslRangeStats *self)
+{
+  return self->tracks->len;
+}
+
+const TslRangeTrack *
+tsl_range_stats_get_track (TslRangeStats *self,
+                           guint          i)
+{
+  g_return_val_if_fail (i < self->tracks->len, NULL);
+
+  return g_ptr_array_index (self->tracks, i);
+}
+
+gint64
+tsl_range_stats_get_data_end (TslRangeStats *self)
+{
+  return self->data_end;
+}
+
+double
+tsl_range_stats_block_ns (TslRangeStats *self,
+                          guint          i,
+                          gint64         end)
+{
+  double width = (double) (self->grid_hi - self->lo) / TSL_RANGE_BLOCKS;
+
+  if (i + 1 < TSL_RANGE_BLOCKS)
+    return width;
+  return MAX (width + (double) (end - self->grid_hi), 0);
+}

@@ -1,0 +1,103 @@
+/* tsl-range-stats.h: exact figures of one time range, over every event
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Attached to the trace that re-reads a range, it sees every event inside
+ * the range (tsl_trace_set_event_func()) and keeps, per series, exact
+ * totals plus the same totals over TSL_RANGE_BLOCKS equal time blocks, from
+ * which tsl-block-test derives intervals that survive autocorrelation.
+ * Events outside the range only tell each metric's sampling interval, for
+ * the span-end rule: a regularly sampled metric's last point covers one
+ * median gap. Memory: O(series × blocks), plus a bounded sample of
+ * durations per function.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSL_RANGE_BLOCKS 64
+#define TSL_RANGE_MAX_DURATIONS 2000
+
+typedef struct {
+  char     *name;
+  guint64   calls;        /* spans of it that start in the range */
+  double    total_ns;     /* inclusive, a recursive call counted once */
+  double    self_ns;
+  double    duration_ns;  /* Σ of every call's duration, recursive ones too */
+  guint64   samples;      /* sampled stacks holding it */
+  double    block_calls[TSL_RANGE_BLOCKS];
+  double    block_total[TSL_RANGE_BLOCKS];
+  double    block_duration[TSL_RANGE_BLOCKS];
+  double    block_samples[TSL_RANGE_BLOCKS];
+  GArray   *durations;    /* double ns, all of them up to the bound, then a uniform sample */
+  guint64   seen;         /* internal: durations offered, last sample counted */
+  guint64   stamp;
+} TslRangeFunc;
+
+typedef struct {
+  TslTrackKind  kind;
+  char         *name;
+  gint64        pid;
+  gint64        tid;
+  gboolean      spans;        /* a thread whose events carry durations */
+  /* Metric and counter tracks, points inside the range */
+  guint64       n;
+  double        sum;
+  double        min;
+  double        max;
+  double        weighted_sum; /* Σ value × the time it holds (ns) */
+  double        held_ns;
+  gboolean      decreased;    /* some point is below the one before it */
+  gboolean      increased;
+  double        block_n[TSL_RANGE_BLOCKS];
+  double        block_sum[TSL_RANGE_BLOCKS];
+  double        block_weighted[TSL_RANGE_BLOCKS];
+  double        block_held[TSL_RANGE_BLOCKS];
+  double        block_rise[TSL_RANGE_BLOCKS];  /* monotonic counters: increase … */
+  double        block_rise_ns[TSL_RANGE_BLOCKS]; /* … over this much time */
+  double        median_gap_ns; /* over the whole file; 0 with fewer than two points */
+  gint64        last_ns;       /* the track's last point in the whole file */
+  /* Thread and async tracks */
+  guint64       points;        /* events without a duration (samples, instants) */
+  double        block_points[TSL_RANGE_BLOCKS];
+  GPtrArray    *funcs;         /* TslRangeFunc *, sorted by name after finish */
+  /* internal */
+  GHashTable   *func_ids;
+  gboolean      has_prev;
+  gint64        prev_ns;
+  double        prev_value;
+  guint         prev_block;
+  GArray       *gaps;
+  gboolean      has_last;
+} TslRangeTrack;
+
+typedef struct _TslRangeStats TslRangeStats;
+
+/* Times are absolute, as the reader gives them: the range is [lo, hi);
+ * blocks cut [lo, grid_hi) (the part of the range that can hold data). */
+TslRangeStats    *tsl_range_stats_new           (TslTrace        *trace,
+                                                 gint64           lo,
+                                                 gint64           hi,
+                                                 gint64           grid_hi);
+/* After the read: the last points' hold, names, sorting; detaches. */
+void              tsl_range_stats_finish        (TslRangeStats   *self);
+void              tsl_range_stats_free          (TslRangeStats   *self);
+
+guint             tsl_range_stats_get_n_tracks  (TslRangeStats   *self);
+const TslRangeTrack *tsl_range_stats_get_track  (TslRangeStats   *self,
+                                                 guint            i);
+/* The end of the data (absolute): the last event, or a metric's last point
+ * plus its median gap when later. */
+gint64            tsl_range_stats_get_data_end  (TslRangeStats   *self);
+/* Width of block i in ns, the last one reaching `end` (absolute). */
+double            tsl_range_stats_block_ns      (TslRangeStats   *self,
+                                                 guint            i,
+                                                 gint64           end);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslRangeStats, tsl_range_stats_free)
+
+G_END_DECLS

@@ -1,0 +1,51 @@
+/* tsl-column-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-column-view"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tsl-column-view.h"
+
+void
+tsl_column_view_add_columns (GtkColumnView        *view,
+                             const char * const   *titles,
+                             guint                 n_columns,
+                             GCallback             setup,
+                             GCallback             bind,
+                             GCompareDataFunc      compare,
+                             guint                 expand,
+                             GtkColumnViewColumn **columns)
+{
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", setup, GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (c));
+
+      columns[c] = gtk_column_view_column_new (_(titles[c]), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare, GUINT_TO_POINTER (c), NULL));
+      gtk_column_view_column_set_sorter (columns[c], sorter);
+      gtk_column_view_column_set_resizable (columns[c], TRUE);
+      gtk_column_view_column_set_expand (columns[c], c == expand);
+      gtk_column_view_append_column (view, columns[c]);
+    }
+}
+
+int
+tsl_column_view_compare_keys (double a,
+                              double b)
+{
+  if (isnan (a) || isnan (b))
+    return isnan (a) == isnan (b) ? 0 : (isnan (a) ? -1 : 1);
+  return a < b ? -1 : a > b;
+}

@@ -1,0 +1,28 @@
+/* tsl-column-view.h: the sortable tables of the compare panel and call tree
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Appends one resizable column per title (N_() strings, translated here) to
+ * `view`. Each column's index is the data of its factory's `setup` and `bind`
+ * handlers and of its sorter's `compare`; column `expand` takes the spare
+ * width. The columns go to columns[0..n_columns-1], owned by the caller. */
+void              tsl_column_view_add_columns   (GtkColumnView         *view,
+                                                 const char * const    *titles,
+                                                 guint                  n_columns,
+                                                 GCallback              setup,
+                                                 GCallback              bind,
+                                                 GCompareDataFunc       compare,
+                                                 guint                  expand,
+                                                 GtkColumnViewColumn  **columns);
+/* Orders two sort keys for a sorter; an undefined (NAN) key sorts as the
+ * smallest. */
+int               tsl_column_view_compare_keys  (double                 a,
+                                                 double                 b);
+
+G_END_DECLS

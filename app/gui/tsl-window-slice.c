@@ -1,0 +1,109 @@
+/* tsl-window-slice.c: the details of a clicked slice
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * In the exact view every slice is where the file has it, so a click names
+ * one call: its name, thread, start, duration, self time (less its direct
+ * children) and the calls it is nested in. Shown in a side pane, selectable
+ * and copyable.
+ */
+#define G_LOG_DOMAIN "tsl-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tsl-window-private.h"
+
+static void
+append_field (GString    *text,
+              GString    *markup,
+              const char *label,
+              const char *value)
+{
+  g_autofree char *escaped = g_markup_escape_text (value, -1);
+
+  g_string_append_printf (text, "%s: %s\n", label, value);
+  g_string_append_printf (markup, "<b>%s</b>\n%s\n\n", label, escaped);
+}
+
+void
+_tsl_window_show_slice (TslWindow   *self,
+                        TslSnapshot *snapshot,
+                        guint        track_index,
+                        guint        slice_index)
+{
+  const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, track_index);
+  const TslSnapshotSlice *slice = &track->slices[slice_index];
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) markup = g_string_new (NULL);
+  g_autoptr(GString) stack = g_string_new (NULL);
+  /* To the nanosecond: the pane is where exact times are read off. */
+  g_autofree char *start = g_strdup_printf ("%.9f s", (double) slice->start_ns / 1e9);
+  g_autofree char *rounded = tsl_duration_format ((double) (slice->end_ns - slice->start_ns));
+  g_autofree char *duration = g_strdup_printf ("%s (%'" G_GINT64_FORMAT " ns)", rounded,
+                                               slice->end_ns - slice->start_ns);
+  g_autofree char *self_time = NULL;
+  g_autofree char *thread = NULL;
+
+  self_time = tsl_duration_format ((double) tsl_snapshot_slice_self_time (track, slice_index));
+  thread = track->process
+    ? g_strdup_printf ("%s (tid %" G_GINT64_FORMAT ") · %s (pid %" G_GINT64_FORMAT ")",
+                       track->name, track->tid, track->process, track->pid)
+    : g_strdup_printf ("%s (tid %" G_GINT64_FORMAT ")", track->name, track->tid);
+
+  /* Root first: walk up the parents, then print them in reverse. */
+  {
+    g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint));
+
+    for (guint i = slice_index; i != G_MAXUINT; i = tsl_snapshot_slice_parent (track, i))
+      g_array_prepend_val (path, i);
+    for (guint i = 0; i < path->len; i++)
+      g_string_append_printf (stack, "%s%s", i ? " › " : "",
+                              tsl_snapshot_get_frame_name (snapshot, track->slices[g_array_index (path, guint, i)].frame));
+  }
+
+  append_field (text, markup, _("Name"), tsl_snapshot_get_frame_name (snapshot, slice->frame));
+  append_field (text, markup, _("Thread"), thread);
+  append_field (text, markup, _("Start"), start);
+  append_field (text, markup, _("Duration"), duration);
+  append_field (text, markup, _("Self time"), self_time);
+  append_field (text, markup, _("Nested in"), stack->str);
+
+  gtk_label_set_markup (self->slice_label, markup->str);
+  g_object_set_data_full (G_OBJECT (self->slice_label), "text", g_strdup (text->str), g_free);
+  gtk_revealer_set_reveal_child (self->slice_revealer, TRUE);
+}
+
+static void
+copy_slice_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  TslWindow *self = TSL_WINDOW (widget);
+  const char *text = g_object_get_data (G_OBJECT (self->slice_label), "text");
+
+  if (text != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+static void
+close_slice_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  TslWindow *self = TSL_WINDOW (widget);
+
+  gtk_revealer_set_reveal_child (self->slice_revealer, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+void
+_tsl_window_slice_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, slice_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, slice_label);
+  gtk_widget_class_bind_template_callback (widget_class, _tsl_window_show_slice);
+  gtk_widget_class_install_action (widget_class, "win.copy-slice", NULL, copy_slice_action);
+  gtk_widget_class_install_action (widget_class, "win.close-slice", NULL, close_slice_action);
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# test-cli-limits.py: the command line at the edges of what it accepts
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# --k out of range is one usage error (exit 2) for every subcommand; "--"
+# ends the options; a mistyped command is an unknown command even without a
+# display; file names with a colon are file names; times near ±9.2e9 s (the
+# ends of a gint64 in ns) give right spans and times; a range holding no data
+# is a usage error naming it and the trace's span, one partly outside is
+# clipped with a warning; a frame name holding ';' stays one frame in a
+# .folded export. Under the ASan build (build-aux/dev asan) the same runs
+# also fail on any leak or undefined behaviour.
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
+data = os.path.join(os.environ.get('G_TEST_SRCDIR', os.path.dirname(__file__) + '/..'), 'data')
+collapsed = os.path.join(data, 'collapsed.txt')
+counters = os.path.join(data, 'chrome', 'counters.json')
+example = os.path.join(data, '..', '..', 'data', 'examples', 'example-trace.json')
+limits = os.path.join(data, 'limits')
+env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+failures = []
+
+
+def check(name, cond, detail=''):
+    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
+    if not cond:
+        failures.append(name)
+    return cond
+
+
+def run(*args, cwd=None):
+    return subprocess.run([timeslice, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
+
+
+def test_k(tmp):
+    out = os.path.join(tmp, 'k.csv')
+    commands = {
+        'info': ('info',),
+        'sample': ('sample',),
+        'compare': ('compare', '--a', '0%..50%', '--b', '50%..100%'),
+        'export': ('export', '-o', out),
+        'export --flamegraph': ('export', '--flamegraph', '-o', os.path.join(tmp, 'k.svg')),
+        'export .folded': ('export', '-o', os.path.join(tmp, 'k.folded')),
+    }
+    for label, args in commands.items():
+        for k in ('0', '1000001', '536870911', '536870912'):
+            r = run(*args, '--k', k, counters)
+            check(f'{label} --k {k}: exit 2', r.returncode == 2, f'exit {r.returncode}: {r.stderr[:200]}')
+            check(f'{label} --k {k}: says the bounds', '--k must be between 1 and 1000000' in r.stderr, r.stderr[:200])
+        r = run(*args, '--k', '1000000', collapsed)
+        check(f'{label} --k 1000000: accepted', r.returncode == 0, f'exit {r.returncode}: {r.stderr[:200]}')
+
+
+def test_arguments(tmp):
+    dash = os.path.join(tmp, '-dash.txt')
+    shutil.copy(collapsed, dash)
+    r = run('info', '--', '-dash.txt', cwd=tmp)
+    check('info -- -dash.txt: exit 0', r.returncode == 0, r.stderr)
+    check('info -- -dash.txt: reads it', 'File:     -dash.txt' in r.stdout, r.stdout[:200])
+    r = run('sample', '--k', '10', '--', '-dash.txt', cwd=tmp)
+    check('sample --k 10 -- -dash.txt: exit 0', r.returncode == 0, r.stderr)
+
+    colon = 'trace-2024-01-01T12:30:00.json'
+    shutil.copy(counters, os.path.join(tmp, colon))
+    r = run('info', colon, cwd=tmp)
+    check('info with a colon in the name: exit 0', r.returncode == 0, r.stderr)
+    check('info with a colon in the name: read as Chrome JSON', 'chrome-json' in r.stdout, r.stdout[:200])
+
+    r = run('frobnicate', colon, cwd=tmp)
+    check('frobnicate FILE: exit 2', r.returncode == 2, f'exit {r.returncode}: {r.stderr}')
+    check('frobnicate FILE: unknown command', 'unknown command “frobnicate”' in r.stderr, r.stderr)
+    r = run('frobnicate', cwd=tmp)
+    check('frobnicate: unknown command', r.returncode == 2 and 'unknown command' in r.stderr, r.stderr)
+    # A file, even one named like a word, still opens the window: without a
+    # display that fails, but not as an unknown command.
+    word = os.path.join(tmp, 'mytrace')
+    shutil.copy(collapsed, word)
+    for arg in ('mytrace', colon):
+        r = run(arg, cwd=tmp)
+        check(f'timeslice {arg}: goes for the window', r.returncode != 0 and 'unknown command' not in r.stderr,
+              f'exit {r.returncode}: {r.stderr[:200]}')
+
+
+def test_extreme_times(tmp):
+    trace = os.path.join(limits, 'chrome-times-at-limits.json')
+    r = run('info', '--json', trace)
+    check('times at ±9.1e9 s: info exit 0', r.returncode == 0, r.stderr)
+    if r.returncode == 0:
+        info = json.loads(r.stdout)
+        check('times at ±9.1e9 s: span is 1.82e10 s', abs(info['span_s'] - 1.82e10) < 1, repr(info['span_s']))
+    r = run('sample', trace)
+    check('times at ±9.1e9 s: sample exit 0', r.returncode == 0, r.stderr)
+    times = [float(line.split(',')[2]) for line in r.stdout.splitlines()[1:] if line.split(',')[2]]
+    check('times at ±9.1e9 s: every time_s within 0..1.82e10', times and all(0 <= t <= 1.82e10 + 1 for t in times),
+          repr(times))
+    check('times at ±9.1e9 s: the counter spans the trace', min(times) == 0 and max(times) > 1.8e10, repr(times))
+    r = run('compare', '--a', '0%..50%', '--b', '50%..100%', trace)
+    check('times at ±9.1e9 s: compare exit 0', r.returncode == 0, r.stderr)
+    for out in ('t.png', 't.folded', 'f.svg'):
+        extra = ('--flamegraph',) if out == 'f.svg' else ()
+        r = run('export', *extra, '--a', '0%..50%', '-o', os.path.join(tmp, out), trace)
+        check(f'times at ±9.1e9 s: export {out} exit 0', r.returncode == 0, r.stderr)
+
+
+def test_ranges(tmp):
+    # counters.json spans 3 µs.
+    outside = '1e10..1e11'
+    cases = [
+        ('compare', ('compare', '--a', outside, '--b', '0%..50%'), 'range A'),
+        ('export png', ('export', '--a', outside, '-o', os.path.join(tmp, 'r.png')), outside),
+        ('export --b png', ('export', '--b', outside, '-o', os.path.join(tmp, 'r.png')), outside),
+        ('export .folded', ('export', '--a', outside, '-o', os.path.join(tmp, 'r.folded')), outside),
+        ('export --flamegraph', ('export', '--flamegraph', '--a', outside, '-o', os.path.join(tmp, 'r.svg')), outside),
+        ('export csv', ('export', '--a', outside, '--b', '0%..50%', '-o', os.path.join(tmp, 'r.csv')), 'range A'),
+    ]
+    for label, args, names in cases:
+        r = run(*args, counters)
+        check(f'{label}, range after the end: exit 2', r.returncode == 2, f'exit {r.returncode}: {r.stderr}')
+        check(f'{label}, range after the end: names the range', names in r.stderr, r.stderr)
+        check(f'{label}, range after the end: says the span', 'span is' in r.stderr and '3 µs' in r.stderr, r.stderr)
+    check('no report written for an empty range', not any(os.path.exists(os.path.join(tmp, n))
+                                                          for n in ('r.png', 'r.folded', 'r.svg', 'r.csv')))
+
+    for label, args in (('export png', ('export', '--a', '1us..1s', '-o', os.path.join(tmp, 'p.png'))),
+                        ('export .folded', ('export', '--a', '1us..1s', '-o', os.path.join(tmp, 'p.folded'))),
+                        ('compare', ('compare', '--a', '1us..1s', '--b', '0%..50%'))):
+        r = run(*args, counters)
+        check(f'{label}, range partly after the end: exit 0', r.returncode == 0, r.stderr)
+        check(f'{label}, range partly after the end: warns', 'warning:' in r.stderr and 'ends after the trace' in r.stderr,
+              r.stderr)
+
+
+def test_folded_names(tmp):
+    trace = os.path.join(limits, 'chrome-semicolon-names.json')
+    out = os.path.join(tmp, 'names.folded')
+    r = run('export', '-o', out, trace)
+    check('names with ";": export exit 0', r.returncode == 0, r.stderr)
+    lines = open(out).read().splitlines() if r.returncode == 0 else []
+    stacks = sorted(line.rsplit(' ', 1)[0] for line in lines)
+    check('names with ";": one frame each, ";" written as ":"',
+          stacks == ['main', 'main;plain', 'main;std::map<int:int>::at',
+                     'main;std::map<int:int>::at;two lines:here'], repr(stacks))
+    again = os.path.join(tmp, 'again.folded')
+    r = run('export', '-o', again, out)
+    check('names with ";": reading the export back gives it again',
+          r.returncode == 0 and open(again).read() == open(out).read(), r.stderr)
+
+
+def test_flame_one_range(tmp):
+    # The subtitle of a one-range flame graph leaked (D10; the ASan build
+    # reports it): both ranges, A only, B only, none.
+    for label, extra in (('A', ('--a', '0%..50%')), ('B', ('--b', '50%..100%')), ('none', ()),
+                         ('A and B', ('--a', '0%..50%', '--b', '50%..100%'))):
+        r = run('export', '--flamegraph', *extra, '--rounds', '200', '-o', os.path.join(tmp, 'fl.svg'), example)
+        check(f'flame graph, ranges {label}: exit 0', r.returncode == 0, r.stderr)
+    r = run('export', '-o', os.path.join(tmp, 'whole.folded'), example)
+    check('.folded of the whole trace: exit 0', r.returncode == 0, r.stderr)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_k(tmp)
+        test_arguments(tmp)
+        test_extreme_times(tmp)
+        test_ranges(tmp)
+        test_folded_names(tmp)
+        test_flame_one_range(tmp)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
