@@ -25,6 +25,9 @@ typedef struct {
   gssize    (*parse)   (gpointer state, const guint8 *buf, gsize len,
                         gboolean at_eof, GError **error);
   void      (*destroy) (gpointer state);
+  /* A binary format (Perfetto): its input is not refused for looking binary
+   * nor guessed to be UTF-16 from its NULs. */
+  gboolean    binary;
 } TslFormat;
 
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is
@@ -82,5 +85,6 @@ extern const TslFormat tsl_format_speedscope;
 extern const TslFormat tsl_format_perf_script;
 extern const TslFormat tsl_format_collapsed;
 extern const TslFormat tsl_format_csv;
+extern const TslFormat tsl_format_perfetto_proto;
 
 G_END_DECLS

@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Bytes go through three stages before a format sees them: gzip (detected by
- * its magic at the start of the input, members may be concatenated), the
+ * Bytes go through three stages before a format sees them: gzip or zstd
+ * (detected by their magic at the start of the input, members or frames may
+ * be concatenated), the
  * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM, or whose first 64
  * bytes are every other one NUL, transcoded), and the
  * sniffer, which holds the first bytes until one format is certain or 64 KiB
@@ -21,6 +22,8 @@
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
+
+#include <zstd.h>
 
 #include "tsl-format-private.h"
 #include "tsl-frames.h"
@@ -60,13 +63,16 @@ struct _TslReader
   guint64           bytes_decoded;
   gsize             max_record;
 
-  /* Stage 1: gzip. */
+  /* Stage 1: gzip or zstd. */
   gboolean          magic_checked;
-  guint8            magic[2];
+  guint8            magic[4];
   guint             n_magic;
   GConverter       *gunzip;
   gboolean          gzip_member_done;
   gboolean          gzip_trailing_garbage;
+  ZSTD_DStream     *zstd;
+  gboolean          zstd_frame_done;
+  gboolean          zstd_failed;
 
   /* Stage 2: encoding. */
   Encoding          encoding;
@@ -103,6 +109,7 @@ static const TslFormat *formats[] = {
   &tsl_format_perf_script,
   &tsl_format_collapsed,
   &tsl_format_csv,
+  &tsl_format_perfetto_proto,
 };
 
 char *
@@ -269,6 +276,8 @@ tsl_reader_free (TslReader *self)
   if (self->state != NULL)
     self->format->destroy (self->state);
   g_clear_object (&self->gunzip);
+  if (self->zstd != NULL)
+    ZSTD_freeDStream (self->zstd);
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->transcoded, g_byte_array_unref);
   g_clear_object (&self->trace);
@@ -362,7 +371,10 @@ sniff (TslReader     *self,
 
   if (len == 0 && at_eof)
     {
-      if (self->gunzip != NULL && !self->gzip_member_done)
+      if (self->zstd != NULL && (!self->zstd_frame_done || self->zstd_failed))
+        g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+                     "%s:1:1: the zstd data is truncated or damaged before any content", self->name);
+      else if (self->gunzip != NULL && !self->gzip_member_done)
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
                      _("%s:1:1: the gzip data is truncated before any content"), self->name);
       else
@@ -391,12 +403,12 @@ sniff (TslReader     *self,
     return TRUE;
 
   /* Random bytes split into "lines" and "fields" that some sniffer likes. */
-  if (best == NULL || tsl_text_looks_binary (head, len))
+  if (best == NULL || (!best->binary && tsl_text_looks_binary (head, len)))
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
                    _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
-                   "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics; "
-                   "optionally gzip-compressed)"),
+                   "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics, "
+                   "Perfetto protobuf; optionally gzip- or zstd-compressed)"),
                    self->name);
       return FALSE;
     }
@@ -570,6 +582,15 @@ push_text (TslReader     *self,
            GError       **error)
 {
   gsize run = 0;
+
+  /* In a binary format a NUL is data like any other byte. */
+  if (self->format != NULL && self->format->binary)
+    {
+      guint64 held = self->nul_run;
+
+      self->nul_run = 0;
+      return release_nuls (self, held, error) && push_text_now (self, data, len, at_eof, error);
+    }
 
   if (len == 0 && !at_eof)
     return push_text_now (self, data, 0, FALSE, error);
@@ -759,6 +780,44 @@ push_decoded (TslReader     *self,
   return push_known_encoding (self, data, len, at_eof, error);
 }
 
+/* Stage 1 for zstd: frames may be concatenated; damage keeps what was
+ * decompressed before it and becomes a warning at the end. */
+static gboolean
+push_zstd (TslReader     *self,
+           const guint8  *data,
+           gsize          len,
+           GError       **error)
+{
+  guint8 out[INFLATE_BYTES];
+  ZSTD_inBuffer in = { data, len, 0 };
+  gboolean output_full = FALSE;
+
+  while (!self->zstd_failed && (in.pos < in.size || output_full))
+    {
+      ZSTD_outBuffer ob = { out, sizeof out, 0 };
+      gsize ret = ZSTD_decompressStream (self->zstd, &ob, &in);
+
+      if (ZSTD_isError (ret))
+        {
+          tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
+                                 " decompressed bytes (%s); what came before was read",
+                                 self->name, self->bytes_decoded, ZSTD_getErrorName (ret));
+          self->zstd_failed = TRUE;
+          self->zstd_frame_done = TRUE;
+          break;
+        }
+      /* 0: a frame ended; another may follow. */
+      self->zstd_frame_done = ret == 0;
+      output_full = ob.pos == ob.size;
+      if (ob.pos > 0 && !push_decoded (self, out, ob.pos, FALSE, error))
+        return FALSE;
+      if (ob.pos == 0 && in.pos == in.size)
+        break;
+    }
+
+  return TRUE;
+}
+
 /* Stage 1: raw bytes in. */
 static gboolean
 push_raw (TslReader     *self,
@@ -769,6 +828,8 @@ push_raw (TslReader     *self,
   guint8 out[INFLATE_BYTES];
   gboolean output_full = FALSE;
 
+  if (self->zstd != NULL)
+    return push_zstd (self, data, len, error);
   if (self->gunzip == NULL)
     return push_decoded (self, data, len, FALSE, error);
 
@@ -824,6 +885,24 @@ push_raw (TslReader     *self,
   return TRUE;
 }
 
+/* gzip: 1f 8b; zstd: 28 b5 2f fd. Then the held bytes go through. */
+static gboolean
+check_magic (TslReader  *self,
+             GError    **error)
+{
+  static const guint8 zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+  self->magic_checked = TRUE;
+  if (self->n_magic >= 2 && self->magic[0] == 0x1f && self->magic[1] == 0x8b)
+    self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  else if (self->n_magic == 4 && memcmp (self->magic, zstd_magic, 4) == 0)
+    {
+      self->zstd = ZSTD_createDStream ();
+      ZSTD_initDStream (self->zstd);
+    }
+  return push_raw (self, self->magic, self->n_magic, error);
+}
+
 gboolean
 tsl_reader_feed (TslReader     *self,
                  const guint8  *data,
@@ -845,19 +924,16 @@ tsl_reader_feed (TslReader     *self,
 
   if (!self->magic_checked)
     {
-      guint n = MIN (len, 2 - self->n_magic);
+      guint n = MIN (len, sizeof self->magic - self->n_magic);
 
       memcpy (self->magic + self->n_magic, data, n);
       self->n_magic += n;
       data += n;
       len -= n;
-      if (self->n_magic < 2)
+      if (self->n_magic < sizeof self->magic)
         return TRUE;
 
-      self->magic_checked = TRUE;
-      if (self->magic[0] == 0x1f && self->magic[1] == 0x8b)
-        self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-      if (!push_raw (self, self->magic, 2, error))
+      if (!check_magic (self, error))
         goto failed;
     }
 
@@ -945,13 +1021,13 @@ tsl_reader_finish (TslReader  *self,
       return FALSE;
     }
 
-  /* A single byte that never became a magic number. */
-  if (!self->magic_checked && self->n_magic > 0)
-    {
-      self->magic_checked = TRUE;
-      if (!push_raw (self, self->magic, self->n_magic, error))
-        return FALSE;
-    }
+  /* A few bytes that never became a magic number. */
+  if (!self->magic_checked && self->n_magic > 0 && !check_magic (self, error))
+    return FALSE;
+
+  if (self->zstd != NULL && !self->zstd_frame_done)
+    tsl_trace_add_warning (self->trace, "%s: the zstd data is truncated; what it held was read",
+                           self->name);
 
   if (self->gunzip != NULL && !self->gzip_member_done)
     tsl_trace_add_warning (self->trace, _("%s: the gzip data is truncated; what it held was read"),
