@@ -72,6 +72,13 @@ struct _TslTrace
   gint64          filter_start;
   gint64          filter_end;
 
+  /* For a chunk index (read/tsl-chunk-index.h): offered times since the
+   * last tsl_trace_take_window(), and a count of everything else a reader
+   * changed (tracks, names, units, warnings). */
+  gint64          window_min;
+  gint64          window_max;
+  guint64         changes;
+
   TslWarnings    *warnings;
 };
 
@@ -150,6 +157,8 @@ tsl_trace_init (TslTrace *self)
 {
   g_mutex_init (&self->mutex);
   self->has_time = TRUE;
+  self->window_min = G_MAXINT64;
+  self->window_max = G_MININT64;
 
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -461,6 +470,7 @@ tsl_trace_ensure_track (TslTrace     *self,
   track->key = key;
   track->sampler = new_sampler (self);
   g_ptr_array_add (self->tracks, track);
+  self->changes++;
   g_hash_table_insert (self->track_ids, &track->key, GUINT_TO_POINTER (self->tracks->len));
   return self->tracks->len - 1;
 }
@@ -577,6 +587,7 @@ tsl_trace_track_set_unit (TslTrace   *self,
                           const char *unit)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
   g_return_if_fail (track < self->tracks->len);
 
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
@@ -654,6 +665,7 @@ tsl_trace_set_process_name (TslTrace   *self,
                             const char *name)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   ensure_process (self, pid)->name = tsl_trace_intern (self, name);
 }
@@ -682,6 +694,7 @@ tsl_trace_set_thread_name (TslTrace   *self,
                            const char *name)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   ensure_thread (self, pid, tid)->name = tsl_trace_intern (self, name);
 }
@@ -694,6 +707,7 @@ tsl_trace_set_process_sort_index (TslTrace *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   meta = ensure_process (self, pid);
   meta->has_sort_index = TRUE;
@@ -722,6 +736,7 @@ tsl_trace_set_thread_sort_index (TslTrace *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   meta = ensure_thread (self, pid, tid);
   meta->has_sort_index = TRUE;
@@ -757,6 +772,10 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (time_ns < self->window_min)
+    self->window_min = time_ns;
+  if (time_ns > self->window_max)
+    self->window_max = time_ns;
   if (G_UNLIKELY (self->has_filter) &&
       (time_ns < self->filter_start || time_ns >= self->filter_end))
     return FALSE;
@@ -774,6 +793,37 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->has_filter = TRUE;
   self->filter_start = start_ns;
   self->filter_end = end_ns;
+}
+
+gboolean
+tsl_trace_get_time_filter (TslTrace *self,
+                           gint64   *start_ns,
+                           gint64   *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  *start_ns = self->filter_start;
+  *end_ns = self->filter_end;
+  return self->has_filter;
+}
+
+gboolean
+tsl_trace_take_window (TslTrace *self,
+                       gint64   *min_ns,
+                       gint64   *max_ns,
+                       guint64  *changes)
+{
+  gboolean any;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  any = self->window_min <= self->window_max;
+  *min_ns = self->window_min;
+  *max_ns = self->window_max;
+  *changes = self->changes;
+  self->window_min = G_MAXINT64;
+  self->window_max = G_MININT64;
+  return any;
 }
 
 /* Collects the labels no sampler holds any more once a quarter more than
@@ -924,6 +974,7 @@ tsl_trace_set_has_time (TslTrace *self,
                         gboolean  has_time)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   self->has_time = !!has_time;
 }
@@ -944,6 +995,7 @@ tsl_trace_add_warning (TslTrace   *self,
   va_list args;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
   g_return_if_fail (format != NULL);
 
   va_start (args, format);
