@@ -107,26 +107,28 @@ static void
 halve (TslChunkIndex *self)
 {
   guint closed = self->chunks->len - 1;
-  guint out = 0;
+  GArray *merged = g_array_sized_new (FALSE, TRUE, sizeof (TslChunk), closed / 2 + 2);
 
-  for (guint i = 0; i < closed; i += 2, out++)
+  g_array_set_clear_func (merged, chunk_clear);
+  for (guint i = 0; i <= closed; i++)
     {
-      TslChunk merged = g_array_index (self->chunks, TslChunk, i);
+      TslChunk *chunk = &g_array_index (self->chunks, TslChunk, i);
 
-      if (i + 1 < closed)
+      /* Pairs of closed chunks; the open one stays as it is. */
+      if (i % 2 == 1 && i < closed)
         {
-          TslChunk *next = &g_array_index (self->chunks, TslChunk, i + 1);
+          TslChunk *into = &g_array_index (merged, TslChunk, merged->len - 1);
 
-          merged.min_ns = MIN (merged.min_ns, next->min_ns);
-          merged.max_ns = MAX (merged.max_ns, next->max_ns);
-          merged.must_read |= next->must_read;
-          g_clear_pointer (&next->state, g_bytes_unref);
+          into->min_ns = MIN (into->min_ns, chunk->min_ns);
+          into->max_ns = MAX (into->max_ns, chunk->max_ns);
+          into->must_read |= chunk->must_read;
+          continue;
         }
-      g_array_index (self->chunks, TslChunk, out) = merged;
+      g_array_append_val (merged, *chunk);
+      chunk->state = NULL;   /* moved */
     }
-  g_array_index (self->chunks, TslChunk, out) = g_array_index (self->chunks, TslChunk, closed);
-  g_array_index (self->chunks, TslChunk, closed).state = NULL;
-  g_array_set_size (self->chunks, out + 1);
+  g_array_unref (self->chunks);
+  self->chunks = merged;
   self->stride *= 2;
 }
 
