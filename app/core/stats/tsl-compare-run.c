@@ -7,8 +7,9 @@
  * with a time filter and a fresh count-mode sampler, so each range gets its
  * own K..2K points per track. The two range reads run on two threads. A
  * pipe cannot be re-read: its one pass's samples are split by time instead
- * and a warning says so. (Reading only the bytes of a range, from byte
- * offsets kept per slice, is not done yet: each re-read scans the file.)
+ * and a warning says so. A range read of a file read before in this
+ * process reads only the chunks whose times overlap the range (the chunk
+ * index, read/tsl-chunk-index.h, which the first pass records).
  *
  * Weights: re-reads and the command line use count mode, where every kept
  * sample of a track stands for the same number of events (T, bar the last
