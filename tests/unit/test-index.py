@@ -12,7 +12,10 @@
 # wide and long; perf script), cut into 16 KiB chunks, the compare CSV must
 # be byte-identical either way, for seeded random ranges. Each file must also
 # really be indexed and read in part (the debug message of the range read
-# says how much; a pipe is never indexed).
+# says how much; a pipe is never indexed). The on-disk cache is used by a
+# second process and dropped when the file is touched, appended to,
+# truncated, replaced or changed at its head, or the entry is corrupt,
+# truncated or empty; an unwritable cache never fails a command.
 
 import os
 import random
@@ -105,9 +108,104 @@ def perf(rng, n):
 
 
 def run(args, env_extra):
-    env = dict(os.environ, TSL_INDEX_CHUNK_BYTES=CHUNK, G_MESSAGES_DEBUG='tsl-read-stream')
+    env = dict(os.environ, TSL_INDEX_CHUNK_BYTES=CHUNK, G_MESSAGES_DEBUG='tsl-read-stream tsl-chunk-index')
     env.update(env_extra)
     return subprocess.run([timeslice] + args, env=env, capture_output=True, timeout=300)
+
+
+def cache_checks(tmp, rng, failures):
+    """The index cache under $XDG_CACHE_HOME/timeslice: a second process
+    uses it (no first pass), and any change to the file or damage to the
+    entry means the file is read again, with the same table."""
+    path = os.path.join(tmp, 'cached.json')
+    out = os.path.join(tmp, 'cached.csv')
+    cache = os.path.join(tmp, 'xdg-cache')
+    with open(path, 'w') as f:
+        f.write(chrome(rng, 20000, 'object'))
+    args = ['compare', '--a', '20%..22%', '--b', '70%..72%', '--rounds', '200', '-o', out, path]
+
+    def table(env):
+        proc = run(args, dict(env, XDG_CACHE_HOME=cache))
+        if proc.returncode != 0:
+            failures.append('cache: exit %d: %s' % (proc.returncode, proc.stderr.decode()[-300:]))
+            return None, ''
+        with open(out, 'rb') as f:
+            return f.read(), proc.stdout.decode()
+
+    def check(what, expect_cache):
+        whole, _ = table({'TSL_NO_INDEX': '1'})
+        got, log = table({})
+        from_cache = 'from the cache' in log
+        if got != whole:
+            failures.append('cache, %s: the table differs from a whole read' % what)
+        if from_cache != expect_cache:
+            failures.append('cache, %s: index %s the cache' % (what, 'from' if from_cache else 'not from'))
+        print('ok cache: %s' % what)
+
+    table({})   # records and writes the entry
+    entries = [os.path.join(cache, 'timeslice', n) for n in os.listdir(os.path.join(cache, 'timeslice'))]
+    if len(entries) != 1:
+        failures.append('cache: %d entries after one read, not 1' % len(entries))
+        return
+    check('unchanged file', True)
+    # The first pass is skipped with a cached index: the range reads are all
+    # that is read.
+    _, log = table({})
+    if log.count('through the index') != 2:
+        failures.append('cache: the range reads did not use the cached index')
+
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    check('touched (new mtime)', False)
+    check('touched, then read again', True)
+
+    with open(path, 'a') as f:
+        f.write('\n\n')
+    check('appended', False)
+
+    with open(path, 'r+') as f:
+        text = f.read()
+        f.seek(0)
+        f.write(text[:len(text) * 2 // 3])
+        f.truncate()
+    check('truncated', False)
+
+    with open(path + '.new', 'w') as f:
+        f.write(chrome(rng, 20000, 'object'))
+    os.replace(path + '.new', path)
+    check('replaced (new inode)', False)
+
+    # Same size and mtime, other bytes at the head: the head/tail hash tells.
+    st = os.stat(path)
+    with open(path, 'r+b') as f:
+        head = f.read(200)
+        f.seek(0)
+        f.write(head.replace(b'Main', b'Mein'))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    check('same size and mtime, head changed', False)
+
+    entry = os.path.join(cache, 'timeslice', os.listdir(os.path.join(cache, 'timeslice'))[0])
+    for what, damage in (('corrupt entry', lambda b: b[:100] + bytes([b[100] ^ 1]) + b[101:]),
+                         ('truncated entry', lambda b: b[:len(b) // 2]),
+                         ('empty entry', lambda b: b'')):
+        for name in os.listdir(os.path.join(cache, 'timeslice')):
+            p = os.path.join(cache, 'timeslice', name)
+            with open(p, 'rb') as f:
+                data = f.read()
+            with open(p, 'wb') as f:
+                f.write(damage(data))
+        check(what, False)
+        check(what + ', rewritten', True)
+
+    # An unwritable cache (its directory cannot be made): read, never fail.
+    blocker = os.path.join(tmp, 'not-a-dir')
+    with open(blocker, 'w') as f:
+        f.write('x')
+    for _ in range(2):
+        proc = run(args, {'XDG_CACHE_HOME': blocker})
+        if proc.returncode != 0 or 'from the cache' in proc.stdout.decode():
+            failures.append('cache: unwritable cache dir: exit %d' % proc.returncode)
+    print('ok cache: unwritable')
 
 
 def main():
@@ -121,6 +219,7 @@ def main():
         ('perf.txt', perf(rng, 12000)),
     ]
     with tempfile.TemporaryDirectory() as tmp:
+        cache_checks(tmp, rng, failures)
         for name, text in inputs:
             path = os.path.join(tmp, name)
             with open(path, 'w') as f:

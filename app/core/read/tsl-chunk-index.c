@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <string.h>
+#include <glib/gstdio.h>
+
 #include "tsl-chunk-index.h"
 
 /* Indexes kept for the process: a few files' worth, the oldest dropped. */
@@ -372,4 +375,326 @@ void
 tsl_chunk_index_count_read (guint64 bytes)
 {
   __atomic_fetch_add (&bytes_read, bytes, __ATOMIC_RELAXED);
+}
+
+/* ── The on-disk cache ──────────────────────────────────────────────────
+ *
+ * $XDG_CACHE_HOME/timeslice/index-DEV-INODE.tsi holds one file's index:
+ * a header (magic, cache version, program version), the file's identity
+ * (device, inode, size, mtime) and a SHA-256 of its first and last 64 KiB,
+ * the span and format, the chunks, and a SHA-256 of all that. Anything that
+ * does not match to the byte (another version, a changed file, a truncated
+ * or corrupt entry) is ignored and the file read again; a cache that cannot
+ * be written (read-only, full disk) is simply not written. At most
+ * CACHE_MAX_FILES entries, the oldest removed first. */
+
+#define CACHE_MAGIC       "TSLINDEX"
+#define CACHE_VERSION     1
+#define CACHE_END_BYTES   (64 * 1024)
+#define CACHE_MAX_FILES   64
+#define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
+
+static char *
+cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "timeslice", NULL);
+}
+
+static char *
+cache_path (const TslFileKey *key)
+{
+  g_autofree char *dir = cache_dir ();
+  g_autofree char *name = g_strdup_printf ("index-%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x.tsi",
+                                           key->dev, key->inode);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* SHA-256 of the first and last 64 KiB; the stream is left where it was. */
+static gboolean
+hash_ends (GFileInputStream *stream,
+           guint64           size,
+           guint8            digest[32])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *buf = g_malloc (CACHE_END_BYTES);
+  goffset where = g_seekable_tell (G_SEEKABLE (stream));
+  guint64 at[2] = { 0, size > CACHE_END_BYTES ? size - CACHE_END_BYTES : 0 };
+  gsize len = 32;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize got = 0;
+
+      if (!g_seekable_seek (G_SEEKABLE (stream), at[i], G_SEEK_SET, NULL, NULL) ||
+          !g_input_stream_read_all (G_INPUT_STREAM (stream), buf, CACHE_END_BYTES, &got, NULL, NULL))
+        return FALSE;
+      g_checksum_update (sum, buf, got);
+    }
+  g_checksum_get_digest (sum, digest, &len);
+  return g_seekable_seek (G_SEEKABLE (stream), where, G_SEEK_SET, NULL, NULL);
+}
+
+static void
+put (GByteArray *out,
+     const void *data,
+     gsize       len)
+{
+  g_byte_array_append (out, data, len);
+}
+
+static void
+put_u64 (GByteArray *out,
+         guint64     v)
+{
+  guint64 le = GUINT64_TO_LE (v);
+
+  put (out, &le, sizeof le);
+}
+
+typedef struct {
+  const guint8 *p;
+  const guint8 *end;
+  gboolean      ok;
+} Reader;
+
+static const guint8 *
+get (Reader *r,
+     gsize   len)
+{
+  const guint8 *p = r->p;
+
+  if (!r->ok || (gsize) (r->end - r->p) < len)
+    {
+      r->ok = FALSE;
+      return NULL;
+    }
+  r->p += len;
+  return p;
+}
+
+static guint64
+get_u64 (Reader *r)
+{
+  const guint8 *p = get (r, 8);
+  guint64 v;
+
+  if (p == NULL)
+    return 0;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static void
+cache_evict (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "index-") && g_str_has_suffix (name, ".tsi"))
+      g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  while (names->len > CACHE_MAX_FILES)
+    {
+      guint oldest = 0;
+      gint64 oldest_mtime = G_MAXINT64;
+
+      for (guint i = 0; i < names->len; i++)
+        {
+          GStatBuf st;
+
+          if (g_stat (g_ptr_array_index (names, i), &st) == 0 && st.st_mtime < oldest_mtime)
+            {
+              oldest_mtime = st.st_mtime;
+              oldest = i;
+            }
+        }
+      g_unlink (g_ptr_array_index (names, oldest));
+      g_ptr_array_remove_index (names, oldest);
+    }
+}
+
+static void
+cache_save (GFileInputStream *stream,
+            const TslFileKey *key,
+            TslChunkIndex    *index)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *dir = cache_dir ();
+  g_autofree char *path = cache_path (key);
+  guint8 digest[32];
+  gsize len = sizeof digest;
+  const char *format = index->format != NULL ? index->format : "";
+
+  if (!hash_ends (stream, key->size, digest))
+    return;
+  put (out, CACHE_MAGIC, 8);
+  put_u64 (out, CACHE_VERSION);
+  put_u64 (out, strlen (PACKAGE_VERSION));
+  put (out, PACKAGE_VERSION, strlen (PACKAGE_VERSION));
+  put_u64 (out, key->dev);
+  put_u64 (out, key->inode);
+  put_u64 (out, key->size);
+  put_u64 (out, key->mtime_us);
+  put (out, digest, sizeof digest);
+  put_u64 (out, index->span_start);
+  put_u64 (out, index->span_end);
+  put_u64 (out, strlen (format));
+  put (out, format, strlen (format));
+  put_u64 (out, index->stride);
+  put_u64 (out, index->chunks->len);
+  for (guint i = 0; i < index->chunks->len; i++)
+    {
+      const TslChunk *chunk = &g_array_index (index->chunks, TslChunk, i);
+      gsize state_len = chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0;
+
+      put_u64 (out, chunk->offset);
+      put_u64 (out, chunk->min_ns);
+      put_u64 (out, chunk->max_ns);
+      put_u64 (out, chunk->must_read);
+      put_u64 (out, state_len);
+      if (state_len > 0)
+        put (out, g_bytes_get_data (chunk->state, NULL), state_len);
+    }
+  g_checksum_update (sum, out->data, out->len);
+  g_checksum_get_digest (sum, digest, &len);
+  put (out, digest, sizeof digest);
+
+  /* Written aside and renamed: a reader never sees half an entry. */
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents (path, (const char *) out->data, out->len, NULL))
+    {
+      g_debug ("cannot write the index cache %s", path);
+      return;
+    }
+  cache_evict (dir);
+}
+
+static TslChunkIndex *
+cache_load (GFileInputStream *stream,
+            const TslFileKey *key)
+{
+  g_autofree char *path = cache_path (key);
+  g_autofree char *data = NULL;
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(TslChunkIndex) index = NULL;
+  guint8 digest[32], ends[32];
+  gsize len = 0, dlen = sizeof digest;
+  Reader r;
+  const guint8 *p;
+  guint64 n, vlen, flen;
+
+  if (!g_file_get_contents (path, &data, &len, NULL) || len < 8 + 32)
+    return NULL;
+  g_checksum_update (sum, (const guint8 *) data, len - 32);
+  g_checksum_get_digest (sum, digest, &dlen);
+  if (memcmp (digest, data + len - 32, 32) != 0)
+    return NULL;   /* truncated or corrupt */
+
+  r = (Reader) { (const guint8 *) data, (const guint8 *) data + len - 32, TRUE };
+  p = get (&r, 8);
+  if (p == NULL || memcmp (p, CACHE_MAGIC, 8) != 0 || get_u64 (&r) != CACHE_VERSION)
+    return NULL;
+  vlen = get_u64 (&r);
+  p = get (&r, vlen);
+  if (p == NULL || vlen != strlen (PACKAGE_VERSION) || memcmp (p, PACKAGE_VERSION, vlen) != 0)
+    return NULL;
+  if (get_u64 (&r) != key->dev || get_u64 (&r) != key->inode || get_u64 (&r) != key->size ||
+      get_u64 (&r) != key->mtime_us)
+    return NULL;
+  p = get (&r, 32);
+  if (p == NULL || !hash_ends (stream, key->size, ends) || memcmp (p, ends, 32) != 0)
+    return NULL;
+
+  index = tsl_chunk_index_new ();
+  index->span_start = (gint64) get_u64 (&r);
+  index->span_end = (gint64) get_u64 (&r);
+  flen = get_u64 (&r);
+  p = get (&r, flen);
+  if (p != NULL)
+    index->format = g_strndup ((const char *) p, flen);
+  index->stride = get_u64 (&r);
+  n = get_u64 (&r);
+  if (!r.ok || n == 0 || n > CACHE_MAX_CHUNKS)
+    return NULL;
+  for (guint64 i = 0; i < n; i++)
+    {
+      TslChunk chunk = { 0 };
+      guint64 state_len;
+
+      chunk.offset = get_u64 (&r);
+      chunk.min_ns = (gint64) get_u64 (&r);
+      chunk.max_ns = (gint64) get_u64 (&r);
+      chunk.must_read = get_u64 (&r) != 0;
+      state_len = get_u64 (&r);
+      if (state_len > TSL_CHUNK_STATE_MAX || (p = get (&r, state_len)) == NULL)
+        return NULL;
+      if (state_len > 0)
+        chunk.state = g_bytes_new (p, state_len);
+      /* Offsets rise from 0 and stay inside the file. */
+      if ((i == 0 && chunk.offset != 0) ||
+          (i > 0 && chunk.offset <= g_array_index (index->chunks, TslChunk, index->chunks->len - 1).offset) ||
+          chunk.offset >= key->size)
+        {
+          g_clear_pointer (&chunk.state, g_bytes_unref);
+          return NULL;
+        }
+      g_array_append_val (index->chunks, chunk);
+    }
+  if (!r.ok || r.p != r.end)
+    return NULL;
+  index->size = key->size;
+  index->closed = TRUE;
+  return g_steal_pointer (&index);
+}
+
+TslChunkIndex *
+tsl_chunk_index_find (GFileInputStream *stream,
+                      const TslFileKey *key)
+{
+  TslChunkIndex *index = tsl_chunk_index_lookup (key);
+
+  if (index != NULL || tsl_chunk_index_disabled ())
+    return index;
+  index = cache_load (stream, key);
+  if (index != NULL)
+    {
+      g_debug ("index of %u chunks from the cache", index->chunks->len);
+      tsl_chunk_index_remember (key, index);
+    }
+  return index;
+}
+
+void
+tsl_chunk_index_store (GFileInputStream *stream,
+                       const TslFileKey *key,
+                       TslChunkIndex    *index)
+{
+  tsl_chunk_index_remember (key, index);
+  cache_save (stream, key, index);
+}
+
+gboolean
+tsl_chunk_index_get_file_span (const char *path,
+                               gint64     *start_ns,
+                               gint64     *end_ns)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  TslFileKey key;
+
+  if (tsl_chunk_index_disabled () || path == NULL || g_str_equal (path, "-"))
+    return FALSE;
+  file = g_file_new_for_path (path);
+  stream = g_file_read (file, NULL, NULL);
+  if (stream == NULL || !tsl_file_key_query (stream, &key) ||
+      (index = tsl_chunk_index_find (stream, &key)) == NULL)
+    return FALSE;
+  tsl_chunk_index_get_span (index, start_ns, end_ns);
+  return TRUE;
 }

@@ -13,8 +13,9 @@
  * not sorted: the bounds, not the position, decide), and gets the same
  * samples as a full read.
  *
- * Indexes are kept in memory for the process, keyed by the file's device,
- * inode, size and modification time; a changed file finds none. Pipes,
+ * Indexes are kept in memory for the process and in a cache on disk, keyed
+ * by the file's device, inode, size and modification time (and, on disk, a
+ * hash of its first and last 64 KiB); a changed file finds none. Pipes,
  * gzip, UTF-16 and a UTF-8 BOM get no index. TSL_NO_INDEX=1 neither records
  * nor uses one; TSL_INDEX_CHUNK_BYTES=N sets the bytes between checkpoints
  * (for tests).
@@ -108,6 +109,21 @@ void              tsl_chunk_index_remember      (const TslFileKey *key,
                                                  TslChunkIndex    *index);
 /* (transfer full) (nullable) */
 TslChunkIndex    *tsl_chunk_index_lookup        (const TslFileKey *key);
+/* The index of an open file: this process's, else the on-disk cache's
+ * ($XDG_CACHE_HOME/timeslice/), checked against the file's identity and a
+ * hash of its first and last 64 KiB. (transfer full) (nullable) */
+TslChunkIndex    *tsl_chunk_index_find          (GFileInputStream *stream,
+                                                 const TslFileKey *key);
+/* Remembers a complete index and writes it to the cache (errors ignored:
+ * the file is then simply read again next time). */
+void              tsl_chunk_index_store         (GFileInputStream *stream,
+                                                 const TslFileKey *key,
+                                                 TslChunkIndex    *index);
+/* The span of `path`'s whole read, if an index of it is known: what a
+ * range's percentages are taken of, without reading the file. */
+gboolean          tsl_chunk_index_get_file_span (const char       *path,
+                                                 gint64           *start_ns,
+                                                 gint64           *end_ns);
 /* Whether TSL_NO_INDEX turns indexes off. */
 gboolean          tsl_chunk_index_disabled      (void);
 /* Bytes read by range reads through an index since the process started

@@ -255,7 +255,7 @@ read_stream (TslTrace         *trace,
           G_IS_SEEKABLE (stream) && g_seekable_tell (G_SEEKABLE (stream)) == 0 &&
           tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &key);
   if (keyed && tsl_trace_get_time_filter (trace, &lo, &hi) &&
-      (index = tsl_chunk_index_lookup (&key)) != NULL)
+      (index = tsl_chunk_index_find (G_FILE_INPUT_STREAM (stream), &key)) != NULL)
     return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
                          cancellable, error);
 
@@ -336,7 +336,7 @@ read_stream (TslTrace         *trace,
 
       if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) &&
           memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
-        tsl_chunk_index_remember (&key, index);
+        tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
     }
 
   if (ok && progress != NULL)
