@@ -9,11 +9,13 @@
 # bursts interleave, so the file is unsorted) in a temporary directory and
 # measures, in one run, each figure beside its baseline:
 #
-# - `timeslice compare --a X%..X+1% --b Y%..Y+1%` with the index (default)
-#   and with TSL_NO_INDEX=1 (every range read scans the whole file). The
-#   command line reads the file once for its span (recording the index),
-#   then each range; the bytes each range read took come from the read's
-#   debug message (G_MESSAGES_DEBUG=tsl-read-stream).
+# - `timeslice compare --a X%..X+1% --b Y%..Y+1%` three ways: with
+#   TSL_NO_INDEX=1 (a span pass, then every range read scans the whole
+#   file: the baseline), with an empty index cache (the span pass records
+#   the index, the range reads use it), and with the cache a previous run
+#   left (no span pass: only the ranges' chunks are read). The bytes each
+#   range read took come from the read's debug message
+#   (G_MESSAGES_DEBUG=tsl-read-stream).
 # - `timeslice info` with and without recording the index: the first read's
 #   overhead.
 #
@@ -73,34 +75,38 @@ def main():
         subprocess.run(['cat', path], stdout=subprocess.DEVNULL, check=True)   # warm the cache
 
         ranges = [('10%..11%', '90%..91%'), ('45%..46%', '60%..61%')]
+        kept = os.path.join(tmp, 'kept-cache')
+        cold = os.path.join(tmp, 'cold-cache')
         rows = {}
         for r in range(args.runs):
             for a, b in ranges:
                 argv = [args.timeslice, 'compare', '--a', a, '--b', b, '-o', os.devnull, path]
-                for label, env in (('index', {}), ('no index', {'TSL_NO_INDEX': '1'})):
+                shutil.rmtree(cold, ignore_errors=True)
+                variants = (('no index', {'TSL_NO_INDEX': '1'}),
+                            ('index', {'XDG_CACHE_HOME': cold}),
+                            ('cached', {'XDG_CACHE_HOME': kept}))
+                if r == 0:
+                    run(argv, {'XDG_CACHE_HOME': kept})   # leaves the entry
+                for label, env in variants:
                     cpu, wall, reads = run(argv, env)
                     rows.setdefault(('compare %s / %s' % (a, b), label), []).append((cpu, wall, reads))
-            for label, env in (('index', {}), ('no index', {'TSL_NO_INDEX': '1'})):
+            for label, env in (('no index', {'TSL_NO_INDEX': '1'}), ('index', {'XDG_CACHE_HOME': cold})):
+                shutil.rmtree(cold, ignore_errors=True)
                 cpu, wall, reads = run([args.timeslice, 'info', path], env)
                 rows.setdefault(('info (first read)', label), []).append((cpu, wall, reads))
 
         print('Chunk index, %s (%.0f MB Chrome JSON, %s form), %d runs, medians; CPU = user + system'
               % (os.path.basename(path), size / 1e6, args.form, args.runs))
         print()
-        print('| command | CPU with index | CPU without | ratio | wall with / without | bytes read per range read |')
-        print('|---|---|---|---|---|---|')
-        for name in dict.fromkeys(k[0] for k in rows):
-            w = rows[(name, 'index')]
-            wo = rows[(name, 'no index')]
-            cpu_w = statistics.median(x[0] for x in w)
-            cpu_wo = statistics.median(x[0] for x in wo)
-            wall_w = statistics.median(x[1] for x in w)
-            wall_wo = statistics.median(x[1] for x in wo)
-            reads = w[0][2]
+        print('| command | variant | CPU s | × no index | wall s | bytes read per range read |')
+        print('|---|---|---:|---:|---:|---|')
+        for (name, label), runs in rows.items():
+            base = statistics.median(x[0] for x in rows[(name, 'no index')])
+            cpu = statistics.median(x[0] for x in runs)
+            wall = statistics.median(x[1] for x in runs)
+            reads = runs[0][2]
             read_text = ', '.join('%.1f MB (%.1f %%)' % (n / 1e6, 100.0 * n / size) for n in reads) or '-'
-            print('| %s | %.2f s | %.2f s | %.3f | %.2f / %.2f s | %s |'
-                  % (name, cpu_w, cpu_wo, cpu_w / cpu_wo if cpu_wo > 0 else float('nan'),
-                     wall_w, wall_wo, read_text))
+            print('| %s | %s | %.2f | %.3f | %.2f | %s |' % (name, label, cpu, cpu / base, wall, read_text))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
