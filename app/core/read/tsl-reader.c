@@ -25,6 +25,7 @@
 
 #include <zstd.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-frames.h"
 #include "tsl-text-guess.h"
@@ -101,6 +102,13 @@ struct _TslReader
   TslReaderThreads  threads;
   TslReaderIdleFunc idle;
   gpointer          idle_data;
+
+  /* Chunk index being recorded (see tsl_reader_set_index()). */
+  TslChunkIndex    *index;
+  GByteArray       *index_state;
+  guint64           text_offset;   /* decoded bytes the format consumed */
+  gboolean          skipped_bom;
+  gsize             sniffed_len;   /* bytes the format was told from */
 };
 
 static const TslFormat *formats[] = {
@@ -281,8 +289,38 @@ tsl_reader_free (TslReader *self)
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->transcoded, g_byte_array_unref);
   g_clear_object (&self->trace);
+  g_clear_pointer (&self->index, tsl_chunk_index_unref);
+  g_clear_pointer (&self->index_state, g_byte_array_unref);
   g_free (self->name);
   g_free (self);
+}
+
+void
+tsl_reader_set_index (TslReader     *self,
+                      TslChunkIndex *index)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->bytes_in == 0 && self->index == NULL);
+
+  self->index = tsl_chunk_index_ref (index);
+  self->index_state = g_byte_array_new ();
+  tsl_chunk_index_add (index, self->trace, 0, NULL, 0);
+}
+
+gboolean
+tsl_reader_restore (TslReader    *self,
+                    const guint8 *saved,
+                    gsize         len)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  /* Only between whole records of a plain text. */
+  if (self->format == NULL || self->failed || self->pending->len > 0 || self->nul_run > 0 ||
+      self->gunzip != NULL || self->encoding != ENC_UTF8)
+    return FALSE;
+  if (self->format->checkpoint == NULL)
+    return FALSE;
+  return self->format->restore == NULL || self->format->restore (self->state, saved, len);
 }
 
 void
@@ -414,9 +452,44 @@ sniff (TslReader     *self,
     }
 
   self->format = best;
+  self->sniffed_len = len;
   self->state = best->create (self->trace, &self->ctx);
   tsl_trace_set_format (self->trace, best->name);
   return TRUE;
+}
+
+/* After each parse() call: a checkpoint once a chunk's worth was consumed.
+ * Offsets are in decoded text, so only plain UTF-8 gets an index. */
+static void
+note_checkpoint (TslReader    *self,
+                 const guint8 *buf,
+                 gsize         consumed,
+                 gboolean      at_eof)
+{
+  TslCheckpoint answer;
+  gsize back = 0;
+
+  if (!tsl_chunk_index_is_valid (self->index))
+    return;
+  if (self->gunzip != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
+      self->format->checkpoint == NULL)
+    {
+      tsl_chunk_index_invalidate (self->index);
+      return;
+    }
+  /* A later read must see as much as the sniffer did before the first jump. */
+  if (!at_eof && (!tsl_chunk_index_due (self->index, self->text_offset) ||
+                  self->text_offset < self->sniffed_len))
+    return;
+
+  g_byte_array_set_size (self->index_state, 0);
+  answer = self->format->checkpoint (self->state, buf, consumed, &back, self->index_state);
+  if (answer == TSL_CHECKPOINT_NEVER)
+    tsl_chunk_index_invalidate (self->index);
+  else if (answer == TSL_CHECKPOINT_HERE && !at_eof && back <= consumed &&
+           self->index_state->len <= TSL_CHUNK_STATE_MAX)
+    tsl_chunk_index_add (self->index, self->trace, self->text_offset - back,
+                         self->index_state->data, self->index_state->len);
 }
 
 static gboolean
@@ -439,6 +512,9 @@ run_format (TslReader     *self,
     }
   g_assert ((gsize) *consumed <= len);
   tsl_text_position_advance (&self->ctx.pos, *consumed);
+  self->text_offset += *consumed;
+  if (self->index != NULL)
+    note_checkpoint (self, buf, *consumed, at_eof);
   return TRUE;
 }
 
@@ -753,7 +829,10 @@ push_decoded (TslReader     *self,
 
       self->encoding = ENC_UTF8;
       if (self->n_enc_head >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
-        skip = 3;
+        {
+          skip = 3;
+          self->skipped_bom = TRUE;
+        }
       else if (self->n_enc_head >= 2 && h[0] == 0xFF && h[1] == 0xFE)
         self->encoding = ENC_UTF16LE;
       else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
@@ -937,8 +1016,19 @@ tsl_reader_feed (TslReader     *self,
         goto failed;
     }
 
-  if (len > 0 && !push_raw (self, data, len, error))
-    goto failed;
+  /* A format sees a checkpoint only after a parse() call: an index with
+   * chunks smaller than a feed (tests) is fed a chunk at a time. */
+  while (len > 0)
+    {
+      gsize piece = len;
+
+      if (self->index != NULL && tsl_chunk_index_is_valid (self->index))
+        piece = MIN (len, MAX (tsl_chunk_index_get_stride (self->index), 4096));
+      if (!push_raw (self, data, piece, error))
+        goto failed;
+      data += piece;
+      len -= piece;
+    }
 
   return TRUE;
 
@@ -1043,6 +1133,16 @@ tsl_reader_finish (TslReader  *self,
 
   /* sniff() at the end either picked a format or failed. */
   g_assert (self->format != NULL);
+
+  if (self->index != NULL)
+    {
+      gint64 start = 0, end = 0;
+
+      tsl_chunk_index_close (self->index, self->trace, self->bytes_in);
+      tsl_trace_get_span (self->trace, &start, &end);
+      tsl_chunk_index_set_span (self->index, start, end);
+      tsl_chunk_index_set_format (self->index, self->format->name);
+    }
 
   return check_something_to_show (self, error);
 }
