@@ -7,7 +7,7 @@
  * 4000 samples (T = 8) with 4-level stacks, takes a snapshot and times
  * tsl_render_paint() on ARGB32 cairo image surfaces (median of RUNS after one
  * warm-up paint). Beside it, in the same run, the naive baseline of
- * DESIGN.md §7: one cairo_rectangle + cairo_fill per sample per stack level.
+ * docs/ARCHITECTURE.md, "Painters": one cairo_rectangle + cairo_fill per sample per stack level.
  *
  * Cases:
  *   painter 1920x1080          what a repaint costs in the window: only the

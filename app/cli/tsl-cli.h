@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses, DESIGN.md §5. */
+/* Exit statuses, docs/ARCHITECTURE.md, "Errors, warnings and exit statuses". */
 #define TSL_EXIT_OK    0
 #define TSL_EXIT_INPUT 1
 #define TSL_EXIT_USAGE 2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The command line contract (DESIGN.md §5) that needs no input file:
+# The command line contract (docs/timeslice.1) that needs no input file:
 # --help, --version, usage errors. Runs without a display.
 import os
 import subprocess

@@ -142,7 +142,7 @@ test_null_equal (void)
    * undercoverage may add up to ~0.01). */
   g_assert_cmpfloat ((double) ours / TRIALS, >=, 0.03);
   g_assert_cmpfloat ((double) ours / TRIALS, <=, 0.07);
-  /* DESIGN.md §4 measured 0.17 for the seed's test: it ignores B's spread. */
+  /* The seed's test was measured at 0.17: it ignores B's spread. */
   g_assert_cmpfloat ((double) seed / TRIALS, >=, 0.12);
   g_assert_cmpuint (seed, >, 2 * ours);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-# app/core must stay GTK-free (DESIGN.md §2); the configure step checks that
+# app/core must stay GTK-free (docs/ARCHITECTURE.md, "Core folders"); the configure step checks that
 # GTK's headers are unreachable, this checks the sources never try.
 import os
 import re

@@ -1,4 +1,4 @@
-/* test-range.c: RANGE and duration parsing (DESIGN.md §5)
+/* test-range.c: RANGE and duration parsing
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

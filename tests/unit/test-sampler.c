@@ -1,4 +1,4 @@
-/* test-sampler.c: the timesliced sampler (DESIGN.md §3, issue 3)
+/* test-sampler.c: the timesliced sampler (docs/ARCHITECTURE.md, "The sampler"; issue 3)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

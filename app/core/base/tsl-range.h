@@ -1,4 +1,4 @@
-/* tsl-range.h: time ranges as the command line writes them (DESIGN.md §5)
+/* tsl-range.h: time ranges as the command line writes them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

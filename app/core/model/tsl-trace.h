@@ -210,7 +210,7 @@ void              tsl_trace_set_label_id        (TslTrace       *self,
                                                  guint           track,
                                                  guint32         label);
 
-/* Events as the format counts them (DESIGN/issue 4), independent of tracks:
+/* Events as the format counts them (issue 4), independent of tracks:
  * e.g. Chrome metadata events count here but feed no sampler. */
 void              tsl_trace_add_events          (TslTrace       *self,
                                                  guint64         n);

@@ -1,4 +1,4 @@
-/* tsl-csv-reader.c: CSV/TSV metric files (DESIGN.md §6)
+/* tsl-csv-reader.c: CSV/TSV metric files
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

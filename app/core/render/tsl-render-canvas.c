@@ -4,7 +4,7 @@
  *
  * Stack cells are axis-aligned opaque rectangles on whole pixels; on an
  * image surface without scaling they are written straight into its pixels
- * (DESIGN.md §7 measured 1.7 ms for what cairo fills in 150 ms), and labels
+ * (measured: 1.7 ms for what cairo fills in 150 ms), and labels
  * are drawn with cairo afterwards. Anything else (the widget's recording
  * surface, SVG, PDF) takes the cairo path.
  */

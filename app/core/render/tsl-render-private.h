@@ -30,7 +30,7 @@ void              _tsl_render_show_text         (cairo_t             *cr,
                                                  double               max_width,
                                                  const char          *text);
 
-/* A cairo target the painter may write pixels into directly (DESIGN.md §7):
+/* A cairo target the painter may write pixels into directly (docs/ARCHITECTURE.md, "Painters"):
  * pixels is NULL when it may not, and drawing goes through cairo. */
 typedef struct {
   guint32 *pixels;       /* NULL: draw with cairo */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Cost model (DESIGN.md §7): one cairo rectangle per sample is the slow path,
+ * Cost model (docs/ARCHITECTURE.md, "Painters"): one cairo rectangle per sample is the slow path,
  * so stacks are reduced to runs — neighbouring columns with the same frame at
  * the same depth become one rectangle, and columns narrower than a pixel merge
  * into the run before them. Text is drawn only where a run is wide enough.

@@ -9,7 +9,7 @@
  * (T doubles) keeps the smaller u of each pair, and two samplers over
  * consecutive parts merge into exactly what one pass would hold. Each event
  * of a block wins with probability 1/(events in block), which is the fairness
- * DESIGN.md §3 asks of merges (a side wins in proportion to its events).
+ * merges need (a side wins in proportion to its events).
  *
  * Summaries: count includes events whose value is NAN ("no value"); sum, min
  * and max skip them, and min/max stay NAN while a slice has no value. Count,

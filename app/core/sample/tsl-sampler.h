@@ -4,9 +4,10 @@
  *
  * One sampler per track. It keeps one sample per slice and between K and 2K
  * slices (fewer only while the track has fewer than K events), plus exact
- * count/sum/min/max per slice. See DESIGN.md §3: priorities are "permanent
- * random numbers" u = tsl_mix64 (seed, key), so two samplers over consecutive
- * parts of a stream merge into exactly the single-pass result.
+ * count/sum/min/max per slice. See docs/ARCHITECTURE.md, "The sampler":
+ * priorities are "permanent random numbers" u = tsl_mix64 (seed, key), so two
+ * samplers over consecutive parts of a stream merge into exactly the
+ * single-pass result.
  *
  * Not thread-safe: a sampler belongs to its trace and is guarded by the
  * trace's lock (tsl_trace_lock()) whenever a reader may be feeding it.

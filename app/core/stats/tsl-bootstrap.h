@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The statistics side of DESIGN.md §4, free of any trace type: samples are
+ * The resampling side of the compare (docs/ARCHITECTURE.md, "Compare
+ * statistics"), free of any trace type: samples are
  * plain arrays of doubles. Every random choice comes from TslRng streams
  * derived from the caller's seed and the index of a block of rounds, so a
  * result depends on the seed only, never on the number of threads.

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Per row (DESIGN.md §4): counts take the conditional binomial test; max
+ * Per row (docs/ARCHITECTURE.md, "Compare statistics"): counts take the conditional binomial test; max
  * takes the exact permutation test for its p-value; everything else takes
  * the bootstrap p-value of the relative change. The bootstrap is i.i.d.
  * unless either range's lag-1 autocorrelation exceeds AUTOCORR_LIMIT, then
@@ -136,7 +136,7 @@ row_seed (const TslCompareRequest *request,
   return tsl_mix64 (request->seed, h);
 }
 
-/* About 0.2 (DESIGN.md §4), but never below the noise of the estimate
+/* About 0.2, but never below the noise of the estimate
  * (2 / √n, Bartlett's band): at n = 30 chance alone passes 0.2 one time in
  * seven, and blocks would then widen an i.i.d. interval for nothing. */
 static double
@@ -390,7 +390,7 @@ _tsl_compare_finish_table (GPtrArray               *rows,
   for (guint i = 0; i < rows->len; i++)
     p[i] = ((TslCompareRow *) g_ptr_array_index (rows, i))->p_value;
 
-  /* Benjamini–Hochberg across every row of the table (DESIGN.md §4). */
+  /* Benjamini–Hochberg across every row of the table. */
   tsl_bh_qvalues (p, rows->len, q);
 
   for (guint i = 0; i < rows->len; i++)

@@ -1,4 +1,4 @@
-/* tsl-compare.h: which series changed between ranges A and B (DESIGN.md §4)
+/* tsl-compare.h: which series changed between ranges A and B (docs/ARCHITECTURE.md, "Compare statistics")
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
