@@ -152,34 +152,17 @@ selection_init (TslFlameView      *self,
   selection->weight = TSL_FLAME_WEIGHT_AUTO;
 }
 
+/* The sampled differential, or a range's exact tree. */
 static void
-diff_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(TslFlameView) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TslFlame) flame = tsl_flame_new_diff_finish (result, &error);
-
-  /* A newer request replaced this one. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
-    return;
-
-  g_clear_object (&self->cancellable);
-  if (flame == NULL)
-    g_warning ("Differential flame graph: %s", error->message);
-  set_flame (self, flame);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
-
-static void
-exact_cb (GObject      *object,
+flame_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
   g_autoptr(TslFlameView) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TslFlame) flame = tsl_flame_new_exact_finish (result, NULL, &error);
+  g_autoptr(TslFlame) flame = g_async_result_is_tagged (result, tsl_flame_new_exact_async)
+                              ? tsl_flame_new_exact_finish (result, NULL, &error)
+                              : tsl_flame_new_diff_finish (result, &error);
 
   /* A newer request replaced this one. */
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
@@ -187,7 +170,7 @@ exact_cb (GObject      *object,
 
   g_clear_object (&self->cancellable);
   if (flame == NULL)
-    g_warning ("Flame graph of the ranges: %s", error->message);
+    g_warning ("Flame graph: %s", error->message);
   set_flame (self, flame);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -225,7 +208,7 @@ start_exact (TslFlameView      *self,
   self->cancellable = g_cancellable_new ();
   set_flame (self, NULL);
   tsl_flame_new_exact_async (request, has[0], has[1], selection, self->cancellable,
-                             exact_cb, g_object_ref (self));
+                             flame_cb, g_object_ref (self));
   return TRUE;
 }
 
@@ -256,7 +239,7 @@ rebuild (TslFlameView *self)
       set_flame (self, NULL);
       tsl_flame_new_diff_async (self->snapshot, self->range_start[0], self->range_end[0],
                                 self->snapshot, self->range_start[1], self->range_end[1],
-                                &selection, request, self->cancellable, diff_cb, g_object_ref (self));
+                                &selection, request, self->cancellable, flame_cb, g_object_ref (self));
     }
   else
     {

@@ -429,6 +429,33 @@ read_ranges (const TslCompareRequest *request,
   tsl_budget_give (whole, 2 * share);
 }
 
+/* The pass that tells the trace's span (and, from a pipe, its samples). */
+static TslTrace *
+read_first_pass (const TslCompareRequest *request,
+                 guint                    k,
+                 GCancellable            *cancellable,
+                 GError                 **error)
+{
+  g_autoptr(TslTrace) first = tsl_trace_new (TSL_SAMPLER_COUNT, k, request->seed);
+
+  if (request->budget != NULL)
+    tsl_trace_set_budget (first, request->budget);
+  if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&first);
+}
+
+static gint64
+trace_span (TslTrace *trace,
+            gint64   *start,
+            gint64   *end)
+{
+  tsl_trace_lock (trace);
+  tsl_trace_get_span (trace, start, end);
+  tsl_trace_unlock (trace);
+  return MAX (tsl_time_sub (*end, *start), 1);
+}
+
 static gboolean
 is_seekable_file (const char *path)
 {
@@ -637,18 +664,13 @@ run (const TslCompareRequest *request,
           return NULL;
         }
 
-      first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
-      if (request->budget != NULL)
-        tsl_trace_set_budget (first, request->budget);
-      if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+      first = read_first_pass (request, seekable ? SPAN_PASS_K : request->k, cancellable, error);
+      if (first == NULL)
         return NULL;
       trace = first;
     }
 
-  tsl_trace_lock (trace);
-  tsl_trace_get_span (trace, &start, &end);
-  tsl_trace_unlock (trace);
-  span = MAX (tsl_time_sub (end, start), 1);
+  span = trace_span (trace, &start, &end);
 
   /* Re-read ranges warn once the end of the data is known (below). */
   if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0],
@@ -839,18 +861,13 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
 
   if (trace == NULL)
     {
-      first = tsl_trace_new (TSL_SAMPLER_COUNT, SPAN_PASS_K, request->seed);
-      if (request->budget != NULL)
-        tsl_trace_set_budget (first, request->budget);
-      if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+      first = read_first_pass (request, SPAN_PASS_K, cancellable, error);
+      if (first == NULL)
         return FALSE;
       trace = first;
     }
 
-  tsl_trace_lock (trace);
-  tsl_trace_get_span (trace, &start, &end);
-  tsl_trace_unlock (trace);
-  span = MAX (tsl_time_sub (end, start), 1);
+  span = trace_span (trace, &start, &end);
 
   for (guint s = 0; s < 2; s++)
     if (has[s] && !resolve_range (specs[s], s == 0 ? "A" : "B", span, &lo[s], &hi[s], &unused, NULL, error))
