@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The trace is read once in count mode, as `compare` reads it, so every kept
- * sample of a track stands for the same number of events and the
- * differential test sees what the compare table sees (same seed).
+ * With a range, the file is re-read per range as `compare` reads it and the
+ * tree holds every event of the range (tsl_flame_new_exact), so these
+ * numbers are the window's. The whole trace, or a pipe that cannot be
+ * re-read, is drawn from the samples kept in one count-mode pass, and the
+ * subtitle says so.
  */
 #define G_LOG_DOMAIN "tsl-cli-export"
 
@@ -12,6 +14,7 @@
 
 #include <string.h>
 
+#include "tsl-budget.h"
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
 #include "tsl-flame.h"
@@ -154,7 +157,40 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
         return TSL_EXIT_USAGE;
     }
 
-  if (has[0] && has[1])
+  if ((has[0] || has[1]) && g_file_test (opts->path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+      g_auto(GStrv) warnings = NULL;
+      g_autofree char *a = has[0] ? describe_range (opts->range_a, start[0], end[0]) : NULL;
+      g_autofree char *b = has[1] ? describe_range (opts->range_b, start[1], end[1]) : NULL;
+
+      request->path = g_strdup (opts->path);
+      request->trace = g_object_ref (trace);
+      request->budget = tsl_budget_ref (tsl_cli_get_budget ());
+      request->k = opts->k;
+      request->seed = opts->seed;
+      request->confidence = opts->confidence;
+      if ((has[0] && !tsl_range_spec_parse (opts->range_a, &request->a, &error)) ||
+          (has[1] && !tsl_range_spec_parse (opts->range_b, &request->b, &error)))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+      selection.thread_names = (const char * const *) opts->threads;
+      flame = tsl_flame_new_exact (request, has[0], has[1], &selection, &warnings, NULL, &error);
+      if (flame == NULL)
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+      for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+        tsl_cli_fail (0, "warning: %s", warnings[i]);
+      if (has[0] && has[1])
+        {
+          title = g_strdup_printf ("%s — differential flame graph", base);
+          subtitle = g_strdup_printf ("A %s  →  B %s · exact, every event; block test", a, b);
+        }
+      else
+        {
+          title = g_strdup_printf ("%s — flame graph", base);
+          subtitle = g_strdup_printf ("Range %s %s · exact, every event", has[0] ? "A" : "B", has[0] ? a : b);
+        }
+    }
+  else if (has[0] && has[1])
     {
       g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
       g_autofree char *a = describe_range (opts->range_a, start[0], end[0]);
@@ -168,7 +204,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
       if (flame == NULL)
         return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
       title = g_strdup_printf ("%s — differential flame graph", base);
-      subtitle = g_strdup_printf ("A %s  →  B %s · %u bootstrap rounds", a, b, opts->rounds);
+      subtitle = g_strdup_printf ("A %s  →  B %s · sampled, %u bootstrap rounds", a, b, opts->rounds);
     }
   else
     {
@@ -179,7 +215,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
 
       flame = tsl_flame_new (snapshot, &selection, start[s], end[s]);
       title = g_strdup_printf ("%s — flame graph", base);
-      subtitle = g_strdup_printf ("%s%s", has[s] ? (s == 0 ? "Range A " : "Range B ") : "", scope);
+      subtitle = g_strdup_printf ("%s%s · sampled", has[s] ? (s == 0 ? "Range A " : "Range B ") : "", scope);
     }
 
   {

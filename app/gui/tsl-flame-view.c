@@ -25,6 +25,9 @@ struct _TslFlameView
   GtkWidget     parent_instance;
 
   TslSnapshot  *snapshot;
+  char         *path;         /* the file to re-read per range (nullable) */
+  TslTrace     *trace;        /* its first pass (nullable) */
+  guint         k;
   TslFlame     *flame;
   GCancellable *cancellable;
   GArray       *tracks;       /* guint */
@@ -74,8 +77,24 @@ empty_text (TslFlameView *self)
       (self->mode == TSL_FLAME_MODE_B && !self->has_range[1]))
     return _("Select the range to see its flame graph");
   if (self->cancellable != NULL)
-    return _("Testing every call path…");
+    return self->mode == TSL_FLAME_MODE_DIFF ? _("Testing every call path…")
+                                             : _("Reading every event of the range…");
   return NULL;
+}
+
+/* What the numbers are: every event of the ranges, or kept samples. */
+static const char *
+scope_text (TslFlameView *self)
+{
+  if (self->flame == NULL)
+    return NULL;
+  if (tsl_flame_is_exact (self->flame))
+    return tsl_flame_is_diff (self->flame)
+           ? _("Exact: every event of A and B; each frame's change tested on time blocks")
+           : _("Exact: every event of the range");
+  if (self->mode == TSL_FLAME_MODE_WHOLE)
+    return _("Whole trace, sampled: drawn from the kept samples, not from every event");
+  return _("Sampled: drawn from the kept samples of the range");
 }
 
 static void
@@ -90,6 +109,7 @@ fill_options (TslFlameView          *self,
   o->highlight = self->highlight;
   o->legend = TRUE;
   o->empty_text = empty_text (self);
+  o->subtitle = o->empty_text == NULL ? scope_text (self) : NULL;
 }
 
 void
@@ -132,14 +152,17 @@ selection_init (TslFlameView      *self,
   selection->weight = TSL_FLAME_WEIGHT_AUTO;
 }
 
+/* The sampled differential, or a range's exact tree. */
 static void
-diff_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+flame_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
   g_autoptr(TslFlameView) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TslFlame) flame = tsl_flame_new_diff_finish (result, &error);
+  g_autoptr(TslFlame) flame = g_async_result_is_tagged (result, tsl_flame_new_exact_async)
+                              ? tsl_flame_new_exact_finish (result, NULL, &error)
+                              : tsl_flame_new_diff_finish (result, &error);
 
   /* A newer request replaced this one. */
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
@@ -147,9 +170,46 @@ diff_cb (GObject      *object,
 
   g_clear_object (&self->cancellable);
   if (flame == NULL)
-    g_warning ("Differential flame graph: %s", error->message);
+    g_warning ("Flame graph: %s", error->message);
   set_flame (self, flame);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* A range of a file that can be re-read: every event of it, off the main
+ * thread, as `export --flamegraph` computes it. */
+static gboolean
+start_exact (TslFlameView      *self,
+             TslFlameSelection *selection)
+{
+  g_autoptr(TslCompareRequest) request = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  gboolean has[2] = { self->mode != TSL_FLAME_MODE_B, self->mode != TSL_FLAME_MODE_A };
+
+  if (self->path == NULL || !g_file_test (self->path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+
+  request = tsl_compare_request_new ();
+  request->path = g_strdup (self->path);
+  request->trace = self->trace != NULL ? g_object_ref (self->trace) : NULL;
+  request->k = self->k > 0 ? self->k : request->k;
+  request->seed = FLAME_SEED;
+  request->confidence = self->confidence;
+  for (guint r = 0; r < 2; r++)
+    *(r == 0 ? &request->a : &request->b) =
+      (TslRangeSpec) { (double) self->range_start[r], (double) self->range_end[r], FALSE };
+
+  /* The re-reads have their own track numbers: threads go by name. */
+  for (guint i = 0; i < selection->n_tracks; i++)
+    if (selection->tracks[i] < tsl_snapshot_get_n_tracks (self->snapshot))
+      g_ptr_array_add (names, (gpointer) tsl_snapshot_get_track (self->snapshot, selection->tracks[i])->name);
+  g_ptr_array_add (names, NULL);
+  selection->thread_names = names->len > 1 ? (const char * const *) names->pdata : NULL;
+
+  self->cancellable = g_cancellable_new ();
+  set_flame (self, NULL);
+  tsl_flame_new_exact_async (request, has[0], has[1], selection, self->cancellable,
+                             flame_cb, g_object_ref (self));
+  return TRUE;
 }
 
 static void
@@ -166,6 +226,8 @@ rebuild (TslFlameView *self)
 
   if (self->snapshot == NULL || empty_text (self) != NULL)
     set_flame (self, NULL);
+  else if (self->mode != TSL_FLAME_MODE_WHOLE && start_exact (self, &selection))
+    ;
   else if (self->mode == TSL_FLAME_MODE_DIFF)
     {
       g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
@@ -177,7 +239,7 @@ rebuild (TslFlameView *self)
       set_flame (self, NULL);
       tsl_flame_new_diff_async (self->snapshot, self->range_start[0], self->range_end[0],
                                 self->snapshot, self->range_start[1], self->range_end[1],
-                                &selection, request, self->cancellable, diff_cb, g_object_ref (self));
+                                &selection, request, self->cancellable, flame_cb, g_object_ref (self));
     }
   else
     {
@@ -225,6 +287,26 @@ tsl_flame_view_set_snapshot (TslFlameView *self,
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   self->snapshot = snapshot;
   rebuild (self);
+}
+
+void
+tsl_flame_view_set_source (TslFlameView *self,
+                           GFile        *file,
+                           TslTrace     *trace,
+                           guint         k)
+{
+  g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+  g_return_if_fail (TSL_IS_FLAME_VIEW (self));
+
+  if (g_strcmp0 (path, self->path) == 0 && trace == self->trace && k == self->k)
+    return;
+  g_free (self->path);
+  self->path = g_steal_pointer (&path);
+  g_set_object (&self->trace, trace);
+  self->k = k;
+  if (self->mode != TSL_FLAME_MODE_WHOLE)
+    queue_rebuild (self);
 }
 
 void
@@ -620,6 +702,8 @@ tsl_flame_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_object (&self->trace);
   g_clear_pointer (&self->flame, tsl_flame_unref);
   self->zoom = NULL;
   g_clear_pointer (&self->zoom_path, g_strfreev);

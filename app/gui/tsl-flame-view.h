@@ -27,6 +27,14 @@ G_DECLARE_FINAL_TYPE (TslFlameView, tsl_flame_view, TSL, FLAME_VIEW, GtkWidget)
 GtkWidget        *tsl_flame_view_new                 (void);
 void              tsl_flame_view_set_snapshot        (TslFlameView       *self,
                                                       TslSnapshot        *snapshot);
+/* The file the snapshot comes from and its first pass: a range's tree (and
+ * the differential) then holds every event of the range, re-read from the
+ * file (tsl_flame_new_exact), as `export --flamegraph` does; without one,
+ * or for the whole trace, it is drawn from the snapshot's samples. */
+void              tsl_flame_view_set_source          (TslFlameView       *self,
+                                                      GFile              *file,
+                                                      TslTrace           *trace,
+                                                      guint               k);
 /* Ranges in ns from the trace start, as the timeline's ranges A and B. */
 void              tsl_flame_view_set_ranges          (TslFlameView       *self,
                                                       gboolean            has_a,

@@ -241,6 +241,8 @@ load_cb (GObject      *object,
   /* Compare re-reads the file per range; what was read so far is its fallback. */
   tsl_compare_panel_set_k (self->compare_panel, tsl_trace_get_k (tsl_document_loader_get_trace (loader)));
   tsl_compare_panel_set_source (self->compare_panel, self->file, tsl_document_loader_get_trace (loader));
+  tsl_flame_view_set_source (self->flame_view, self->file, tsl_document_loader_get_trace (loader),
+                             tsl_trace_get_k (tsl_document_loader_get_trace (loader)));
 
   if (ok)
     {

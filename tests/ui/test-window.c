@@ -927,6 +927,64 @@ flame_ready (gpointer data)
          tsl_flame_view_get_flame (window->flame_view) != NULL;
 }
 
+/* The window's flame tree and `export --flamegraph` on the same ranges write
+ * the same call-tree CSV, byte for byte: exact weights, shares, p and q. */
+static void
+assert_flame_same_as_cli (TslWindow  *window,
+                          GFile      *file,
+                          const char *a,
+                          const char *b)
+{
+  TslFlame *flame = tsl_flame_view_get_flame (window->flame_view);
+  g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-flame-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "tree.csv", NULL);
+  g_autofree char *cli = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *argv = g_ptr_array_new ();
+  gsize len = 0;
+  int status = -1;
+
+  g_assert_nonnull (flame);
+  g_assert_true (tsl_flame_is_exact (flame));
+  g_assert_true (tsl_call_tree_get_flame (window->call_tree) == flame);
+  g_assert_true (tsl_flame_write_tree_csv (flame, mem, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (mem, NULL, NULL));
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("TSL_TIMESLICE"));
+  g_ptr_array_add (argv, "export");
+  g_ptr_array_add (argv, "--flamegraph");
+  g_ptr_array_add (argv, "-o");
+  g_ptr_array_add (argv, csv);
+  if (a != NULL)
+    {
+      g_ptr_array_add (argv, "--a");
+      g_ptr_array_add (argv, (gpointer) a);
+    }
+  if (b != NULL)
+    {
+      g_ptr_array_add (argv, "--b");
+      g_ptr_array_add (argv, (gpointer) b);
+    }
+  if (!tsl_flame_view_get_merge_threads (window->flame_view))
+    g_ptr_array_add (argv, "--per-thread");
+  g_ptr_array_add (argv, path);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_ptr_array_unref (argv);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (csv, &cli, &len, NULL));
+  g_assert_cmpuint (len, >, 200);
+  g_assert_cmpuint (g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)), ==, len);
+  g_assert_true (memcmp (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)), cli, len) == 0);
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
 static void
 test_flame_page (void)
 {
@@ -950,6 +1008,25 @@ test_flame_page (void)
   g_assert_cmpint (tsl_flame_view_get_mode (window->flame_view), ==, TSL_FLAME_MODE_DIFF);
   g_assert_cmpuint (gtk_drop_down_get_selected (window->flame_mode_dropdown), ==, TSL_FLAME_MODE_DIFF);
   iterate_until (flame_ready, window, 120000);
+
+  /* Issue 17: exact figures of each range, the same as the command line's. */
+  {
+    g_autofree char *a = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns",
+                                          span * 17 / 100, span * 35 / 100);
+    g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT "ns..%" G_GINT64_FORMAT "ns",
+                                          span * 55 / 100, span * 74 / 100);
+
+    g_assert_true (tsl_flame_is_diff (tsl_flame_view_get_flame (window->flame_view)));
+    assert_flame_same_as_cli (window, example, a, b);
+    gtk_drop_down_set_selected (window->flame_mode_dropdown, TSL_FLAME_MODE_A);
+    iterate_until (flame_ready, window, 120000);
+    g_assert_false (tsl_flame_is_diff (tsl_flame_view_get_flame (window->flame_view)));
+    assert_flame_same_as_cli (window, example, a, NULL);
+    /* The whole trace stays drawn from the kept samples. */
+    gtk_drop_down_set_selected (window->flame_mode_dropdown, TSL_FLAME_MODE_WHOLE);
+    iterate_until (flame_ready, window, 60000);
+    g_assert_false (tsl_flame_is_exact (tsl_flame_view_get_flame (window->flame_view)));
+  }
 
   /* The user's choice in the drop-down wins. */
   gtk_drop_down_set_selected (window->flame_mode_dropdown, TSL_FLAME_MODE_B);

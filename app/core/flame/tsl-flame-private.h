@@ -17,6 +17,7 @@ struct _Node
   double        sum[2];       /* Σ weight of samples whose stack ends here, per side */
   double        total_side[2];
   guint64       events_side[2];
+  double       *blocks[2];    /* exact trees: own weight per time block, per side (nullable) */
   guint32       pre;          /* pre-order number; a subtree is [pre, post) */
   guint32       post;
 };
@@ -44,11 +45,16 @@ struct _TslFlame
   guint64          n_samples;
   guint64          events;
   GArray          *items[2];    /* TslFlameItem per side (differential trees) */
+  gboolean         exact;       /* from every event of the range reads */
 };
 
 /* An empty tree; selection->weight must already be resolved. */
 TslFlame         *_tsl_flame_new_empty          (TslFlameWeight           weight,
                                                  gboolean                 diff);
+/* The child of `parent` named `name`, created when new. */
+Node             *_tsl_flame_child              (TslFlame                *self,
+                                                 Node                    *parent,
+                                                 const char              *name);
 /* Adds the samples of the selected tracks in [start, end) as `side`. */
 void              _tsl_flame_add_side           (TslFlame                *self,
                                                  guint                    side,

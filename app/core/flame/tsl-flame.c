@@ -79,13 +79,15 @@ node_free (gpointer data)
   g_clear_pointer (&node->kids, g_ptr_array_unref);
   g_free (node->pub.children);
   g_free (node->pub.diff);
+  g_free (node->blocks[0]);
+  g_free (node->blocks[1]);
   g_free (node);
 }
 
-static Node *
-child (TslFlame   *self,
-       Node       *parent,
-       const char *name)
+Node *
+_tsl_flame_child (TslFlame   *self,
+                  Node       *parent,
+                  const char *name)
 {
   Node probe = { .pub = { .parent = (TslFlameNode *) parent, .name = intern (self, name) } };
   Node *node = g_hash_table_lookup (self->index, &probe);
@@ -232,7 +234,7 @@ _tsl_flame_add_side (TslFlame                      *self,
         {
           g_autofree char *name = thread_frame_name (tracks, n_tracks, track);
 
-          top = child (self, self->root, name);
+          top = _tsl_flame_child (self, self->root, name);
           top->pub.is_thread = TRUE;
         }
 
@@ -247,7 +249,7 @@ _tsl_flame_add_side (TslFlame                      *self,
             continue;
 
           for (guint f = 0; f < s->n_frames; f++)
-            node = child (self, node, tsl_snapshot_get_frame_name (snapshot, s->frames[f]));
+            node = _tsl_flame_child (self, node, tsl_snapshot_get_frame_name (snapshot, s->frames[f]));
 
           if (counted && s->value >= 1 && s->value < 1e15)
             events *= (guint64) s->value;
@@ -428,6 +430,14 @@ tsl_flame_get_root (TslFlame *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return &self->root->pub;
+}
+
+gboolean
+tsl_flame_is_exact (TslFlame *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->exact;
 }
 
 gboolean

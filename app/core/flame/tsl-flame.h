@@ -40,6 +40,7 @@ typedef struct {
   guint           n_tracks;
   gboolean        merge_threads;   /* FALSE: one top frame per thread, named after it */
   TslFlameWeight  weight;
+  const char * const *thread_names; /* exact trees: threads by name; NULL: every thread */
 } TslFlameSelection;
 
 typedef struct _TslFlameNode TslFlameNode;
@@ -113,6 +114,39 @@ void                tsl_flame_new_diff_async     (TslSnapshot             *snaps
 /* (transfer full) */
 TslFlame           *tsl_flame_new_diff_finish    (GAsyncResult            *result,
                                                   GError                 **error);
+
+ /* Exact trees (tsl-flame-exact.c): request->path re-read for range A
+ * (has_a), B (has_b) or both (A against B), keeping every call path of
+ * every event in the range (at most TSL_FLAME_MAX_PATHS a range, the rest
+ * under "(other)" with a warning). Weights are exact: time of the spans at a
+ * path, or events (samples; collapsed stacks: their counts). A
+ * differential tree tests each frame's share with the compare table's block
+ * method (tsl_compare_exact), q-values across frames. Uses request's path,
+ * trace (first pass, nullable), a, b, k, seed, budget and confidence.
+ * G_IO_ERROR_NOT_SUPPORTED when the path is not a seekable file. */
+#define TSL_FLAME_MAX_PATHS 16384
+
+TslFlame           *tsl_flame_new_exact          (const TslCompareRequest *request,
+                                                  gboolean                 has_a,
+                                                  gboolean                 has_b,
+                                                  const TslFlameSelection *selection,
+                                                  GStrv                   *warnings,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+/* The same on a worker thread (request and selection are copied). */
+void                tsl_flame_new_exact_async    (const TslCompareRequest *request,
+                                                  gboolean                 has_a,
+                                                  gboolean                 has_b,
+                                                  const TslFlameSelection *selection,
+                                                  GCancellable            *cancellable,
+                                                  GAsyncReadyCallback      callback,
+                                                  gpointer                 user_data);
+/* (transfer full) */
+TslFlame           *tsl_flame_new_exact_finish   (GAsyncResult            *result,
+                                                  GStrv                   *warnings,
+                                                  GError                 **error);
+/* Built from every event of the ranges, not from kept samples. */
+gboolean            tsl_flame_is_exact           (TslFlame                *self);
 
 TslFlame           *tsl_flame_ref                (TslFlame                *self);
 void                tsl_flame_unref              (TslFlame                *self);

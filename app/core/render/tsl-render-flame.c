@@ -376,12 +376,20 @@ footer_text (TslFlame *flame)
   gboolean time = tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_TIME;
   GString *text = g_string_new (NULL);
 
-  g_string_append_printf (text, "%" G_GUINT64_FORMAT " samples standing for %" G_GUINT64_FORMAT " events",
-                          tsl_flame_get_n_samples (flame), tsl_flame_get_events (flame));
+  if (tsl_flame_is_exact (flame))
+    g_string_append_printf (text, "%" G_GUINT64_FORMAT " events, every one of the range",
+                            tsl_flame_get_events (flame));
+  else
+    g_string_append_printf (text, "%" G_GUINT64_FORMAT " samples standing for %" G_GUINT64_FORMAT " events",
+                            tsl_flame_get_n_samples (flame), tsl_flame_get_events (flame));
   if (tsl_flame_is_diff (flame))
     g_string_append (text, " in B");
-  g_string_append (text, time ? " · width: share of time in spans (count × duration)"
-                              : " · width: share of events");
+  if (tsl_flame_is_exact (flame))
+    g_string_append (text, time ? " · width: share of time in spans (Σ durations)"
+                                : " · width: share of events");
+  else
+    g_string_append (text, time ? " · width: share of time in spans (count × duration)"
+                                : " · width: share of events");
   if (tsl_flame_is_diff (flame))
     {
       g_string_append (text, " · laid out from B, colour: change of share A → B");

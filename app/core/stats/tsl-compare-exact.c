@@ -29,12 +29,7 @@
  * φ ≥ 0.95 at 300 points a side, README). */
 #define FEW_BATCHES 6
 
-typedef struct {
-  double   y[B];
-  double   x[B];
-  double   scale;    /* the estimate Σy/Σx times this is the value */
-  guint64  n;        /* events the value comes from */
-} Side;
+typedef TslBlockSide Side;
 
 typedef struct {
   TslCompareTable *table;
@@ -78,15 +73,15 @@ set_presence (TslCompareRow *row,
     row->change = row->ci_low = row->ci_high = NAN;
 }
 
-static gboolean
-block_row (Ctx        *ctx,
-           const char *series,
-           const char *stat,
-           TslStat     stat_id,
-           const char *unit,
-           Side       *sides)
+gboolean
+_tsl_compare_block_row (TslCompareTable *table,
+                        const char      *series,
+                        const char      *stat,
+                        TslStat          stat_id,
+                        const char      *unit,
+                        Side            *sides)
 {
-  const TslCompareRequest *request = ctx->table->request;
+  const TslCompareRequest *request = table->request;
   TslBlockEstimate e[2];
   TslBlockComparison c;
   TslCompareRow *row;
@@ -132,7 +127,7 @@ block_row (Ctx        *ctx,
   set_presence (row, sides);
   if (row->presence != TSL_COMPARE_IN_BOTH)
     row->t_df = row->t_se = 0;
-  g_ptr_array_add (ctx->table->rows, row);
+  g_ptr_array_add (table->rows, row);
   return TRUE;
 }
 
@@ -140,15 +135,15 @@ block_row (Ctx        *ctx,
  * samples): the exact conditional test, unless the blocks say the events
  * come in bursts (more spread than Poisson), where the blocks' own variance
  * holds. `per_exposure`: the value is count / exposure, else the count. */
-static gboolean
-count_row (Ctx        *ctx,
-           const char *series,
-           const char *stat,
-           TslStat     stat_id,
-           const char *unit,
-           Side       *sides,
-           const double *exposure,
-           gboolean    per_exposure)
+gboolean
+_tsl_compare_count_row (TslCompareTable *table,
+                        const char      *series,
+                        const char      *stat,
+                        TslStat          stat_id,
+                        const char      *unit,
+                        Side            *sides,
+                        const double    *exposure,
+                        gboolean         per_exposure)
 {
   gboolean bursty = FALSE;
 
@@ -166,23 +161,23 @@ count_row (Ctx        *ctx,
     {
       for (guint s = 0; s < 2; s++)
         sides[s].scale = per_exposure ? 1 : exposure[s];
-      return block_row (ctx, series, stat, stat_id, unit, sides);
+      return _tsl_compare_block_row (table, series, stat, stat_id, unit, sides);
     }
   else
     {
       TslCompareSeries cs = { series, TSL_STAT_COUNT };
       TslCompareSide *cside[2] = { &cs.a, &cs.b };
-      guint before = ctx->table->rows->len;
+      guint before = table->rows->len;
       TslCompareRow *row;
 
       for (guint s = 0; s < 2; s++)
         *cside[s] = (TslCompareSide) { NULL, 0, exposure[s], sides[s].n, 1.0 };
-      if (!_tsl_compare_add_row (ctx->table, &cs))
+      if (!_tsl_compare_add_row (table, &cs))
         return FALSE;
-      if (ctx->table->rows->len == before)
+      if (table->rows->len == before)
         return TRUE;
 
-      row = g_ptr_array_index (ctx->table->rows, before);
+      row = g_ptr_array_index (table->rows, before);
       /* The test's change is the ratio of rates: the same for counts or shares. */
       for (guint s = 0; s < 2; s++)
         {
@@ -207,7 +202,7 @@ count_rate_row (Ctx        *ctx,
 {
   gboolean rates = lengths_differ (ctx->table);
 
-  return count_row (ctx, series, rates ? "count_per_s" : "count", TSL_STAT_COUNT,
+  return _tsl_compare_count_row (ctx->table, series, rates ? "count_per_s" : "count", TSL_STAT_COUNT,
                     rates ? "/s" : "", sides, ctx->table->seconds, rates);
 }
 
@@ -246,7 +241,7 @@ metric_rows (Ctx                 *ctx,
                     sides[s].x[j] = t[s]->block_rise_ns[j] / 1e9;
                   }
               }
-          return block_row (ctx, name, "rate_per_s", TSL_STAT_SUM, "/s", sides);
+          return _tsl_compare_block_row (ctx->table, name, "rate_per_s", TSL_STAT_SUM, "/s", sides);
         }
 
       /* A gauge: each value holds until the next. A lone last point holds
@@ -260,7 +255,7 @@ metric_rows (Ctx                 *ctx,
             memcpy (sides[s].y, held ? t[s]->block_weighted : t[s]->block_sum, sizeof sides[s].y);
             memcpy (sides[s].x, held ? t[s]->block_held : t[s]->block_n, sizeof sides[s].x);
           }
-      return block_row (ctx, name, "time_mean", TSL_STAT_MEAN, "", sides);
+      return _tsl_compare_block_row (ctx->table, name, "time_mean", TSL_STAT_MEAN, "", sides);
     }
 
   for (guint s = 0; s < 2; s++)
@@ -283,9 +278,9 @@ metric_rows (Ctx                 *ctx,
   switch (request->stat)
     {
     case TSL_STAT_MEAN:
-      return block_row (ctx, name, "mean", TSL_STAT_MEAN, "", sides);
+      return _tsl_compare_block_row (ctx->table, name, "mean", TSL_STAT_MEAN, "", sides);
     case TSL_STAT_SUM:
-      return block_row (ctx, name, rates ? "sum_per_s" : "sum", TSL_STAT_SUM, rates ? "/s" : "", sides);
+      return _tsl_compare_block_row (ctx->table, name, rates ? "sum_per_s" : "sum", TSL_STAT_SUM, rates ? "/s" : "", sides);
     case TSL_STAT_COUNT:
       return count_rate_row (ctx, name, sides);
     default:
@@ -363,7 +358,7 @@ func_rows (Ctx                 *ctx,
             memcpy (sides[s].y, f[s]->block_duration, sizeof sides[s].y);
             memcpy (sides[s].x, f[s]->block_calls, sizeof sides[s].x);
           }
-      if (!block_row (ctx, series, "mean", TSL_STAT_MEAN, "ns", sides))
+      if (!_tsl_compare_block_row (ctx->table, series, "mean", TSL_STAT_MEAN, "ns", sides))
         return FALSE;
       if (request->has_stat)
         return TRUE;
@@ -418,7 +413,7 @@ func_rows (Ctx                 *ctx,
     case TSL_STAT_COUNT:
       return count_rate_row (ctx, series, sides);
     case TSL_STAT_SUM:
-      return block_row (ctx, series, rates ? "sum_per_s" : "sum", TSL_STAT_SUM,
+      return _tsl_compare_block_row (ctx->table, series, rates ? "sum_per_s" : "sum", TSL_STAT_SUM,
                         calls ? (rates ? "ns/s" : "ns") : (rates ? "/s" : ""), sides);
     case TSL_STAT_MEAN:
       return TRUE;   /* sampled stacks have no durations */
@@ -428,9 +423,9 @@ func_rows (Ctx                 *ctx,
           /* A share of samples: k of n holding it, an exact test too. */
           double n[2] = { t[0] != NULL ? (double) t[0]->points : 0, t[1] != NULL ? (double) t[1]->points : 0 };
 
-          return count_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides, n, TRUE);
+          return _tsl_compare_count_row (ctx->table, series, "share", TSL_STAT_SHARE, "fraction", sides, n, TRUE);
         }
-      return block_row (ctx, series, "share", TSL_STAT_SHARE, "fraction", sides);
+      return _tsl_compare_block_row (ctx->table, series, "share", TSL_STAT_SHARE, "fraction", sides);
     }
 }
 

@@ -44,4 +44,49 @@ gboolean          _tsl_compare_exact_track_rows (TslCompareTable         *table,
                                                  const TslRangeTrack     *a,
                                                  const TslRangeTrack     *b);
 
+/* Exact figures of the ranges a request names, each read in full. */
+typedef struct {
+  TslRangeStats *stats[2];   /* NULL for a side not asked */
+  gint64         lo[2];      /* absolute start of each range */
+  gint64         end[2];     /* absolute end of each range's data */
+  double         seconds[2];
+} TslExactReads;
+
+/* Reads the sides `has` asks for of request->path (a seekable file, else
+ * G_IO_ERROR_NOT_SUPPORTED) with the request's first pass, K, seed, budget
+ * and max_paths; warnings as the compare table's. */
+gboolean          _tsl_compare_read_exact       (const TslCompareRequest *request,
+                                                 const gboolean           has[2],
+                                                 TslExactReads           *out,
+                                                 GPtrArray               *warnings,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+void              _tsl_exact_reads_clear        (TslExactReads           *reads);
+
+/* Rows from block aggregates (y over x per block; value = Σy/Σx × scale),
+ * the table's methods: the blocks' t test, or for counts the exact
+ * conditional test unless the blocks are overdispersed. */
+typedef struct {
+  double   y[TSL_RANGE_BLOCKS];
+  double   x[TSL_RANGE_BLOCKS];
+  double   scale;
+  guint64  n;        /* events the value comes from */
+} TslBlockSide;
+
+gboolean          _tsl_compare_block_row        (TslCompareTable         *table,
+                                                 const char              *series,
+                                                 const char              *stat,
+                                                 TslStat                  stat_id,
+                                                 const char              *unit,
+                                                 TslBlockSide            *sides);
+/* A share of counts: n events of exposure[s]. */
+gboolean          _tsl_compare_count_row        (TslCompareTable         *table,
+                                                 const char              *series,
+                                                 const char              *stat,
+                                                 TslStat                  stat_id,
+                                                 const char              *unit,
+                                                 TslBlockSide            *sides,
+                                                 const double            *exposure,
+                                                 gboolean                 per_exposure);
+
 G_END_DECLS

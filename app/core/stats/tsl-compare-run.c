@@ -378,6 +378,8 @@ read_range (gpointer data)
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* Exact figures from every event of the range, beside the samples. */
   rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
+  if (rr->request->max_paths > 0)
+    tsl_range_stats_keep_paths (rr->stats, rr->request->max_paths);
   /* The two ranges are read at once already: a reader thread each. */
   if (tsl_read_path_full (trace, rr->path, TSL_READER_THREADS_NEVER, NULL, NULL,
                           rr->cancellable, &rr->error))
@@ -387,6 +389,83 @@ read_range (gpointer data)
     }
 
   return NULL;
+}
+
+/* Reads the asked ranges of a seekable file, one per thread. */
+static void
+read_ranges (const TslCompareRequest *request,
+             TslTrace                *trace,
+             gint64                   start,
+             gint64                   end,
+             const gint64            *lo,
+             const gint64            *hi,
+             const gboolean          *has,
+             RangeRead               *reads,
+             GCancellable            *cancellable)
+{
+  GThread *thread = NULL;
+  TslBudget *whole = tsl_trace_get_budget (trace);
+  guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
+  /* Each range read gets half of what is left, set aside up front, so
+   * which of the two threads grows first cannot change what either
+   * keeps: the same file and seed give the same table. */
+  gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
+
+  tsl_budget_take (whole, 2 * share);
+  for (guint s = 0; s < 2; s++)
+    reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
+                             tsl_time_add (start, hi[s]),
+                             MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable,
+                             tsl_budget_new_part (whole, share) };
+
+  /* The two ranges' reads are independent: one per core. */
+  if (has[1])
+    thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
+  if (has[0])
+    read_range (&reads[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else if (has[1])
+    read_range (&reads[1]);
+  for (guint s = 0; s < 2; s++)
+    tsl_budget_unref (reads[s].budget);
+  tsl_budget_give (whole, 2 * share);
+}
+
+/* The pass that tells the trace's span (and, from a pipe, its samples). */
+static TslTrace *
+read_first_pass (const TslCompareRequest *request,
+                 guint                    k,
+                 GCancellable            *cancellable,
+                 GError                 **error)
+{
+  g_autoptr(TslTrace) first = tsl_trace_new (TSL_SAMPLER_COUNT, k, request->seed);
+  gint64 start, end;
+
+  if (request->budget != NULL)
+    tsl_trace_set_budget (first, request->budget);
+  /* Only the span is needed of a file that is re-read by range; one indexed
+   * before (this process or the cache) knows it without a pass. */
+  if (k == SPAN_PASS_K && tsl_chunk_index_get_file_span (request->path, &start, &end))
+    {
+      tsl_trace_note_time (first, start);
+      tsl_trace_note_time (first, end);
+      return g_steal_pointer (&first);
+    }
+  if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&first);
+}
+
+static gint64
+trace_span (TslTrace *trace,
+            gint64   *start,
+            gint64   *end)
+{
+  tsl_trace_lock (trace);
+  tsl_trace_get_span (trace, start, end);
+  tsl_trace_unlock (trace);
+  return MAX (tsl_time_sub (*end, *start), 1);
 }
 
 static gboolean
@@ -597,24 +676,13 @@ run (const TslCompareRequest *request,
           return NULL;
         }
 
-      first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
-      if (request->budget != NULL)
-        tsl_trace_set_budget (first, request->budget);
-      /* A file indexed before (this process or the cache) knows its span. */
-      if (seekable && tsl_chunk_index_get_file_span (request->path, &start, &end))
-        {
-          tsl_trace_note_time (first, start);
-          tsl_trace_note_time (first, end);
-        }
-      else if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+      first = read_first_pass (request, seekable ? SPAN_PASS_K : request->k, cancellable, error);
+      if (first == NULL)
         return NULL;
       trace = first;
     }
 
-  tsl_trace_lock (trace);
-  tsl_trace_get_span (trace, &start, &end);
-  tsl_trace_unlock (trace);
-  span = MAX (tsl_time_sub (end, start), 1);
+  span = trace_span (trace, &start, &end);
 
   /* Re-read ranges warn once the end of the data is known (below). */
   if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0],
@@ -629,33 +697,10 @@ run (const TslCompareRequest *request,
 
   if (seekable)
     {
-      GThread *thread;
       gint64 data_end, ends[2];
-      TslBudget *whole = tsl_trace_get_budget (trace);
-      guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
-      /* Each range read gets half of what is left, set aside up front, so
-       * which of the two threads grows first cannot change what either
-       * keeps: the same file and seed give the same table. */
-      gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
+      const gboolean both[2] = { TRUE, TRUE };
 
-      tsl_budget_take (whole, 2 * share);
-      for (guint s = 0; s < 2; s++)
-        reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
-                                 tsl_time_add (start, hi[s]),
-                                 MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable,
-                                 tsl_budget_new_part (whole, share) };
-
-      /* The two ranges' reads are independent: one per core. */
-      thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
-      read_range (&reads[0]);
-      if (thread != NULL)
-        g_thread_join (thread);
-      else
-        read_range (&reads[1]);
-      for (guint s = 0; s < 2; s++)
-        tsl_budget_unref (reads[s].budget);
-      tsl_budget_give (whole, 2 * share);
-
+      read_ranges (request, trace, start, end, lo, hi, both, reads, cancellable);
       for (guint s = 0; s < 2; s++)
         {
           if (reads[s].error != NULL && (error == NULL || *error == NULL))
@@ -799,4 +844,91 @@ tsl_compare_run_finish (GAsyncResult  *result,
     *warnings = g_strdupv (td->warnings);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+_tsl_compare_read_exact (const TslCompareRequest *request,
+                         const gboolean           has[2],
+                         TslExactReads           *out,
+                         GPtrArray               *warnings,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(TslTrace) first = NULL;
+  TslTrace *trace = request->trace;
+  gint64 start = 0, end = 0, span, lo[2] = { 0, 0 }, hi[2] = { 0, 0 }, data_end = G_MININT64;
+  const TslRangeSpec *specs[2] = { &request->a, &request->b };
+  RangeRead reads[2] = { { 0 } };
+  double unused;
+  gboolean ok = TRUE;
+
+  *out = (TslExactReads) { { NULL, NULL } };
+  if (!is_seekable_file (request->path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s is not a seekable file: its ranges cannot be re-read",
+                   request->path != NULL ? request->path : "the trace");
+      return FALSE;
+    }
+
+  if (trace == NULL)
+    {
+      first = read_first_pass (request, SPAN_PASS_K, cancellable, error);
+      if (first == NULL)
+        return FALSE;
+      trace = first;
+    }
+
+  span = trace_span (trace, &start, &end);
+
+  for (guint s = 0; s < 2; s++)
+    if (has[s] && !resolve_range (specs[s], s == 0 ? "A" : "B", span, &lo[s], &hi[s], &unused, NULL, error))
+      return FALSE;
+
+  read_ranges (request, trace, start, end, lo, hi, has, reads, cancellable);
+  for (guint s = 0; s < 2; s++)
+    {
+      if (reads[s].error != NULL && ok)
+        {
+          g_propagate_error (error, g_steal_pointer (&reads[s].error));
+          ok = FALSE;
+        }
+      g_clear_error (&reads[s].error);
+      g_clear_pointer (&reads[s].snapshot, tsl_snapshot_unref);
+      if (has[s] && reads[s].stats == NULL)
+        ok = FALSE;
+      if (reads[s].stats != NULL)
+        data_end = MAX (data_end, tsl_range_stats_get_data_end (reads[s].stats));
+    }
+
+  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+      gint64 ends[2];
+
+      measure_ranges (request, start, lo, hi, data_end, ends, out->seconds, notes);
+      for (guint s = 0; s < 2; s++)
+        {
+          out->stats[s] = has[s] ? g_steal_pointer (&reads[s].stats) : NULL;
+          out->lo[s] = tsl_time_add (start, lo[s]);
+          out->end[s] = ends[s];
+          /* Only the asked ranges' warnings. */
+          for (guint i = 0; warnings != NULL && i < notes->len; i++)
+            if (g_str_has_prefix (g_ptr_array_index (notes, i), s == 0 ? "range A " : "range B ") && has[s])
+              g_ptr_array_add (warnings, g_strdup (g_ptr_array_index (notes, i)));
+        }
+    }
+  else
+    ok = FALSE;
+
+  for (guint s = 0; s < 2; s++)
+    g_clear_pointer (&reads[s].stats, tsl_range_stats_free);
+  return ok;
+}
+
+void
+_tsl_exact_reads_clear (TslExactReads *reads)
+{
+  for (guint s = 0; s < 2; s++)
+    g_clear_pointer (&reads->stats[s], tsl_range_stats_free);
 }

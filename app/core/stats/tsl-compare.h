@@ -65,6 +65,7 @@ typedef struct {
   guint             k;             /* samples per track and range: K..2K */
   guint             n_threads;     /* 0: one per processor */
   gboolean          keep_effects;  /* fill TslCompareRow.effects, e.g. for a histogram */
+  guint             max_paths;     /* range reads keep call paths (flame graphs); 0: none */
 } TslCompareRequest;
 
 TslCompareRequest *tsl_compare_request_new      (void);

@@ -32,6 +32,11 @@ struct _TslRangeStats {
   TslRng      rng;
   gint64      data_end;
   gboolean    finished;
+  gboolean    collapsed;    /* an event's value is its line's count */
+  guint       max_paths;    /* 0: no paths */
+  guint       n_paths;
+  guint64     folded;
+  GHashTable *folded_paths; /* distinct paths folded (counted up to a bound) */
 };
 
 static void
@@ -45,6 +50,15 @@ func_free (gpointer data)
 }
 
 static void
+path_free (gpointer data)
+{
+  TslRangePath *p = data;
+
+  g_free (p->path);
+  g_free (p);
+}
+
+static void
 track_free (gpointer data)
 {
   TslRangeTrack *t = data;
@@ -52,6 +66,8 @@ track_free (gpointer data)
   if (t == NULL)
     return;
   g_free (t->name);
+  g_clear_pointer (&t->paths, g_ptr_array_unref);
+  g_clear_pointer (&t->path_ids, g_hash_table_unref);
   g_ptr_array_unref (t->funcs);
   g_hash_table_unref (t->func_ids);
   g_array_unref (t->gaps);
@@ -87,6 +103,13 @@ get_track (TslRangeStats *self,
   t->funcs = g_ptr_array_new_with_free_func (func_free);
   t->func_ids = g_hash_table_new (g_str_hash, g_str_equal);
   t->gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  /* The reader names the format before its first event. */
+  self->collapsed = g_strcmp0 (tsl_trace_get_format (self->trace), "collapsed") == 0;
+  if (self->max_paths > 0)
+    {
+      t->paths = g_ptr_array_new_with_free_func (path_free);
+      t->path_ids = g_hash_table_new (g_str_hash, g_str_equal);
+    }
   t->spans = g_strcmp0 (tsl_trace_track_get_unit (self->trace, index), "ns") == 0 &&
              !tsl_trace_track_get_sampled (self->trace, index);
   self->tracks->pdata[index] = t;
@@ -267,6 +290,64 @@ sample_event (TslRangeStats *self,
     }
 }
 
+#define MAX_FOLDED_NAMES 100000
+
+static TslRangePath *
+get_path (TslRangeStats *self,
+          TslRangeTrack *t,
+          const char    *label)
+{
+  TslRangePath *p = g_hash_table_lookup (t->path_ids, label);
+
+  if (p != NULL)
+    return p;
+
+  if (self->n_paths >= self->max_paths)
+    {
+      /* Over the bound: the event still counts, under "(other)". */
+      self->folded++;
+      if (g_hash_table_size (self->folded_paths) < MAX_FOLDED_NAMES)
+        g_hash_table_add (self->folded_paths, g_strdup (label));
+      p = g_hash_table_lookup (t->path_ids, TSL_RANGE_OTHER_PATH);
+      if (p != NULL)
+        return p;
+      label = TSL_RANGE_OTHER_PATH;
+    }
+  else
+    self->n_paths++;
+
+  p = g_new0 (TslRangePath, 1);
+  p->path = g_strdup (label);
+  g_ptr_array_add (t->paths, p);
+  g_hash_table_insert (t->path_ids, p->path, p);
+  return p;
+}
+
+/* A span weighs its duration at its own path (and one event); a sample
+ * one event, or its line's count in collapsed stacks. */
+static void
+path_event (TslRangeStats *self,
+            TslRangeTrack *t,
+            gint64         time_ns,
+            double         value,
+            const char    *label,
+            gboolean       span)
+{
+  TslRangePath *p = get_path (self, t, label);
+  guint j = block_of (self, time_ns);
+  double events = 1;
+
+  if (span)
+    {
+      p->time_ns += value;
+      p->block_time[j] += value;
+    }
+  else if (self->collapsed && value >= 1 && value < 1e15)
+    events = value;
+  p->weight += events;
+  p->block_weight[j] += events;
+}
+
 static void
 on_event (guint       track,
           gint64      time_ns,
@@ -299,6 +380,8 @@ on_event (guint       track,
 
   if (!in_range)
     return;
+  if (t->paths != NULL && label != NULL && *label != '\0')
+    path_event (self, t, time_ns, value, label, t->spans && !isnan (value));
   if (t->spans && !isnan (value) && label != NULL)
     span_event (self, t, time_ns, value, label);
   else
@@ -319,6 +402,7 @@ tsl_range_stats_new (TslTrace *trace,
   self->grid_hi = MAX (grid_hi, lo + 1);
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->scratch = g_string_new (NULL);
+  self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
   tsl_trace_set_event_func (trace, on_event, self);
 
@@ -395,7 +479,29 @@ tsl_range_stats_free (TslRangeStats *self)
   g_object_unref (self->trace);
   g_ptr_array_unref (self->tracks);
   g_string_free (self->scratch, TRUE);
+  g_hash_table_unref (self->folded_paths);
   g_free (self);
+}
+
+void
+tsl_range_stats_keep_paths (TslRangeStats *self,
+                            guint          max_paths)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->tracks->len == 0);
+
+  self->max_paths = max_paths;
+}
+
+guint64
+tsl_range_stats_get_folded (TslRangeStats *self,
+                            guint64       *n_paths)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (n_paths != NULL)
+    *n_paths = g_hash_table_size (self->folded_paths);
+  return self->folded;
 }
 
 guint

@@ -38,6 +38,17 @@ typedef struct {
   guint64   stamp;
 } TslRangeFunc;
 
+/* One call path of a thread (keep_paths): the flame graph's exact figures. */
+typedef struct {
+  char     *path;          /* frames joined by ';', root first */
+  double    weight;        /* events at exactly this path (collapsed stacks: each line's count) */
+  double    time_ns;       /* spans at this path: Σ durations, their callees' time included */
+  double    block_weight[TSL_RANGE_BLOCKS];
+  double    block_time[TSL_RANGE_BLOCKS];
+} TslRangePath;
+
+#define TSL_RANGE_OTHER_PATH "(other)"
+
 typedef struct {
   TslTrackKind  kind;
   char         *name;
@@ -65,8 +76,10 @@ typedef struct {
   guint64       points;        /* events without a duration (samples, instants) */
   double        block_points[TSL_RANGE_BLOCKS];
   GPtrArray    *funcs;         /* TslRangeFunc *, sorted by name after finish */
+  GPtrArray    *paths;         /* TslRangePath * (keep_paths), in order of appearance */
   /* internal */
   GHashTable   *func_ids;
+  GHashTable   *path_ids;
   gboolean      has_prev;
   gint64        prev_ns;
   double        prev_value;
@@ -83,6 +96,15 @@ TslRangeStats    *tsl_range_stats_new           (TslTrace        *trace,
                                                  gint64           lo,
                                                  gint64           hi,
                                                  gint64           grid_hi);
+/* Before the read: also keep every call path of thread and async tracks,
+ * at most `max_paths` distinct ones in all; later new paths fold into one
+ * TSL_RANGE_OTHER_PATH path per track. Memory: about 1 KiB a path. */
+void              tsl_range_stats_keep_paths    (TslRangeStats   *self,
+                                                 guint            max_paths);
+/* Events that went to a TSL_RANGE_OTHER_PATH path, and to how many paths
+ * they would have gone. */
+guint64           tsl_range_stats_get_folded    (TslRangeStats   *self,
+                                                 guint64         *n_paths);
 /* After the read: the last points' hold, names, sorting; detaches. */
 void              tsl_range_stats_finish        (TslRangeStats   *self);
 void              tsl_range_stats_free          (TslRangeStats   *self);
