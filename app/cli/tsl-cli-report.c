@@ -45,6 +45,7 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   g_autoptr(GFile) file = g_file_new_for_path (o->output);
   g_autoptr(TslTrace) trace = NULL;
   g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(TslFlame) flame = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) read_warnings = NULL;
@@ -121,6 +122,19 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   report.n_rows = rows->len;
   report.warnings = (const char * const *) warnings;
   report.top = o->top;
+
+  /* As the window's flame page draws it: every thread, merged, from the
+   * timeline's snapshot; an empty tree (no stacks) leaves the page out. */
+  {
+    TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
+
+    flame = tsl_flame_new_diff (snapshot, options.a_start_ns, options.a_end_ns,
+                                snapshot, options.b_start_ns, options.b_end_ns,
+                                &selection, request, NULL, &error);
+    if (flame == NULL)
+      return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+    report.flame = flame;
+  }
 
   if (!tsl_report_write (&report, format, file, NULL, &error))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);

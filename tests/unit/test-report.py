@@ -98,6 +98,15 @@ parse = next(row for row in significant if row['series'] == 'worker-1/parse')
 check(f"worker-1/parse: share " in text and f"{float(parse['change_pct']):+.1f} %" in text,
       'PDF: the plain-language line of the planted change, with its change')
 
+check('Differential flame graph, A → B' in text and 'parse' in text.split('Differential flame graph')[-1],
+      'PDF: the differential flame graph of a trace with call stacks')
+metrics = os.path.join(src, 'data', 'compare', 'metrics.csv')
+flat = os.path.join(tmp, 'metrics.pdf')
+r = run('export', '--report', '-o', flat, metrics)
+flat_text = subprocess.run(['pdftotext', flat, '-'], capture_output=True, text=True).stdout
+check(r.returncode == 0 and 'planted: time_mean' in flat_text and 'flame graph' not in flat_text,
+      'a metrics file: the planted series in words, no flame graph page')
+
 # --- HTML: self-contained, same numbers --------------------------------------
 
 

@@ -28,7 +28,7 @@ static const char style[] =
   "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}"
   "table{border-collapse:collapse;font-size:.85em}"
   "td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #ddd}"
-  "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+  "td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}"
   "tr.significant td{font-weight:bold}tr.first-rest td{border-top:2px solid #999}"
   "dl{display:grid;grid-template-columns:9em auto;gap:2px 12px;font-size:.9em}"
   "dt{font-weight:bold}dd{margin:0;word-break:break-all}"
@@ -107,6 +107,19 @@ draw_histogram (cairo_t       *cr,
 }
 
 /* before, `text` escaped, after */
+static void
+draw_flame (cairo_t       *cr,
+            gconstpointer  data,
+            double         width,
+            double         height)
+{
+  const TslReport *r = data;
+  TslFlameRenderOptions options;
+
+  if (_tsl_report_flame_options (r, width, &options))
+    tsl_render_flame_paint (cr, r->flame, &options);
+}
+
 static void
 append_text (GString    *html,
              const char *before,
@@ -187,6 +200,17 @@ _tsl_report_write_html (const TslReport        *r,
       append_svg (html, prefix, draw_histogram, line->row, HISTOGRAM_W, HISTOGRAM_H);
       g_string_append (html, "</figure>\n");
     }
+
+  {
+    TslFlameRenderOptions flame;
+
+    if (_tsl_report_flame_options (r, TIMELINE_WIDTH, &flame))
+      {
+        append_text (html, "<h2>", flame.title, "</h2>\n<figure>");
+        append_svg (html, "flame", draw_flame, r, flame.width, flame.height);
+        g_string_append (html, "</figure>\n");
+      }
+  }
 
   append_text (html, "<h2>", _("Warnings"), "</h2>\n<ul class=\"warnings\">\n");
   if (r->warnings == NULL || r->warnings[0] == NULL)

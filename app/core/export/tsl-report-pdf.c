@@ -253,6 +253,27 @@ draw_significant (Page *p)
 }
 
 static void
+draw_flame (Page *p)
+{
+  TslFlameRenderOptions options;
+  double scale;
+
+  if (!_tsl_report_flame_options (p->report, TIMELINE_WIDTH, &options))
+    return;
+  cairo_show_page (p->cr);
+  p->y = MARGIN;
+  scale = MIN (content_width (p) / options.width, (p->height - 2 * MARGIN) / options.height);
+  cairo_save (p->cr);
+  cairo_translate (p->cr, MARGIN, p->y);
+  cairo_scale (p->cr, scale, scale);
+  cairo_rectangle (p->cr, 0, 0, options.width, options.height);
+  cairo_clip (p->cr);
+  tsl_render_flame_paint (p->cr, p->report->flame, &options);
+  cairo_restore (p->cr);
+  p->y += options.height * scale + 6;
+}
+
+static void
 draw_warnings (Page *p)
 {
   const char * const *warnings = p->report->warnings;
@@ -279,6 +300,7 @@ paint_report (cairo_t       *cr,
   draw_table (&p);
   draw_significant (&p);
   draw_warnings (&p);
+  draw_flame (&p);
 }
 
 gboolean

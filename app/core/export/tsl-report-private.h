@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "tsl-render-flame.h"
 #include "tsl-report.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,12 @@ typedef struct {
   guint       n_significant_shown;
   char       *summary;    /* one line for the whole table */
 } TslReportContent;
+
+/* The flame graph's painter options at `width`, its height natural but for
+ * a cap; FALSE when the report has no flame graph (a trace without stacks). */
+gboolean          _tsl_report_flame_options     (const TslReport        *report,
+                                                 double                  width,
+                                                 TslFlameRenderOptions  *options);
 
 TslReportContent *_tsl_report_content_new       (const TslReport  *report);
 void              _tsl_report_content_free      (TslReportContent *content);

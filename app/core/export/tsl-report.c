@@ -293,6 +293,25 @@ _tsl_report_content_free (TslReportContent *c)
 }
 
 gboolean
+_tsl_report_flame_options (const TslReport       *report,
+                           double                 width,
+                           TslFlameRenderOptions *options)
+{
+  const TslFlameNode *root;
+
+  if (report->flame == NULL)
+    return FALSE;
+  root = tsl_flame_get_root (report->flame);
+  if (root == NULL || root->n_children == 0)
+    return FALSE;
+  tsl_render_flame_options_init (options, width, 100);
+  options->legend = TRUE;
+  options->title = _("Differential flame graph, A → B");
+  options->height = MIN (tsl_render_flame_natural_height (report->flame, options), 4 * width);
+  return TRUE;
+}
+
+gboolean
 tsl_report_write (const TslReport  *report,
                   TslReportFormat   format,
                   GFile            *file,

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "tsl-compare.h"
+#include "tsl-flame.h"
 #include "tsl-render.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,7 @@ typedef struct {
   guint                    n_rows;
   const char * const      *warnings;    /* (nullable) of the read and the compare */
   guint                    top;         /* rows in the table; 0 is the default */
+  TslFlame                *flame;       /* (nullable) differential flame graph A → B */
   GDateTime               *date;        /* (nullable) now */
 } TslReport;
 
