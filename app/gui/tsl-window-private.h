@@ -71,6 +71,12 @@ void              _tsl_window_export_to          (TslWindow      *self,
 void              _tsl_window_export_action      (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* File ▸ Export Report… (tsl-window-report.c): the current ranges' report. */
+void              _tsl_window_report_to          (TslWindow      *self,
+                                                  GFile          *file);
+void              _tsl_window_report_action      (GtkWidget      *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
 /* A fixed seed: the same file always shows the same samples. */
 #define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
 
