@@ -10,8 +10,6 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "tsl-report.h"
@@ -107,22 +105,8 @@ report_done_cb (GObject      *object,
 {
   g_autoptr(TslWindow) self = user_data;
   ReportJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (job->file);
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Export “%s”"), name);
-
-      _tsl_window_show_error (self, heading, error->message);
-      return;
-    }
-
-  {
-    g_autofree char *text = g_strdup_printf (_("Exported “%s”"), name);
-
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
-  }
+  _tsl_window_export_done (self, job->file, result);
 }
 
 void
@@ -186,6 +170,14 @@ _tsl_window_report_to (TslWindow *self,
   g_task_run_in_thread (task, report_worker);
 }
 
+static gboolean
+has_report_extension (const char *name)
+{
+  TslReportFormat format;
+
+  return tsl_report_format_from_name (name, &format, NULL);
+}
+
 static void
 report_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -193,21 +185,8 @@ report_response_cb (GtkNativeDialog *dialog,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *name = g_file_get_basename (file);
-      TslReportFormat format;
+      g_autoptr(GFile) file = _tsl_window_chooser_get_file (GTK_FILE_CHOOSER (dialog), has_report_extension);
 
-      /* No extension typed: take the one of the chosen filter. */
-      if (!tsl_report_format_from_name (name, &format, NULL) && filter != NULL)
-        {
-          const char *ext = g_object_get_data (G_OBJECT (filter), "extension");
-          g_autofree char *with_ext = g_strconcat (name, ext, NULL);
-          g_autoptr(GFile) parent = g_file_get_parent (file);
-          g_autoptr(GFile) child = g_file_get_child (parent, with_ext);
-
-          g_set_object (&file, child);
-        }
       _tsl_window_report_to (self, file);
     }
   g_object_unref (dialog);
@@ -219,33 +198,13 @@ _tsl_window_report_action (GtkWidget  *widget,
                            GVariant   *param)
 {
   TslWindow *self = TSL_WINDOW (widget);
-  static const struct { const char *name; const char *pattern; const char *ext; } types[] = {
-    { N_("PDF Report"), "*.pdf", ".pdf" },
-    { N_("HTML Report"), "*.html", ".html" },
+  static const TslWindowSaveType types[] = {
+    { N_("PDF Report"), "*.pdf", ".pdf", FALSE },
+    { N_("HTML Report"), "*.html", ".html", FALSE },
   };
-  GtkFileChooserNative *chooser;
-  g_autofree char *base = NULL;
-  g_autofree char *suggested = NULL;
 
   if (self->file == NULL)
     return;
-  chooser = gtk_file_chooser_native_new (_("Export Report"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
-    {
-      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-      gtk_file_filter_set_name (filter, _(types[i].name));
-      gtk_file_filter_add_pattern (filter, types[i].pattern);
-      g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].ext);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-    }
-  base = g_file_get_basename (self->file);
-  if (strchr (base, '.'))
-    *strchr (base, '.') = '\0';
-  suggested = g_strdup_printf ("%s-report.pdf", base);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (report_response_cb), self, 0);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  _tsl_window_save_dialog (self, _("Export Report"), "-report.pdf", types, G_N_ELEMENTS (types),
+                           G_CALLBACK (report_response_cb));
 }
