@@ -150,30 +150,55 @@ draw_header (Page *p)
     }
 }
 
+typedef void (*PictureFunc) (cairo_t *cr, const Page *p, gconstpointer options);
+
+/* Draws a width × height picture across the page, shrunk to fit one page. */
+static void
+place_picture (Page          *p,
+               double         width,
+               double         height,
+               PictureFunc    paint,
+               gconstpointer  options)
+{
+  double scale = MIN (content_width (p) / width, (p->height - 2 * MARGIN) / height);
+
+  need (p, height * scale);
+  cairo_save (p->cr);
+  cairo_translate (p->cr, MARGIN, p->y);
+  cairo_scale (p->cr, scale, scale);
+  cairo_rectangle (p->cr, 0, 0, width, height);
+  cairo_clip (p->cr);
+  paint (p->cr, p, options);
+  cairo_restore (p->cr);
+  p->y += height * scale + 6;
+}
+
+static void
+paint_timeline (cairo_t       *cr,
+                const Page    *p,
+                gconstpointer  options)
+{
+  tsl_render_paint (cr, p->report->snapshot, options);
+}
+
+static void
+paint_flame (cairo_t       *cr,
+             const Page    *p,
+             gconstpointer  options)
+{
+  tsl_render_flame_paint (cr, p->report->flame, options);
+}
+
 static void
 draw_timeline (Page *p)
 {
   TslRenderOptions options = *p->report->timeline;
-  double scale, h;
 
   heading (p, _("Timeline"));
   options.width = TIMELINE_WIDTH;
   options.scroll_y = 0;
   options.height = tsl_export_natural_height (p->report->snapshot, &options);
-  scale = content_width (p) / options.width;
-  /* A timeline taller than a page is shrunk to fit one. */
-  scale = MIN (scale, (p->height - 2 * MARGIN) / options.height);
-  h = options.height * scale;
-  need (p, h);
-
-  cairo_save (p->cr);
-  cairo_translate (p->cr, MARGIN, p->y);
-  cairo_scale (p->cr, scale, scale);
-  cairo_rectangle (p->cr, 0, 0, options.width, options.height);
-  cairo_clip (p->cr);
-  tsl_render_paint (p->cr, p->report->snapshot, &options);
-  cairo_restore (p->cr);
-  p->y += h + 6;
+  place_picture (p, options.width, options.height, paint_timeline, &options);
 }
 
 static void
@@ -256,21 +281,12 @@ static void
 draw_flame (Page *p)
 {
   TslFlameRenderOptions options;
-  double scale;
 
   if (!_tsl_report_flame_options (p->report, TIMELINE_WIDTH, &options))
     return;
   cairo_show_page (p->cr);
   p->y = MARGIN;
-  scale = MIN (content_width (p) / options.width, (p->height - 2 * MARGIN) / options.height);
-  cairo_save (p->cr);
-  cairo_translate (p->cr, MARGIN, p->y);
-  cairo_scale (p->cr, scale, scale);
-  cairo_rectangle (p->cr, 0, 0, options.width, options.height);
-  cairo_clip (p->cr);
-  tsl_render_flame_paint (p->cr, p->report->flame, &options);
-  cairo_restore (p->cr);
-  p->y += options.height * scale + 6;
+  place_picture (p, options.width, options.height, paint_flame, &options);
 }
 
 static void
