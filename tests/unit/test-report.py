@@ -76,6 +76,16 @@ def cells(row):
 # --- PDF: text stays text, A4 in the C locale --------------------------------
 info_pdf = subprocess.run(['pdfinfo', pdf], capture_output=True, text=True).stdout
 check('(A4)' in info_pdf, 'the PDF is A4 where LC_PAPER says nothing else')
+# A Letter locale, compiled into a temporary LOCPATH (Debian's `locales`).
+locpath = os.path.join(tmp, 'locale')
+os.mkdir(locpath)
+subprocess.run(['localedef', '-i', 'en_US', '-f', 'UTF-8', os.path.join(locpath, 'en_US.UTF-8')],
+               capture_output=True, timeout=300)
+letter = os.path.join(tmp, 'letter.pdf')
+r = subprocess.run([exe, 'export', '--report', '-o', letter, trace], capture_output=True, text=True,
+                   env=dict(env, LC_ALL='', LANG='C.UTF-8', LC_PAPER='en_US.UTF-8', LOCPATH=locpath))
+letter_info = subprocess.run(['pdfinfo', letter], capture_output=True, text=True).stdout
+check(r.returncode == 0 and '(letter)' in letter_info, f'LC_PAPER=en_US gives Letter pages: {letter_info.splitlines()[-3:]}')
 text = subprocess.run(['pdftotext', '-layout', pdf, '-'], capture_output=True, text=True).stdout
 lines = text.splitlines()
 for label, value in facts.items():

@@ -74,8 +74,9 @@ tsl_report_paper_size (double *width,
 {
   gboolean letter = FALSE;
 
-#if defined(__GLIBC__) && defined(_NL_PAPER_WIDTH)
-  /* glibc's LC_PAPER gives the paper in mm: 216 × 279 is Letter. */
+#ifdef __GLIBC__
+  /* glibc's LC_PAPER gives the paper in mm: 216 × 279 is Letter. (The
+   * _NL_PAPER_* items are enum values, not macros: #ifdef cannot see them.) */
   letter = (int) (gintptr) nl_langinfo (_NL_PAPER_WIDTH) == 216 &&
            (int) (gintptr) nl_langinfo (_NL_PAPER_HEIGHT) == 279;
 #endif
