@@ -24,11 +24,11 @@
 #define HISTOGRAM_H    170.0
 
 static const char style[] =
-  "body{font-family:sans-serif;max-width:1040px;margin:2em auto;color:#1a1a1a}"
+  "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#1a1a1a}"
   "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}"
-  "table{border-collapse:collapse;font-size:.85em}"
+  "table{border-collapse:collapse;font-size:.8em}"
   "td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #ddd}"
-  "td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+  "td:first-child{white-space:nowrap}td.num{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums}td.ci{white-space:normal}"
   "tr.significant td{font-weight:bold}tr.first-rest td{border-top:2px solid #999}"
   "dl{display:grid;grid-template-columns:9em auto;gap:2px 12px;font-size:.9em}"
   "dt{font-weight:bold}dd{margin:0;word-break:break-all}"
@@ -149,7 +149,8 @@ append_table (GString                *html,
                               line->row->significant ? "significant" : "rest",
                               i == c->n_significant_shown && i > 0 ? " first-rest" : "");
       for (guint col = 0; col < TSL_REPORT_N_COLS; col++)
-        append_text (html, col >= TSL_REPORT_COL_A && col <= TSL_REPORT_COL_Q ? "<td class=\"num\">" : "<td>",
+        append_text (html, col == TSL_REPORT_COL_CI ? "<td class=\"num ci\">"
+                           : col >= TSL_REPORT_COL_A && col <= TSL_REPORT_COL_Q ? "<td class=\"num\">" : "<td>",
                      line->cells[col], "</td>");
       g_string_append (html, "</tr>\n");
     }
