@@ -8,7 +8,7 @@
  * compare of 0%..50% against 50%..100% once (the baseline: what the user
  * already waited for), then times, median of RUNS (default 3), what the
  * report adds after it: the differential flame graph, and tsl_report_write()
- * to PDF and to HTML (in /tmp). Prints each as ms and as a ratio to the
+ * to PDF (with and without the flame graph page) and to HTML (in /tmp). Prints each as ms and as a ratio to the
  * compare of the same run, then one "result<TAB>name<TAB>median_ms" line per
  * case. Inputs: bench/gen-chrome.py --mb 100 > trace.json.
  */
@@ -49,7 +49,7 @@ main (int    argc,
   TslRenderOptions options;
   TslReport report = { 0 };
   guint runs = argc > 2 ? (guint) atoi (argv[2]) : 3;
-  double compare_ms, t, flame_ms[32], pdf_ms[32], html_ms[32];
+  double compare_ms, t, flame_ms[32], pdf_ms[32], html_ms[32], bare_ms[32];
   gint64 span;
 
   if (argc < 2 || runs < 1 || runs > 32)
@@ -108,6 +108,13 @@ main (int    argc,
       if (!tsl_report_write (&report, TSL_REPORT_PDF, pdf_file, NULL, &error))
         return 1;
       pdf_ms[r] = now_ms () - t;
+      /* The same PDF without its flame graph page: what that page costs. */
+      report.flame = NULL;
+      t = now_ms ();
+      if (!tsl_report_write (&report, TSL_REPORT_PDF, pdf_file, NULL, &error))
+        return 1;
+      bare_ms[r] = now_ms () - t;
+      report.flame = flame;
       t = now_ms ();
       if (!tsl_report_write (&report, TSL_REPORT_HTML, html_file, NULL, &error))
         return 1;
@@ -120,13 +127,16 @@ main (int    argc,
   qsort (flame_ms, runs, sizeof (double), cmp_double);
   qsort (pdf_ms, runs, sizeof (double), cmp_double);
   qsort (html_ms, runs, sizeof (double), cmp_double);
+  qsort (bare_ms, runs, sizeof (double), cmp_double);
   printf ("%u rows, %u tracks, %" G_GUINT64_FORMAT " events\n", rows->len,
           tsl_trace_get_n_tracks (trace), tsl_trace_get_events (trace));
   printf ("%-28s %10.1f ms  1.000\n", "compare (baseline)", compare_ms);
   printf ("%-28s %10.1f ms  %.3f\n", "differential flame graph", flame_ms[runs / 2], flame_ms[runs / 2] / compare_ms);
   printf ("%-28s %10.1f ms  %.3f\n", "report PDF", pdf_ms[runs / 2], pdf_ms[runs / 2] / compare_ms);
+  printf ("%-28s %10.1f ms  %.3f\n", "report PDF, no flame graph", bare_ms[runs / 2], bare_ms[runs / 2] / compare_ms);
   printf ("%-28s %10.1f ms  %.3f\n", "report HTML", html_ms[runs / 2], html_ms[runs / 2] / compare_ms);
-  printf ("result\tcompare\t%.1f\nresult\tflame\t%.1f\nresult\tpdf\t%.1f\nresult\thtml\t%.1f\n",
-          compare_ms, flame_ms[runs / 2], pdf_ms[runs / 2], html_ms[runs / 2]);
+  printf ("result\tcompare\t%.1f\nresult\tflame\t%.1f\nresult\tpdf\t%.1f\nresult\tpdf_no_flame\t%.1f\n"
+          "result\thtml\t%.1f\n", compare_ms, flame_ms[runs / 2], pdf_ms[runs / 2], bare_ms[runs / 2],
+          html_ms[runs / 2]);
   return 0;
 }
