@@ -11,6 +11,7 @@
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
 #include "tsl-range.h"
+#include "tsl-report.h"
 #include "tsl-snapshot.h"
 
 #define DEFAULT_WIDTH 1600
@@ -66,6 +67,9 @@ tsl_cli_export (int    argc,
   int rounds = 10000;
   double confidence = 0.95;
   guint64 seed = TSL_CLI_DEFAULT_SEED;
+  gboolean report = FALSE;
+  int top = TSL_REPORT_DEFAULT_TOP;
+  g_autofree char *table = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the report to OUT: .png, .svg, .pdf, .csv or .folded (required)", "OUT" },
@@ -93,6 +97,13 @@ tsl_cli_export (int    argc,
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
     { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text, "Seed of sampling and bootstrap (default 0x5EED)", "S" },
+    { "report", 0, 0, G_OPTION_ARG_NONE, &report,
+      "Write one report, OUT.pdf or OUT.html: the input and settings, the timeline with A and B, "
+      "what changed from A (default 0%..50%) to B (default 50%..100%) and the read's warnings", NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top,
+      "With --report: rows in its table, significant first (default 20)", "N" },
+    { "table", 0, 0, G_OPTION_ARG_FILENAME, &table,
+      "With --report: also write the compare table it shows as CSV to TABLE", "TABLE" },
     { NULL }
   };
 
@@ -107,7 +118,10 @@ tsl_cli_export (int    argc,
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"
                               "differential flame graph of A against B, frames coloured by the\n"
                               "significance of their change. OUT.folded: the collapsed stacks\n"
-                              "(“a;b;c 12”) of range A or the whole trace, for other flame graph tools.",
+                              "(“a;b;c 12”) of range A or the whole trace, for other flame graph tools.\n"
+                              "With --report: one PDF or self-contained HTML document to send, with the\n"
+                              "input’s SHA-256, the settings, the timeline, the compare table and\n"
+                              "its significant changes in words.",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
@@ -119,6 +133,27 @@ tsl_cli_export (int    argc,
     return TSL_EXIT_USAGE;
   if (seed_text != NULL && !tsl_cli_parse_seed (seed_text, &seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --seed must be a number, not “%s”", seed_text);
+
+  if (!report && (table != NULL || top != TSL_REPORT_DEFAULT_TOP))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --top and --table go with --report");
+  if (report)
+    {
+      TslCliReportOptions report_options = {
+        .path = argv[1], .output = output, .range_a = range_a, .range_b = range_b,
+        .table = table, .top = (guint) top, .k = (guint) k,
+        .rounds = (guint) rounds, .confidence = confidence, .seed = seed,
+      };
+
+      if (flamegraph || view != NULL || size != NULL || dark)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --report takes no --flamegraph, --view, --size or --dark");
+      if (top < 1 || top > 100000)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --top must be between 1 and 100000");
+      if (rounds < 1 || rounds > 10000000)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --rounds must be between 1 and 10000000");
+      if (!(confidence > 0 && confidence < 1))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --confidence must be between 0 and 1");
+      return tsl_cli_export_report (&report_options);
+    }
 
   if (flamegraph || g_str_has_suffix (output, ".folded"))
     {

@@ -127,4 +127,20 @@ gboolean          tsl_cli_resolve_view          (const char          *text,
                                                  GError             **error);
 int               tsl_cli_export_view           (const TslCliViewOptions *options);
 
+/* `export --report -o OUT.pdf|OUT.html` (tsl-cli-report.c). */
+typedef struct {
+  const char  *path;
+  const char  *output;
+  const char  *range_a;       /* (nullable) default 0%..50% */
+  const char  *range_b;       /* (nullable) default 50%..100% */
+  const char  *table;         /* (nullable) also write the compare CSV here */
+  guint        top;           /* rows in the table */
+  guint        k;
+  guint        rounds;
+  double       confidence;
+  guint64      seed;
+} TslCliReportOptions;
+
+int               tsl_cli_export_report         (const TslCliReportOptions *options);
+
 G_END_DECLS

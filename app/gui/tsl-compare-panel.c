@@ -65,6 +65,7 @@ struct _TslComparePanel
   GFile              *file;
   TslTrace           *trace;
   GCancellable       *cancellable;
+  TslCompareRequest  *request;     /* the last one started: the rows' once done */
   GtkColumnViewColumn *columns[N_COLUMNS];
 
   guint               debounce;
@@ -414,6 +415,8 @@ start_compare (TslComparePanel *self)
   request->k = self->k;
   request->keep_effects = TRUE;
 
+  g_clear_pointer (&self->request, tsl_compare_request_free);
+  self->request = tsl_compare_request_copy (request);
   self->cancellable = g_cancellable_new ();
   set_busy (self, TRUE);
   tsl_compare_run_async (request, self->cancellable, compare_cb, g_object_ref (self));
@@ -473,6 +476,7 @@ tsl_compare_panel_dispose (GObject *object)
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
 
+  g_clear_pointer (&self->request, tsl_compare_request_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_COMPARE_PANEL);
 
   g_clear_object (&self->cancellable);
@@ -698,4 +702,12 @@ tsl_compare_panel_get_selected (TslComparePanel *self)
   g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
 
   return gtk_single_selection_get_selected_item (self->selection);
+}
+
+const TslCompareRequest *
+tsl_compare_panel_get_request (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+
+  return self->request;
 }

@@ -39,6 +39,9 @@ GListModel       *tsl_compare_panel_get_model    (TslComparePanel *self);
 GtkColumnView    *tsl_compare_panel_get_column_view (TslComparePanel *self);
 void              tsl_compare_panel_set_filter   (TslComparePanel *self,
                                                   const char      *text);
+/* The settings of the rows shown once not busy (K, seed, rounds …);
+ * (transfer none) (nullable): none before the first compare. */
+const TslCompareRequest *tsl_compare_panel_get_request (TslComparePanel *self);
 /* (transfer none) (nullable) */
 TslCompareItem   *tsl_compare_panel_get_selected (TslComparePanel *self);
 

@@ -9,10 +9,7 @@
 #include <adwaita.h>
 
 #include "tsl-histogram.h"
-#include "tsl-block-test.h"
 #include "tsl-render-histogram.h"
-
-#define HISTOGRAM_QUANTILES 400
 
 struct _TslHistogram
 {
@@ -36,31 +33,8 @@ tsl_histogram_snapshot (GtkWidget   *widget,
   if (self->item == NULL || width <= 0 || height <= 0)
     return;
 
-  {
-    const TslCompareRow *row = tsl_compare_item_get_row (self->item);
-
-    data.effects = row->effects;
-    data.n_effects = row->n_effects;
-    /* A block test has no resamples: its t distribution of the change,
-     * drawn as evenly spaced quantiles, shows the same interval. */
-    if (row->n_effects == 0 && row->t_df > 0 && row->t_se > 0)
-      {
-        data.n_effects = HISTOGRAM_QUANTILES;
-        quantiles = g_new (double, HISTOGRAM_QUANTILES);
-        for (guint i = 0; i < HISTOGRAM_QUANTILES; i++)
-          quantiles[i] = row->change - row->t_se * tsl_t_isf ((i + 0.5) / HISTOGRAM_QUANTILES, row->t_df);
-        data.effects = quantiles;
-      }
-    data.change = row->change;
-    data.ci_low = row->ci_low;
-    data.ci_high = row->ci_high;
-    data.a_value = row->a_value;
-    data.b_value = row->b_value;
-    data.series = row->series;
-    data.stat = row->stat;
-    data.significant = row->significant;
-    data.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-  }
+  tsl_histogram_data_from_row (&data, tsl_compare_item_get_row (self->item), &quantiles);
+  data.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   tsl_render_histogram (cr, &data, width, height);

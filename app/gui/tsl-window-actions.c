@@ -223,6 +223,7 @@ _tsl_window_update_actions (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-loading",
                                  tsl_window_is_loading (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->file != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", self->file != NULL);
 
   /* Tools that act on an open file stay out of the empty window's way. */
   gtk_widget_set_visible (GTK_WIDGET (self->select_b_button), self->file != NULL);
@@ -244,6 +245,7 @@ _tsl_window_class_actions_init (TslWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, NULL);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, _tsl_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, _tsl_window_report_action);
   gtk_widget_class_install_action (widget_class, "win.clear-ranges", NULL, _tsl_window_clear_ranges_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-loading", NULL);

@@ -97,15 +97,13 @@ open_export_cb (AdwToast  *toast,
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
 
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+void
+_tsl_window_export_done (TslWindow    *self,
+                         GFile        *file,
+                         GAsyncResult *result)
 {
-  g_autoptr(TslWindow) self = user_data;
-  ExportJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (job->file);
+  g_autofree char *name = g_file_get_basename (file);
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
@@ -120,10 +118,21 @@ export_done_cb (GObject      *object,
     AdwToast *toast = adw_toast_new (text);
 
     adw_toast_set_button_label (toast, _("_Open"));
-    g_object_set_data_full (G_OBJECT (toast), "file", g_object_ref (job->file), g_object_unref);
+    g_object_set_data_full (G_OBJECT (toast), "file", g_object_ref (file), g_object_unref);
     g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_export_cb), self, 0);
     adw_toast_overlay_add_toast (self->toast_overlay, toast);
   }
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TslWindow) self = user_data;
+  ExportJob *job = g_task_get_task_data (G_TASK (result));
+
+  _tsl_window_export_done (self, job->file, result);
 }
 
 static char *
@@ -204,6 +213,34 @@ _tsl_window_export_to (TslWindow *self,
   g_task_run_in_thread (task, export_worker);
 }
 
+GFile *
+_tsl_window_chooser_get_file (GtkFileChooser *chooser,
+                              gboolean      (*has_extension) (const char *name))
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (chooser);
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+  g_autofree char *name = g_file_get_basename (file);
+
+  /* No extension typed: take the one of the chosen filter. */
+  if (!has_extension (name) && filter != NULL)
+    {
+      const char *ext = g_object_get_data (G_OBJECT (filter), "extension");
+      g_autofree char *with_ext = g_strconcat (name, ext, NULL);
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+
+      return g_file_get_child (parent, with_ext);
+    }
+  return g_steal_pointer (&file);
+}
+
+static gboolean
+has_export_extension (const char *name)
+{
+  TslExportFormat format;
+
+  return tsl_export_format_from_name (name, &format, NULL);
+}
+
 static void
 export_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -211,21 +248,8 @@ export_response_cb (GtkNativeDialog *dialog,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *name = g_file_get_basename (file);
-      TslExportFormat format;
-
-      /* No extension typed: take the one of the chosen filter. */
-      if (!tsl_export_format_from_name (name, &format, NULL) && filter != NULL)
-        {
-          const char *ext = g_object_get_data (G_OBJECT (filter), "extension");
-          g_autofree char *with_ext = g_strconcat (name, ext, NULL);
-          g_autoptr(GFile) parent = g_file_get_parent (file);
-          g_autoptr(GFile) child = g_file_get_child (parent, with_ext);
-
-          g_set_object (&file, child);
-        }
+      g_autoptr(GFile) file = _tsl_window_chooser_get_file (GTK_FILE_CHOOSER (dialog), has_export_extension);
 
       _tsl_window_export_to (self, file,
                              filter != NULL && g_object_get_data (G_OBJECT (filter), "table") != NULL);
@@ -235,29 +259,21 @@ export_response_cb (GtkNativeDialog *dialog,
 }
 
 void
-_tsl_window_export_action (GtkWidget  *widget,
-                           const char *action_name,
-                           GVariant   *param)
+_tsl_window_save_dialog (TslWindow              *self,
+                         const char             *title,
+                         const char             *suffix,
+                         const TslWindowSaveType *types,
+                         guint                   n_types,
+                         GCallback               response)
 {
-  TslWindow *self = TSL_WINDOW (widget);
-  static const struct { const char *name; const char *pattern; const char *ext; gboolean table; } types[] = {
-    { N_("PNG Image"), "*.png", ".png", FALSE },
-    { N_("SVG Image"), "*.svg", ".svg", FALSE },
-    { N_("PDF Document"), "*.pdf", ".pdf", FALSE },
-    { N_("CSV of the Samples"), "*.csv", ".csv", FALSE },
-    { N_("CSV of the Compare Table"), "*.csv", ".csv", TRUE },
-  };
   GtkFileChooserNative *chooser;
   g_autofree char *base = NULL;
   g_autofree char *suggested = NULL;
 
-  if (self->file == NULL)
-    return;
-
-  chooser = gtk_file_chooser_native_new (_("Export Timeline"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
 
-  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+  for (guint i = 0; i < n_types; i++)
     {
       g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
@@ -272,10 +288,31 @@ _tsl_window_export_action (GtkWidget  *widget,
   base = g_file_get_basename (self->file);
   if (strchr (base, '.'))
     *strchr (base, '.') = '\0';
-  suggested = g_strdup_printf ("%s-timeline.png", base);
+  suggested = g_strconcat (base, suffix, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
 
-  g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
+  g_signal_connect_object (chooser, "response", response, self, 0);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+_tsl_window_export_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  TslWindow *self = TSL_WINDOW (widget);
+  static const TslWindowSaveType types[] = {
+    { N_("PNG Image"), "*.png", ".png", FALSE },
+    { N_("SVG Image"), "*.svg", ".svg", FALSE },
+    { N_("PDF Document"), "*.pdf", ".pdf", FALSE },
+    { N_("CSV of the Samples"), "*.csv", ".csv", FALSE },
+    { N_("CSV of the Compare Table"), "*.csv", ".csv", TRUE },
+  };
+
+  if (self->file == NULL)
+    return;
+
+  _tsl_window_save_dialog (self, _("Export Timeline"), "-timeline.png", types, G_N_ELEMENTS (types),
+                           G_CALLBACK (export_response_cb));
 }

@@ -71,6 +71,36 @@ void              _tsl_window_export_to          (TslWindow      *self,
 void              _tsl_window_export_action      (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* Ends an export task (boolean result): the error, or a toast that opens
+ * `file`. */
+void              _tsl_window_export_done        (TslWindow               *self,
+                                                  GFile                   *file,
+                                                  GAsyncResult            *result);
+/* A save dialog with one filter per type (tsl-window-export.c); the name
+ * suggested is the open file's without its extension, then `suffix`. */
+typedef struct {
+  const char *name;      /* N_() */
+  const char *pattern;
+  const char *ext;       /* added when the name typed has none */
+  gboolean    table;     /* export: the compare table, not the samples */
+} TslWindowSaveType;
+
+void              _tsl_window_save_dialog        (TslWindow               *self,
+                                                  const char              *title,
+                                                  const char              *suffix,
+                                                  const TslWindowSaveType *types,
+                                                  guint                    n_types,
+                                                  GCallback                response);
+/* (transfer full): the chosen file, with the filter's extension when the
+ * name typed has none `has_extension` accepts. */
+GFile            *_tsl_window_chooser_get_file   (GtkFileChooser          *chooser,
+                                                  gboolean               (*has_extension) (const char *name));
+/* File ▸ Export Report… (tsl-window-report.c): the current ranges' report. */
+void              _tsl_window_report_to          (TslWindow      *self,
+                                                  GFile          *file);
+void              _tsl_window_report_action      (GtkWidget      *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
 /* A fixed seed: the same file always shows the same samples. */
 #define TSL_WINDOW_SEED G_GUINT64_CONSTANT (0x5EED)
 

@@ -540,6 +540,26 @@ test_compare_panel (void)
     g_rmdir (dir);
   }
 
+  /* File ▸ Export Report: the rows shown and the timeline, in one file that
+   * refers to nothing outside itself. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("timeslice-report-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "report.html", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(TslCompareItem) first = g_list_model_get_item (model, 0);
+    g_autofree char *contents = NULL;
+
+    _tsl_window_report_to (window, file);
+    iterate_until (file_has_content, file, 60000);
+    g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "SHA-256"));
+    g_assert_nonnull (strstr (contents, "<svg"));
+    g_assert_nonnull (strstr (contents, tsl_compare_item_get_series (first)));
+    g_assert_null (strstr (contents, "<script"));
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+
   /* The Statistic drop-down shows translated names; its positions pick the
    * statistic itself, here the maximum instead of the metrics' sum. */
   {

@@ -14,7 +14,7 @@
 
 #include "tsl-atomic-output-stream.h"
 #include "tsl-csv-writer.h"
-#include "tsl-export.h"
+#include "tsl-export-private.h"
 #include "tsl-time-math.h"
 
 #define NOTE_HEIGHT 22
@@ -92,19 +92,16 @@ finish (GOutputStream   *out,
   return g_output_stream_close (out, cancellable, error);
 }
 
-typedef void (*PaintFunc) (cairo_t *cr, gconstpointer data);
-
-/* Draws one page of width × height with `paint` and writes it as `format`. */
-static gboolean
-export_picture (PaintFunc         paint,
-                gconstpointer     data,
-                double            width,
-                double            height,
-                const char       *title,
-                TslExportFormat   format,
-                GFile            *file,
-                GCancellable     *cancellable,
-                GError          **error)
+gboolean
+_tsl_export_picture (TslExportPaintFunc  paint,
+                     gconstpointer       data,
+                     double              width,
+                     double              height,
+                     const char         *title,
+                     TslExportFormat     format,
+                     GFile              *file,
+                     GCancellable       *cancellable,
+                     GError            **error)
 {
   g_autoptr(GOutputStream) out = NULL;
   Sink sink = { NULL, NULL };
@@ -191,8 +188,8 @@ tsl_export_timeline (TslSnapshot             *snapshot,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
-  return export_picture (paint_timeline, &p, options->width, options->height, options->title,
-                         format, file, cancellable, error);
+  return _tsl_export_picture (paint_timeline, &p, options->width, options->height, options->title,
+                              format, file, cancellable, error);
 }
 
 typedef struct {
@@ -223,8 +220,8 @@ tsl_export_flame (TslFlame                    *flame,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
-  return export_picture (paint_flame, &p, options->width, options->height, options->title,
-                         format, file, cancellable, error);
+  return _tsl_export_picture (paint_flame, &p, options->width, options->height, options->title,
+                              format, file, cancellable, error);
 }
 
 gboolean

@@ -6,9 +6,11 @@
 
 #include <math.h>
 
+#include "tsl-block-test.h"
 #include "tsl-render-histogram.h"
 
 #define N_BINS   40
+#define T_QUANTILES 400
 #define MARGIN_L 12
 #define MARGIN_R 12
 #define MARGIN_T 34
@@ -39,6 +41,8 @@ tsl_render_histogram (cairo_t                *cr,
   guint bins[N_BINS] = { 0 };
   guint peak = 1;
   char buf[160];
+  cairo_text_extents_t ext;
+  double room;
 
 #define X_OF(v) (MARGIN_L + ((v) - lo) / (hi - lo) * plot_w)
 
@@ -142,13 +146,46 @@ tsl_render_histogram (cairo_t                *cr,
   cairo_set_source_rgba (cr, fg, fg, fg, 1);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   g_snprintf (buf, sizeof buf, "%s (%s)", d->series ? d->series : "", d->stat ? d->stat : "");
+  cairo_text_extents (cr, buf, &ext);
+  room = width - MARGIN_R - MARGIN_L - ext.x_advance - 12;
   text_at (cr, MARGIN_L, 14, 0, buf);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   g_snprintf (buf, sizeof buf, "A %.4g → B %.4g: %+.1f %%, CI shaded; orange = observed",
               d->a_value, d->b_value, d->change * 100);
   cairo_set_source_rgba (cr, fg, fg, fg, 0.7);
+  /* A narrow plot shrinks the caption rather than write it over the title. */
+  cairo_text_extents (cr, buf, &ext);
+  if (ext.x_advance > room && room > 0)
+    cairo_set_font_size (cr, 10.5 * room / ext.x_advance);
   text_at (cr, width - MARGIN_R, 14, 1.0, buf);
 
   cairo_restore (cr);
 #undef X_OF
+}
+
+void
+tsl_histogram_data_from_row (TslHistogramData     *data,
+                             const TslCompareRow  *row,
+                             double              **quantiles)
+{
+  *quantiles = NULL;
+  data->effects = row->effects;
+  data->n_effects = row->n_effects;
+  if (row->n_effects == 0 && row->t_df > 0 && row->t_se > 0)
+    {
+      double *q = g_new (double, T_QUANTILES);
+
+      for (guint i = 0; i < T_QUANTILES; i++)
+        q[i] = row->change - row->t_se * tsl_t_isf ((i + 0.5) / T_QUANTILES, row->t_df);
+      data->n_effects = T_QUANTILES;
+      data->effects = *quantiles = q;
+    }
+  data->change = row->change;
+  data->ci_low = row->ci_low;
+  data->ci_high = row->ci_high;
+  data->a_value = row->a_value;
+  data->b_value = row->b_value;
+  data->series = row->series;
+  data->stat = row->stat;
+  data->significant = row->significant;
 }

@@ -7,6 +7,8 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "tsl-compare.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -29,5 +31,12 @@ void              tsl_render_histogram          (cairo_t                *cr,
                                                  const TslHistogramData *data,
                                                  double                  width,
                                                  double                  height);
+
+/* Fills `data` from a compare row. A block test has no resamples: its t
+ * distribution of the change, drawn as evenly spaced quantiles, shows the
+ * same interval; those go in *quantiles (free it after drawing). */
+void              tsl_histogram_data_from_row   (TslHistogramData       *data,
+                                                 const TslCompareRow    *row,
+                                                 double                **quantiles);
 
 G_END_DECLS

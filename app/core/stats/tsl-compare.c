@@ -433,6 +433,30 @@ tsl_compare_series (const TslCompareSeries  *series,
   return g_steal_pointer (&rows);
 }
 
+void
+tsl_compare_append_csv_cells (GString             *buf,
+                              const TslCompareRow *row)
+{
+  if (row->presence == TSL_COMPARE_IN_BOTH)
+    tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
+                           row->ci_high, row->p_value, row->q_value, row->significant);
+  else
+    {
+      tsl_csv_append_number (buf, row->a_value);
+      tsl_csv_append_number (buf, row->b_value);
+      g_string_append (buf, row->presence == TSL_COMPARE_NEW_IN_B ? ",new in B" : ",gone in B");
+      tsl_csv_append_number (buf, row->ci_low * 100);
+      tsl_csv_append_number (buf, row->ci_high * 100);
+      tsl_csv_append_number (buf, row->p_value);
+      tsl_csv_append_number (buf, row->q_value);
+      g_string_append (buf, row->significant ? ",true" : ",false");
+    }
+  g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s%s,",
+                          row->n_a, row->n_b, tsl_compare_test_to_string (row->test),
+                          row->few_blocks ? "-few" : "");
+  tsl_csv_append_field (buf, row->unit != NULL ? row->unit : "");
+}
+
 char *
 tsl_compare_format_csv (const TslCompareRow * const *rows,
                         guint                         n_rows)
@@ -442,29 +466,10 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
 
   for (guint i = 0; i < n_rows; i++)
     {
-      const TslCompareRow *row = rows[i];
-
-      tsl_csv_append_field (buf, row->series);
+      tsl_csv_append_field (buf, rows[i]->series);
       g_string_append_c (buf, ',');
-      tsl_csv_append_field (buf, row->stat);
-      if (row->presence == TSL_COMPARE_IN_BOTH)
-        tsl_csv_append_change (buf, row->a_value, row->b_value, row->change, row->ci_low,
-                               row->ci_high, row->p_value, row->q_value, row->significant);
-      else
-        {
-          tsl_csv_append_number (buf, row->a_value);
-          tsl_csv_append_number (buf, row->b_value);
-          g_string_append (buf, row->presence == TSL_COMPARE_NEW_IN_B ? ",new in B" : ",gone in B");
-          tsl_csv_append_number (buf, row->ci_low * 100);
-          tsl_csv_append_number (buf, row->ci_high * 100);
-          tsl_csv_append_number (buf, row->p_value);
-          tsl_csv_append_number (buf, row->q_value);
-          g_string_append (buf, row->significant ? ",true" : ",false");
-        }
-      g_string_append_printf (buf, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s%s,",
-                              row->n_a, row->n_b, tsl_compare_test_to_string (row->test),
-                              row->few_blocks ? "-few" : "");
-      tsl_csv_append_field (buf, row->unit != NULL ? row->unit : "");
+      tsl_csv_append_field (buf, rows[i]->stat);
+      tsl_compare_append_csv_cells (buf, rows[i]);
       g_string_append_c (buf, '\n');
     }
 

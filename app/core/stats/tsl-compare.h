@@ -154,6 +154,11 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
 char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
                                                  guint                         n_rows);
 
+/* Appends the cells after series and stat, each after a ',', exactly as
+ * tsl_compare_format_csv() writes them (the report shows these strings). */
+void              tsl_compare_append_csv_cells  (GString                      *buf,
+                                                 const TslCompareRow          *row);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRequest, tsl_compare_request_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslCompareRow, tsl_compare_row_free)
 

@@ -1,0 +1,142 @@
+/* tsl-cli-report.c: `timeslice export --report`, one document to send
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-cli-report"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-cli-private.h"
+#include "tsl-compare.h"
+#include "tsl-report.h"
+#include "tsl-snapshot.h"
+
+/* A range the compare measures, as the timeline marks it. */
+static void
+resolve (const TslRangeSpec *spec,
+         gint64              span_ns,
+         gint64             *start_ns,
+         gint64             *end_ns)
+{
+  if (tsl_range_spec_fit (spec, span_ns, start_ns, end_ns) == TSL_RANGE_OUTSIDE)
+    *start_ns = *end_ns = span_ns;
+}
+
+static char **
+merge_warnings (GStrv read,
+                GStrv compare)
+{
+  g_autoptr(GStrvBuilder) all = g_strv_builder_new ();
+
+  if (read != NULL)
+    g_strv_builder_addv (all, (const char **) read);
+  if (compare != NULL)
+    g_strv_builder_addv (all, (const char **) compare);
+  return g_strv_builder_end (all);
+}
+
+int
+tsl_cli_export_report (const TslCliReportOptions *o)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GFile) input = g_file_new_for_path (o->path);
+  g_autoptr(GFile) file = g_file_new_for_path (o->output);
+  g_autoptr(TslTrace) trace = NULL;
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(TslFlame) flame = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) read_warnings = NULL;
+  g_auto(GStrv) compare_warnings = NULL;
+  g_auto(GStrv) warnings = NULL;
+  g_autofree char *sha256 = NULL;
+  g_autofree char *title = g_path_get_basename (o->path);
+  TslReportFormat format;
+  TslRenderOptions options;
+  TslReport report = { 0 };
+  guint64 size = 0;
+  gint64 span;
+
+  if (!tsl_report_format_from_name (o->output, &format, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+  if (g_str_equal (o->path, "-"))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --report needs a file, not “-”: it names, hashes and re-reads it");
+  if ((o->range_a != NULL && !tsl_range_spec_parse (o->range_a, &request->a, &error)) ||
+      (o->range_b != NULL && !tsl_range_spec_parse (o->range_b, &request->b, &error)))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+
+  sha256 = tsl_report_digest_file (input, &size, NULL, &error);
+  if (sha256 == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  /* Time mode, as the window draws: slices line up across tracks. */
+  trace = tsl_cli_load (o->path, TSL_SAMPLER_TIME, o->k, TSL_CLI_DEFAULT_SEED, &error);
+  if (trace == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  read_warnings = tsl_trace_dup_warnings (trace);
+
+  /* The compare exactly as `timeslice compare` runs it, so its CSV is the
+   * table this report shows. */
+  request->rounds = o->rounds;
+  request->confidence = o->confidence;
+  request->seed = o->seed;
+  request->k = o->k;
+  request->keep_effects = TRUE;
+  request->path = g_strdup (o->path);
+  request->budget = tsl_budget_ref (tsl_cli_get_budget ());
+  rows = tsl_compare_run (request, NULL, &compare_warnings, &error);
+  if (rows == NULL)
+    return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
+                         ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+  warnings = merge_warnings (read_warnings, compare_warnings);
+
+  if (o->table != NULL)
+    {
+      g_autofree char *csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
+      g_autoptr(GOutputStream) out = tsl_cli_open_output (o->table, &error);
+
+      if (out == NULL || !g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
+          !g_output_stream_close (out, NULL, &error))
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+    }
+
+  snapshot = tsl_snapshot_new (trace);
+  span = tsl_snapshot_get_span (snapshot);
+  tsl_render_options_init (&options, snapshot, 1000, 100);
+  options.title = title;
+  options.draw_note = TRUE;
+  options.has_a = options.has_b = TRUE;
+  resolve (&request->a, span, &options.a_start_ns, &options.a_end_ns);
+  resolve (&request->b, span, &options.b_start_ns, &options.b_end_ns);
+
+  report.path = o->path;
+  report.size = size;
+  report.sha256 = sha256;
+  report.trace = trace;
+  report.snapshot = snapshot;
+  report.timeline = &options;
+  report.request = request;
+  report.rows = (const TslCompareRow * const *) rows->pdata;
+  report.n_rows = rows->len;
+  report.warnings = (const char * const *) warnings;
+  report.top = o->top;
+
+  /* As the window's flame page draws it: every thread, merged, from the
+   * timeline's snapshot; an empty tree (no stacks) leaves the page out. */
+  {
+    TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
+
+    flame = tsl_flame_new_diff (snapshot, options.a_start_ns, options.a_end_ns,
+                                snapshot, options.b_start_ns, options.b_end_ns,
+                                &selection, request, NULL, &error);
+    if (flame == NULL)
+      return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+    report.flame = flame;
+  }
+
+  if (!tsl_report_write (&report, format, file, NULL, &error))
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  return TSL_EXIT_OK;
+}

@@ -1,0 +1,334 @@
+/* tsl-report-pdf.c: the report as a multi-page PDF, drawn with cairo
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Text is drawn with cairo_show_text, so it stays text in the PDF (it can be
+ * searched, copied and extracted with pdftotext).
+ */
+#define G_LOG_DOMAIN "tsl-report"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tsl-export-private.h"
+#include "tsl-render-histogram.h"
+#include "tsl-report-private.h"
+
+#define MARGIN          42.0
+#define FONT            "DejaVu Sans"
+#define TABLE_FONT      "DejaVu Sans Condensed"   /* 17-digit numbers fit */
+#define TIMELINE_WIDTH  1000.0   /* logical pixels of the painter, scaled to the page */
+#define HISTOGRAM_H     150.0
+#define TABLE_SIZE      7.5
+
+typedef struct {
+  const TslReport        *report;
+  const TslReportContent *content;
+  double                  width;
+  double                  height;
+  cairo_t                *cr;
+  double                  y;        /* top of the next line */
+} Page;
+
+static const double col_share[TSL_REPORT_N_COLS] = { 0.17, 0.07, 0.13, 0.13, 0.12, 0.22, 0.11, 0.05 };
+
+static double
+content_width (const Page *p)
+{
+  return p->width - 2 * MARGIN;
+}
+
+static void
+need (Page   *p,
+      double  height)
+{
+  if (p->y + height <= p->height - MARGIN)
+    return;
+  cairo_show_page (p->cr);
+  p->y = MARGIN;
+}
+
+static void
+set_font (Page     *p,
+          double    size,
+          gboolean  bold)
+{
+  cairo_select_font_face (p->cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (p->cr, size);
+  cairo_set_source_rgb (p->cr, 0.1, 0.1, 0.1);
+}
+
+/* Draws `text` from x on the baseline y, shrunk to fit `max_width`. */
+static void
+text_fit (Page       *p,
+          double      x,
+          double      y,
+          double      max_width,
+          double      size,
+          const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_set_font_size (p->cr, size);
+  cairo_text_extents (p->cr, text, &ext);
+  if (ext.x_advance > max_width && ext.x_advance > 0)
+    cairo_set_font_size (p->cr, size * max_width / ext.x_advance);
+  cairo_move_to (p->cr, x, y);
+  cairo_show_text (p->cr, text);
+  cairo_set_font_size (p->cr, size);
+}
+
+/* Word-wrapped paragraph at x across max_width. */
+static void
+paragraph (Page       *p,
+           double      x,
+           double      max_width,
+           double      size,
+           const char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  g_autoptr(GString) line = g_string_new (NULL);
+  double leading = size * 1.35;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *trial = line->len ? g_strconcat (line->str, " ", words[i], NULL) : g_strdup (words[i]);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (p->cr, trial, &ext);
+      if (ext.x_advance > max_width && line->len > 0)
+        {
+          need (p, leading);
+          text_fit (p, x, p->y + size, max_width, size, line->str);
+          p->y += leading;
+          g_string_assign (line, words[i]);
+        }
+      else
+        g_string_assign (line, trial);
+    }
+  if (line->len > 0)
+    {
+      need (p, leading);
+      text_fit (p, x, p->y + size, max_width, size, line->str);
+      p->y += leading;
+    }
+}
+
+static void
+heading (Page       *p,
+         const char *text)
+{
+  need (p, 40);
+  p->y += 10;
+  set_font (p, 12, TRUE);
+  cairo_move_to (p->cr, MARGIN, p->y + 12);
+  cairo_show_text (p->cr, text);
+  p->y += 20;
+}
+
+static void
+draw_header (Page *p)
+{
+  set_font (p, 16, TRUE);
+  text_fit (p, MARGIN, p->y + 16, content_width (p), 16, p->content->title);
+  p->y += 28;
+
+  for (guint i = 0; i < p->content->facts->len; i++)
+    {
+      const TslReportFact *fact = g_ptr_array_index (p->content->facts, i);
+
+      set_font (p, 8.5, TRUE);
+      cairo_move_to (p->cr, MARGIN, p->y + 8.5);
+      cairo_show_text (p->cr, fact->label);
+      set_font (p, 8.5, FALSE);
+      text_fit (p, MARGIN + 90, p->y + 8.5, content_width (p) - 90, 8.5, fact->value);
+      p->y += 12;
+    }
+}
+
+typedef void (*PictureFunc) (cairo_t *cr, const Page *p, gconstpointer options);
+
+/* Draws a width × height picture across the page, shrunk to fit one page. */
+static void
+place_picture (Page          *p,
+               double         width,
+               double         height,
+               PictureFunc    paint,
+               gconstpointer  options)
+{
+  double scale = MIN (content_width (p) / width, (p->height - 2 * MARGIN) / height);
+
+  need (p, height * scale);
+  cairo_save (p->cr);
+  cairo_translate (p->cr, MARGIN, p->y);
+  cairo_scale (p->cr, scale, scale);
+  cairo_rectangle (p->cr, 0, 0, width, height);
+  cairo_clip (p->cr);
+  paint (p->cr, p, options);
+  cairo_restore (p->cr);
+  p->y += height * scale + 6;
+}
+
+static void
+paint_timeline (cairo_t       *cr,
+                const Page    *p,
+                gconstpointer  options)
+{
+  tsl_render_paint (cr, p->report->snapshot, options);
+}
+
+static void
+paint_flame (cairo_t       *cr,
+             const Page    *p,
+             gconstpointer  options)
+{
+  tsl_render_flame_paint (cr, p->report->flame, options);
+}
+
+static void
+draw_timeline (Page *p)
+{
+  TslRenderOptions options = *p->report->timeline;
+
+  heading (p, _("Timeline"));
+  options.width = TIMELINE_WIDTH;
+  options.scroll_y = 0;
+  options.height = tsl_export_natural_height (p->report->snapshot, &options);
+  place_picture (p, options.width, options.height, paint_timeline, &options);
+}
+
+static void
+table_row (Page              *p,
+           const char * const *cells,
+           gboolean     bold)
+{
+  double x = MARGIN;
+
+  need (p, TABLE_SIZE * 1.6);
+  set_font (p, TABLE_SIZE, bold);
+  cairo_select_font_face (p->cr, TABLE_FONT, CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  for (guint c = 0; c < TSL_REPORT_N_COLS; c++)
+    {
+      double w = col_share[c] * content_width (p);
+
+      text_fit (p, x, p->y + TABLE_SIZE, w - 4, TABLE_SIZE, cells[c]);
+      x += w;
+    }
+  p->y += TABLE_SIZE * 1.6;
+}
+
+static void
+draw_table (Page *p)
+{
+  const TslReportContent *c = p->content;
+
+  heading (p, _("What changed"));
+  set_font (p, 9, FALSE);
+  paragraph (p, MARGIN, content_width (p), 9, c->summary);
+  p->y += 4;
+  table_row (p, c->headings, TRUE);
+  for (guint i = 0; i < c->lines->len; i++)
+    {
+      const TslReportLine *line = g_ptr_array_index (c->lines, i);
+
+      if (i == c->n_significant_shown && i > 0)
+        {
+          /* A rule between the significant rows and the rest. */
+          cairo_set_source_rgb (p->cr, 0.6, 0.6, 0.6);
+          cairo_set_line_width (p->cr, 0.5);
+          cairo_move_to (p->cr, MARGIN, p->y + 1);
+          cairo_line_to (p->cr, p->width - MARGIN, p->y + 1);
+          cairo_stroke (p->cr);
+          p->y += 3;
+        }
+      table_row (p, (const char * const *) line->cells, line->row->significant);
+    }
+}
+
+static void
+draw_significant (Page *p)
+{
+  const TslReportContent *c = p->content;
+
+  if (c->n_significant_shown == 0)
+    return;
+  heading (p, _("Significant changes"));
+  for (guint i = 0; i < c->n_significant_shown; i++)
+    {
+      const TslReportLine *line = g_ptr_array_index (c->lines, i);
+      g_autofree double *quantiles = NULL;
+      TslHistogramData data = { 0 };
+      double w = content_width (p);
+
+      need (p, 14 + HISTOGRAM_H);
+      set_font (p, 9, FALSE);
+      paragraph (p, MARGIN, content_width (p), 9, line->sentence);
+      tsl_histogram_data_from_row (&data, line->row, &quantiles);
+      cairo_save (p->cr);
+      cairo_translate (p->cr, MARGIN, p->y);
+      tsl_render_histogram (p->cr, &data, w, HISTOGRAM_H);
+      cairo_restore (p->cr);
+      p->y += HISTOGRAM_H + 8;
+    }
+}
+
+static void
+draw_flame (Page *p)
+{
+  TslFlameRenderOptions options;
+
+  if (!_tsl_report_flame_options (p->report, TIMELINE_WIDTH, &options))
+    return;
+  cairo_show_page (p->cr);
+  p->y = MARGIN;
+  place_picture (p, options.width, options.height, paint_flame, &options);
+}
+
+static void
+draw_warnings (Page *p)
+{
+  const char * const *warnings = p->report->warnings;
+
+  heading (p, _("Warnings"));
+  set_font (p, 8.5, FALSE);
+  if (warnings == NULL || warnings[0] == NULL)
+    paragraph (p, MARGIN, content_width (p), 8.5, _("The read gave no warnings."));
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    paragraph (p, MARGIN, content_width (p), 8.5, warnings[i]);
+}
+
+static void
+paint_report (cairo_t       *cr,
+              gconstpointer  data)
+{
+  Page p = *(const Page *) data;
+
+  p.cr = cr;
+  p.y = MARGIN;
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  draw_header (&p);
+  draw_timeline (&p);
+  draw_table (&p);
+  draw_significant (&p);
+  draw_warnings (&p);
+  draw_flame (&p);
+}
+
+gboolean
+_tsl_report_write_pdf (const TslReport        *report,
+                       const TslReportContent *content,
+                       GFile                  *file,
+                       GCancellable           *cancellable,
+                       GError                **error)
+{
+  Page p = { report, content, 0, 0, NULL, 0 };
+
+  tsl_report_paper_size (&p.width, &p.height);
+  return _tsl_export_picture (paint_report, &p, p.width, p.height, content->title,
+                              TSL_EXPORT_PDF, file, cancellable, error);
+}

@@ -1,0 +1,68 @@
+/* tsl-report-private.h: the report's content, shared by its PDF and HTML writers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tsl-render-flame.h"
+#include "tsl-report.h"
+
+G_BEGIN_DECLS
+
+/* Columns of the table; the numbers are the compare CSV's own strings. */
+enum {
+  TSL_REPORT_COL_SERIES,
+  TSL_REPORT_COL_STAT,
+  TSL_REPORT_COL_A,
+  TSL_REPORT_COL_B,
+  TSL_REPORT_COL_CHANGE,
+  TSL_REPORT_COL_CI,
+  TSL_REPORT_COL_Q,
+  TSL_REPORT_COL_UNIT,
+  TSL_REPORT_N_COLS,
+};
+
+typedef struct {
+  char *label;
+  char *value;
+} TslReportFact;
+
+typedef struct {
+  const TslCompareRow *row;
+  char                *cells[TSL_REPORT_N_COLS];
+  char                *sentence;   /* significant rows: in plain language */
+} TslReportLine;
+
+typedef struct {
+  char       *title;
+  GPtrArray  *facts;      /* (element-type TslReportFact) */
+  const char *headings[TSL_REPORT_N_COLS];
+  GPtrArray  *lines;      /* (element-type TslReportLine): significant first */
+  guint       n_significant_shown;
+  char       *summary;    /* one line for the whole table */
+} TslReportContent;
+
+/* The flame graph's painter options at `width`, its height natural but for
+ * a cap; FALSE when the report has no flame graph (a trace without stacks). */
+gboolean          _tsl_report_flame_options     (const TslReport        *report,
+                                                 double                  width,
+                                                 TslFlameRenderOptions  *options);
+
+TslReportContent *_tsl_report_content_new       (const TslReport  *report);
+void              _tsl_report_content_free      (TslReportContent *content);
+
+/* (transfer full): the PDF and HTML documents. */
+gboolean          _tsl_report_write_pdf         (const TslReport        *report,
+                                                 const TslReportContent *content,
+                                                 GFile                  *file,
+                                                 GCancellable           *cancellable,
+                                                 GError                **error);
+gboolean          _tsl_report_write_html        (const TslReport        *report,
+                                                 const TslReportContent *content,
+                                                 GFile                  *file,
+                                                 GCancellable           *cancellable,
+                                                 GError                **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslReportContent, _tsl_report_content_free)
+
+G_END_DECLS

@@ -1,0 +1,331 @@
+/* tsl-report.c: what a report says, whichever file it is written to
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-report"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <langinfo.h>
+#endif
+
+#include <glib/gi18n-lib.h>
+
+#include "tsl-duration.h"
+#include "tsl-report-private.h"
+#include "tsl-snapshot.h"
+
+#define A4_WIDTH      595.276
+#define A4_HEIGHT     841.890
+#define LETTER_WIDTH  612.0
+#define LETTER_HEIGHT 792.0
+
+gboolean
+tsl_report_format_from_name (const char       *name,
+                             TslReportFormat  *format,
+                             GError          **error)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  if (g_str_has_suffix (lower, ".pdf"))
+    *format = TSL_REPORT_PDF;
+  else if (g_str_has_suffix (lower, ".html") || g_str_has_suffix (lower, ".htm"))
+    *format = TSL_REPORT_HTML;
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("%s: unknown report type (expected a name ending in .pdf or .html)"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+tsl_report_digest_file (GFile         *file,
+                        guint64       *size,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(GFileInputStream) in = g_file_read (file, cancellable, error);
+  g_autofree guchar *buf = g_malloc (1 << 20);
+  gssize n;
+
+  *size = 0;
+  if (in == NULL)
+    return NULL;
+  while ((n = g_input_stream_read (G_INPUT_STREAM (in), buf, 1 << 20, cancellable, error)) > 0)
+    {
+      g_checksum_update (sum, buf, n);
+      *size += (guint64) n;
+    }
+  if (n < 0)
+    return NULL;
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+void
+tsl_report_paper_size (double *width,
+                       double *height)
+{
+  gboolean letter = FALSE;
+
+#ifdef __GLIBC__
+  /* glibc's LC_PAPER gives the paper in mm: 216 × 279 is Letter. (The
+   * _NL_PAPER_* items are enum values, not macros: #ifdef cannot see them.) */
+  letter = (int) (gintptr) nl_langinfo (_NL_PAPER_WIDTH) == 216 &&
+           (int) (gintptr) nl_langinfo (_NL_PAPER_HEIGHT) == 279;
+#endif
+  *width = letter ? LETTER_WIDTH : A4_WIDTH;
+  *height = letter ? LETTER_HEIGHT : A4_HEIGHT;
+}
+
+static void
+fact_free (gpointer data)
+{
+  TslReportFact *fact = data;
+
+  g_free (fact->label);
+  g_free (fact->value);
+  g_free (fact);
+}
+
+static void
+add_fact (GPtrArray  *facts,
+          const char *label,
+          char       *value)
+{
+  TslReportFact *fact = g_new (TslReportFact, 1);
+
+  fact->label = g_strdup (label);
+  fact->value = value;
+  g_ptr_array_add (facts, fact);
+}
+
+static GPtrArray *
+collect_facts (const TslReport *r)
+{
+  GPtrArray *facts = g_ptr_array_new_with_free_func (fact_free);
+  const TslRenderOptions *t = r->timeline;
+  g_autoptr(GDateTime) now = r->date ? g_date_time_ref (r->date) : g_date_time_new_now_local ();
+  g_autofree char *size = g_format_size (r->size);
+  gint64 start_ns = 0, end_ns = 0;
+
+  tsl_trace_get_span (r->trace, &start_ns, &end_ns);
+  add_fact (facts, _("File"), g_path_get_basename (r->path));
+  add_fact (facts, _("Size"), g_strdup_printf ("%" G_GUINT64_FORMAT " bytes (%s)", r->size, size));
+  add_fact (facts, _("Format"), g_strdup (tsl_trace_get_format (r->trace)));
+  add_fact (facts, "SHA-256", g_strdup (r->sha256));
+  add_fact (facts, _("Span"), tsl_duration_format ((double) (end_ns - start_ns)));
+  add_fact (facts, _("Events"), g_strdup_printf ("%" G_GUINT64_FORMAT, tsl_trace_get_events (r->trace)));
+  add_fact (facts, _("Tracks"), g_strdup_printf ("%u", tsl_trace_get_n_tracks (r->trace)));
+  add_fact (facts, _("Range A"), tsl_duration_format_range (t->a_start_ns, t->a_end_ns));
+  add_fact (facts, _("Range B"), tsl_duration_format_range (t->b_start_ns, t->b_end_ns));
+  add_fact (facts, "K", g_strdup_printf ("%u", r->request->k));
+  add_fact (facts, _("Seed"), g_strdup_printf ("%" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "X)",
+                                                r->request->seed, r->request->seed));
+  add_fact (facts, _("Rounds"), g_strdup_printf ("%u", r->request->rounds));
+  add_fact (facts, _("Confidence"), g_strdup_printf ("%g", r->request->confidence));
+  add_fact (facts, _("Method"), g_strdup (r->request->method == TSL_COMPARE_SEED ? "seed" : "two-sample"));
+  add_fact (facts, _("Version"), g_strdup ("Timeslice " PACKAGE_VERSION));
+  add_fact (facts, _("Date"), g_date_time_format_iso8601 (now));
+  return facts;
+}
+
+/* Significant rows first (smallest q, then largest change), then the rest
+ * by the size of their change; undefined changes last. */
+static int
+order_rows (gconstpointer pa,
+            gconstpointer pb)
+{
+  const TslCompareRow *a = *(const TslCompareRow * const *) pa;
+  const TslCompareRow *b = *(const TslCompareRow * const *) pb;
+  double ca = isfinite (a->change) ? fabs (a->change) : -1;
+  double cb = isfinite (b->change) ? fabs (b->change) : -1;
+
+  if (a->significant != b->significant)
+    return a->significant ? -1 : 1;
+  if (a->significant && a->q_value != b->q_value)
+    return a->q_value < b->q_value ? -1 : 1;
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return g_strcmp0 (a->series, b->series);
+}
+
+static char *
+format_value (const TslCompareRow *row,
+              double               value)
+{
+  if (!isfinite (value))
+    return g_strdup ("—");
+  if (row->duration)
+    return tsl_duration_format (value);
+  if (g_strcmp0 (row->unit, "fraction") == 0)
+    return g_strdup_printf ("%.4g %%", value * 100);
+  return g_strdup_printf ("%.4g%s%s", value, row->unit && *row->unit && *row->unit != '/' ? " " : "",
+                          row->unit ? row->unit : "");
+}
+
+static char *
+format_q (double q)
+{
+  return q < 0.001 ? g_strdup ("q < 0.001") : g_strdup_printf ("q = %.3f", q);
+}
+
+/* "worker-1/parse: mean 55.7 µs → 160.3 µs, +188 % [+170, +205], q < 0.001" */
+static char *
+row_sentence (const TslCompareRow *row)
+{
+  g_autofree char *a = format_value (row, row->a_value);
+  g_autofree char *b = format_value (row, row->b_value);
+  g_autofree char *q = format_q (row->q_value);
+
+  if (row->presence == TSL_COMPARE_NEW_IN_B)
+    return g_strdup_printf (_("%s: %s new in B (%s), %s"), row->series, row->stat, b, q);
+  if (row->presence == TSL_COMPARE_GONE_IN_B)
+    return g_strdup_printf (_("%s: %s gone in B (was %s), %s"), row->series, row->stat, a, q);
+  return g_strdup_printf ("%s: %s %s → %s, %+.1f %% [%+.1f, %+.1f], %s", row->series, row->stat, a, b,
+                          row->change * 100, row->ci_low * 100, row->ci_high * 100, q);
+}
+
+static void
+line_free (gpointer data)
+{
+  TslReportLine *line = data;
+
+  for (guint i = 0; i < TSL_REPORT_N_COLS; i++)
+    g_free (line->cells[i]);
+  g_free (line->sentence);
+  g_free (line);
+}
+
+/* The cells as the compare CSV writes them: one code path, same strings. */
+static TslReportLine *
+line_new (const TslCompareRow *row)
+{
+  TslReportLine *line = g_new0 (TslReportLine, 1);
+  g_autoptr(GString) csv = g_string_new (NULL);
+  g_auto(GStrv) f = NULL;
+
+  tsl_compare_append_csv_cells (csv, row);
+  /* ,a,b,change,lo,hi,p,q,significant,n_a,n_b,method,unit: none quoted */
+  f = g_strsplit (csv->str, ",", -1);
+  line->row = row;
+  line->cells[TSL_REPORT_COL_SERIES] = g_strdup (row->series);
+  line->cells[TSL_REPORT_COL_STAT] = g_strdup (row->stat);
+  line->cells[TSL_REPORT_COL_A] = g_strdup (f[1]);
+  line->cells[TSL_REPORT_COL_B] = g_strdup (f[2]);
+  line->cells[TSL_REPORT_COL_CHANGE] = g_strdup (f[3]);
+  line->cells[TSL_REPORT_COL_CI] = *f[4] || *f[5] ? g_strdup_printf ("[%s, %s]", f[4], f[5]) : g_strdup ("");
+  line->cells[TSL_REPORT_COL_Q] = g_strdup (f[7]);
+  line->cells[TSL_REPORT_COL_UNIT] = g_strdup (row->unit ? row->unit : "");
+  if (row->significant)
+    line->sentence = row_sentence (row);
+  return line;
+}
+
+TslReportContent *
+_tsl_report_content_new (const TslReport *r)
+{
+  TslReportContent *c = g_new0 (TslReportContent, 1);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+  guint top = r->top > 0 ? r->top : TSL_REPORT_DEFAULT_TOP;
+  guint n_significant = 0, n_untested = 0;
+  g_autofree char *name = g_path_get_basename (r->path);
+  GString *summary = g_string_new (NULL);
+
+  c->title = g_strdup_printf (_("Timeslice report: %s"), name);
+  c->facts = collect_facts (r);
+  c->headings[TSL_REPORT_COL_SERIES] = _("Series");
+  c->headings[TSL_REPORT_COL_STAT] = _("Statistic");
+  c->headings[TSL_REPORT_COL_A] = "A";
+  c->headings[TSL_REPORT_COL_B] = "B";
+  c->headings[TSL_REPORT_COL_CHANGE] = _("Change %");
+  c->headings[TSL_REPORT_COL_CI] = _("Interval %");
+  c->headings[TSL_REPORT_COL_Q] = "q";
+  c->headings[TSL_REPORT_COL_UNIT] = _("Unit");
+
+  for (guint i = 0; i < r->n_rows; i++)
+    {
+      g_ptr_array_add (sorted, (gpointer) r->rows[i]);
+      n_significant += r->rows[i]->significant;
+      n_untested += r->rows[i]->test == TSL_COMPARE_TEST_NONE;
+    }
+  g_ptr_array_sort (sorted, order_rows);
+
+  c->lines = g_ptr_array_new_with_free_func (line_free);
+  for (guint i = 0; i < MIN (top, sorted->len); i++)
+    {
+      TslReportLine *line = line_new (g_ptr_array_index (sorted, i));
+
+      c->n_significant_shown += line->row->significant;
+      g_ptr_array_add (c->lines, line);
+    }
+
+  /* Every row not listed as significant is within noise by the same test. */
+  if (n_significant == 0)
+    g_string_append_printf (summary, _("Of %u rows compared, none changed more than noise would."), r->n_rows);
+  else
+    g_string_append_printf (summary, _("%u of %u rows changed significantly; nothing else changed more than noise would."),
+                            n_significant, r->n_rows);
+  if (c->n_significant_shown < n_significant)
+    g_string_append_printf (summary, _(" Only %u of the significant rows are listed; the compare CSV has them all."),
+                            c->n_significant_shown);
+  if (n_untested > 0)
+    g_string_append_printf (summary, _(" %u rows had too little data to test."), n_untested);
+  c->summary = g_string_free (summary, FALSE);
+  return c;
+}
+
+void
+_tsl_report_content_free (TslReportContent *c)
+{
+  if (c == NULL)
+    return;
+  g_free (c->title);
+  g_ptr_array_unref (c->facts);
+  g_ptr_array_unref (c->lines);
+  g_free (c->summary);
+  g_free (c);
+}
+
+gboolean
+_tsl_report_flame_options (const TslReport       *report,
+                           double                 width,
+                           TslFlameRenderOptions *options)
+{
+  const TslFlameNode *root;
+
+  if (report->flame == NULL)
+    return FALSE;
+  root = tsl_flame_get_root (report->flame);
+  if (root == NULL || root->n_children == 0)
+    return FALSE;
+  tsl_render_flame_options_init (options, width, 100);
+  options->legend = TRUE;
+  options->title = _("Differential flame graph, A → B");
+  options->height = MIN (tsl_render_flame_natural_height (report->flame, options), 4 * width);
+  return TRUE;
+}
+
+gboolean
+tsl_report_write (const TslReport  *report,
+                  TslReportFormat   format,
+                  GFile            *file,
+                  GCancellable     *cancellable,
+                  GError          **error)
+{
+  g_autoptr(TslReportContent) content = NULL;
+
+  g_return_val_if_fail (report != NULL && report->trace != NULL && report->timeline != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  content = _tsl_report_content_new (report);
+  if (format == TSL_REPORT_HTML)
+    return _tsl_report_write_html (report, content, file, cancellable, error);
+  return _tsl_report_write_pdf (report, content, file, cancellable, error);
+}
