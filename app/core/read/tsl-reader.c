@@ -77,6 +77,9 @@ struct _TslReader
   gboolean          has_utf16_carry;
   gunichar2         high_surrogate;
   GByteArray       *transcoded;
+  /* Decoded bytes before the current format buffer (a stripped BOM
+   * included): the input offset of its start when nothing else recodes. */
+  guint64           text_offset;
 
   /* Stage 3: format. */
   const TslFormat  *format;
@@ -104,6 +107,19 @@ static const TslFormat *formats[] = {
   &tsl_format_collapsed,
   &tsl_format_csv,
 };
+
+gint64
+tsl_reader_context_get_input_offset (TslReaderContext *ctx)
+{
+  TslReader *self;
+
+  g_return_val_if_fail (ctx != NULL, -1);
+
+  self = ctx->reader;
+  if (self->gunzip != NULL || self->encoding != ENC_UTF8)
+    return -1;
+  return (gint64) self->text_offset;
+}
 
 char *
 tsl_reader_context_position (TslReaderContext *ctx,
@@ -427,6 +443,7 @@ run_format (TslReader     *self,
     }
   g_assert ((gsize) *consumed <= len);
   tsl_text_position_advance (&self->ctx.pos, *consumed);
+  self->text_offset += *consumed;
   return TRUE;
 }
 
@@ -732,7 +749,7 @@ push_decoded (TslReader     *self,
 
       self->encoding = ENC_UTF8;
       if (self->n_enc_head >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
-        skip = 3;
+        skip = self->text_offset = 3;
       else if (self->n_enc_head >= 2 && h[0] == 0xFF && h[1] == 0xFE)
         self->encoding = ENC_UTF16LE;
       else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
