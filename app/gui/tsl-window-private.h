@@ -60,6 +60,7 @@ struct _TslWindow
   guint                 detail_source;
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;
+  GCancellable         *slice_cancellable;  /* reading a slice's arguments */
 };
 
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
@@ -86,6 +87,7 @@ void              _tsl_window_show_slice         (TslWindow      *self,
                                                   guint           track,
                                                   guint           slice);
 void              _tsl_window_slice_class_init   (GtkWidgetClass *widget_class);
+void              _tsl_window_cancel_slice_details (TslWindow    *self);
 void              _tsl_window_queue_detail       (TslWindow      *self);
 void              _tsl_window_flame_init         (TslWindow      *self,
                                                   GSettings      *settings);

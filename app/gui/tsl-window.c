@@ -518,6 +518,7 @@ tsl_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   stop_following_progress (self);
   _tsl_window_cancel_detail (self);
+  _tsl_window_cancel_slice_details (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
 

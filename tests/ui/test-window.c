@@ -1032,6 +1032,15 @@ slice_shown (gpointer data)
   return gtk_revealer_get_reveal_child (window->slice_revealer);
 }
 
+/* The category read back from the file has arrived. */
+static gboolean
+slice_category_shown (gpointer data)
+{
+  TslWindow *window = data;
+
+  return strstr (gtk_label_get_text (window->slice_label), "Category") != NULL;
+}
+
 /* Issue 18: a click on a slice of the exact view shows its details. */
 static void
 test_slice_details (void)
@@ -1075,6 +1084,8 @@ test_slice_details (void)
   g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), name));
   g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), "Self time"));
   g_assert_true (gtk_label_get_selectable (window->slice_label));
+  /* Every span of the example has a "cat", read from the event's position. */
+  iterate_until (slice_category_shown, window, 10000);
 
   /* Copy puts the same details on the clipboard as text. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-slice", NULL));
@@ -1087,6 +1098,7 @@ test_slice_details (void)
     g_value_init (&value, G_TYPE_STRING);
     g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
     g_assert_nonnull (strstr (g_value_get_string (&value), "Duration: "));
+    g_assert_nonnull (strstr (g_value_get_string (&value), "Category: "));
     g_value_unset (&value);
   }
 
