@@ -799,8 +799,11 @@ tsl_chrome_model_event (TslChromeModel       *self,
     case 'b': case 'e': case 'n': case 'S': case 'T': case 'p': case 'F':
       async_event (self, ev, ph);
       break;
-    /* Flows, objects, memory dumps, clock syncs, contexts: counted only. */
-    case 's': case 't': case 'f': case 'N': case 'O': case 'D':
+    case 's': case 't': case 'f':
+      tsl_trace_add_flow (self->trace, ph);
+      break;
+    /* Objects, memory dumps, clock syncs, contexts: counted only. */
+    case 'N': case 'O': case 'D':
     case 'V': case 'v': case 'c': case '(': case ')':
       break;
     default:
