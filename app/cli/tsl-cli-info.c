@@ -99,6 +99,7 @@ describe_json (TslTrace   *trace,
     {
       TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
       const char *unit = tsl_trace_track_get_unit (trace, track);
+      const char *process;
       guint n_samples = 0;
 
       tsl_sampler_peek_samples (sampler, &n_samples);
@@ -111,6 +112,12 @@ describe_json (TslTrace   *trace,
       json_builder_add_int_value (builder, tsl_trace_track_get_pid (trace, track));
       json_builder_set_member_name (builder, "tid");
       json_builder_add_int_value (builder, tsl_trace_track_get_tid (trace, track));
+      process = tsl_trace_get_process_name (trace, tsl_trace_track_get_pid (trace, track));
+      if (process != NULL)
+        {
+          json_builder_set_member_name (builder, "process");
+          json_builder_add_string_value (builder, process);
+        }
       if (unit != NULL)
         {
           json_builder_set_member_name (builder, "unit");

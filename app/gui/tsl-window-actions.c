@@ -73,10 +73,11 @@ open_action (GtkWidget  *widget,
   TslWindow *self = TSL_WINDOW (widget);
   static const char *trace_patterns[] = {
     "*.json", "*.json.gz", "*.trace", "*.perf", "*.perf.txt", "*.txt", "*.folded",
-    "*.collapsed", "*.out", "*.gz", NULL
+    "*.collapsed", "*.out", "*.gz", "*.pftrace", "*.perfetto-trace", "*.pb", "*.zst", NULL
   };
-  static const char *trace_mimes[] = { "application/json", "application/gzip", NULL };
-  static const char *metric_patterns[] = { "*.csv", "*.tsv", "*.csv.gz", "*.tsv.gz", NULL };
+  static const char *trace_mimes[] = { "application/json", "application/gzip", "application/zstd", NULL };
+  static const char *metric_patterns[] = { "*.csv", "*.tsv", "*.csv.gz", "*.tsv.gz", "*.csv.zst",
+                                           "*.tsv.zst", NULL };
   static const char *metric_mimes[] = { "text/csv", "text/tab-separated-values", NULL };
   static const char *all_patterns[] = { "*", NULL };
   GtkFileChooser *chooser;

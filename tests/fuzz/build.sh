@@ -7,7 +7,7 @@
 #
 #   tests/fuzz/build.sh [OUT_DIR]        (default _build-fuzz)
 #
-# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,driver}.
+# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver}.
 # Run one with tests/fuzz/run.sh, or by hand:
 #   _build-fuzz/fuzz-csv -max_total_time=600 CORPUS_DIR
 set -euo pipefail
@@ -29,7 +29,7 @@ H
 cmp -s "$OUT/config.h.new" "$OUT/config.h" || mv "$OUT/config.h.new" "$OUT/config.h"
 rm -f "$OUT/config.h.new"
 
-PKGS="glib-2.0 gio-2.0 gio-unix-2.0 json-glib-1.0 cairo"
+PKGS="glib-2.0 gio-2.0 gio-unix-2.0 json-glib-1.0 cairo libzstd"
 read -r -a PKG_CFLAGS <<< "$(pkg-config --cflags $PKGS)"
 read -r -a PKG_LIBS <<< "$(pkg-config --libs $PKGS)"
 CFLAGS=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
@@ -52,10 +52,10 @@ for c in "${CORE[@]}"; do
   OBJS+=("$o")
 done
 
-for f in chrome-json speedscope perf-script collapsed csv driver; do
+for f in chrome-json speedscope perf-script collapsed csv perfetto-proto driver; do
   def=()
   [ "$f" = driver ] || def=("-DTSL_FUZZ_FORMAT=\"$f\"")
   "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer "${def[@]}" tests/fuzz/fuzz-reader.c \
     "${OBJS[@]}" "${PKG_LIBS[@]}" -lm -o "$OUT/fuzz-$f"
 done
-echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,driver}"
+echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver}"

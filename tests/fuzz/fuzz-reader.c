@@ -6,7 +6,7 @@
  * (the sniffer is skipped, so every input reaches that reader), or without it
  * for the driver harness, which sniffs and first runs the input through a
  * transform picked by its first byte: none, gzip, damaged gzip, UTF-16LE or
- * UTF-16BE with a BOM, or a UTF-8 BOM.
+ * UTF-16BE with or without a BOM, a UTF-8 BOM, zstd, or damaged zstd.
  *
  * Each input is read twice — whole, in count mode, and split at a point taken
  * from the data, in time mode — and both runs must agree on success and on
@@ -22,6 +22,7 @@
 
 #include <cairo.h>
 #include <gio/gio.h>
+#include <zstd.h>
 
 #include "tsl-format-private.h"
 #include "tsl-render.h"
@@ -209,6 +210,36 @@ utf16_bytes (const guint8 *data,
   return g_byte_array_free_to_bytes (out);
 }
 
+static GBytes *
+zstd_bytes (const guint8 *data,
+            gsize         size)
+{
+  gsize cap = ZSTD_compressBound (size);
+  guint8 *out = g_malloc (cap);
+  gsize len = ZSTD_compress (out, cap, data, size, 1);
+
+  g_assert (!ZSTD_isError (len));
+  return g_bytes_new_take (out, len);
+}
+
+/* Compressed data truncated or with one byte flipped, as `mode` says
+ * (takes `bytes`). */
+static GBytes *
+damage (GBytes *bytes,
+        guint8  mode)
+{
+  gsize len = g_bytes_get_size (bytes);
+  guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+  gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
+
+  g_bytes_unref (bytes);
+  if (mode & 0x80)
+    len = at;
+  else if (len > 0)
+    copy[at] ^= 1 + (mode >> 3);
+  return g_bytes_new_take (copy, len);
+}
+
 /* The first byte picks the transform applied to the rest. */
 static GBytes *
 transform (const guint8 *data,
@@ -223,19 +254,7 @@ transform (const guint8 *data,
     case 1:
       return gzip_bytes (data, size);
     case 2:
-      {
-        /* Damaged gzip: truncated or with one byte flipped. */
-        g_autoptr(GBytes) gz = gzip_bytes (data, size);
-        gsize len = g_bytes_get_size (gz);
-        guint8 *copy = g_memdup2 (g_bytes_get_data (gz, NULL), len);
-        gsize at = len > 0 ? (mode * 2654435761u) % len : 0;
-
-        if (mode & 0x80)
-          len = at;
-        else if (len > 0)
-          copy[at] ^= 1 + (mode >> 3);
-        return g_bytes_new_take (copy, len);
-      }
+      return damage (gzip_bytes (data, size), mode);
     case 3:
       return utf16_bytes (data, size, FALSE, TRUE);
     case 4:
@@ -251,6 +270,11 @@ transform (const guint8 *data,
         g_byte_array_append (out, data, size);
         return g_byte_array_free_to_bytes (out);
       }
+    case 7:
+      /* zstd; with 0x40, damaged too. */
+      if (mode & 0x40)
+        return damage (zstd_bytes (data, size), mode);
+      return zstd_bytes (data, size);
     default:
       return g_bytes_new (data, size);
     }

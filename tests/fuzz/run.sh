@@ -7,7 +7,7 @@
 #
 #   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR [LIBFUZZER_FLAG...]]
 #
-# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv or driver.
+# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto or driver.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
 # tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
 # the fuzzer's: 0 when nothing was found.
@@ -45,9 +45,16 @@ case "$HARNESS" in
   perf-script) seed "" tests/data/perf-* "$CORPUS_DIR"/perf-script/* ;;
   collapsed)   seed "" tests/data/collapsed* "$CORPUS_DIR"/collapsed/* ;;
   csv)         seed "" tests/data/metrics* "$CORPUS_DIR"/csv-metrics/* ;;
+  perfetto-proto)
+    seed "" tests/data/perfetto/*.pftrace
+    # The recorded Chromium trace, decompressed: its first 64 KiB.
+    for f in tests/data/perfetto/*.pftrace.zst; do
+      zstd -q -d -c "$f" | head -c 65536 > "$corpus/seed-raw-$(basename "${f%.zst}")" || true
+    done ;;
   driver)
     # The first byte picks the transform (see fuzz-reader.c): 00 none, 01 gzip,
-    # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM.
+    # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM,
+    # 07 zstd, 47/c7 zstd with a byte flipped / truncated.
     all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/*)
     seed 00 "${all[@]}"
     seed 01 "${all[@]}"
@@ -57,6 +64,9 @@ case "$HARNESS" in
     seed 05 tests/data/metrics-quoted.csv tests/data/chrome/object-form.json
     seed 06 tests/data/metrics-quoted.csv tests/data/collapsed.txt
     seed 86 tests/data/perf-callchain.txt
+    seed 07 tests/data/perfetto/*.pftrace tests/data/metrics-wide.csv
+    seed 47 tests/data/perfetto/*.pftrace
+    seed c7 tests/data/collapsed.txt
     ;;
   *) echo "run.sh: unknown harness $HARNESS" >&2; exit 2 ;;
 esac

@@ -113,6 +113,12 @@ struct _TslTrace
   gint64          event_offset;
   gboolean        label_sampler; /* the last offer's label goes to its sampler */
   gboolean        label_exact;   /* … and/or to the exact recorder */
+  /* For a chunk index (read/tsl-chunk-index.h): offered times since the
+   * last tsl_trace_take_window(), and a count of everything else a reader
+   * changed (tracks, names, units, warnings). */
+  gint64          window_min;
+  gint64          window_max;
+  guint64         changes;
 
   TslWarnings    *warnings;
 };
@@ -196,6 +202,8 @@ tsl_trace_init (TslTrace *self)
 {
   g_mutex_init (&self->mutex);
   self->has_time = TRUE;
+  self->window_min = G_MAXINT64;
+  self->window_max = G_MININT64;
 
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -605,6 +613,8 @@ tsl_trace_ensure_track (TslTrace     *self,
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
 
+  self->changes++;
+
   /* Tracks take at most half the budget, so there is room left for the
    * samples of those that grow. */
   if (self->folding ||
@@ -747,6 +757,7 @@ tsl_trace_track_set_unit (TslTrace   *self,
                           const char *unit)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
   g_return_if_fail (track < self->tracks->len);
 
   get_track (self, track)->unit = tsl_trace_intern (self, unit);
@@ -865,6 +876,7 @@ tsl_trace_set_process_name (TslTrace   *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   if ((meta = ensure_process (self, pid)) != NULL)
     meta->name = tsl_trace_intern (self, name);
@@ -896,6 +908,7 @@ tsl_trace_set_thread_name (TslTrace   *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   if ((meta = ensure_thread (self, pid, tid)) != NULL)
     meta->name = tsl_trace_intern (self, name);
@@ -909,6 +922,7 @@ tsl_trace_set_process_sort_index (TslTrace *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   if ((meta = ensure_process (self, pid)) == NULL)
     return;
@@ -938,6 +952,7 @@ tsl_trace_set_thread_sort_index (TslTrace *self,
   Meta *meta;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   if ((meta = ensure_thread (self, pid, tid)) == NULL)
     return;
@@ -1045,6 +1060,10 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (time_ns < self->window_min)
+    self->window_min = time_ns;
+  if (time_ns > self->window_max)
+    self->window_max = time_ns;
   if (G_UNLIKELY (self->event_func != NULL))
     return offer_observed (self, track, time_ns, value);
   if (G_UNLIKELY (self->exact != NULL))
@@ -1158,6 +1177,37 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->has_filter = TRUE;
   self->filter_start = start_ns;
   self->filter_end = end_ns;
+}
+
+gboolean
+tsl_trace_get_time_filter (TslTrace *self,
+                           gint64   *start_ns,
+                           gint64   *end_ns)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  *start_ns = self->filter_start;
+  *end_ns = self->filter_end;
+  return self->has_filter;
+}
+
+gboolean
+tsl_trace_take_window (TslTrace *self,
+                       gint64   *min_ns,
+                       gint64   *max_ns,
+                       guint64  *changes)
+{
+  gboolean any;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  any = self->window_min <= self->window_max;
+  *min_ns = self->window_min;
+  *max_ns = self->window_max;
+  *changes = self->changes;
+  self->window_min = G_MAXINT64;
+  self->window_max = G_MININT64;
+  return any;
 }
 
 /* Collects the labels no sampler holds any more once a quarter more than
@@ -1353,6 +1403,7 @@ tsl_trace_set_has_time (TslTrace *self,
                         gboolean  has_time)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
 
   self->has_time = !!has_time;
 }
@@ -1373,6 +1424,7 @@ tsl_trace_add_warning (TslTrace   *self,
   va_list args;
 
   g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
   g_return_if_fail (format != NULL);
 
   va_start (args, format);

@@ -175,6 +175,19 @@ const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
 gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
 void              tsl_trace_set_event_offset    (TslTrace       *self,
                                                  gint64          offset);
+/* The filter set, if any. */
+gboolean          tsl_trace_get_time_filter     (TslTrace       *self,
+                                                 gint64         *start_ns,
+                                                 gint64         *end_ns);
+/* For a chunk index: the earliest and latest time offered (filtered or
+ * not) since the last call, and a counter of every other change readers
+ * make (new tracks, names, units, sort indices, warnings), so that a chunk
+ * whose reading changed more than samples is always read again. Resets the
+ * window; FALSE when nothing was offered since the last call. */
+gboolean          tsl_trace_take_window         (TslTrace       *self,
+                                                 gint64         *min_ns,
+                                                 gint64         *max_ns,
+                                                 guint64        *changes);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);

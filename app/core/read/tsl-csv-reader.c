@@ -881,10 +881,31 @@ csv_sniff (const guint8 *head,
   return MIN (score, 80);
 }
 
+/* Any row boundary once the header and the column kinds are known: the
+ * first chunk, always read again, holds them. sysstat's repeated '#'
+ * headers and row-number times depend on what came before: no index. */
+static TslCheckpoint
+csv_checkpoint (gpointer      state,
+                const guint8 *buf,
+                gsize         consumed,
+                gsize        *back,
+                GByteArray   *saved)
+{
+  CsvState *self = state;
+
+  if (self->hash_header || self->time_mode == TIME_ORDINAL)
+    return TSL_CHECKPOINT_NEVER;
+  if (self->names->len == 0 || !self->kinds_known || consumed == 0 || buf[consumed - 1] != '\n')
+    return TSL_CHECKPOINT_NOT_HERE;
+  *back = 0;
+  return TSL_CHECKPOINT_HERE;
+}
+
 const TslFormat tsl_format_csv = {
   .name = "csv",
   .sniff = csv_sniff,
   .create = csv_create,
   .parse = csv_parse,
   .destroy = csv_destroy,
+  .checkpoint = csv_checkpoint,
 };

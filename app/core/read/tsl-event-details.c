@@ -132,7 +132,7 @@ tsl_event_details_read (GFile         *file,
   g_autoptr(GByteArray) object = NULL;
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) fields = NULL;
-  guint8 magic[2];
+  guint8 magic[4];
   gsize got = 0;
   JsonObject *event, *args;
 
@@ -141,11 +141,12 @@ tsl_event_details_read (GFile         *file,
 
   if ((in = g_file_read (file, cancellable, error)) == NULL)
     return NULL;
-  /* Offsets are of the decompressed text, which would have to be inflated
-   * from the start to get there. */
-  if (!g_input_stream_read_all (G_INPUT_STREAM (in), magic, 2, &got, cancellable, error))
+  /* Offsets are of the decompressed text (gzip, zstd), which would have to
+   * be inflated from the start to get there. */
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, cancellable, error))
     return NULL;
-  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+  if ((got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) ||
+      (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("details are not available for compressed files"));

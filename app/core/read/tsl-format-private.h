@@ -16,6 +16,14 @@ G_BEGIN_DECLS
 
 typedef struct _TslReaderContext TslReaderContext;
 
+/* Whether a chunk index (tsl-chunk-index.h) may start a later read at the
+ * end of what a parse() call consumed. */
+typedef enum {
+  TSL_CHECKPOINT_NOT_HERE,  /* not at this boundary (a span open, say) */
+  TSL_CHECKPOINT_HERE,
+  TSL_CHECKPOINT_NEVER,     /* this file cannot be resumed: no index */
+} TslCheckpoint;
+
 typedef struct {
   const char *name;                      /* "chrome-json", "perf-script", ... */
   /* 0 (no) .. 100 (certain), from the first bytes of decoded input. */
@@ -25,6 +33,19 @@ typedef struct {
   gssize    (*parse)   (gpointer state, const guint8 *buf, gsize len,
                         gboolean at_eof, GError **error);
   void      (*destroy) (gpointer state);
+  /* A binary format (Perfetto): its input is not refused for looking binary
+   * nor guessed to be UTF-16 from its NULs. */
+  gboolean    binary;
+  /* Optional; without it a format gets no index. Asked after a parse() call
+   * that consumed `consumed` bytes of buf: HERE sets *back to how many of
+   * them (separators only) to step back to the boundary, and appends to
+   * `saved` the state a later read needs to start there (at most
+   * TSL_CHUNK_STATE_MAX bytes, else NOT_HERE). */
+  TslCheckpoint (*checkpoint) (gpointer state, const guint8 *buf, gsize consumed,
+                               gsize *back, GByteArray *saved);
+  /* Optional: before a later read goes on at another checkpoint, the state
+   * saved there (len 0: none was). FALSE if it cannot be restored. */
+  gboolean  (*restore) (gpointer state, const guint8 *saved, gsize len);
 } TslFormat;
 
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is
@@ -85,5 +106,6 @@ extern const TslFormat tsl_format_speedscope;
 extern const TslFormat tsl_format_perf_script;
 extern const TslFormat tsl_format_collapsed;
 extern const TslFormat tsl_format_csv;
+extern const TslFormat tsl_format_perfetto_proto;
 
 G_END_DECLS

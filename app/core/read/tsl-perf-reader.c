@@ -693,10 +693,32 @@ perf_sniff (const guint8 *head,
   return other == 0 ? 70 : 40;
 }
 
+/* After a blank line: the record before it ends there when read again. A
+ * sample without a time takes the previous one's, which a later read may
+ * not have read: then no index. */
+static TslCheckpoint
+perf_checkpoint (gpointer      state,
+                 const guint8 *buf,
+                 gsize         consumed,
+                 gsize        *back,
+                 GByteArray   *saved)
+{
+  PerfState *self = state;
+
+  if (self->no_time || self->n_missing_time > 0)
+    return TSL_CHECKPOINT_NEVER;
+  if (!self->started || consumed < 2 || buf[consumed - 1] != '\n' ||
+      !(buf[consumed - 2] == '\n' || (consumed >= 3 && buf[consumed - 2] == '\r' && buf[consumed - 3] == '\n')))
+    return TSL_CHECKPOINT_NOT_HERE;
+  *back = 0;
+  return TSL_CHECKPOINT_HERE;
+}
+
 const TslFormat tsl_format_perf_script = {
   .name = "perf-script",
   .sniff = perf_sniff,
   .create = perf_create,
   .parse = perf_parse,
   .destroy = perf_destroy,
+  .checkpoint = perf_checkpoint,
 };

@@ -8,9 +8,11 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <string.h>
 
 #include <gio/gunixinputstream.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
@@ -119,6 +121,112 @@ tsl_read_stream (TslTrace         *trace,
                                NULL, user_data, cancellable, error);
 }
 
+/* One chunk of an indexed file, fed as it is read. */
+static gboolean
+feed_range (TslReader    *reader,
+            TslTrace     *trace,
+            GInputStream *stream,
+            guint8       *buf,
+            guint64       offset,
+            guint64       end,
+            GCancellable *cancellable,
+            GError      **error)
+{
+  if (!g_seekable_seek (G_SEEKABLE (stream), offset, G_SEEK_SET, cancellable, error))
+    return FALSE;
+  while (offset < end)
+    {
+      gsize want = MIN (end - offset, FEED_BYTES);
+      gsize got = 0;
+      gboolean ok;
+
+      if (!g_input_stream_read_all (stream, buf, want, &got, cancellable, error))
+        return FALSE;
+      if (got == 0)
+        break;   /* shorter than indexed: the caller checked it had not changed */
+      tsl_chunk_index_count_read (got);
+      offset += got;
+      tsl_trace_lock (trace);
+      ok = tsl_reader_feed (reader, buf, got, error);
+      tsl_trace_unlock (trace);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A filtered read of an indexed file: only the chunks the filter needs
+ * (tsl-chunk-index.h), each after the format's state at its start is put
+ * back. Where that cannot be done the chunks between are read too, so the
+ * samples are always those of a whole read. */
+static gboolean
+read_indexed (TslTrace         *trace,
+              GInputStream     *stream,
+              const char       *display_name,
+              TslChunkIndex    *index,
+              TslReaderThreads  threads,
+              TslReadProgress   progress,
+              gpointer          user_data,
+              GCancellable     *cancellable,
+              GError          **error)
+{
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, display_name);
+  g_autofree guint8 *buf = g_malloc (FEED_BYTES);
+  guint n = tsl_chunk_index_get_n_chunks (index);
+  guint64 total = tsl_chunk_index_get_chunk_end (index, n - 1);
+  guint64 done = 0;
+  gint64 lo, hi, start, end;
+  guint next = 0;   /* the chunk the reader is at the start of */
+  guint n_read = 0;
+  gboolean ok;
+
+  if (threads != TSL_READER_THREADS_DEFAULT)
+    tsl_reader_set_threads (reader, threads);
+  tsl_trace_get_time_filter (trace, &lo, &hi);
+  /* Times are relative to the whole file's start, as in a whole read. */
+  tsl_chunk_index_get_span (index, &start, &end);
+  tsl_trace_lock (trace);
+  tsl_trace_note_time (trace, start);
+  tsl_trace_note_time (trace, end);
+  tsl_trace_unlock (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TslChunk *chunk = tsl_chunk_index_get_chunk (index, i);
+
+      if (!tsl_chunk_index_wants (index, i, lo, hi))
+        continue;
+      if (i != next &&
+          !tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
+                               chunk->state ? g_bytes_get_size (chunk->state) : 0))
+        {
+          g_debug ("%s: cannot resume at byte %" G_GUINT64_FORMAT "; reading on from %" G_GUINT64_FORMAT,
+                   display_name, chunk->offset, tsl_chunk_index_get_chunk (index, next)->offset);
+          chunk = tsl_chunk_index_get_chunk (index, next);
+        }
+      if (!feed_range (reader, trace, stream, buf, chunk->offset, tsl_chunk_index_get_chunk_end (index, i),
+                       cancellable, error))
+        {
+          if (error != NULL && *error != NULL && (*error)->domain != TSL_READER_ERROR)
+            g_prefix_error (error, "%s: ", display_name);
+          return FALSE;
+        }
+      done += tsl_chunk_index_get_chunk_end (index, i) - chunk->offset;
+      n_read += i + 1 - (guint) (chunk - tsl_chunk_index_get_chunk (index, 0));
+      next = i + 1;
+      if (progress != NULL)
+        progress (done, total, tsl_trace_get_events (trace), user_data);
+    }
+
+  tsl_trace_lock (trace);
+  ok = tsl_reader_finish (reader, error);
+  tsl_trace_unlock (trace);
+  /* G_MESSAGES_DEBUG=tsl-read-stream: what bench/bench-index.py counts. */
+  g_debug ("%s: read %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes (%u of %u chunks) through the index",
+           display_name, done, total, n_read, n);
+  return ok;
+}
+
 static gboolean
 read_stream (TslTrace         *trace,
              GInputStream     *stream,
@@ -132,12 +240,31 @@ read_stream (TslTrace         *trace,
              GError          **error)
 {
   g_autoptr(TslReader) reader = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
   g_autofree guint8 *chunks = NULL;
   Feed feed = { stream, cancellable, NULL, 0, FALSE, NULL };
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
+  TslFileKey key;
+  gboolean keyed;
+  gint64 lo, hi;
+
+  /* A regular file: a range of one read before is read through its index;
+   * any other read records one. */
+  keyed = !tsl_chunk_index_disabled () && G_IS_FILE_INPUT_STREAM (stream) &&
+          G_IS_SEEKABLE (stream) && g_seekable_tell (G_SEEKABLE (stream)) == 0 &&
+          tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &key);
+  if (keyed && tsl_trace_get_time_filter (trace, &lo, &hi) &&
+      (index = tsl_chunk_index_find (G_FILE_INPUT_STREAM (stream), &key)) != NULL)
+    return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
+                         cancellable, error);
 
   reader = tsl_reader_new (trace, display_name);
+  if (keyed)
+    {
+      index = tsl_chunk_index_new ();
+      tsl_reader_set_index (reader, index);
+    }
   if (threads != TSL_READER_THREADS_DEFAULT)
     tsl_reader_set_threads (reader, threads);
   /* Two feeds: one with the reader, the next being read. */
@@ -201,6 +328,16 @@ read_stream (TslTrace         *trace,
   tsl_trace_lock (trace);
   ok = tsl_reader_finish (reader, error);
   tsl_trace_unlock (trace);
+
+  /* Kept only if the file did not change while it was read. */
+  if (ok && index != NULL && tsl_chunk_index_is_valid (index))
+    {
+      TslFileKey after;
+
+      if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) &&
+          memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
+        tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
+    }
 
   if (ok && progress != NULL)
     progress (bytes_read, MAX (bytes_total, bytes_read), tsl_trace_get_events (trace), user_data);

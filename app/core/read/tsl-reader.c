@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Bytes go through three stages before a format sees them: gzip (detected by
- * its magic at the start of the input, members may be concatenated), the
+ * Bytes go through three stages before a format sees them: gzip or zstd
+ * (detected by their magic at the start of the input, members or frames may
+ * be concatenated), the
  * text encoding (UTF-8 BOM stripped, UTF-16 with a BOM, or whose first 64
  * bytes are every other one NUL, transcoded), and the
  * sniffer, which holds the first bytes until one format is certain or 64 KiB
@@ -22,6 +23,9 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include <zstd.h>
+
+#include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-frames.h"
 #include "tsl-text-guess.h"
@@ -60,13 +64,16 @@ struct _TslReader
   guint64           bytes_decoded;
   gsize             max_record;
 
-  /* Stage 1: gzip. */
+  /* Stage 1: gzip or zstd. */
   gboolean          magic_checked;
-  guint8            magic[2];
+  guint8            magic[4];
   guint             n_magic;
   GConverter       *gunzip;
   gboolean          gzip_member_done;
   gboolean          gzip_trailing_garbage;
+  ZSTD_DStream     *zstd;
+  gboolean          zstd_frame_done;
+  gboolean          zstd_failed;
 
   /* Stage 2: encoding. */
   Encoding          encoding;
@@ -77,9 +84,6 @@ struct _TslReader
   gboolean          has_utf16_carry;
   gunichar2         high_surrogate;
   GByteArray       *transcoded;
-  /* Decoded bytes before the current format buffer (a stripped BOM
-   * included): the input offset of its start when nothing else recodes. */
-  guint64           text_offset;
 
   /* Stage 3: format. */
   const TslFormat  *format;
@@ -98,6 +102,13 @@ struct _TslReader
   TslReaderThreads  threads;
   TslReaderIdleFunc idle;
   gpointer          idle_data;
+
+  /* Chunk index being recorded (see tsl_reader_set_index()). */
+  TslChunkIndex    *index;
+  GByteArray       *index_state;
+  guint64           text_offset;   /* decoded bytes the format consumed */
+  gboolean          skipped_bom;
+  gsize             sniffed_len;   /* bytes the format was told from */
 };
 
 static const TslFormat *formats[] = {
@@ -106,6 +117,7 @@ static const TslFormat *formats[] = {
   &tsl_format_perf_script,
   &tsl_format_collapsed,
   &tsl_format_csv,
+  &tsl_format_perfetto_proto,
 };
 
 gint64
@@ -116,9 +128,10 @@ tsl_reader_context_get_input_offset (TslReaderContext *ctx)
   g_return_val_if_fail (ctx != NULL, -1);
 
   self = ctx->reader;
-  if (self->gunzip != NULL || self->encoding != ENC_UTF8)
+  if (self->gunzip != NULL || self->zstd != NULL || self->encoding != ENC_UTF8)
     return -1;
-  return (gint64) self->text_offset;
+  /* text_offset counts from after a stripped BOM. */
+  return (gint64) self->text_offset + (self->skipped_bom ? 3 : 0);
 }
 
 char *
@@ -285,11 +298,43 @@ tsl_reader_free (TslReader *self)
   if (self->state != NULL)
     self->format->destroy (self->state);
   g_clear_object (&self->gunzip);
+  if (self->zstd != NULL)
+    ZSTD_freeDStream (self->zstd);
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->transcoded, g_byte_array_unref);
   g_clear_object (&self->trace);
+  g_clear_pointer (&self->index, tsl_chunk_index_unref);
+  g_clear_pointer (&self->index_state, g_byte_array_unref);
   g_free (self->name);
   g_free (self);
+}
+
+void
+tsl_reader_set_index (TslReader     *self,
+                      TslChunkIndex *index)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->bytes_in == 0 && self->index == NULL);
+
+  self->index = tsl_chunk_index_ref (index);
+  self->index_state = g_byte_array_new ();
+  tsl_chunk_index_add (index, self->trace, 0, NULL, 0);
+}
+
+gboolean
+tsl_reader_restore (TslReader    *self,
+                    const guint8 *saved,
+                    gsize         len)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  /* Only between whole records of a plain text. */
+  if (self->format == NULL || self->failed || self->pending->len > 0 || self->nul_run > 0 ||
+      self->gunzip != NULL || self->encoding != ENC_UTF8)
+    return FALSE;
+  if (self->format->checkpoint == NULL)
+    return FALSE;
+  return self->format->restore == NULL || self->format->restore (self->state, saved, len);
 }
 
 void
@@ -378,7 +423,10 @@ sniff (TslReader     *self,
 
   if (len == 0 && at_eof)
     {
-      if (self->gunzip != NULL && !self->gzip_member_done)
+      if (self->zstd != NULL && (!self->zstd_frame_done || self->zstd_failed))
+        g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
+                     "%s:1:1: the zstd data is truncated or damaged before any content", self->name);
+      else if (self->gunzip != NULL && !self->gzip_member_done)
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
                      _("%s:1:1: the gzip data is truncated before any content"), self->name);
       else
@@ -407,20 +455,55 @@ sniff (TslReader     *self,
     return TRUE;
 
   /* Random bytes split into "lines" and "fields" that some sniffer likes. */
-  if (best == NULL || tsl_text_looks_binary (head, len))
+  if (best == NULL || (!best->binary && tsl_text_looks_binary (head, len)))
     {
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
                    _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
-                   "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics; "
-                   "optionally gzip-compressed)"),
+                   "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics, "
+                   "Perfetto protobuf; optionally gzip- or zstd-compressed)"),
                    self->name);
       return FALSE;
     }
 
   self->format = best;
+  self->sniffed_len = len;
   self->state = best->create (self->trace, &self->ctx);
   tsl_trace_set_format (self->trace, best->name);
   return TRUE;
+}
+
+/* After each parse() call: a checkpoint once a chunk's worth was consumed.
+ * Offsets are in decoded text, so only plain UTF-8 gets an index. */
+static void
+note_checkpoint (TslReader    *self,
+                 const guint8 *buf,
+                 gsize         consumed,
+                 gboolean      at_eof)
+{
+  TslCheckpoint answer;
+  gsize back = 0;
+
+  if (!tsl_chunk_index_is_valid (self->index))
+    return;
+  if (self->gunzip != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
+      self->format->checkpoint == NULL)
+    {
+      tsl_chunk_index_invalidate (self->index);
+      return;
+    }
+  /* A later read must see as much as the sniffer did before the first jump. */
+  if (!at_eof && (!tsl_chunk_index_due (self->index, self->text_offset) ||
+                  self->text_offset < self->sniffed_len))
+    return;
+
+  g_byte_array_set_size (self->index_state, 0);
+  answer = self->format->checkpoint (self->state, buf, consumed, &back, self->index_state);
+  if (answer == TSL_CHECKPOINT_NEVER)
+    tsl_chunk_index_invalidate (self->index);
+  else if (answer == TSL_CHECKPOINT_HERE && !at_eof && back <= consumed &&
+           self->index_state->len <= TSL_CHUNK_STATE_MAX)
+    tsl_chunk_index_add (self->index, self->trace, self->text_offset - back,
+                         self->index_state->data, self->index_state->len);
 }
 
 static gboolean
@@ -444,6 +527,8 @@ run_format (TslReader     *self,
   g_assert ((gsize) *consumed <= len);
   tsl_text_position_advance (&self->ctx.pos, *consumed);
   self->text_offset += *consumed;
+  if (self->index != NULL)
+    note_checkpoint (self, buf, *consumed, at_eof);
   return TRUE;
 }
 
@@ -587,6 +672,15 @@ push_text (TslReader     *self,
            GError       **error)
 {
   gsize run = 0;
+
+  /* In a binary format a NUL is data like any other byte. */
+  if (self->format != NULL && self->format->binary)
+    {
+      guint64 held = self->nul_run;
+
+      self->nul_run = 0;
+      return release_nuls (self, held, error) && push_text_now (self, data, len, at_eof, error);
+    }
 
   if (len == 0 && !at_eof)
     return push_text_now (self, data, 0, FALSE, error);
@@ -749,7 +843,10 @@ push_decoded (TslReader     *self,
 
       self->encoding = ENC_UTF8;
       if (self->n_enc_head >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
-        skip = self->text_offset = 3;
+        {
+          skip = 3;
+          self->skipped_bom = TRUE;
+        }
       else if (self->n_enc_head >= 2 && h[0] == 0xFF && h[1] == 0xFE)
         self->encoding = ENC_UTF16LE;
       else if (self->n_enc_head >= 2 && h[0] == 0xFE && h[1] == 0xFF)
@@ -776,6 +873,44 @@ push_decoded (TslReader     *self,
   return push_known_encoding (self, data, len, at_eof, error);
 }
 
+/* Stage 1 for zstd: frames may be concatenated; damage keeps what was
+ * decompressed before it and becomes a warning at the end. */
+static gboolean
+push_zstd (TslReader     *self,
+           const guint8  *data,
+           gsize          len,
+           GError       **error)
+{
+  guint8 out[INFLATE_BYTES];
+  ZSTD_inBuffer in = { data, len, 0 };
+  gboolean output_full = FALSE;
+
+  while (!self->zstd_failed && (in.pos < in.size || output_full))
+    {
+      ZSTD_outBuffer ob = { out, sizeof out, 0 };
+      gsize ret = ZSTD_decompressStream (self->zstd, &ob, &in);
+
+      if (ZSTD_isError (ret))
+        {
+          tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
+                                 " decompressed bytes (%s); what came before was read",
+                                 self->name, self->bytes_decoded, ZSTD_getErrorName (ret));
+          self->zstd_failed = TRUE;
+          self->zstd_frame_done = TRUE;
+          break;
+        }
+      /* 0: a frame ended; another may follow. */
+      self->zstd_frame_done = ret == 0;
+      output_full = ob.pos == ob.size;
+      if (ob.pos > 0 && !push_decoded (self, out, ob.pos, FALSE, error))
+        return FALSE;
+      if (ob.pos == 0 && in.pos == in.size)
+        break;
+    }
+
+  return TRUE;
+}
+
 /* Stage 1: raw bytes in. */
 static gboolean
 push_raw (TslReader     *self,
@@ -786,6 +921,8 @@ push_raw (TslReader     *self,
   guint8 out[INFLATE_BYTES];
   gboolean output_full = FALSE;
 
+  if (self->zstd != NULL)
+    return push_zstd (self, data, len, error);
   if (self->gunzip == NULL)
     return push_decoded (self, data, len, FALSE, error);
 
@@ -841,6 +978,24 @@ push_raw (TslReader     *self,
   return TRUE;
 }
 
+/* gzip: 1f 8b; zstd: 28 b5 2f fd. Then the held bytes go through. */
+static gboolean
+check_magic (TslReader  *self,
+             GError    **error)
+{
+  static const guint8 zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+  self->magic_checked = TRUE;
+  if (self->n_magic >= 2 && self->magic[0] == 0x1f && self->magic[1] == 0x8b)
+    self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  else if (self->n_magic == 4 && memcmp (self->magic, zstd_magic, 4) == 0)
+    {
+      self->zstd = ZSTD_createDStream ();
+      ZSTD_initDStream (self->zstd);
+    }
+  return push_raw (self, self->magic, self->n_magic, error);
+}
+
 gboolean
 tsl_reader_feed (TslReader     *self,
                  const guint8  *data,
@@ -862,24 +1017,32 @@ tsl_reader_feed (TslReader     *self,
 
   if (!self->magic_checked)
     {
-      guint n = MIN (len, 2 - self->n_magic);
+      guint n = MIN (len, sizeof self->magic - self->n_magic);
 
       memcpy (self->magic + self->n_magic, data, n);
       self->n_magic += n;
       data += n;
       len -= n;
-      if (self->n_magic < 2)
+      if (self->n_magic < sizeof self->magic)
         return TRUE;
 
-      self->magic_checked = TRUE;
-      if (self->magic[0] == 0x1f && self->magic[1] == 0x8b)
-        self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-      if (!push_raw (self, self->magic, 2, error))
+      if (!check_magic (self, error))
         goto failed;
     }
 
-  if (len > 0 && !push_raw (self, data, len, error))
-    goto failed;
+  /* A format sees a checkpoint only after a parse() call: an index with
+   * chunks smaller than a feed (tests) is fed a chunk at a time. */
+  while (len > 0)
+    {
+      gsize piece = len;
+
+      if (self->index != NULL && tsl_chunk_index_is_valid (self->index))
+        piece = MIN (len, MAX (tsl_chunk_index_get_stride (self->index), 4096));
+      if (!push_raw (self, data, piece, error))
+        goto failed;
+      data += piece;
+      len -= piece;
+    }
 
   return TRUE;
 
@@ -962,13 +1125,13 @@ tsl_reader_finish (TslReader  *self,
       return FALSE;
     }
 
-  /* A single byte that never became a magic number. */
-  if (!self->magic_checked && self->n_magic > 0)
-    {
-      self->magic_checked = TRUE;
-      if (!push_raw (self, self->magic, self->n_magic, error))
-        return FALSE;
-    }
+  /* A few bytes that never became a magic number. */
+  if (!self->magic_checked && self->n_magic > 0 && !check_magic (self, error))
+    return FALSE;
+
+  if (self->zstd != NULL && !self->zstd_frame_done)
+    tsl_trace_add_warning (self->trace, "%s: the zstd data is truncated; what it held was read",
+                           self->name);
 
   if (self->gunzip != NULL && !self->gzip_member_done)
     tsl_trace_add_warning (self->trace, _("%s: the gzip data is truncated; what it held was read"),
@@ -984,6 +1147,16 @@ tsl_reader_finish (TslReader  *self,
 
   /* sniff() at the end either picked a format or failed. */
   g_assert (self->format != NULL);
+
+  if (self->index != NULL)
+    {
+      gint64 start = 0, end = 0;
+
+      tsl_chunk_index_close (self->index, self->trace, self->bytes_in);
+      tsl_trace_get_span (self->trace, &start, &end);
+      tsl_chunk_index_set_span (self->index, start, end);
+      tsl_chunk_index_set_format (self->index, self->format->name);
+    }
 
   return check_something_to_show (self, error);
 }

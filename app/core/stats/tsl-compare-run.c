@@ -7,8 +7,10 @@
  * with a time filter and a fresh count-mode sampler, so each range gets its
  * own K..2K points per track. The two range reads run on two threads. A
  * pipe cannot be re-read: its one pass's samples are split by time instead
- * and a warning says so. (Reading only the bytes of a range, from byte
- * offsets kept per slice, is not done yet: each re-read scans the file.)
+ * and a warning says so. A range read of a file read before reads only
+ * the chunks whose times overlap the range (the chunk index,
+ * read/tsl-chunk-index.h, which the first pass records and caches); with
+ * an index the span pass is skipped too.
  *
  * Weights: re-reads and the command line use count mode, where every kept
  * sample of a track stands for the same number of events (T, bar the last
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-compare-private.h"
 #include "tsl-duration.h"
 #include "tsl-read-stream.h"
@@ -597,7 +600,13 @@ run (const TslCompareRequest *request,
       first = tsl_trace_new (TSL_SAMPLER_COUNT, seekable ? SPAN_PASS_K : request->k, request->seed);
       if (request->budget != NULL)
         tsl_trace_set_budget (first, request->budget);
-      if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+      /* A file indexed before (this process or the cache) knows its span. */
+      if (seekable && tsl_chunk_index_get_file_span (request->path, &start, &end))
+        {
+          tsl_trace_note_time (first, start);
+          tsl_trace_note_time (first, end);
+        }
+      else if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
         return NULL;
       trace = first;
     }

@@ -106,6 +106,16 @@ void              tsl_chrome_model_frames_done  (TslChromeModel       *self);
 gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
 /* End of input: closes open spans. */
 void              tsl_chrome_model_finish       (TslChromeModel       *self);
+/* For a chunk index: appends the spans open on each thread to `saved`;
+ * FALSE when this is no place for a checkpoint (async spans pending, or
+ * more than max_len bytes of state). */
+gboolean          tsl_chrome_model_save         (TslChromeModel       *self,
+                                                 GByteArray           *saved,
+                                                 gsize                 max_len);
+/* Replaces the open spans with those saved; FALSE if they cannot be. */
+gboolean          tsl_chrome_model_restore      (TslChromeModel       *self,
+                                                 const guint8         *saved,
+                                                 gsize                 len);
 
 /* The bytes from one member's value to the next one's (separator, key,
  * colon) at each member position of recent events, and the slot they lead

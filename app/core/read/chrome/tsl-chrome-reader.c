@@ -16,6 +16,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 #include "tsl-chrome-private.h"
@@ -65,6 +66,7 @@ struct _TslChrome {
   gboolean          need_separator;
   gboolean          saw_events;
   gboolean          warned_trailing;
+  gboolean          had_samples;    /* a "samples" list: no chunk index */
   TslJsonSkip       skip;
   GByteArray       *held_samples;
   guint64           n_events;
@@ -594,11 +596,13 @@ parse_member (TslChrome   *self,
         {
           self->state = ST_EVENTS;
           self->list_is_samples = TRUE;
+          self->had_samples = TRUE;
           self->need_separator = FALSE;
           p++;
         }
       else
         {
+          self->had_samples = TRUE;
           self->state = ST_HOLD_SAMPLES;
           if (self->held_samples == NULL)
             self->held_samples = g_byte_array_new ();
@@ -798,10 +802,66 @@ chrome_parse (gpointer      state,
   return p - buf;
 }
 
+static inline gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Inside the event array, right after an event (the ',' and blanks after
+ * it are stepped back over), with the open spans saved. A "samples" list
+ * names threads by tid alone, from what earlier events said: no index. */
+static TslCheckpoint
+chrome_checkpoint (gpointer      state,
+                   const guint8 *buf,
+                   gsize         consumed,
+                   gsize        *back,
+                   GByteArray   *saved)
+{
+  TslChrome *self = state;
+  gsize at = consumed;
+
+  if (self->had_samples || self->held_samples != NULL)
+    return TSL_CHECKPOINT_NEVER;
+  if (self->state != ST_EVENTS || self->list_is_samples)
+    return TSL_CHECKPOINT_NOT_HERE;
+  if (!self->need_separator)
+    {
+      while (at > 0 && is_ws (buf[at - 1]))
+        at--;
+      if (at == 0 || buf[at - 1] != ',')
+        return TSL_CHECKPOINT_NOT_HERE;
+      at--;
+      while (at > 0 && is_ws (buf[at - 1]))
+        at--;
+      if (at == 0 || buf[at - 1] != '}')
+        return TSL_CHECKPOINT_NOT_HERE;
+    }
+  if (!tsl_chrome_model_save (&self->model, saved, TSL_CHUNK_STATE_MAX))
+    return TSL_CHECKPOINT_NOT_HERE;
+  *back = consumed - at;
+  return TSL_CHECKPOINT_HERE;
+}
+
+static gboolean
+chrome_restore (gpointer      state,
+                const guint8 *saved,
+                gsize         len)
+{
+  TslChrome *self = state;
+
+  /* Both ends of a jump are right after an event: a ',' comes next. */
+  if (self->state != ST_EVENTS || self->list_is_samples || !self->need_separator)
+    return FALSE;
+  return tsl_chrome_model_restore (&self->model, saved, len);
+}
+
 const TslFormat tsl_format_chrome_json = {
   .name = "chrome-json",
   .sniff = chrome_sniff,
   .create = chrome_create,
   .parse = chrome_parse,
   .destroy = chrome_destroy,
+  .checkpoint = chrome_checkpoint,
+  .restore = chrome_restore,
 };

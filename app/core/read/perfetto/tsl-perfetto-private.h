@@ -1,0 +1,36 @@
+/* tsl-perfetto-private.h: Perfetto TracePackets into a TslTrace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The reader (tsl-perfetto-reader.c) cuts the byte stream into TracePackets;
+ * the model (tsl-perfetto-model.c) keeps what the packets build up — per
+ * sequence interned strings, defaults and clocks, the tracks their
+ * descriptors declare, open slices — and feeds the trace's samplers.
+ */
+#pragma once
+
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+/* Packets larger than this are refused (Perfetto writes packets of at most
+ * a few MiB; compressed bundles hold at most 512 KiB). */
+#define TSL_PERFETTO_MAX_PACKET ((gsize) 256 * 1024 * 1024)
+
+typedef struct _TslPerfettoModel TslPerfettoModel;
+
+TslPerfettoModel *tsl_perfetto_model_new        (TslTrace         *trace);
+void              tsl_perfetto_model_free       (TslPerfettoModel *self);
+/* One TracePacket (its payload). FALSE if it is not a well-formed
+ * TracePacket; then *what says what was wrong. Malformed packets inside
+ * compressed_packets are counted, not reported here. */
+gboolean          tsl_perfetto_model_packet     (TslPerfettoModel *self,
+                                                 const guint8     *data,
+                                                 gsize             len,
+                                                 const char      **what);
+/* Packets that carried a TrackEvent since the last call. */
+guint64           tsl_perfetto_model_take_events (TslPerfettoModel *self);
+/* End of input: closes open slices, turns counts into warnings. */
+void              tsl_perfetto_model_finish     (TslPerfettoModel *self);
+
+G_END_DECLS

@@ -1,0 +1,226 @@
+/* tsl-perfetto-reader.c: Perfetto protobuf traces
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A Trace is a run of field-1 length-delimited TracePackets (key byte 0x0A,
+ * a varint length, the packet). This file cuts the stream into packets —
+ * each handed to the model in place, only a packet split by a chunk boundary
+ * is held back by TslReader — and reports damage by byte offset, as
+ * "FILE:BYTE: message" (there are no lines). A trace cut short keeps what
+ * came before and warns.
+ */
+#define G_LOG_DOMAIN "tsl-perfetto-reader"
+
+#include "config.h"
+
+#include "tsl-format-private.h"
+#include "tsl-perfetto-private.h"
+#include "tsl-proto.h"
+
+#define MAX_POS_WARNINGS 10
+
+typedef struct {
+  TslTrace         *trace;
+  TslReaderContext *ctx;
+  TslPerfettoModel *model;
+  guint64           offset;       /* of the current buffer in the decoded stream */
+  guint64           n_malformed;
+  guint64           n_packets;
+} PerfettoState;
+
+static gpointer
+perfetto_create (TslTrace         *trace,
+                 TslReaderContext *ctx)
+{
+  PerfettoState *self = g_new0 (PerfettoState, 1);
+
+  self->trace = trace;
+  self->ctx = ctx;
+  self->model = tsl_perfetto_model_new (trace);
+  return self;
+}
+
+static void
+perfetto_destroy (gpointer state)
+{
+  PerfettoState *self = state;
+
+  tsl_perfetto_model_free (self->model);
+  g_free (self);
+}
+
+static void
+set_error (PerfettoState  *self,
+           GError        **error,
+           guint64         byte,
+           const char     *message)
+{
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX, "%s:%" G_GUINT64_FORMAT ": %s",
+               tsl_reader_context_get_name (self->ctx), byte, message);
+}
+
+static void
+finish (PerfettoState *self)
+{
+  tsl_trace_add_events (self->trace, tsl_perfetto_model_take_events (self->model));
+  tsl_perfetto_model_finish (self->model);
+  if (self->n_malformed > MAX_POS_WARNINGS)
+    tsl_trace_add_warning (self->trace, "%s: %" G_GUINT64_FORMAT " malformed TracePackets were "
+                           "skipped in all", tsl_reader_context_get_name (self->ctx),
+                           self->n_malformed);
+  if (self->n_packets == 0)
+    tsl_trace_add_warning (self->trace, "%s: no TracePackets found",
+                           tsl_reader_context_get_name (self->ctx));
+}
+
+static gssize
+perfetto_parse (gpointer       state,
+                const guint8  *buf,
+                gsize          len,
+                gboolean       at_eof,
+                GError       **error)
+{
+  PerfettoState *self = state;
+  const guint8 *p = buf;
+  const guint8 *end = buf + len;
+
+  while (p < end)
+    {
+      const guint8 *start = p;
+      TslProtoStatus st;
+      guint64 key, n;
+      const char *what;
+
+      st = tsl_proto_varint (&p, end, &key);
+      if (st == TSL_PROTO_OK && (key & 7) == TSL_PROTO_LEN)
+        st = tsl_proto_varint (&p, end, &n);
+      else if (st == TSL_PROTO_OK)
+        {
+          g_autofree char *message =
+            g_strdup_printf ("expected a TracePacket (field 1, length-delimited: byte 0x0A), "
+                             "found field %" G_GUINT64_FORMAT " with wire type %u",
+                             key >> 3, (guint) (key & 7));
+
+          set_error (self, error, self->offset + (start - buf), message);
+          return -1;
+        }
+      if (st == TSL_PROTO_BAD)
+        {
+          set_error (self, error, self->offset + (start - buf),
+                     "expected a TracePacket key and length, found a varint longer than 10 bytes");
+          return -1;
+        }
+      if (st == TSL_PROTO_OK && n > TSL_PERFETTO_MAX_PACKET)
+        {
+          g_autofree char *message =
+            g_strdup_printf ("a TracePacket claims %" G_GUINT64_FORMAT " bytes; packets over "
+                             "%" G_GSIZE_FORMAT " MiB are refused", n,
+                             TSL_PERFETTO_MAX_PACKET / (1024 * 1024));
+
+          set_error (self, error, self->offset + (start - buf), message);
+          return -1;
+        }
+      if (st != TSL_PROTO_OK || n > (guint64) (end - p))
+        {
+          if (!at_eof)
+            {
+              p = start;
+              break;
+            }
+          tsl_trace_add_warning (self->trace, "%s:%" G_GUINT64_FORMAT ": the trace ends inside a "
+                                 "TracePacket (%" G_GSIZE_FORMAT " bytes of it present); what "
+                                 "came before was read", tsl_reader_context_get_name (self->ctx),
+                                 self->offset + (start - buf), (gsize) (end - start));
+          p = end;
+          break;
+        }
+
+      if (key >> 3 == 1)
+        {
+          self->n_packets++;
+          if (!tsl_perfetto_model_packet (self->model, p, (gsize) n, &what))
+            {
+              if (++self->n_malformed <= MAX_POS_WARNINGS)
+                tsl_trace_add_warning (self->trace, "%s:%" G_GUINT64_FORMAT ": skipped a "
+                                       "malformed TracePacket: %s",
+                                       tsl_reader_context_get_name (self->ctx),
+                                       self->offset + (start - buf), what);
+            }
+        }
+      p += n;
+    }
+
+  tsl_trace_add_events (self->trace, tsl_perfetto_model_take_events (self->model));
+  self->offset += p - buf;
+  if (at_eof)
+    finish (self);
+  return p - buf;
+}
+
+/* A Trace starts with TracePackets whose fields are well formed. Text
+ * starting with a newline (0x0A) also looks like a packet key, so the
+ * packets of the head must parse and, for the fields that say what a packet
+ * is, have the wire type Perfetto gives them. A damaged packet further on
+ * does not veto what came before (the reader reports it). */
+static int
+perfetto_sniff (const guint8 *head,
+                gsize         len,
+                gboolean      at_eof)
+{
+  const guint8 *p = head, *end = head + len;
+  guint packets = 0, known = 0;
+
+  while (p < end && packets < 64)
+    {
+      TslProtoCursor c;
+      TslProtoField f;
+      TslProtoStatus st;
+      gboolean partial, bad = FALSE;
+      guint known_here = 0;
+      guint64 n;
+
+      if (*p != 0x0A)
+        break;
+      p++;
+      st = tsl_proto_varint (&p, end, &n);
+      if (st != TSL_PROTO_OK || n > TSL_PERFETTO_MAX_PACKET)
+        break;
+      /* A packet longer than the head is judged on what is there. */
+      partial = n > (guint64) (end - p);
+      tsl_proto_cursor_init (&c, p, partial ? (gsize) (end - p) : (gsize) n);
+      while (!bad && (st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
+        {
+          gboolean varint = f.number == 8 || f.number == 10 || f.number == 13 ||
+                            f.number == 58 || f.number == 3 || f.number == 41;
+          gboolean message = f.number == 11 || f.number == 12 || f.number == 59 ||
+                             f.number == 60 || f.number == 6 || f.number == 50 ||
+                             f.number == 33 || f.number == 35 || f.number == 1;
+
+          bad = (varint && f.wire != TSL_PROTO_VARINT) || (message && f.wire != TSL_PROTO_LEN) ||
+                f.number > 10000;
+          if (varint || message)
+            known_here++;
+        }
+      if (bad || (st != TSL_PROTO_END && !(partial && st == TSL_PROTO_TRUNCATED)))
+        break;
+      packets++;
+      known += known_here;
+      if (partial)
+        break;
+      p += n;
+    }
+
+  if (packets == 0 || known == 0)
+    return 0;
+  /* Several packets, or all of a small input. */
+  return packets >= 2 || p == end ? 100 : 90;
+}
+
+const TslFormat tsl_format_perfetto_proto = {
+  .name = "perfetto-proto",
+  .sniff = perfetto_sniff,
+  .create = perfetto_create,
+  .parse = perfetto_parse,
+  .destroy = perfetto_destroy,
+  .binary = TRUE,
+};

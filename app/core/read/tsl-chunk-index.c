@@ -1,0 +1,700 @@
+/* tsl-chunk-index.c: checkpoints of a file's first read, for range reads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-chunk-index"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "tsl-chunk-index.h"
+
+/* Indexes kept for the process: a few files' worth, the oldest dropped. */
+#define REMEMBER_MAX 8
+
+struct _TslChunkIndex
+{
+  gint     ref_count;
+  gboolean valid;
+  gboolean closed;
+  GArray  *chunks;        /* TslChunk; the last is open until closed */
+  guint64  stride;        /* bytes between checkpoints at least */
+  guint64  size;
+  guint64  changes;       /* the trace's change count at the open chunk's start */
+  gint64   span_start;
+  gint64   span_end;
+  char    *format;
+};
+
+typedef struct {
+  TslFileKey     key;
+  TslChunkIndex *index;
+} Remembered;
+
+static GMutex      remembered_lock;
+static GQueue      remembered = G_QUEUE_INIT;
+static guint64     bytes_read;
+
+gboolean
+tsl_file_key_query (GFileInputStream *stream,
+                    TslFileKey       *key)
+{
+  g_autoptr(GFileInfo) info = NULL;
+
+  info = g_file_input_stream_query_info (stream,
+                                         G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                         G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                         G_FILE_ATTRIBUTE_UNIX_DEVICE ","
+                                         G_FILE_ATTRIBUTE_UNIX_INODE ","
+                                         G_FILE_ATTRIBUTE_TIME_MODIFIED ","
+                                         G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                         NULL, NULL);
+  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
+      !g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_UNIX_INODE))
+    return FALSE;
+
+  key->dev = g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_UNIX_DEVICE);
+  key->inode = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_UNIX_INODE);
+  key->size = g_file_info_get_size (info);
+  key->mtime_us = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED) * G_USEC_PER_SEC +
+                  g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
+  return TRUE;
+}
+
+static void
+chunk_clear (gpointer data)
+{
+  TslChunk *chunk = data;
+
+  g_clear_pointer (&chunk->state, g_bytes_unref);
+}
+
+TslChunkIndex *
+tsl_chunk_index_new (void)
+{
+  TslChunkIndex *self = g_new0 (TslChunkIndex, 1);
+
+  self->ref_count = 1;
+  self->valid = TRUE;
+  self->chunks = g_array_new (FALSE, TRUE, sizeof (TslChunk));
+  g_array_set_clear_func (self->chunks, chunk_clear);
+  self->stride = TSL_CHUNK_BYTES;
+  /* Tests index small files in many chunks. */
+  if (g_getenv ("TSL_INDEX_CHUNK_BYTES") != NULL)
+    self->stride = MAX (g_ascii_strtoull (g_getenv ("TSL_INDEX_CHUNK_BYTES"), NULL, 10), 1);
+  return self;
+}
+
+TslChunkIndex *
+tsl_chunk_index_ref (TslChunkIndex *self)
+{
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tsl_chunk_index_unref (TslChunkIndex *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_array_unref (self->chunks);
+  g_free (self->format);
+  g_free (self);
+}
+
+/* Over the cap: neighbouring closed chunks become one, and checkpoints
+ * come half as often from now on. Memory stays O(TSL_CHUNK_INDEX_MAX). */
+static void
+halve (TslChunkIndex *self)
+{
+  guint closed = self->chunks->len - 1;
+  GArray *merged = g_array_sized_new (FALSE, TRUE, sizeof (TslChunk), closed / 2 + 2);
+
+  g_array_set_clear_func (merged, chunk_clear);
+  for (guint i = 0; i <= closed; i++)
+    {
+      TslChunk *chunk = &g_array_index (self->chunks, TslChunk, i);
+
+      /* Pairs of closed chunks; the open one stays as it is. */
+      if (i % 2 == 1 && i < closed)
+        {
+          TslChunk *into = &g_array_index (merged, TslChunk, merged->len - 1);
+
+          into->min_ns = MIN (into->min_ns, chunk->min_ns);
+          into->max_ns = MAX (into->max_ns, chunk->max_ns);
+          into->must_read |= chunk->must_read;
+          continue;
+        }
+      g_array_append_val (merged, *chunk);
+      chunk->state = NULL;   /* moved */
+    }
+  g_array_unref (self->chunks);
+  self->chunks = merged;
+  self->stride *= 2;
+}
+
+static void
+close_open_chunk (TslChunkIndex *self,
+                  TslTrace      *trace,
+                  gboolean       last)
+{
+  TslChunk *open = &g_array_index (self->chunks, TslChunk, self->chunks->len - 1);
+  guint64 changes;
+
+  tsl_trace_take_window (trace, &open->min_ns, &open->max_ns, &changes);
+  /* The first chunk holds the header; the last the end of the document. */
+  open->must_read = self->chunks->len == 1 || last || changes != self->changes;
+  self->changes = changes;
+}
+
+void
+tsl_chunk_index_add (TslChunkIndex *self,
+                     TslTrace      *trace,
+                     guint64        offset,
+                     const guint8  *state,
+                     gsize          state_len)
+{
+  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, NULL };
+
+  g_return_if_fail (!self->closed);
+
+  if (!self->valid)
+    return;
+  if (self->chunks->len == 0)
+    {
+      gint64 min_ns, max_ns;
+
+      tsl_trace_take_window (trace, &min_ns, &max_ns, &self->changes);
+    }
+  else
+    close_open_chunk (self, trace, FALSE);
+  if (state_len > 0)
+    chunk.state = g_bytes_new (state, state_len);
+  g_array_append_val (self->chunks, chunk);
+  if (self->chunks->len > TSL_CHUNK_INDEX_MAX)
+    halve (self);
+}
+
+void
+tsl_chunk_index_close (TslChunkIndex *self,
+                       TslTrace      *trace,
+                       guint64        size)
+{
+  if (self->closed)
+    return;
+  self->closed = TRUE;
+  self->size = size;
+  if (self->chunks->len == 0)
+    self->valid = FALSE;
+  else
+    close_open_chunk (self, trace, TRUE);
+}
+
+void
+tsl_chunk_index_invalidate (TslChunkIndex *self)
+{
+  self->valid = FALSE;
+  g_array_set_size (self->chunks, 0);
+}
+
+gboolean
+tsl_chunk_index_is_valid (TslChunkIndex *self)
+{
+  return self->valid;
+}
+
+guint64
+tsl_chunk_index_get_last_offset (TslChunkIndex *self)
+{
+  if (self->chunks->len == 0)
+    return 0;
+  return g_array_index (self->chunks, TslChunk, self->chunks->len - 1).offset;
+}
+
+gboolean
+tsl_chunk_index_due (TslChunkIndex *self,
+                     guint64        offset)
+{
+  return self->valid && !self->closed && self->chunks->len > 0 &&
+         offset >= tsl_chunk_index_get_last_offset (self) + self->stride;
+}
+
+guint64
+tsl_chunk_index_get_stride (TslChunkIndex *self)
+{
+  return self->stride;
+}
+
+guint
+tsl_chunk_index_get_n_chunks (TslChunkIndex *self)
+{
+  return self->valid ? self->chunks->len : 0;
+}
+
+const TslChunk *
+tsl_chunk_index_get_chunk (TslChunkIndex *self,
+                           guint          i)
+{
+  g_return_val_if_fail (i < self->chunks->len, NULL);
+
+  return &g_array_index (self->chunks, TslChunk, i);
+}
+
+guint64
+tsl_chunk_index_get_chunk_end (TslChunkIndex *self,
+                               guint          i)
+{
+  if (i + 1 < self->chunks->len)
+    return g_array_index (self->chunks, TslChunk, i + 1).offset;
+  return self->size;
+}
+
+gboolean
+tsl_chunk_index_wants (TslChunkIndex *self,
+                       guint          i,
+                       gint64         lo,
+                       gint64         hi)
+{
+  const TslChunk *chunk = tsl_chunk_index_get_chunk (self, i);
+
+  return chunk->must_read || (chunk->min_ns < hi && chunk->max_ns >= lo);
+}
+
+void
+tsl_chunk_index_get_span (TslChunkIndex *self,
+                          gint64        *start_ns,
+                          gint64        *end_ns)
+{
+  *start_ns = self->span_start;
+  *end_ns = self->span_end;
+}
+
+void
+tsl_chunk_index_set_span (TslChunkIndex *self,
+                          gint64         start_ns,
+                          gint64         end_ns)
+{
+  self->span_start = start_ns;
+  self->span_end = end_ns;
+}
+
+const char *
+tsl_chunk_index_get_format (TslChunkIndex *self)
+{
+  return self->format;
+}
+
+void
+tsl_chunk_index_set_format (TslChunkIndex *self,
+                            const char    *format)
+{
+  g_free (self->format);
+  self->format = g_strdup (format);
+}
+
+static gboolean
+key_equal (const TslFileKey *a,
+           const TslFileKey *b)
+{
+  return a->dev == b->dev && a->inode == b->inode && a->size == b->size &&
+         a->mtime_us == b->mtime_us;
+}
+
+static void
+remembered_free (Remembered *r)
+{
+  tsl_chunk_index_unref (r->index);
+  g_free (r);
+}
+
+void
+tsl_chunk_index_remember (const TslFileKey *key,
+                          TslChunkIndex    *index)
+{
+  Remembered *r;
+
+  g_return_if_fail (index->closed && index->valid);
+
+  g_mutex_lock (&remembered_lock);
+  for (GList *l = remembered.head; l != NULL; l = l->next)
+    {
+      r = l->data;
+      if (r->key.dev == key->dev && r->key.inode == key->inode)
+        {
+          g_queue_delete_link (&remembered, l);
+          remembered_free (r);
+          break;
+        }
+    }
+  r = g_new0 (Remembered, 1);
+  r->key = *key;
+  r->index = tsl_chunk_index_ref (index);
+  g_queue_push_head (&remembered, r);
+  while (remembered.length > REMEMBER_MAX)
+    remembered_free (g_queue_pop_tail (&remembered));
+  g_mutex_unlock (&remembered_lock);
+}
+
+TslChunkIndex *
+tsl_chunk_index_lookup (const TslFileKey *key)
+{
+  TslChunkIndex *found = NULL;
+
+  g_mutex_lock (&remembered_lock);
+  for (GList *l = remembered.head; l != NULL; l = l->next)
+    {
+      Remembered *r = l->data;
+
+      if (key_equal (&r->key, key))
+        {
+          found = tsl_chunk_index_ref (r->index);
+          break;
+        }
+    }
+  g_mutex_unlock (&remembered_lock);
+  return found;
+}
+
+gboolean
+tsl_chunk_index_disabled (void)
+{
+  const char *env = g_getenv ("TSL_NO_INDEX");
+
+  return env != NULL && *env != '\0' && !g_str_equal (env, "0");
+}
+
+guint64
+tsl_chunk_index_get_bytes_read (void)
+{
+  return __atomic_load_n (&bytes_read, __ATOMIC_RELAXED);
+}
+
+void
+tsl_chunk_index_count_read (guint64 bytes)
+{
+  __atomic_fetch_add (&bytes_read, bytes, __ATOMIC_RELAXED);
+}
+
+/* ── The on-disk cache ──────────────────────────────────────────────────
+ *
+ * $XDG_CACHE_HOME/timeslice/index-DEV-INODE.tsi holds one file's index:
+ * a header (magic, cache version, program version), the file's identity
+ * (device, inode, size, mtime) and a SHA-256 of its first and last 64 KiB,
+ * the span and format, the chunks, and a SHA-256 of all that. Anything that
+ * does not match to the byte (another version, a changed file, a truncated
+ * or corrupt entry) is ignored and the file read again; a cache that cannot
+ * be written (read-only, full disk) is simply not written. At most
+ * CACHE_MAX_FILES entries, the oldest removed first. */
+
+#define CACHE_MAGIC       "TSLINDEX"
+#define CACHE_VERSION     1
+#define CACHE_END_BYTES   (64 * 1024)
+#define CACHE_MAX_FILES   64
+#define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
+
+static char *
+cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "timeslice", NULL);
+}
+
+static char *
+cache_path (const TslFileKey *key)
+{
+  g_autofree char *dir = cache_dir ();
+  g_autofree char *name = g_strdup_printf ("index-%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x.tsi",
+                                           key->dev, key->inode);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* SHA-256 of the first and last 64 KiB; the stream is left where it was. */
+static gboolean
+hash_ends (GFileInputStream *stream,
+           guint64           size,
+           guint8            digest[32])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *buf = g_malloc (CACHE_END_BYTES);
+  goffset where = g_seekable_tell (G_SEEKABLE (stream));
+  guint64 at[2] = { 0, size > CACHE_END_BYTES ? size - CACHE_END_BYTES : 0 };
+  gsize len = 32;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize got = 0;
+
+      if (!g_seekable_seek (G_SEEKABLE (stream), at[i], G_SEEK_SET, NULL, NULL) ||
+          !g_input_stream_read_all (G_INPUT_STREAM (stream), buf, CACHE_END_BYTES, &got, NULL, NULL))
+        return FALSE;
+      g_checksum_update (sum, buf, got);
+    }
+  g_checksum_get_digest (sum, digest, &len);
+  return g_seekable_seek (G_SEEKABLE (stream), where, G_SEEK_SET, NULL, NULL);
+}
+
+static void
+put (GByteArray *out,
+     const void *data,
+     gsize       len)
+{
+  g_byte_array_append (out, data, len);
+}
+
+static void
+put_u64 (GByteArray *out,
+         guint64     v)
+{
+  guint64 le = GUINT64_TO_LE (v);
+
+  put (out, &le, sizeof le);
+}
+
+typedef struct {
+  const guint8 *p;
+  const guint8 *end;
+  gboolean      ok;
+} Reader;
+
+static const guint8 *
+get (Reader *r,
+     gsize   len)
+{
+  const guint8 *p = r->p;
+
+  if (!r->ok || (gsize) (r->end - r->p) < len)
+    {
+      r->ok = FALSE;
+      return NULL;
+    }
+  r->p += len;
+  return p;
+}
+
+static guint64
+get_u64 (Reader *r)
+{
+  const guint8 *p = get (r, 8);
+  guint64 v;
+
+  if (p == NULL)
+    return 0;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static void
+cache_evict (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "index-") && g_str_has_suffix (name, ".tsi"))
+      g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  while (names->len > CACHE_MAX_FILES)
+    {
+      guint oldest = 0;
+      gint64 oldest_mtime = G_MAXINT64;
+
+      for (guint i = 0; i < names->len; i++)
+        {
+          GStatBuf st;
+
+          if (g_stat (g_ptr_array_index (names, i), &st) == 0 && st.st_mtime < oldest_mtime)
+            {
+              oldest_mtime = st.st_mtime;
+              oldest = i;
+            }
+        }
+      g_unlink (g_ptr_array_index (names, oldest));
+      g_ptr_array_remove_index (names, oldest);
+    }
+}
+
+static void
+cache_save (GFileInputStream *stream,
+            const TslFileKey *key,
+            TslChunkIndex    *index)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *dir = cache_dir ();
+  g_autofree char *path = cache_path (key);
+  guint8 digest[32];
+  gsize len = sizeof digest;
+  const char *format = index->format != NULL ? index->format : "";
+
+  if (!hash_ends (stream, key->size, digest))
+    return;
+  put (out, CACHE_MAGIC, 8);
+  put_u64 (out, CACHE_VERSION);
+  put_u64 (out, strlen (PACKAGE_VERSION));
+  put (out, PACKAGE_VERSION, strlen (PACKAGE_VERSION));
+  put_u64 (out, key->dev);
+  put_u64 (out, key->inode);
+  put_u64 (out, key->size);
+  put_u64 (out, key->mtime_us);
+  put (out, digest, sizeof digest);
+  put_u64 (out, index->span_start);
+  put_u64 (out, index->span_end);
+  put_u64 (out, strlen (format));
+  put (out, format, strlen (format));
+  put_u64 (out, index->stride);
+  put_u64 (out, index->chunks->len);
+  for (guint i = 0; i < index->chunks->len; i++)
+    {
+      const TslChunk *chunk = &g_array_index (index->chunks, TslChunk, i);
+      gsize state_len = chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0;
+
+      put_u64 (out, chunk->offset);
+      put_u64 (out, chunk->min_ns);
+      put_u64 (out, chunk->max_ns);
+      put_u64 (out, chunk->must_read);
+      put_u64 (out, state_len);
+      if (state_len > 0)
+        put (out, g_bytes_get_data (chunk->state, NULL), state_len);
+    }
+  g_checksum_update (sum, out->data, out->len);
+  g_checksum_get_digest (sum, digest, &len);
+  put (out, digest, sizeof digest);
+
+  /* Written aside and renamed: a reader never sees half an entry. */
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents (path, (const char *) out->data, out->len, NULL))
+    {
+      g_debug ("cannot write the index cache %s", path);
+      return;
+    }
+  cache_evict (dir);
+}
+
+static TslChunkIndex *
+cache_load (GFileInputStream *stream,
+            const TslFileKey *key)
+{
+  g_autofree char *path = cache_path (key);
+  g_autofree char *data = NULL;
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(TslChunkIndex) index = NULL;
+  guint8 digest[32], ends[32];
+  gsize len = 0, dlen = sizeof digest;
+  Reader r;
+  const guint8 *p;
+  guint64 n, vlen, flen;
+
+  if (!g_file_get_contents (path, &data, &len, NULL) || len < 8 + 32)
+    return NULL;
+  g_checksum_update (sum, (const guint8 *) data, len - 32);
+  g_checksum_get_digest (sum, digest, &dlen);
+  if (memcmp (digest, data + len - 32, 32) != 0)
+    return NULL;   /* truncated or corrupt */
+
+  r = (Reader) { (const guint8 *) data, (const guint8 *) data + len - 32, TRUE };
+  p = get (&r, 8);
+  if (p == NULL || memcmp (p, CACHE_MAGIC, 8) != 0 || get_u64 (&r) != CACHE_VERSION)
+    return NULL;
+  vlen = get_u64 (&r);
+  p = get (&r, vlen);
+  if (p == NULL || vlen != strlen (PACKAGE_VERSION) || memcmp (p, PACKAGE_VERSION, vlen) != 0)
+    return NULL;
+  if (get_u64 (&r) != key->dev || get_u64 (&r) != key->inode || get_u64 (&r) != key->size ||
+      get_u64 (&r) != key->mtime_us)
+    return NULL;
+  p = get (&r, 32);
+  if (p == NULL || !hash_ends (stream, key->size, ends) || memcmp (p, ends, 32) != 0)
+    return NULL;
+
+  index = tsl_chunk_index_new ();
+  index->span_start = (gint64) get_u64 (&r);
+  index->span_end = (gint64) get_u64 (&r);
+  flen = get_u64 (&r);
+  p = get (&r, flen);
+  if (p != NULL)
+    index->format = g_strndup ((const char *) p, flen);
+  index->stride = get_u64 (&r);
+  n = get_u64 (&r);
+  if (!r.ok || n == 0 || n > CACHE_MAX_CHUNKS)
+    return NULL;
+  for (guint64 i = 0; i < n; i++)
+    {
+      TslChunk chunk = { 0 };
+      guint64 state_len;
+
+      chunk.offset = get_u64 (&r);
+      chunk.min_ns = (gint64) get_u64 (&r);
+      chunk.max_ns = (gint64) get_u64 (&r);
+      chunk.must_read = get_u64 (&r) != 0;
+      state_len = get_u64 (&r);
+      if (state_len > TSL_CHUNK_STATE_MAX || (p = get (&r, state_len)) == NULL)
+        return NULL;
+      if (state_len > 0)
+        chunk.state = g_bytes_new (p, state_len);
+      /* Offsets rise from 0 and stay inside the file. */
+      if ((i == 0 && chunk.offset != 0) ||
+          (i > 0 && chunk.offset <= g_array_index (index->chunks, TslChunk, index->chunks->len - 1).offset) ||
+          chunk.offset >= key->size)
+        {
+          g_clear_pointer (&chunk.state, g_bytes_unref);
+          return NULL;
+        }
+      g_array_append_val (index->chunks, chunk);
+    }
+  if (!r.ok || r.p != r.end)
+    return NULL;
+  index->size = key->size;
+  index->closed = TRUE;
+  return g_steal_pointer (&index);
+}
+
+TslChunkIndex *
+tsl_chunk_index_find (GFileInputStream *stream,
+                      const TslFileKey *key)
+{
+  TslChunkIndex *index = tsl_chunk_index_lookup (key);
+
+  if (index != NULL || tsl_chunk_index_disabled ())
+    return index;
+  index = cache_load (stream, key);
+  if (index != NULL)
+    {
+      g_debug ("index of %u chunks from the cache", index->chunks->len);
+      tsl_chunk_index_remember (key, index);
+    }
+  return index;
+}
+
+void
+tsl_chunk_index_store (GFileInputStream *stream,
+                       const TslFileKey *key,
+                       TslChunkIndex    *index)
+{
+  tsl_chunk_index_remember (key, index);
+  cache_save (stream, key, index);
+}
+
+gboolean
+tsl_chunk_index_get_file_span (const char *path,
+                               gint64     *start_ns,
+                               gint64     *end_ns)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  TslFileKey key;
+
+  if (tsl_chunk_index_disabled () || path == NULL || g_str_equal (path, "-"))
+    return FALSE;
+  file = g_file_new_for_path (path);
+  stream = g_file_read (file, NULL, NULL);
+  if (stream == NULL || !tsl_file_key_query (stream, &key) ||
+      (index = tsl_chunk_index_find (stream, &key)) == NULL)
+    return FALSE;
+  tsl_chunk_index_get_span (index, start_ns, end_ns);
+  return TRUE;
+}

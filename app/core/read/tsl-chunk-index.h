@@ -1,0 +1,149 @@
+/* tsl-chunk-index.h: where in a file each stretch of time is, for range reads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The first read of a regular, uncompressed file records a checkpoint every
+ * few MiB at an event boundary the format accepts: its byte offset, the
+ * format's state there (Chrome: the spans open on each thread) and, for
+ * the chunk it closes, the earliest and latest time the chunk's events
+ * offered. A chunk whose reading changed more than samples (a new track, a
+ * name, a warning) is marked to be read always. A later read of the same
+ * file with a time filter reads the first chunk (the header), every marked
+ * chunk and every chunk whose [min, max] overlaps the filter (traces are
+ * not sorted: the bounds, not the position, decide), and gets the same
+ * samples as a full read.
+ *
+ * Indexes are kept in memory for the process and in a cache on disk, keyed
+ * by the file's device, inode, size and modification time (and, on disk, a
+ * hash of its first and last 64 KiB); a changed file finds none. Pipes,
+ * gzip, UTF-16 and a UTF-8 BOM get no index. TSL_NO_INDEX=1 neither records
+ * nor uses one; TSL_INDEX_CHUNK_BYTES=N sets the bytes between checkpoints
+ * (for tests).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tsl-reader.h"
+#include "tsl-trace.h"
+
+G_BEGIN_DECLS
+
+/* Bytes between checkpoints at least; the index doubles it (merging
+ * neighbours) when it would hold more than TSL_CHUNK_INDEX_MAX chunks. */
+#define TSL_CHUNK_BYTES      (4 * 1024 * 1024)
+#define TSL_CHUNK_INDEX_MAX  1024
+/* A checkpoint's format state at most; a boundary needing more is passed. */
+#define TSL_CHUNK_STATE_MAX  (8 * 1024)
+
+typedef struct {
+  guint64  offset;      /* of the chunk's first byte */
+  gint64   min_ns;      /* offered times; min > max when none */
+  gint64   max_ns;
+  gboolean must_read;
+  GBytes  *state;       /* the format's state at offset; NULL for none */
+} TslChunk;
+
+typedef struct _TslChunkIndex TslChunkIndex;
+
+/* Identity of an open file: FALSE for anything but a regular file. */
+typedef struct {
+  guint64 dev;
+  guint64 inode;
+  guint64 size;
+  guint64 mtime_us;
+} TslFileKey;
+
+gboolean          tsl_file_key_query            (GFileInputStream *stream,
+                                                 TslFileKey       *key);
+
+TslChunkIndex    *tsl_chunk_index_new           (void);
+TslChunkIndex    *tsl_chunk_index_ref           (TslChunkIndex    *self);
+void              tsl_chunk_index_unref         (TslChunkIndex    *self);
+
+/* Recording, by TslReader: a checkpoint at `offset` (decoded bytes) with
+ * the format's state, closing the chunk before it with the trace's window.
+ * The first call (offset 0) opens the first chunk. */
+void              tsl_chunk_index_add           (TslChunkIndex    *self,
+                                                 TslTrace         *trace,
+                                                 guint64           offset,
+                                                 const guint8     *state,
+                                                 gsize             state_len);
+/* End of input at `size` bytes: closes the last chunk (always read). */
+void              tsl_chunk_index_close         (TslChunkIndex    *self,
+                                                 TslTrace         *trace,
+                                                 guint64           size);
+/* The format cannot resume inside this file: no index. */
+void              tsl_chunk_index_invalidate    (TslChunkIndex    *self);
+gboolean          tsl_chunk_index_is_valid      (TslChunkIndex    *self);
+guint64           tsl_chunk_index_get_last_offset (TslChunkIndex  *self);
+guint64           tsl_chunk_index_get_stride    (TslChunkIndex    *self);
+/* Whether a checkpoint at `offset` would be a chunk away from the last. */
+gboolean          tsl_chunk_index_due           (TslChunkIndex    *self,
+                                                 guint64           offset);
+
+guint             tsl_chunk_index_get_n_chunks  (TslChunkIndex    *self);
+const TslChunk   *tsl_chunk_index_get_chunk     (TslChunkIndex    *self,
+                                                 guint             i);
+/* The end of chunk i (the next one's offset, or the file size). */
+guint64           tsl_chunk_index_get_chunk_end (TslChunkIndex    *self,
+                                                 guint             i);
+/* Whether chunk i is read for times in [lo, hi). */
+gboolean          tsl_chunk_index_wants         (TslChunkIndex    *self,
+                                                 guint             i,
+                                                 gint64            lo,
+                                                 gint64            hi);
+/* The span of the whole file's first read. */
+void              tsl_chunk_index_get_span      (TslChunkIndex    *self,
+                                                 gint64           *start_ns,
+                                                 gint64           *end_ns);
+void              tsl_chunk_index_set_span      (TslChunkIndex    *self,
+                                                 gint64            start_ns,
+                                                 gint64            end_ns);
+const char       *tsl_chunk_index_get_format    (TslChunkIndex    *self);
+void              tsl_chunk_index_set_format    (TslChunkIndex    *self,
+                                                 const char       *format);
+
+/* The process's indexes, by file identity. Thread-safe. */
+void              tsl_chunk_index_remember      (const TslFileKey *key,
+                                                 TslChunkIndex    *index);
+/* (transfer full) (nullable) */
+TslChunkIndex    *tsl_chunk_index_lookup        (const TslFileKey *key);
+/* The index of an open file: this process's, else the on-disk cache's
+ * ($XDG_CACHE_HOME/timeslice/), checked against the file's identity and a
+ * hash of its first and last 64 KiB. (transfer full) (nullable) */
+TslChunkIndex    *tsl_chunk_index_find          (GFileInputStream *stream,
+                                                 const TslFileKey *key);
+/* Remembers a complete index and writes it to the cache (errors ignored:
+ * the file is then simply read again next time). */
+void              tsl_chunk_index_store         (GFileInputStream *stream,
+                                                 const TslFileKey *key,
+                                                 TslChunkIndex    *index);
+/* The span of `path`'s whole read, if an index of it is known: what a
+ * range's percentages are taken of, without reading the file. */
+gboolean          tsl_chunk_index_get_file_span (const char       *path,
+                                                 gint64           *start_ns,
+                                                 gint64           *end_ns);
+/* Whether TSL_NO_INDEX turns indexes off. */
+gboolean          tsl_chunk_index_disabled      (void);
+/* Bytes read by range reads through an index since the process started
+ * (for tests and benchmarks). Thread-safe. */
+guint64           tsl_chunk_index_get_bytes_read (void);
+void              tsl_chunk_index_count_read    (guint64           bytes);
+
+/* Records an index of what `self` reads into `index` (before the first
+ * feed). It is valid after tsl_reader_finish() unless the input or format
+ * allows none. */
+void              tsl_reader_set_index          (TslReader        *self,
+                                                 TslChunkIndex    *index);
+/* Before feeding the chunk that starts at a checkpoint other than where the
+ * reader is: puts the format in the state saved there. FALSE when the reader
+ * is not at a record boundary or the state cannot be restored: the caller
+ * then reads the whole file instead. */
+gboolean          tsl_reader_restore            (TslReader        *self,
+                                                 const guint8     *saved,
+                                                 gsize             len);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslChunkIndex, tsl_chunk_index_unref)
+
+G_END_DECLS

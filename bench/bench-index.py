@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+# bench/bench-index.py: what the chunk index saves range reads, and costs the first read
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   bench/bench-index.py [--mb 1000] [--runs 3] [--form object|array] [TIMESLICE]
+#
+# Generates a seeded Chrome trace with bench/gen-chrome.py (threads'
+# bursts interleave, so the file is unsorted) in a temporary directory and
+# measures, in one run, each figure beside its baseline:
+#
+# - `timeslice compare --a X%..X+1% --b Y%..Y+1%` three ways: with
+#   TSL_NO_INDEX=1 (a span pass, then every range read scans the whole
+#   file: the baseline), with an empty index cache (the span pass records
+#   the index, the range reads use it), and with the cache a previous run
+#   left (no span pass: only the ranges' chunks are read). The bytes each
+#   range read took come from the read's debug message
+#   (G_MESSAGES_DEBUG=tsl-read-stream).
+# - `timeslice info` with and without recording the index: the first read's
+#   overhead.
+#
+# The machine is shared: the measure is CPU time (user + system of the
+# child, from getrusage) and bytes read, medians of interleaved runs; wall
+# time is printed for reference only. The page cache is warm.
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(argv, env_extra):
+    env = dict(os.environ, G_MESSAGES_DEBUG='tsl-read-stream')
+    env.update(env_extra)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    proc = subprocess.run(argv, env=env, capture_output=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit('%s failed: %s' % (' '.join(argv), proc.stderr.decode()[-500:]))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    reads = []
+    for line in proc.stdout.decode(errors='replace').splitlines():
+        if 'through the index' in line:
+            reads.append(int(line.split(': read ')[1].split(' ')[0]))
+    return cpu, wall, reads
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--mb', type=float, default=1000)
+    parser.add_argument('--runs', type=int, default=3)
+    parser.add_argument('--form', default='object')
+    parser.add_argument('--file', help='use this trace instead of generating one')
+    parser.add_argument('timeslice', nargs='?', default=os.path.join(ROOT, '_build-bench', 'app', 'timeslice'))
+    args = parser.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix='tsl-bench-index-')
+    try:
+        path = args.file
+        if path is None:
+            path = os.path.join(tmp, 'trace.json')
+            with open(path, 'wb') as f:
+                subprocess.run([sys.executable, os.path.join(ROOT, 'bench', 'gen-chrome.py'), '--mb',
+                                str(args.mb), '--form', args.form], stdout=f, check=True)
+        size = os.path.getsize(path)
+        subprocess.run(['cat', path], stdout=subprocess.DEVNULL, check=True)   # warm the cache
+
+        ranges = [('10%..11%', '90%..91%'), ('45%..46%', '60%..61%')]
+        kept = os.path.join(tmp, 'kept-cache')
+        cold = os.path.join(tmp, 'cold-cache')
+        rows = {}
+        for r in range(args.runs):
+            for a, b in ranges:
+                argv = [args.timeslice, 'compare', '--a', a, '--b', b, '-o', os.devnull, path]
+                shutil.rmtree(cold, ignore_errors=True)
+                variants = (('no index', {'TSL_NO_INDEX': '1'}),
+                            ('index', {'XDG_CACHE_HOME': cold}),
+                            ('cached', {'XDG_CACHE_HOME': kept}))
+                if r == 0:
+                    run(argv, {'XDG_CACHE_HOME': kept})   # leaves the entry
+                for label, env in variants:
+                    cpu, wall, reads = run(argv, env)
+                    rows.setdefault(('compare %s / %s' % (a, b), label), []).append((cpu, wall, reads))
+            for label, env in (('no index', {'TSL_NO_INDEX': '1'}), ('index', {'XDG_CACHE_HOME': cold})):
+                shutil.rmtree(cold, ignore_errors=True)
+                cpu, wall, reads = run([args.timeslice, 'info', path], env)
+                rows.setdefault(('info (first read)', label), []).append((cpu, wall, reads))
+
+        print('Chunk index, %s (%.0f MB Chrome JSON, %s form), %d runs, medians; CPU = user + system'
+              % (os.path.basename(path), size / 1e6, args.form, args.runs))
+        print()
+        print('| command | variant | CPU s | × no index | wall s | bytes read per range read |')
+        print('|---|---|---:|---:|---:|---|')
+        for (name, label), runs in rows.items():
+            base = statistics.median(x[0] for x in rows[(name, 'no index')])
+            cpu = statistics.median(x[0] for x in runs)
+            wall = statistics.median(x[1] for x in runs)
+            reads = runs[0][2]
+            read_text = ', '.join('%.1f MB (%.1f %%)' % (n / 1e6, 100.0 * n / size) for n in reads) or '-'
+            print('| %s | %s | %.2f | %.3f | %.2f | %s |' % (name, label, cpu, cpu / base, wall, read_text))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,279 @@
+/* test-chunk-index.c: range reads through the chunk index
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A filtered read of a file read before goes through its chunk index: it
+ * must give the same snapshot as a filtered read of the whole file (every
+ * track, sample, value, summary and stack), in count and in time mode (the
+ * window's zoom detail reads), for seeded random ranges of generated
+ * unsorted traces, while reading a small part of the file. A file that
+ * changed since is read whole; the index stays capped in size.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "tsl-chunk-index.h"
+#include "tsl-read-stream.h"
+#include "tsl-snapshot.h"
+
+/* Threads write bursts of nested B/E and X spans with counters between;
+ * bursts interleave out of time order, and a few events are far off. */
+static char *
+write_chrome (guint n_bursts,
+              guint seed)
+{
+  g_autoptr(GString) s = g_string_new ("{\"traceEvents\": [\n"
+                                       "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, "
+                                       "\"args\": {\"name\": \"main\"}}");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  gint64 clock[4] = { 0 };
+  char *path = NULL;
+  int fd = g_file_open_tmp ("tsl-index-XXXXXX.json", &path, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  for (guint b = 0; b < n_bursts; b++)
+    {
+      guint tid = g_rand_int_range (rand, 1, 4);
+      gint64 ts = clock[tid] + g_rand_int_range (rand, 0, 3000);
+      guint depth = 0;
+
+      for (guint e = 0; e < 30; e++)
+        {
+          double r = g_rand_double (rand);
+
+          ts += g_rand_int_range (rand, 1, 40);
+          if (r < 0.3 && depth < 5)
+            {
+              g_string_append_printf (s, ",\n{\"ph\": \"B\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, "
+                                      "\"tid\": %u, \"name\": \"f%d\"}", ts, tid, g_rand_int_range (rand, 0, 8));
+              depth++;
+            }
+          else if (r < 0.5 && depth > 0)
+            {
+              g_string_append_printf (s, ",\n{\"ph\": \"E\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, "
+                                      "\"tid\": %u}", ts, tid);
+              depth--;
+            }
+          else if (r < 0.8)
+            g_string_append_printf (s, ",\n{\"ph\": \"X\", \"ts\": %" G_GINT64_FORMAT ", \"dur\": %d, "
+                                    "\"pid\": 1, \"tid\": %u, \"name\": \"x%d\"}",
+                                    ts, g_rand_int_range (rand, 0, 30), tid, g_rand_int_range (rand, 0, 4));
+          else if (r < 0.98)
+            g_string_append_printf (s, ",\n{\"ph\": \"C\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 2, "
+                                    "\"name\": \"mem\", \"args\": {\"heap\": %d}}", ts, g_rand_int_range (rand, 0, 1000));
+          else
+            g_string_append_printf (s, ",\n{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, "
+                                    "\"tid\": %u, \"name\": \"late\", \"s\": \"t\"}",
+                                    MAX (0, ts + g_rand_int_range (rand, -20000, 20000)), tid);
+        }
+      for (; depth > 0; depth--)
+        g_string_append_printf (s, ",\n{\"ph\": \"E\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u}",
+                                ++ts, tid);
+      clock[tid] = ts;
+    }
+  g_string_append (s, "\n]}\n");
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  return path;
+}
+
+static TslSnapshot *
+read_range (const char     *path,
+            TslSamplerMode  mode,
+            gint64          lo,
+            gint64          hi,
+            gboolean        indexed,
+            guint64        *bytes)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, 32, 7);
+  g_autoptr(GError) error = NULL;
+  guint64 before = tsl_chunk_index_get_bytes_read ();
+
+  if (!indexed)
+    g_setenv ("TSL_NO_INDEX", "1", TRUE);
+  tsl_trace_set_time_filter (trace, lo, hi);
+  g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_unsetenv ("TSL_NO_INDEX");
+  if (bytes != NULL)
+    *bytes = tsl_chunk_index_get_bytes_read () - before;
+  return tsl_snapshot_new (trace);
+}
+
+static void
+assert_same (TslSnapshot *a,
+             TslSnapshot *b)
+{
+  g_assert_cmpint (tsl_snapshot_get_start (a), ==, tsl_snapshot_get_start (b));
+  g_assert_cmpint (tsl_snapshot_get_span (a), ==, tsl_snapshot_get_span (b));
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (a), ==, tsl_snapshot_get_n_tracks (b));
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (a); i++)
+    {
+      const TslSnapshotTrack *ta = tsl_snapshot_get_track (a, i);
+      const TslSnapshotTrack *tb = tsl_snapshot_get_track (b, i);
+
+      g_assert_cmpstr (ta->name, ==, tb->name);
+      g_assert_cmpstr (ta->process, ==, tb->process);
+      g_assert_cmpint (ta->kind, ==, tb->kind);
+      g_assert_cmpuint (ta->n_samples, ==, tb->n_samples);
+      for (guint j = 0; j < ta->n_samples; j++)
+        {
+          const TslSnapshotSample *sa = &ta->samples[j];
+          const TslSnapshotSample *sb = &tb->samples[j];
+
+          g_assert_cmpint (sa->time_ns, ==, sb->time_ns);
+          g_assert_cmpint (sa->start_ns, ==, sb->start_ns);
+          g_assert_cmpint (sa->end_ns, ==, sb->end_ns);
+          g_assert_true (memcmp (&sa->value, &sb->value, sizeof (double)) == 0);
+          g_assert_true (memcmp (&sa->summary, &sb->summary, sizeof sa->summary) == 0);
+          g_assert_cmpuint (sa->n_frames, ==, sb->n_frames);
+          for (guint f = 0; f < sa->n_frames; f++)
+            g_assert_cmpstr (tsl_snapshot_get_frame_name (a, sa->frames[f]), ==,
+                             tsl_snapshot_get_frame_name (b, sb->frames[f]));
+        }
+    }
+}
+
+/* The first, whole read: it records the index. */
+static void
+read_whole (const char *path,
+            gint64     *start,
+            gint64     *end)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tsl_read_path (trace, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tsl_trace_get_span (trace, start, end));
+}
+
+static TslChunkIndex *
+lookup (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  TslFileKey key;
+
+  g_assert_nonnull (stream);
+  g_assert_true (tsl_file_key_query (stream, &key));
+  return tsl_chunk_index_lookup (&key);
+}
+
+static void
+test_same_as_whole (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+  gint64 start, end, span;
+  guint64 size;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  path = write_chrome (6000, 3);
+  read_whole (path, &start, &end);
+  span = end - start;
+  index = lookup (path);
+  g_assert_nonnull (index);
+  g_assert_cmpuint (tsl_chunk_index_get_n_chunks (index), >, 20);
+  size = tsl_chunk_index_get_chunk_end (index, tsl_chunk_index_get_n_chunks (index) - 1);
+
+  for (guint trial = 0; trial < 12; trial++)
+    {
+      TslSamplerMode mode = trial % 2 ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      double width = trial < 8 ? 0.01 : g_rand_double_range (rand, 0.05, 0.5);
+      gint64 lo = start + (gint64) (g_rand_double_range (rand, 0, 1 - width) * span);
+      gint64 hi = lo + (gint64) (width * span);
+      guint64 bytes = 0;
+      g_autoptr(TslSnapshot) via = read_range (path, mode, lo, hi, TRUE, &bytes);
+      g_autoptr(TslSnapshot) whole = read_range (path, mode, lo, hi, FALSE, NULL);
+
+      assert_same (via, whole);
+      g_assert_cmpuint (bytes, >, 0);
+      /* A 1 % range: the header chunk and a few around it. */
+      if (width == 0.01)
+        g_assert_cmpuint (bytes, <, size / 5);
+    }
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
+/* More chunks than the cap: neighbours merge, reads stay right. */
+static void
+test_capped (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  g_autoptr(TslSnapshot) via = NULL;
+  g_autoptr(TslSnapshot) whole = NULL;
+  gint64 start, end;
+  guint64 bytes = 0;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "1024", TRUE);
+  path = write_chrome (8000, 5);
+  read_whole (path, &start, &end);
+  index = lookup (path);
+  g_assert_nonnull (index);
+  g_assert_cmpuint (tsl_chunk_index_get_n_chunks (index), <=, TSL_CHUNK_INDEX_MAX);
+  g_assert_cmpuint (tsl_chunk_index_get_n_chunks (index), >=, TSL_CHUNK_INDEX_MAX / 2);
+  g_assert_cmpuint (tsl_chunk_index_get_stride (index), >, 1024);
+
+  via = read_range (path, TSL_SAMPLER_COUNT, start + (end - start) / 2, start + (end - start) / 2 + (end - start) / 100,
+                    TRUE, &bytes);
+  whole = read_range (path, TSL_SAMPLER_COUNT, start + (end - start) / 2, start + (end - start) / 2 + (end - start) / 100,
+                      FALSE, NULL);
+  assert_same (via, whole);
+  g_assert_cmpuint (bytes, >, 0);
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
+/* A file that changed after its index was made is read whole. */
+static void
+test_changed_file (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TslSnapshot) via = NULL;
+  g_autoptr(TslSnapshot) whole = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+  gint64 start, end, lo, hi;
+  guint64 bytes = 1;
+  FILE *f;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  path = write_chrome (3000, 9);
+  read_whole (path, &start, &end);
+  /* Same bytes, other times: the index would pick the wrong chunks. */
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  for (char *p = strstr (text, "\"ts\": 1"); p != NULL; p = strstr (p + 1, "\"ts\": 1"))
+    p[6] = '9';
+  /* In place: the same inode and size, only the mtime tells. */
+  g_usleep (50 * 1000);
+  f = fopen (path, "r+b");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (text, 1, len, f), ==, len);
+  g_assert_cmpint (fclose (f), ==, 0);
+
+  lo = start + (end - start) / 3;
+  hi = lo + (end - start) / 50;
+  via = read_range (path, TSL_SAMPLER_COUNT, lo, hi, TRUE, &bytes);
+  whole = read_range (path, TSL_SAMPLER_COUNT, lo, hi, FALSE, NULL);
+  g_assert_cmpuint (bytes, ==, 0);
+  assert_same (via, whole);
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/chunk-index/same-as-whole", test_same_as_whole);
+  g_test_add_func ("/chunk-index/capped", test_capped);
+  g_test_add_func ("/chunk-index/changed-file", test_changed_file);
+  return g_test_run ();
+}
