@@ -68,6 +68,20 @@ describe_json (TslTrace   *trace,
   json_builder_add_string_value (builder, tsl_trace_get_format (trace));
   json_builder_set_member_name (builder, "events");
   json_builder_add_int_value (builder, (gint64) tsl_trace_get_events (trace));
+  json_builder_set_member_name (builder, "flows");
+  json_builder_begin_object (builder);
+  {
+    guint64 s, t, f;
+
+    tsl_trace_get_flows (trace, &s, &t, &f);
+    json_builder_set_member_name (builder, "s");
+    json_builder_add_int_value (builder, (gint64) s);
+    json_builder_set_member_name (builder, "t");
+    json_builder_add_int_value (builder, (gint64) t);
+    json_builder_set_member_name (builder, "f");
+    json_builder_add_int_value (builder, (gint64) f);
+  }
+  json_builder_end_object (builder);
   json_builder_set_member_name (builder, "has_time");
   json_builder_add_boolean_value (builder, tsl_trace_get_has_time (trace));
   /* null, not 0, when there is no time axis (collapsed stacks). */
@@ -144,6 +158,15 @@ describe_text (TslTrace   *trace,
   g_string_append_printf (out, "File:     %s\n", path);
   g_string_append_printf (out, "Format:   %s\n", tsl_trace_get_format (trace));
   g_string_append_printf (out, "Events:   %" G_GUINT64_FORMAT "\n", tsl_trace_get_events (trace));
+  {
+    guint64 s, t, f;
+
+    tsl_trace_get_flows (trace, &s, &t, &f);
+    if (s + t + f > 0)
+      g_string_append_printf (out, "Flows:    %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " s, %"
+                              G_GUINT64_FORMAT " t, %" G_GUINT64_FORMAT " f), not drawn\n",
+                              s + t + f, s, t, f);
+  }
   if (has_span)
     g_string_append_printf (out, "Span:     %.6f s\n", span_s);
   else

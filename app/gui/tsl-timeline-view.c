@@ -32,6 +32,12 @@ struct _TslTimelineView
   char          *highlight_track;  /* NULL: every track */
   gint64         highlight_pid;
   gboolean       highlight_exact;
+  gboolean       has_mark;         /* the current search match */
+  char          *mark_track;
+  gint64         mark_pid;
+  guint          mark_depth;
+  gint64         mark_start;
+  gint64         mark_end;
 
   double         view_start;
   double         view_end;
@@ -100,6 +106,12 @@ fill_options (TslTimelineView  *self,
   o->highlight_exact = self->highlight_exact;
   o->highlight_track = self->highlight_track;
   o->highlight_pid = self->highlight_pid;
+  o->has_mark = self->has_mark;
+  o->mark_track = self->mark_track;
+  o->mark_pid = self->mark_pid;
+  o->mark_depth = self->mark_depth;
+  o->mark_start_ns = self->mark_start;
+  o->mark_end_ns = self->mark_end;
   o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
   o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
@@ -418,6 +430,32 @@ tsl_timeline_view_set_highlight_full (TslTimelineView *self,
   self->highlight_track = g_strdup (track);
   self->highlight_pid = pid;
   self->highlight_exact = exact;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tsl_timeline_view_set_mark:
+ * @track: (nullable): the track's name (in process @pid); NULL clears
+ *
+ * Outlines one call: the current search match.
+ */
+void
+tsl_timeline_view_set_mark (TslTimelineView *self,
+                            const char      *track,
+                            gint64           pid,
+                            guint            depth,
+                            gint64           start_ns,
+                            gint64           end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  g_free (self->mark_track);
+  self->mark_track = g_strdup (track);
+  self->has_mark = track != NULL;
+  self->mark_pid = pid;
+  self->mark_depth = depth;
+  self->mark_start = start_ns;
+  self->mark_end = end_ns;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -779,6 +817,7 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->highlight_track, g_free);
+  g_clear_pointer (&self->mark_track, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);

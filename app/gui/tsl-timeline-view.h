@@ -69,6 +69,13 @@ void              tsl_timeline_view_set_highlight_full (TslTimelineView *self,
                                                       gboolean         exact,
                                                       const char      *track,
                                                       gint64           pid);
+/* Outlines one call (the current search match); a NULL track clears it. */
+void              tsl_timeline_view_set_mark         (TslTimelineView *self,
+                                                      const char      *track,
+                                                      gint64           pid,
+                                                      guint            depth,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns);
 GtkAdjustment    *tsl_timeline_view_get_vadjustment  (TslTimelineView *self);
 /* Process groups collapse to their header (a click on it toggles). */
 void              tsl_timeline_view_toggle_group     (TslTimelineView *self,

@@ -33,6 +33,7 @@ struct _TslWindow
   GtkLabel             *progress_label;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
+  GtkLabel             *search_count_label;
   TslTimelineView      *timeline;
   GtkScrollbar         *timeline_scrollbar;
   GtkMenuButton        *warnings_button;
@@ -60,6 +61,10 @@ struct _TslWindow
   guint                 detail_source;
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;
+  GCancellable         *slice_cancellable;  /* reading a slice's arguments */
+  GArray               *search_matches;     /* TslSearchMatch, in the whole snapshot */
+  TslSnapshot          *search_snapshot;    /* the one search_matches index */
+  int                   search_index;       /* the current match, -1 for none */
 };
 
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
@@ -116,6 +121,14 @@ void              _tsl_window_show_slice         (TslWindow      *self,
                                                   guint           track,
                                                   guint           slice);
 void              _tsl_window_slice_class_init   (GtkWidgetClass *widget_class);
+void              _tsl_window_cancel_slice_details (TslWindow    *self);
+void              _tsl_window_search_class_init  (GtkWidgetClass *widget_class);
+void              _tsl_window_search_init        (TslWindow      *self);
+void              _tsl_window_search_clear       (TslWindow      *self);
+/* The search text changed, or the snapshot it searched did. */
+void              _tsl_window_search_update      (TslWindow      *self);
+void              _tsl_window_search_next        (TslWindow      *self);
+void              _tsl_window_search_previous    (TslWindow      *self);
 void              _tsl_window_queue_detail       (TslWindow      *self);
 void              _tsl_window_flame_init         (TslWindow      *self,
                                                   GSettings      *settings);

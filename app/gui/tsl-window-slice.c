@@ -5,7 +5,9 @@
  * In the exact view every slice is where the file has it, so a click names
  * one call: its name, thread, start, duration, self time (less its direct
  * children) and the calls it is nested in. Shown in a side pane, selectable
- * and copyable.
+ * and copyable. A Chrome event's category and arguments are not held in
+ * memory: they are read back from the file at the event's position, on a
+ * worker thread (tsl-event-details.h), and added when they arrive.
  */
 #define G_LOG_DOMAIN "tsl-window"
 
@@ -13,7 +15,27 @@
 
 #include <glib/gi18n.h>
 
+#include "tsl-event-details.h"
 #include "tsl-window-private.h"
+
+/* What the pane shows before the details arrive, to append them to. */
+typedef struct {
+  GFile   *file;
+  gint64   offset;
+  GString *text;
+  GString *markup;
+} DetailsRequest;
+
+static void
+details_request_free (gpointer data)
+{
+  DetailsRequest *request = data;
+
+  g_object_unref (request->file);
+  g_string_free (request->text, TRUE);
+  g_string_free (request->markup, TRUE);
+  g_free (request);
+}
 
 static void
 append_field (GString    *text,
@@ -25,6 +47,78 @@ append_field (GString    *text,
 
   g_string_append_printf (text, "%s: %s\n", label, value);
   g_string_append_printf (markup, "<b>%s</b>\n%s\n\n", label, escaped);
+}
+
+static void
+set_details (TslWindow  *self,
+             const char *text,
+             const char *markup)
+{
+  gtk_label_set_markup (self->slice_label, markup);
+  g_object_set_data_full (G_OBJECT (self->slice_label), "text", g_strdup (text), g_free);
+}
+
+static void
+read_details_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  DetailsRequest *request = task_data;
+  GError *error = NULL;
+  GPtrArray *fields = tsl_event_details_read (request->file, request->offset, cancellable, &error);
+
+  if (fields == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, fields, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+details_read (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TslWindow *self = TSL_WINDOW (source);
+  DetailsRequest *request = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) fields = g_task_propagate_pointer (G_TASK (result), &error);
+  gboolean args_seen = FALSE;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (fields == NULL)
+    append_field (request->text, request->markup, _("Arguments"), error->message);
+  for (guint i = 0; fields != NULL && i < fields->len; i++)
+    {
+      TslEventField *field = g_ptr_array_index (fields, i);
+
+      /* Name and times are shown above, from the exact slice. */
+      if (g_str_equal (field->key, "cat"))
+        append_field (request->text, request->markup, _("Category"), field->value);
+      else if (g_str_equal (field->key, "ph"))
+        append_field (request->text, request->markup, _("Phase"), field->value);
+      else if (g_str_has_prefix (field->key, "args."))
+        {
+          if (!args_seen)
+            {
+              g_string_append_printf (request->text, "%s:\n", _("Arguments"));
+              g_string_append_printf (request->markup, "<span size=\"larger\"><b>%s</b></span>\n\n",
+                                      _("Arguments"));
+              args_seen = TRUE;
+            }
+          append_field (request->text, request->markup, field->key + 5, field->value);
+        }
+    }
+  set_details (self, request->text->str, request->markup->str);
+}
+
+void
+_tsl_window_cancel_slice_details (TslWindow *self)
+{
+  if (self->slice_cancellable != NULL)
+    g_cancellable_cancel (self->slice_cancellable);
+  g_clear_object (&self->slice_cancellable);
 }
 
 void
@@ -70,9 +164,24 @@ _tsl_window_show_slice (TslWindow   *self,
   append_field (text, markup, _("Self time"), self_time);
   append_field (text, markup, _("Nested in"), stack->str);
 
-  gtk_label_set_markup (self->slice_label, markup->str);
-  g_object_set_data_full (G_OBJECT (self->slice_label), "text", g_strdup (text->str), g_free);
+  set_details (self, text->str, markup->str);
   gtk_revealer_set_reveal_child (self->slice_revealer, TRUE);
+
+  _tsl_window_cancel_slice_details (self);
+  if (self->file != NULL && g_strcmp0 (tsl_snapshot_get_format (snapshot), "chrome-json") == 0)
+    {
+      DetailsRequest *request = g_new0 (DetailsRequest, 1);
+      g_autoptr(GTask) task = NULL;
+
+      request->file = g_object_ref (self->file);
+      request->offset = slice->offset;
+      request->text = g_steal_pointer (&text);
+      request->markup = g_steal_pointer (&markup);
+      self->slice_cancellable = g_cancellable_new ();
+      task = g_task_new (self, self->slice_cancellable, details_read, NULL);
+      g_task_set_task_data (task, request, details_request_free);
+      g_task_run_in_thread (task, read_details_thread);
+    }
 }
 
 static void
@@ -94,6 +203,7 @@ close_slice_action (GtkWidget  *widget,
 {
   TslWindow *self = TSL_WINDOW (widget);
 
+  _tsl_window_cancel_slice_details (self);
   gtk_revealer_set_reveal_child (self->slice_revealer, FALSE);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }

@@ -94,6 +94,7 @@ refresh_document (TslWindow *self)
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
+  _tsl_window_search_update (self);
   _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);
 
@@ -425,6 +426,7 @@ on_search_changed (TslWindow      *self,
                    GtkSearchEntry *entry)
 {
   tsl_timeline_view_set_highlight (self->timeline, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  _tsl_window_search_update (self);
 }
 
 static void
@@ -520,6 +522,8 @@ tsl_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   stop_following_progress (self);
   _tsl_window_cancel_detail (self);
+  _tsl_window_cancel_slice_details (self);
+  _tsl_window_search_clear (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
 
@@ -556,6 +560,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_window_key_pressed);
   _tsl_window_slice_class_init (widget_class);
+  _tsl_window_search_class_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_range_entry_activate",
@@ -597,6 +602,7 @@ tsl_window_init (TslWindow *self)
   g_type_ensure (TSL_TYPE_FLAME_VIEW);
   g_type_ensure (TSL_TYPE_CALL_TREE);
   gtk_widget_init_template (GTK_WIDGET (self));
+  _tsl_window_search_init (self);
 
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
   gtk_scrollbar_set_adjustment (self->timeline_scrollbar,

@@ -855,6 +855,122 @@ test_keys_after_page_switch (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  TslWindow  *window;
+  const char *text;
+} LabelWait;
+
+static gboolean
+count_label_is (gpointer data)
+{
+  LabelWait *wait = data;
+
+  return g_strcmp0 (gtk_label_get_text (wait->window->search_count_label), wait->text) == 0;
+}
+
+/* The visible window holds the current match, which is outlined. */
+static void
+assert_at_match (TslWindow *window,
+                 gint64     start_ns,
+                 gint64     end_ns)
+{
+  TslRenderOptions o;
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_true (o.has_mark);
+  g_assert_cmpint (o.mark_start_ns, ==, start_ns);
+  g_assert_cmpint (o.mark_end_ns, ==, end_ns);
+  g_assert_cmpint (o.view_start_ns, <=, start_ns);
+  g_assert_cmpint (o.view_end_ns, >=, end_ns);
+  g_assert_cmpstr (o.mark_track, ==, "main");
+}
+
+/* Issue 18 item 4: typed into the search bar, a name counts its calls
+ * (whole names, or a pattern); Enter and Shift+Enter go to the next and
+ * previous one, which the view shows and outlines. Real keys (xdotool). */
+static void
+test_search_navigates (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *all = NULL, *first = NULL, *second = NULL;
+  LabelWait wait = { window, NULL };
+  TslSnapshot *snapshot;
+  guint n = 0;
+  gint64 starts[2] = { 0 }, ends[2] = { 0 }, span;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  snapshot = tsl_timeline_view_get_snapshot (window->timeline);
+  span = tsl_snapshot_get_span (snapshot);
+  /* The example is exact from the first read: count its decode calls. */
+  for (guint t = 0; t < tsl_snapshot_get_n_tracks (snapshot); t++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, t);
+
+      g_assert_true (track->exact || track->kind == TSL_TRACK_COUNTER);
+      for (guint i = 0; i < track->n_slices; i++)
+        if (g_str_equal (tsl_snapshot_get_frame_name (snapshot, track->slices[i].frame), "decode"))
+          {
+            if (n < 2)
+              {
+                starts[n] = track->slices[i].start_ns;
+                ends[n] = track->slices[i].end_ns;
+              }
+            n++;
+          }
+    }
+  g_assert_cmpuint (n, >, 2);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key ctrl+f");
+  settle (200);
+  xdo ("type decod");
+  wait.text = "No matches";          /* not a part of a name */
+  iterate_until (count_label_is, &wait, 10000);
+  xdo ("type e");
+  all = g_strdup_printf ("%u matches", n);
+  wait.text = all;
+  iterate_until (count_label_is, &wait, 10000);
+
+  /* The first decode is on main, the first match from the whole view. */
+  xdo ("key Return");
+  first = g_strdup_printf ("1 of %u", n);
+  wait.text = first;
+  iterate_until (count_label_is, &wait, 10000);
+  assert_at_match (window, starts[0], ends[0]);
+  {
+    gint64 vs, ve;
+
+    tsl_timeline_view_get_visible_time (window->timeline, &vs, &ve);
+    g_assert_cmpint (ve - vs, <, span / 10);   /* zoomed in to show it */
+  }
+
+  xdo ("key Return");
+  second = g_strdup_printf ("2 of %u", n);
+  wait.text = second;
+  iterate_until (count_label_is, &wait, 10000);
+  assert_at_match (window, starts[1], ends[1]);
+
+  xdo ("key shift+Return");
+  wait.text = first;
+  iterate_until (count_label_is, &wait, 10000);
+  assert_at_match (window, starts[0], ends[0]);
+  /* Shift+Enter before the first wraps to the last. */
+  xdo ("key shift+Return");
+  wait.text = g_strdup_printf ("%u of %u", n, n);
+  iterate_until (count_label_is, &wait, 10000);
+  g_free ((char *) wait.text);
+
+  /* A pattern. */
+  gtk_editable_set_text (GTK_EDITABLE (window->search_entry), "de*de");
+  wait.text = all;
+  iterate_until (count_label_is, &wait, 10000);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
 static void
 test_export_after_zoom (void)
@@ -1129,6 +1245,15 @@ slice_shown (gpointer data)
   return gtk_revealer_get_reveal_child (window->slice_revealer);
 }
 
+/* The category read back from the file has arrived. */
+static gboolean
+slice_category_shown (gpointer data)
+{
+  TslWindow *window = data;
+
+  return strstr (gtk_label_get_text (window->slice_label), "Category") != NULL;
+}
+
 /* Issue 18: a click on a slice of the exact view shows its details. */
 static void
 test_slice_details (void)
@@ -1172,6 +1297,8 @@ test_slice_details (void)
   g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), name));
   g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), "Self time"));
   g_assert_true (gtk_label_get_selectable (window->slice_label));
+  /* Every span of the example has a "cat", read from the event's position. */
+  iterate_until (slice_category_shown, window, 10000);
 
   /* Copy puts the same details on the clipboard as text. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-slice", NULL));
@@ -1184,6 +1311,7 @@ test_slice_details (void)
     g_value_init (&value, G_TYPE_STRING);
     g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
     g_assert_nonnull (strstr (g_value_get_string (&value), "Duration: "));
+    g_assert_nonnull (strstr (g_value_get_string (&value), "Category: "));
     g_value_unset (&value);
   }
 
@@ -1225,6 +1353,7 @@ main (int   argc,
   g_test_add_func ("/window/export-after-zoom", test_export_after_zoom);
   g_test_add_func ("/window/labels-and-warnings", test_labels_and_warnings);
   g_test_add_func ("/window/slice-details", test_slice_details);
+  g_test_add_func ("/window/search-navigates", test_search_navigates);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -75,6 +75,23 @@ def main():
         proc = run(missing)
         check('missing file exit 1', proc.returncode == 1 and missing in proc.stderr.decode())
 
+    # Issue 18 item 7: Chrome flow events are counted, not silently dropped.
+    flows = json.dumps({'traceEvents': [
+        {'ph': 'X', 'name': 'post', 'ts': 0, 'dur': 5, 'pid': 1, 'tid': 1},
+        {'ph': 's', 'name': 'task', 'id': 7, 'ts': 1, 'pid': 1, 'tid': 1},
+        {'ph': 't', 'name': 'task', 'id': 7, 'ts': 3, 'pid': 1, 'tid': 2},
+        {'ph': 'f', 'name': 'task', 'id': 7, 'ts': 4, 'bp': 'e', 'pid': 1, 'tid': 2},
+        {'ph': 's', 'name': 'task', 'id': 8, 'ts': 2, 'pid': 1, 'tid': 1},
+        {'ph': 'X', 'name': 'run', 'ts': 4, 'dur': 5, 'pid': 1, 'tid': 2}]}).encode()
+    proc = run('--json', '-', stdin=flows)
+    got = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    check('json flows counted', got.get('flows') == {'s': 2, 't': 1, 'f': 1}, proc.stdout.decode())
+    proc = run('-', stdin=flows)
+    check('human flows line', b'Flows:    4 events (2 s, 1 t, 1 f), not drawn' in proc.stdout,
+          proc.stdout.decode())
+    proc = run('--json', perf)
+    check('no flows: zeros', json.loads(proc.stdout)['flows'] == {'s': 0, 't': 0, 'f': 0})
+
     check('no FILE is usage', run().returncode == 2)
     check('two FILEs is usage', run(perf, perf).returncode == 2)
     check('bad option is usage', run('--bogus', perf).returncode == 2)

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tsl-reader.h"
 #include "tsl-render.h"
+#include "tsl-search.h"
 
 #define WIDTH  1000
 #define HEIGHT 400
@@ -445,7 +447,8 @@ brightness (guint32 p)
 }
 
 /* Issue 18: a compare row highlights its function on its own thread only,
- * by the whole name; the search box matches parts of names everywhere. */
+ * by the whole name; the search box matches whole names everywhere, or a
+ * pattern when it holds '*' or '?'. */
 static void
 test_scoped_highlight (void)
 {
@@ -457,7 +460,10 @@ test_scoped_highlight (void)
   g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
   const struct { const char *text; gboolean exact; const char *track; int a_lit, b_lit; } cases[] = {
     { NULL, FALSE, NULL, 1, 1 },
-    { "pars", FALSE, NULL, 1, 1 },      /* search: part of a name, every thread */
+    { "pars", FALSE, NULL, 0, 0 },      /* search: not a part of a name */
+    { "parse", FALSE, NULL, 1, 1 },     /* the whole name, every thread */
+    { "pa*e", FALSE, NULL, 1, 1 },      /* a pattern */
+    { "p?rse", FALSE, NULL, 1, 1 },
     { "pars", TRUE, NULL, 0, 0 },       /* whole names only */
     { "parse", TRUE, "a", 1, 0 },       /* a compare row: a's parse only */
   };
@@ -487,6 +493,62 @@ test_scoped_highlight (void)
     }
 }
 
+/* Issue 18 item 4: the search lists every call whose whole name matches
+ * (or a pattern), in time order, and the current one is outlined. */
+static void
+test_search (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("search.json", "["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"a\"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"b\"}},"
+    "{\"ph\":\"X\",\"name\":\"main\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":3000},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":1,\"ts\":2000,\"dur\":500},"
+    "{\"ph\":\"X\",\"name\":\"parse_header\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":500},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":1,\"tid\":2,\"ts\":1000,\"dur\":1000}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  g_autoptr(GArray) exact = tsl_search_find (snapshot, "parse");
+  g_autoptr(GArray) pattern = tsl_search_find (snapshot, "parse*");
+  g_autoptr(GArray) part = tsl_search_find (snapshot, "pars");
+  const TslSearchMatch *m;
+  TslRenderOptions options;
+  cairo_surface_t *plain, *marked;
+  int x, y;
+
+  g_assert_false (tsl_search_is_pattern ("parse"));
+  g_assert_true (tsl_search_is_pattern ("p?rse"));
+  g_assert_cmpuint (exact->len, ==, 2);
+  g_assert_cmpuint (pattern->len, ==, 3);
+  g_assert_cmpuint (part->len, ==, 0);
+  /* By start: b's parse at 1 ms, then a's at 2 ms (a level down). */
+  m = &g_array_index (exact, TslSearchMatch, 0);
+  g_assert_cmpstr (tsl_snapshot_get_track (snapshot, m->track)->name, ==, "b");
+  /* Sampled here: a sample's slice holds the call's start. */
+  g_assert_cmpint (llabs (m->start_ns - 1000000), <, 1000);
+  m = &g_array_index (exact, TslSearchMatch, 1);
+  g_assert_cmpstr (tsl_snapshot_get_track (snapshot, m->track)->name, ==, "a");
+  g_assert_cmpuint (m->depth, ==, 1);
+  g_assert_cmpint (llabs (m->end_ns - m->start_ns - 500000), <, 2000);
+  g_assert_cmpint (tsl_search_first_from (exact, 1500000), ==, 1);
+  g_assert_cmpint (tsl_search_first_from (exact, 5000000), ==, 0);
+  g_assert_cmpint (tsl_search_first_from (part, 0), ==, -1);
+
+  /* The outline: pixels just left of a's parse change when it is marked. */
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  plain = paint (snapshot, &options);
+  options.has_mark = TRUE;
+  options.mark_track = "a";
+  options.mark_pid = 1;
+  options.mark_depth = m->depth;
+  options.mark_start_ns = m->start_ns;
+  options.mark_end_ns = m->end_ns;
+  marked = paint (snapshot, &options);
+  x = (int) tsl_render_time_to_x (&options, (double) m->start_ns) - 2;
+  y = ROW_Y (1);  /* a, one level down */
+  g_assert_cmpuint (pixel (plain, x, y), !=, pixel (marked, x, y));
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (marked);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -498,6 +560,7 @@ main (int   argc,
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   g_test_add_func ("/render/labels", test_labels);
+  g_test_add_func ("/render/search", test_search);
   g_test_add_func ("/render/one-point-counter", test_one_point_counter);
   g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
   return g_test_run ();

@@ -92,6 +92,7 @@ struct _TslTrace
   GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
 
   guint64         events;
+  guint64         flows[3];   /* Chrome flow events s, t, f: counted, not drawn */
   gboolean        has_span;
   gint64          span_start;
   gint64          span_end;
@@ -1340,6 +1341,29 @@ tsl_trace_add_events (TslTrace *self,
   g_return_if_fail (TSL_IS_TRACE (self));
 
   self->events += n;
+}
+
+void
+tsl_trace_add_flow (TslTrace *self,
+                    char      phase)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (phase == 's' || phase == 't' || phase == 'f');
+
+  self->flows[phase == 's' ? 0 : phase == 't' ? 1 : 2]++;
+}
+
+void
+tsl_trace_get_flows (TslTrace *self,
+                     guint64  *starts,
+                     guint64  *steps,
+                     guint64  *ends)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  *starts = self->flows[0];
+  *steps = self->flows[1];
+  *ends = self->flows[2];
 }
 
 guint64

@@ -215,6 +215,13 @@ void              tsl_trace_set_label_id        (TslTrace       *self,
 void              tsl_trace_add_events          (TslTrace       *self,
                                                  guint64         n);
 guint64           tsl_trace_get_events          (TslTrace       *self);
+/* Chrome flow events ('s', 't', 'f'): counted for `info`, not drawn. */
+void              tsl_trace_add_flow            (TslTrace       *self,
+                                                 char            phase);
+void              tsl_trace_get_flows           (TslTrace       *self,
+                                                 guint64        *starts,
+                                                 guint64        *steps,
+                                                 guint64        *ends);
 /* Earliest and latest event time seen (ns); FALSE when no timed event yet. */
 gboolean          tsl_trace_get_span            (TslTrace       *self,
                                                  gint64         *start_ns,

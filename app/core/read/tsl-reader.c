@@ -120,6 +120,20 @@ static const TslFormat *formats[] = {
   &tsl_format_perfetto_proto,
 };
 
+gint64
+tsl_reader_context_get_input_offset (TslReaderContext *ctx)
+{
+  TslReader *self;
+
+  g_return_val_if_fail (ctx != NULL, -1);
+
+  self = ctx->reader;
+  if (self->gunzip != NULL || self->zstd != NULL || self->encoding != ENC_UTF8)
+    return -1;
+  /* text_offset counts from after a stripped BOM. */
+  return (gint64) self->text_offset + (self->skipped_bom ? 3 : 0);
+}
+
 char *
 tsl_reader_context_position (TslReaderContext *ctx,
                              gsize             offset)

@@ -17,6 +17,7 @@
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-render-private.h"
+#include "tsl-search.h"
 #include "tsl-time-math.h"
 
 #define TITLE_HEIGHT    34
@@ -125,6 +126,23 @@ tsl_render_content_height (TslSnapshot            *snapshot,
         h += track_height (track);
     }
 
+  return h;
+}
+
+double
+tsl_render_track_top (TslSnapshot            *snapshot,
+                      const TslRenderOptions *o,
+                      guint                   track)
+{
+  double h = 0;
+
+  for (guint i = 0; i <= track && i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      if (starts_group (snapshot, i))
+        h += GROUP_HEIGHT;
+      if (i < track && !is_collapsed (o, tsl_snapshot_get_track (snapshot, i)->pid))
+        h += track_height (tsl_snapshot_get_track (snapshot, i));
+    }
   return h;
 }
 
@@ -403,7 +421,7 @@ matches (const TslRenderOptions *o,
 
   if (needle == NULL || *needle == '\0' || name == NULL)
     return FALSE;
-  return o->highlight_exact ? strcmp (name, needle) == 0 : strstr (name, needle) != NULL;
+  return o->highlight_exact ? strcmp (name, needle) == 0 : tsl_search_matches (needle, name);
 }
 
 /* 1 for what the highlight picks (or when there is none), else dimmed. A
@@ -769,6 +787,34 @@ draw_series (cairo_t                *cr,
 #undef Y_OF
 }
 
+/* The current search match: an outline a few pixels wider than the bar,
+ * so that even a call narrower than a pixel is seen. */
+static void
+draw_mark (cairo_t                *cr,
+           const TslRenderOptions *o,
+           const TslRenderTheme   *theme,
+           const TslSnapshotTrack *track,
+           double                  top)
+{
+  double left = tsl_render_label_width (o);
+  double x0 = tsl_render_time_to_x (o, (double) o->mark_start_ns) - 2;
+  double x1 = tsl_render_time_to_x (o, (double) o->mark_end_ns) + 2;
+  double y = top + MIN (o->mark_depth, (guint) CLAMP (track->max_depth, 1, MAX_ROWS) - 1) * ROW_HEIGHT;
+
+  x0 = MAX (x0, left);
+  x1 = MIN (x1, o->width);
+  if (x1 <= x0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, left, top, o->width - left, track_height (track));
+  cairo_clip (cr);
+  set_rgb (cr, &theme->fg, 1);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x0, y - 1, x1 - x0, ROW_HEIGHT + 1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 static void
 draw_range (cairo_t                *cr,
             const TslRenderOptions *o,
@@ -913,6 +959,8 @@ tsl_render_paint (cairo_t                *cr,
             draw_stacks (cr, &canvas, snapshot, track, o, y);
           else
             draw_series (cr, track, o, &theme, y);
+          if (o->has_mark && track->pid == o->mark_pid && g_strcmp0 (track->name, o->mark_track) == 0)
+            draw_mark (cr, o, &theme, track, y);
 
           set_rgb (cr, &theme.grid, 1);
           cairo_rectangle (cr, 0, floor (y + th - 1), o->width, 1);

@@ -35,9 +35,15 @@ typedef struct {
   gint64      b_start_ns;
   gint64      b_end_ns;
   const char *highlight;      /* search text: matching frames/series stand out */
-  gboolean    highlight_exact;/* the whole name, not a part of it */
+  gboolean    highlight_exact;/* the whole name literally, never a pattern (tsl-search.h) */
   const char *highlight_track;/* only on this track (name and pid); NULL: on all */
   gint64      highlight_pid;
+  gboolean    has_mark;       /* the current search match: outlined */
+  const char *mark_track;     /* its track's name and pid */
+  gint64      mark_pid;
+  guint       mark_depth;
+  gint64      mark_start_ns;
+  gint64      mark_end_ns;
   const char *title;          /* heading line (export); NULL for none */
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
@@ -69,6 +75,10 @@ double            tsl_render_label_width        (const TslRenderOptions *options
 double            tsl_render_content_height     (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
 double            tsl_render_header_height      (const TslRenderOptions *options);
+/* Where track `track` starts below the header, scrolled to the top. */
+double            tsl_render_track_top          (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 guint                   track);
 double            tsl_render_time_to_x          (const TslRenderOptions *options,
                                                  double                  time_ns);
 double            tsl_render_x_to_time          (const TslRenderOptions *options,

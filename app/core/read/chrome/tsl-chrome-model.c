@@ -22,6 +22,7 @@
 typedef struct {
   gint64  start_ns;
   gint64  end_ns;
+  gint64  offset;  /* of its 'B' event, when the trace wants offsets */
   guint32 name;
 } OpenSpan;
 
@@ -389,6 +390,7 @@ static gboolean
 push_span (Thread  *th,
            gint64   start_ns,
            gint64   end_ns,
+           gint64   offset,
            guint32  name)
 {
   if (th->n_open >= MAX_DEPTH)
@@ -398,7 +400,7 @@ push_span (Thread  *th,
       th->n_alloc = MAX (8, th->n_alloc * 2);
       th->open = g_renew (OpenSpan, th->open, th->n_alloc);
     }
-  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, name };
+  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, offset, name };
   return TRUE;
 }
 
@@ -429,6 +431,15 @@ set_stack_label (TslChromeModel *self,
                               leaf != 0 ? tsl_trace_lookup (self->trace, leaf) : NULL);
 }
 
+/* Where the event sits in the input, or -1: what a slice's details are
+ * read from (tsl-event-details.h). */
+static inline gint64
+event_offset (TslChromeModel       *self,
+              const TslChromeEvent *ev)
+{
+  return G_UNLIKELY (self->want_offsets) ? self->offset_base + (ev->start - self->offset_buf) : -1;
+}
+
 static void
 thread_event (TslChromeModel       *self,
               const TslChromeEvent *ev,
@@ -440,6 +451,9 @@ thread_event (TslChromeModel       *self,
   if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
     return;
   th = get_thread (self, pid, tid);
+  /* B and E are offered with the B's offset, when the E arrives. */
+  if (G_UNLIKELY (self->want_offsets) && ph != 'E' && ph != 'B')
+    tsl_trace_set_event_offset (self->trace, event_offset (self, ev));
 
   switch (ph)
     {
@@ -449,11 +463,13 @@ thread_event (TslChromeModel       *self,
 
         pop_ended (th, ts);
         tsl_trace_note_time (self->trace, ts);
-        if (!push_span (th, ts, SPAN_OPEN, name))
+        if (!push_span (th, ts, SPAN_OPEN, event_offset (self, ev), name))
           {
             th->overflow++;
             tsl_trace_add_warning (self->trace, _("spans nested deeper than %d levels were shown flat"),
                                    MAX_DEPTH);
+            if (G_UNLIKELY (self->want_offsets))
+              tsl_trace_set_event_offset (self->trace, event_offset (self, ev));
             if (tsl_trace_offer (self->trace, th->track, ts, NAN))
               set_stack_label (self, th, th->n_open, name);
           }
@@ -486,6 +502,8 @@ thread_event (TslChromeModel       *self,
                                    _("ignored the duration of a 'B'/'E' pair: longer than 292 years"));
             dur = -1;
           }
+        if (G_UNLIKELY (self->want_offsets))
+          tsl_trace_set_event_offset (self->trace, th->open[i - 1].offset);
         if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, i, 0);
@@ -508,7 +526,7 @@ thread_event (TslChromeModel       *self,
           }
         pop_ended (th, ts);
         if (dur > 0)
-          pushed = push_span (th, ts, ts + dur, name);
+          pushed = push_span (th, ts, ts + dur, -1, name);
         if (tsl_trace_offer (self->trace, th->track, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, th->n_open, pushed ? 0 : name);
         if (dur > 0)
@@ -781,8 +799,11 @@ tsl_chrome_model_event (TslChromeModel       *self,
     case 'b': case 'e': case 'n': case 'S': case 'T': case 'p': case 'F':
       async_event (self, ev, ph);
       break;
-    /* Flows, objects, memory dumps, clock syncs, contexts: counted only. */
-    case 's': case 't': case 'f': case 'N': case 'O': case 'D':
+    case 's': case 't': case 'f':
+      tsl_trace_add_flow (self->trace, ph);
+      break;
+    /* Objects, memory dumps, clock syncs, contexts: counted only. */
+    case 'N': case 'O': case 'D':
     case 'V': case 'v': case 'c': case '(': case ')':
       break;
     default:
@@ -981,7 +1002,9 @@ tsl_chrome_model_restore (TslChromeModel *self,
           at += sizeof ss;
           if (len - at < ss.name_len)
             return FALSE;
-          push_span (th, ss.start_ns, ss.end_ns,
+          /* The saved state keeps no offsets: such a span's details say
+           * its position is not known. */
+          push_span (th, ss.start_ns, ss.end_ns, -1,
                      ss.name_len > 0 ? tsl_trace_intern_len (self->trace, (const char *) saved + at, ss.name_len) : 0);
           at += ss.name_len;
         }

@@ -29,6 +29,10 @@ typedef struct {
   TslJsonValue args;
   TslJsonValue sf;
   TslJsonValue stack;
+  /* The event's '{' in the buffer, for TslChromeModel.offset_buf; the
+   * padding keeps the size a multiple of 16 for clear_event(). */
+  const char  *start;
+  gpointer     pad;
 } TslChromeEvent;
 
 /* Recent names by their bytes: interning is a hash lookup plus a copy,
@@ -72,6 +76,12 @@ typedef struct {
   GHashTable *frames;         /* stackFrames id → Frame */
   GHashTable *frame_labels;   /* stackFrames id → interned stack label */
   gboolean    frames_done;
+
+  /* When the trace wants event offsets: the current buffer and its input
+   * offset (set by the reader before each parse call's first event). */
+  gboolean    want_offsets;
+  const char *offset_buf;
+  gint64      offset_base;
 
   guint32     unnamed;
   TslChromeName *names;       /* TSL_CHROME_NAME_CACHE entries */

@@ -665,6 +665,12 @@ chrome_parse (gpointer      state,
   const char *p = buf;
   Step step = STEP_CONTINUE;
 
+  /* No worker runs between parse calls, so this is safe to set. */
+  self->model.offset_base = tsl_reader_context_get_input_offset (self->ctx);
+  self->model.offset_buf = buf;
+  self->model.want_offsets = self->model.offset_base >= 0 &&
+                             tsl_trace_wants_offsets (self->model.trace);
+
   while (step == STEP_CONTINUE)
     {
       const char *after = NULL;

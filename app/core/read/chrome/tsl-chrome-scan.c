@@ -150,7 +150,7 @@ clear_event (TslChromeEvent *ev)
  * 16-byte compare then stands for the separator, the key and the colon. */
 #define NO_SLOT G_MAXUINT8
 
-G_STATIC_ASSERT (sizeof (TslChromeEvent) == 13 * sizeof (TslJsonValue));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TslChromeEvent, start) == 13 * sizeof (TslJsonValue));
 G_STATIC_ASSERT (sizeof (TslChromeEvent) / sizeof (TslJsonValue) < NO_SLOT);
 
 static inline TslJsonValue *
@@ -232,6 +232,7 @@ tsl_chrome_scan_event (const char     *p,
   const char *lead = p + 1;   /* after the '{' or the last value */
 
   clear_event (ev);
+  ev->start = p;
   for (guint i = 0;; i++)
     {
       TslJsonValue key, skipped;

@@ -1,0 +1,36 @@
+/* tsl-search.h: the timeline's search, by name, with next and previous
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A search text matches a frame's whole name, unless it holds a glob
+ * character ('*' or '?'): then it is a pattern (g_pattern_match_simple), so
+ * "parse" finds parse and not parse_header, and "parse*" finds both.
+ */
+#pragma once
+
+#include "tsl-snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint  track;     /* index in the snapshot */
+  guint  depth;     /* stack level, 0 the root */
+  gint64 start_ns;  /* from the trace start */
+  gint64 end_ns;
+} TslSearchMatch;
+
+gboolean          tsl_search_is_pattern         (const char     *text);
+gboolean          tsl_search_matches            (const char     *text,
+                                                 const char     *name);
+/* Every call (exact tracks: each slice; sampled ones: each run of samples
+ * holding the name at one level) of a thread or async track whose name
+ * matches, by start time, then track, then depth. (transfer full)
+ * (element-type TslSearchMatch) */
+GArray           *tsl_search_find               (TslSnapshot    *snapshot,
+                                                 const char     *text);
+/* The index of the first match starting at or after `time_ns`, wrapping
+ * to 0; -1 when there is none: where "next" goes from no current match. */
+int               tsl_search_first_from         (GArray         *matches,
+                                                 gint64          time_ns);
+
+G_END_DECLS

@@ -1,0 +1,30 @@
+/* tsl-event-details.h: one Chrome event read back from its file
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The exact view remembers where each slice's event starts in the input
+ * (tsl-exact.h). Its details (category, arguments) are not kept in memory:
+ * they are read again from that byte position, one event, when asked for.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *key;    /* "name", "cat", "ph", "ts", "dur", then "args.KEY" */
+  char *value;  /* a string as is, anything else as compact JSON */
+} TslEventField;
+
+/* The event object starting at `offset` of `file` (its '{'): its name,
+ * cat, ph, ts and dur when present, in that order, then each member of its
+ * args. (transfer full) (element-type TslEventField). Fails with
+ * G_IO_ERROR_NOT_SUPPORTED for gzip or zstd input, G_IO_ERROR_INVALID_DATA when no
+ * event object starts there. Blocking I/O: call it from a worker thread. */
+GPtrArray        *tsl_event_details_read        (GFile          *file,
+                                                 gint64          offset,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+
+G_END_DECLS
