@@ -12,7 +12,9 @@
 #include <gdk/x11/gdkx.h>
 
 #include "tsl-application.h"
+#include "tsl-range-summary.h"
 #include "tsl-snapshot.h"
+#include "tsl-summary-item.h"
 #include "tsl-window-private.h"
 #include "test-ui-util.h"
 
@@ -449,6 +451,83 @@ assert_same_as_cli (GListModel *model,
       checked++;
     }
   g_assert_cmpuint (checked, ==, g_list_model_get_n_items (model));
+}
+
+static gboolean
+summary_done (gpointer data)
+{
+  TslWindow *window = data;
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+
+  return !tsl_compare_panel_is_busy (window->compare_panel) &&
+         gtk_widget_get_mapped (GTK_WIDGET (view)) &&
+         g_list_model_get_n_items (tsl_summary_view_get_model (view)) > 0;
+}
+
+/* Range A alone shows its exact summary, the rows `compare --a` writes. */
+static void
+test_range_summary (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *path = g_file_get_path (example);
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GPtrArray) want = NULL;
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+  GListModel *model;
+  gint64 span;
+  guint n, matched = 0;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 5, span / 2);
+  iterate_until (summary_done, window, 60000);
+  model = tsl_summary_view_get_model (view);
+  n = g_list_model_get_n_items (model);
+
+  request->path = g_strdup (path);
+  request->a = (TslRangeSpec) { (double) (span / 5), (double) (span / 2), FALSE };
+  want = tsl_range_summary_run (request, NULL, NULL, NULL);
+  g_assert_nonnull (want);
+  g_assert_cmpuint (n, ==, want->len);
+  g_assert_cmpuint (n, >=, 10);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslSummaryItem) item = g_list_model_get_item (model, i);
+      const TslSummaryRow *got = tsl_summary_item_get_row (item);
+
+      for (guint j = 0; j < want->len; j++)
+        {
+          const TslSummaryRow *w = g_ptr_array_index (want, j);
+
+          if (g_str_equal (w->track, got->track) && g_strcmp0 (w->name, got->name) == 0)
+            {
+              g_assert_cmpuint (w->calls, ==, got->calls);
+              g_assert_true (w->total_ns == got->total_ns || (isnan (w->total_ns) && isnan (got->total_ns)));
+              g_assert_true (w->mean == got->mean || (isnan (w->mean) && isnan (got->mean)));
+              g_assert_cmpuint (w->n, ==, got->n);
+              matched++;
+            }
+        }
+      /* Sorted by total time, largest first (NAN, the series, last). */
+      if (i > 0)
+        {
+          g_autoptr(TslSummaryItem) prev = g_list_model_get_item (model, i - 1);
+          double a = tsl_summary_item_get_row (prev)->total_ns;
+
+          g_assert_true (isnan (got->total_ns) || a >= got->total_ns);
+        }
+    }
+  g_assert_cmpuint (matched, ==, n);
+
+  /* Adding B turns it into the compare table. */
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 74 / 100);
+  iterate_until (compare_done, window, 120000);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static void
@@ -1120,6 +1199,7 @@ main (int   argc,
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
+  g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
