@@ -52,6 +52,7 @@ struct _TslTimelineView
   double         pinch_start_span;
   double         pointer_x;    /* where the pointer is, -1 when outside: zoom anchors here */
   double         label_width;
+  double         counter_height; /* metric and counter tracks; 0 is the painter's default */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;
 };
@@ -95,6 +96,10 @@ fill_options (TslTimelineView  *self,
   o->view_end_ns = (gint64) ceil (self->view_end);
   o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
   o->label_width = self->label_width;
+  o->counter_height = self->counter_height;
+  /* The crosshair follows the pointer over the tracks (not the labels). */
+  o->has_crosshair = self->pointer_x >= self->label_width;
+  o->crosshair_x = self->pointer_x;
   o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   o->highlight = self->highlight;
   o->highlight_exact = self->highlight_exact;
@@ -490,6 +495,14 @@ tsl_timeline_view_set_label_width (TslTimelineView *self,
 }
 
 double
+tsl_timeline_view_get_counter_height (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), TSL_RENDER_COUNTER_HEIGHT);
+
+  return self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
+}
+
+double
 tsl_timeline_view_get_label_width (TslTimelineView *self)
 {
   g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), TSL_RENDER_LABEL_WIDTH);
@@ -504,6 +517,7 @@ on_motion (GtkEventControllerMotion *controller,
            TslTimelineView          *self)
 {
   self->pointer_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize" : NULL);
 }
 
@@ -512,6 +526,7 @@ on_leave (GtkEventControllerMotion *controller,
           TslTimelineView          *self)
 {
   self->pointer_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -725,6 +740,21 @@ pan_action (GtkWidget  *widget,
   tsl_timeline_view_pan (TSL_TIMELINE_VIEW (widget), g_variant_get_double (param));
 }
 
+/* Metric and counter tracks taller or shorter by the factor given. */
+static void
+counter_height_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+  double h = self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
+
+  self->counter_height = CLAMP (round (h * g_variant_get_double (param)),
+                                TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
+  update_adjustment (self);
+  gtk_widget_queue_draw (widget);
+}
+
 static void
 zoom_all_action (GtkWidget  *widget,
                  const char *action_name,
@@ -876,6 +906,11 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-all", NULL, zoom_all_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-ranges", NULL, clear_ranges_action);
+  gtk_widget_class_install_action (widget_class, "timeline.counter-height", "d", counter_height_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.counter-height", "d", 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.counter-height", "d", 1 / 1.5);
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {

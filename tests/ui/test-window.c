@@ -13,6 +13,7 @@
 
 #include "tsl-application.h"
 #include "tsl-range-summary.h"
+#include "tsl-render.h"
 #include "tsl-snapshot.h"
 #include "tsl-summary-item.h"
 #include "tsl-window-private.h"
@@ -462,6 +463,31 @@ summary_done (gpointer data)
   return !tsl_compare_panel_is_busy (window->compare_panel) &&
          gtk_widget_get_mapped (GTK_WIDGET (view)) &&
          g_list_model_get_n_items (tsl_summary_view_get_model (view)) > 0;
+}
+
+/* Metric tracks: taller or shorter through the action its keys activate,
+ * within the painter's bounds. */
+static void
+test_counter_height (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_COUNTER_HEIGHT);
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1.5));
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, 84);
+  for (guint i = 0; i < 10; i++)
+    gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1.5);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_MAX_COUNTER_HEIGHT);
+  for (guint i = 0; i < 20; i++)
+    gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1 / 1.5);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_MIN_COUNTER_HEIGHT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* Range A alone shows its exact summary, the rows `compare --a` writes. */
@@ -1200,6 +1226,7 @@ main (int   argc,
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/range-summary", test_range_summary);
+  g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);

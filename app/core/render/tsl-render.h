@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 #define TSL_RENDER_RULER_HEIGHT 30
 #define TSL_RENDER_LABEL_WIDTH  200   /* default width of the track labels */
 #define TSL_RENDER_MIN_LABEL_WIDTH 80
+#define TSL_RENDER_COUNTER_HEIGHT 56
+#define TSL_RENDER_MIN_COUNTER_HEIGHT 32
+#define TSL_RENDER_MAX_COUNTER_HEIGHT 400
 
 typedef struct {
   gint64      view_start_ns;  /* visible time window, from the trace start */
@@ -42,6 +45,9 @@ typedef struct {
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
   gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
+  double      counter_height; /* metric and counter tracks; 0 is TSL_RENDER_COUNTER_HEIGHT */
+  gboolean    has_crosshair;  /* a vertical line at crosshair_x, each series' value on it */
+  double      crosshair_x;
 } TslRenderOptions;
 
 typedef struct {
@@ -78,6 +84,11 @@ gboolean          tsl_render_hit_test           (TslSnapshot            *snapsho
                                                  double                  x,
                                                  double                  y,
                                                  TslRenderHit           *hit);
+/* The value series track `track` holds at time_ns (from the trace start):
+ * its last kept point at or before it. FALSE before its first point. */
+gboolean          tsl_render_series_value_at    (const TslSnapshotTrack *track,
+                                                 gint64                  time_ns,
+                                                 double                 *value);
 /* A stable colour for a frame or series name (r, g, b in 0..1). */
 void              tsl_render_name_color         (const char             *name,
                                                  gboolean                dark,
