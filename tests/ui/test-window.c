@@ -13,6 +13,7 @@
 
 #include "tsl-application.h"
 #include "tsl-range-summary.h"
+#include "tsl-overview.h"
 #include "tsl-render.h"
 #include "tsl-snapshot.h"
 #include "tsl-summary-item.h"
@@ -841,6 +842,52 @@ pointer_to (TslWindow *window,
   settle (100);
 }
 
+/* Issue 18 item 6: the overview strip above the tracks; dragging its
+ * window with the pointer pans the view, keeping its length. */
+static void
+test_overview_drag (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *overview;
+  gint64 span, start0, end0, start1, end1;
+  double x0, x1, moved_x;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  overview = gtk_widget_get_prev_sibling (gtk_widget_get_parent (GTK_WIDGET (window->timeline)));
+  g_assert_true (TSL_IS_OVERVIEW (overview));
+  settle (200);
+  g_assert_cmpint (gtk_widget_get_height (overview), >, 10);
+
+  /* Zoomed to the trace's first quarter. */
+  tsl_timeline_view_set_visible_time (window->timeline, 0, span / 4);
+  settle (100);
+  tsl_timeline_view_get_visible_time (window->timeline, &start0, &end0);
+  x0 = tsl_overview_time_to_x (TSL_OVERVIEW (overview), (double) start0);
+  x1 = tsl_overview_time_to_x (TSL_OVERVIEW (overview), (double) end0);
+  moved_x = (x1 - x0) / 2;
+
+  pointer_to (window, overview, (x0 + x1) / 2, 10);
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    {
+      pointer_to (window, overview, (x0 + x1) / 2 + moved_x * i / 4, 10);
+      settle (30);
+    }
+  xdo ("mouseup 1");
+  settle (100);
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start1, &end1);
+  /* Half the window's width to the right: an eighth of the span later. */
+  g_assert_cmpint (end1 - start1, ==, end0 - start0);
+  g_assert_cmpfloat (fabs ((double) (start1 - start0) - span / 8.0), <, span / 50.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct {
   TslTimelineView *timeline;
   gint64           width;
@@ -1227,6 +1274,7 @@ main (int   argc,
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/counter-height", test_counter_height);
+  g_test_add_func ("/window/overview-drag", test_overview_drag);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
