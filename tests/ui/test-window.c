@@ -491,6 +491,33 @@ test_counter_height (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An ISO-timestamped CSV reads in wall-clock time, `t` switches to elapsed
+ * time and back; a trace with relative times stays elapsed. */
+static void
+test_wall_clock (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) csv = test_file ("metrics-long.csv");
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+
+  tsl_window_open (window, csv);
+  iterate_until (is_done_loading, window, 60000);
+  /* 2024-01-01T00:00:00Z */
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==,
+                   G_GINT64_CONSTANT (1704067200) * 1000000000);
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.elapsed-time", NULL));
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==, 0);
+  g_assert_true (tsl_timeline_view_handle_key (window->timeline, GDK_KEY_t, 0, TRUE));
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), >, 0);
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Range A alone shows its exact summary, the rows `compare --a` writes. */
 static void
 test_range_summary (void)
@@ -1275,6 +1302,7 @@ main (int   argc,
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
+  g_test_add_func ("/window/wall-clock", test_wall_clock);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);

@@ -496,6 +496,26 @@ test_counter_axis (void)
   cairo_surface_destroy (crossed);
 }
 
+/* Issue 18 item 5: files with absolute times get a wall-clock ruler (local
+ * time; TZ is UTC here), elapsed time otherwise. */
+static void
+test_wall_clock_ticks (void)
+{
+  TslRenderOptions o = { 0 };
+  g_autofree char *elapsed = NULL, *seconds = NULL, *fraction = NULL, *day = NULL;
+
+  elapsed = tsl_render_format_tick (&o, 1.5e9, 5e8);
+  g_assert_cmpstr (elapsed, ==, "1.5 s");
+  /* 2026-12-01 05:00:00 UTC */
+  o.wall_clock_ns = G_GINT64_CONSTANT (1796101200) * 1000000000;
+  seconds = tsl_render_format_tick (&o, 90e9, 10e9);
+  g_assert_cmpstr (seconds, ==, "05:01:30");
+  fraction = tsl_render_format_tick (&o, 1.25e9, 2.5e8);
+  g_assert_cmpstr (fraction, ==, "05:00:01.250");
+  day = tsl_render_format_tick (&o, 86400e9, 86400e9);
+  g_assert_cmpstr (day, ==, "2026-12-02");
+}
+
 static int
 brightness (guint32 p)
 {
@@ -549,6 +569,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* Wall-clock labels are local time: make it known. */
+  g_setenv ("TZ", "UTC", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/spike-survives-zoom-out", test_spike_survives);
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
@@ -559,5 +581,6 @@ main (int   argc,
   g_test_add_func ("/render/one-point-counter", test_one_point_counter);
   g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
   g_test_add_func ("/render/counter-axis", test_counter_axis);
+  g_test_add_func ("/render/wall-clock-ticks", test_wall_clock_ticks);
   return g_test_run ();
 }

@@ -349,6 +349,31 @@ ticks (const TslRenderOptions *o,
   return (guint) MIN (n, MAX_TICKS);
 }
 
+char *
+tsl_render_format_tick (const TslRenderOptions *o,
+                        double                  t,
+                        double                  step)
+{
+  g_autoptr(GDateTime) when = NULL;
+  g_autofree char *hms = NULL;
+  gint64 ns;
+
+  g_return_val_if_fail (o != NULL, NULL);
+
+  if (o->wall_clock_ns <= 0)
+    return t == 0 ? g_strdup ("0") : tsl_duration_format (t);
+
+  ns = o->wall_clock_ns + (gint64) llround (t);
+  when = g_date_time_new_from_unix_local (ns / 1000000000);
+  if (when == NULL)
+    return tsl_duration_format (t);
+  hms = g_date_time_format (when, step >= 86400e9 ? "%Y-%m-%d" : "%H:%M:%S");
+  /* Sub-second ticks need the fraction to tell them apart. */
+  if (step < 1e9)
+    return g_strdup_printf ("%s.%03d", hms, (int) ((ns / 1000000) % 1000));
+  return g_steal_pointer (&hms);
+}
+
 static void
 draw_ruler (cairo_t                *cr,
             const TslRenderOptions *o,
@@ -367,7 +392,7 @@ draw_ruler (cairo_t                *cr,
     {
       double t = first + i * step;
       double x = floor (tsl_render_time_to_x (o, t)) + 0.5;
-      g_autofree char *label = t == 0 ? g_strdup ("0") : tsl_duration_format (t);
+      g_autofree char *label = tsl_render_format_tick (o, t, step);
 
       set_rgb (cr, &theme->dim, 0.8);
       cairo_move_to (cr, x, top + TSL_RENDER_RULER_HEIGHT - 8);

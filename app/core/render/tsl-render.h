@@ -48,6 +48,8 @@ typedef struct {
   double      counter_height; /* metric and counter tracks; 0 is TSL_RENDER_COUNTER_HEIGHT */
   gboolean    has_crosshair;  /* a vertical line at crosshair_x, each series' value on it */
   double      crosshair_x;
+  gint64      wall_clock_ns;  /* > 0: the ruler reads local wall-clock time, the trace
+                               * starting at this absolute time (ns since the epoch) */
 } TslRenderOptions;
 
 typedef struct {
@@ -84,6 +86,16 @@ gboolean          tsl_render_hit_test           (TslSnapshot            *snapsho
                                                  double                  x,
                                                  double                  y,
                                                  TslRenderHit           *hit);
+/* Times this large (ns) are taken as since the epoch (after 2001): a file
+ * with absolute timestamps, such as an ISO CSV. */
+#define TSL_RENDER_EPOCH_MIN_NS G_GINT64_CONSTANT (1000000000000000000)
+
+/* (transfer full): the ruler's label for time t (ns from the trace start)
+ * with ticks `step` ns apart: elapsed ("1.5 s"), or local wall-clock time
+ * ("14:03:20", "14:03:20.250") when options->wall_clock_ns is set. */
+char             *tsl_render_format_tick        (const TslRenderOptions *options,
+                                                 double                  t,
+                                                 double                  step);
 /* The value series track `track` holds at time_ns (from the trace start):
  * its last kept point at or before it. FALSE before its first point. */
 gboolean          tsl_render_series_value_at    (const TslSnapshotTrack *track,
