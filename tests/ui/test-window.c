@@ -497,7 +497,8 @@ static void
 test_wall_clock (void)
 {
   TslWindow *window = new_shown_window ();
-  g_autoptr(GFile) csv = test_file ("metrics-long.csv");
+  g_autofree char *csv_path = g_test_build_filename (G_TEST_DIST, "data", "metrics-long.csv", NULL);
+  g_autoptr(GFile) csv = g_file_new_for_path (csv_path);
   g_autoptr(GFile) example = tsl_application_dup_example (app);
   GtkWidget *timeline = GTK_WIDGET (window->timeline);
 
