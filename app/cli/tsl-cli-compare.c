@@ -12,6 +12,7 @@
 
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
+#include "tsl-range-summary.h"
 
 #define DEFAULT_ROUNDS 10000
 #define MAX_ROUNDS     10000000
@@ -39,13 +40,49 @@ print_details (GPtrArray *rows)
     }
 }
 
+static int
+write_csv (const char *output,
+           const char *csv)
+{
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  out = tsl_cli_open_output (output, &error);
+  if (out == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  if (!g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
+      !g_output_stream_close (out, NULL, &error))
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  return TSL_EXIT_OK;
+}
+
+/* --a alone: the range's exact summary instead of a table of changes. */
+static int
+summarize (const TslCompareRequest *request,
+           const char              *output)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+
+  rows = tsl_range_summary_run (request, NULL, NULL, &error);
+  if (rows == NULL)
+    return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE) ||
+                         g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_NO_INPUT)
+                         ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+
+  csv = tsl_range_summary_format_csv ((const TslSummaryRow * const *) rows->pdata, rows->len);
+  return write_csv (output, csv);
+}
+
 int
 tsl_cli_compare (int    argc,
                  char **argv)
 {
   g_autofree char *csv = NULL;
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
-  g_autoptr(GOutputStream) out = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) warnings = NULL;
@@ -63,7 +100,8 @@ tsl_cli_compare (int    argc,
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
       "Range A, e.g. 1s..2s or 0%..50% (from the trace start, half-open)", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b,
-      "Range B", "RANGE" },
+      "Range B; without it, a summary of A alone (track,name,calls,total_s,self_s,\n"
+      "mean_s,share,samples,n,mean,min,max)", "RANGE" },
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
       "sum, mean, median, p95, max or count for metrics; share or count for threads "
       "(default sum for metrics, share for threads)", "S" },
@@ -95,11 +133,11 @@ tsl_cli_compare (int    argc,
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: expected one FILE (see “timeslice compare --help”)");
 
-  if (range_a == NULL || range_b == NULL)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "compare: both --a and --b are required");
+  if (range_a == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --a is required");
 
   if (!tsl_range_spec_parse (range_a, &request->a, &error) ||
-      !tsl_range_spec_parse (range_b, &request->b, &error))
+      (range_b != NULL && !tsl_range_spec_parse (range_b, &request->b, &error)))
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: %s", error->message);
 
   if (stat != NULL)
@@ -131,8 +169,10 @@ tsl_cli_compare (int    argc,
   request->path = g_strdup (argv[1]);
   request->budget = tsl_budget_ref (tsl_cli_get_budget ());
 
-  rows = tsl_compare_run (request, NULL, &warnings, &error);
+  if (range_b == NULL)
+    return summarize (request, output);
 
+  rows = tsl_compare_run (request, NULL, &warnings, &error);
 
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
     tsl_cli_fail (0, "warning: %s", warnings[i]);
@@ -144,14 +184,6 @@ tsl_cli_compare (int    argc,
   if (verbose)
     print_details (rows);
 
-  out = tsl_cli_open_output (output, &error);
-  if (out == NULL)
-    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
-
   csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
-  if (!g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
-      !g_output_stream_close (out, NULL, &error))
-    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
-
-  return TSL_EXIT_OK;
+  return write_csv (output, csv);
 }

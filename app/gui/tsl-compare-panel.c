@@ -20,6 +20,7 @@
 #include "tsl-compare-panel.h"
 #include "tsl-histogram.h"
 #include "tsl-range.h"
+#include "tsl-range-summary.h"
 
 #define DEBOUNCE_MS 300
 #define COMPARE_SEED G_GUINT64_CONSTANT (0x5EED)
@@ -55,6 +56,7 @@ struct _TslComparePanel
   GtkColumnView      *column_view;
   TslHistogram       *histogram;
   AdwStatusPage      *error_page;
+  TslSummaryView     *summary_view;
 
   /* Owned references */
   GListStore         *store;
@@ -383,6 +385,49 @@ compare_cb (GObject      *object,
 }
 
 static void
+summary_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(TslComparePanel) self = user_data;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+
+  rows = tsl_range_summary_run_finish (result, &error);
+  if (cancellable != self->cancellable)
+    return;
+
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+  if (rows == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_stack_set_visible_child_name (self->stack, "one-range");
+      return;
+    }
+
+  tsl_summary_view_set_rows (self->summary_view, rows, self->a[1] - self->a[0]);
+  gtk_stack_set_visible_child_name (self->stack, "summary");
+}
+
+/* Range A alone: its exact summary, when there is a file to re-read. */
+static void
+start_summary (TslComparePanel *self)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+
+  request->path = g_file_get_path (self->file);
+  request->trace = self->trace ? g_object_ref (self->trace) : NULL;
+  request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
+  request->seed = COMPARE_SEED;
+
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  tsl_range_summary_run_async (request, self->cancellable, summary_cb, g_object_ref (self));
+}
+
+static void
 start_compare (TslComparePanel *self)
 {
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
@@ -391,6 +436,12 @@ start_compare (TslComparePanel *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+
+  if (self->has_a && !self->has_b && self->file != NULL)
+    {
+      start_summary (self);
+      return;
+    }
 
   if (!self->has_a || !self->has_b || (self->file == NULL && self->trace == NULL))
     {
@@ -521,6 +572,7 @@ tsl_compare_panel_class_init (TslComparePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, column_view);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, histogram);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, error_page);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, summary_view);
   gtk_widget_class_bind_template_callback (widget_class, on_control_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
 
@@ -534,6 +586,7 @@ tsl_compare_panel_init (TslComparePanel *self)
   GtkExpression *series;
 
   g_type_ensure (TSL_TYPE_HISTOGRAM);
+  g_type_ensure (TSL_TYPE_SUMMARY_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->k = 2000;
@@ -596,7 +649,7 @@ tsl_compare_panel_set_ranges (TslComparePanel *self,
   self->b[1] = b_end;
 
   /* Show the right empty state at once; compute after the pause. */
-  if (!has_a || !has_b)
+  if ((!has_a || !has_b) && !(has_a && self->file != NULL))
     {
       if (self->cancellable != NULL)
         g_cancellable_cancel (self->cancellable);
@@ -710,4 +763,12 @@ tsl_compare_panel_get_request (TslComparePanel *self)
   g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
 
   return self->request;
+}
+
+/* (transfer none): the table shown while only range A is selected. */
+TslSummaryView *
+tsl_compare_panel_get_summary_view (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+  return self->summary_view;
 }

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "tsl-compare-item.h"
+#include "tsl-summary-view.h"
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -44,5 +45,8 @@ void              tsl_compare_panel_set_filter   (TslComparePanel *self,
 const TslCompareRequest *tsl_compare_panel_get_request (TslComparePanel *self);
 /* (transfer none) (nullable) */
 TslCompareItem   *tsl_compare_panel_get_selected (TslComparePanel *self);
+
+/* (transfer none): the summary of range A shown while B is not selected. */
+TslSummaryView   *tsl_compare_panel_get_summary_view (TslComparePanel *self);
 
 G_END_DECLS

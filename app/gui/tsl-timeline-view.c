@@ -58,6 +58,8 @@ struct _TslTimelineView
   double         pinch_start_span;
   double         pointer_x;    /* where the pointer is, -1 when outside: zoom anchors here */
   double         label_width;
+  double         counter_height; /* metric and counter tracks; 0 is the painter's default */
+  gboolean       elapsed_time;   /* absolute times shown from the trace start all the same */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;
 };
@@ -101,6 +103,14 @@ fill_options (TslTimelineView  *self,
   o->view_end_ns = (gint64) ceil (self->view_end);
   o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
   o->label_width = self->label_width;
+  o->counter_height = self->counter_height;
+  /* The crosshair follows the pointer over the tracks (not the labels). */
+  o->has_crosshair = self->pointer_x >= self->label_width;
+  o->crosshair_x = self->pointer_x;
+  /* Absolute timestamps (ISO CSV, date columns) read as local wall-clock time. */
+  if (!self->elapsed_time && self->snapshot != NULL &&
+      tsl_snapshot_get_start (self->snapshot) >= TSL_RENDER_EPOCH_MIN_NS)
+    o->wall_clock_ns = tsl_snapshot_get_start (self->snapshot);
   o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   o->highlight = self->highlight;
   o->highlight_exact = self->highlight_exact;
@@ -527,6 +537,27 @@ tsl_timeline_view_set_label_width (TslTimelineView *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+gint64
+tsl_timeline_view_get_wall_clock (TslTimelineView *self)
+{
+  TslRenderOptions o;
+
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), 0);
+
+  if (self->snapshot == NULL)
+    return 0;
+  fill_options (self, &o);
+  return o.wall_clock_ns;
+}
+
+double
+tsl_timeline_view_get_counter_height (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), TSL_RENDER_COUNTER_HEIGHT);
+
+  return self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
+}
+
 double
 tsl_timeline_view_get_label_width (TslTimelineView *self)
 {
@@ -542,6 +573,7 @@ on_motion (GtkEventControllerMotion *controller,
            TslTimelineView          *self)
 {
   self->pointer_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize" : NULL);
 }
 
@@ -550,6 +582,7 @@ on_leave (GtkEventControllerMotion *controller,
           TslTimelineView          *self)
 {
   self->pointer_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -713,6 +746,14 @@ query_tooltip (GtkWidget  *widget,
 
   track = tsl_snapshot_get_track (shown (self), hit.track);
   when = tsl_duration_format ((double) hit.sample->time_ns);
+  if (o.wall_clock_ns > 0)
+    {
+      g_autofree char *clock = tsl_render_format_tick (&o, (double) hit.sample->time_ns, 1);
+      g_autofree char *elapsed = g_steal_pointer (&when);
+
+      /* Translators: local wall-clock time, then the time from the trace start */
+      when = g_strdup_printf (_("%s (%s from the start)"), clock, elapsed);
+    }
   text = g_string_new (NULL);
   g_string_append_printf (text, "<b>%s</b>\n", track->name);
   {
@@ -761,6 +802,33 @@ pan_action (GtkWidget  *widget,
             GVariant   *param)
 {
   tsl_timeline_view_pan (TSL_TIMELINE_VIEW (widget), g_variant_get_double (param));
+}
+
+/* Wall-clock or elapsed time, for files with absolute timestamps. */
+static void
+elapsed_time_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+
+  self->elapsed_time = !self->elapsed_time;
+  gtk_widget_queue_draw (widget);
+}
+
+/* Metric and counter tracks taller or shorter by the factor given. */
+static void
+counter_height_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+  double h = self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
+
+  self->counter_height = CLAMP (round (h * g_variant_get_double (param)),
+                                TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
+  update_adjustment (self);
+  gtk_widget_queue_draw (widget);
 }
 
 static void
@@ -840,6 +908,7 @@ static const struct { guint key; const char *action; const char *format; double 
   { GDK_KEY_KP_0, "timeline.zoom-all", NULL, 0 },
   { GDK_KEY_f, "timeline.zoom-selection", NULL, 0 },
   { GDK_KEY_Escape, "timeline.clear-ranges", NULL, 0 },
+  { GDK_KEY_t, "timeline.elapsed-time", NULL, 0 },
 };
 
 static gboolean
@@ -915,6 +984,12 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-all", NULL, zoom_all_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-ranges", NULL, clear_ranges_action);
+  gtk_widget_class_install_action (widget_class, "timeline.counter-height", "d", counter_height_action);
+  gtk_widget_class_install_action (widget_class, "timeline.elapsed-time", NULL, elapsed_time_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.counter-height", "d", 1.5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.counter-height", "d", 1 / 1.5);
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {

@@ -50,6 +50,11 @@ gboolean          tsl_timeline_view_handle_key       (TslTimelineView *self,
 void              tsl_timeline_view_set_label_width  (TslTimelineView *self,
                                                       double           width);
 double            tsl_timeline_view_get_label_width  (TslTimelineView *self);
+/* Height of metric and counter tracks (timeline.counter-height changes it). */
+double            tsl_timeline_view_get_counter_height (TslTimelineView *self);
+/* The absolute start (ns since the epoch) the ruler reads wall-clock time
+ * from; 0 when it shows elapsed time (timeline.elapsed-time toggles). */
+gint64            tsl_timeline_view_get_wall_clock   (TslTimelineView *self);
 void              tsl_timeline_view_set_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64           start_ns,

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-range.h"
+#include "tsl-overview.h"
 #include "tsl-snapshot.h"
 #include "tsl-window-private.h"
 
@@ -598,6 +599,7 @@ tsl_window_init (TslWindow *self)
   GtkDropTarget *drop;
 
   g_type_ensure (TSL_TYPE_TIMELINE_VIEW);
+  g_type_ensure (TSL_TYPE_OVERVIEW);
   g_type_ensure (TSL_TYPE_COMPARE_PANEL);
   g_type_ensure (TSL_TYPE_FLAME_VIEW);
   g_type_ensure (TSL_TYPE_CALL_TREE);

@@ -12,7 +12,11 @@
 #include <gdk/x11/gdkx.h>
 
 #include "tsl-application.h"
+#include "tsl-range-summary.h"
+#include "tsl-overview.h"
+#include "tsl-render.h"
 #include "tsl-snapshot.h"
+#include "tsl-summary-item.h"
 #include "tsl-window-private.h"
 #include "test-ui-util.h"
 
@@ -451,6 +455,136 @@ assert_same_as_cli (GListModel *model,
   g_assert_cmpuint (checked, ==, g_list_model_get_n_items (model));
 }
 
+static gboolean
+summary_done (gpointer data)
+{
+  TslWindow *window = data;
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+
+  return !tsl_compare_panel_is_busy (window->compare_panel) &&
+         gtk_widget_get_mapped (GTK_WIDGET (view)) &&
+         g_list_model_get_n_items (tsl_summary_view_get_model (view)) > 0;
+}
+
+/* Metric tracks: taller or shorter through the action its keys activate,
+ * within the painter's bounds. */
+static void
+test_counter_height (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_COUNTER_HEIGHT);
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1.5));
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, 84);
+  for (guint i = 0; i < 10; i++)
+    gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1.5);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_MAX_COUNTER_HEIGHT);
+  for (guint i = 0; i < 20; i++)
+    gtk_widget_activate_action (timeline, "timeline.counter-height", "d", 1 / 1.5);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_MIN_COUNTER_HEIGHT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An ISO-timestamped CSV reads in wall-clock time, `t` switches to elapsed
+ * time and back; a trace with relative times stays elapsed. */
+static void
+test_wall_clock (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *csv_path = g_test_build_filename (G_TEST_DIST, "data", "metrics-long.csv", NULL);
+  g_autoptr(GFile) csv = g_file_new_for_path (csv_path);
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+
+  tsl_window_open (window, csv);
+  iterate_until (is_done_loading, window, 60000);
+  /* 2024-01-01T00:00:00Z */
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==,
+                   G_GINT64_CONSTANT (1704067200) * 1000000000);
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.elapsed-time", NULL));
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==, 0);
+  g_assert_true (tsl_timeline_view_handle_key (window->timeline, GDK_KEY_t, 0, TRUE));
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), >, 0);
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  g_assert_cmpint (tsl_timeline_view_get_wall_clock (window->timeline), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Range A alone shows its exact summary, the rows `compare --a` writes. */
+static void
+test_range_summary (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *path = g_file_get_path (example);
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GPtrArray) want = NULL;
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+  GListModel *model;
+  gint64 span;
+  guint n, matched = 0;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 5, span / 2);
+  iterate_until (summary_done, window, 60000);
+  model = tsl_summary_view_get_model (view);
+  n = g_list_model_get_n_items (model);
+
+  request->path = g_strdup (path);
+  request->a = (TslRangeSpec) { (double) (span / 5), (double) (span / 2), FALSE };
+  want = tsl_range_summary_run (request, NULL, NULL, NULL);
+  g_assert_nonnull (want);
+  g_assert_cmpuint (n, ==, want->len);
+  g_assert_cmpuint (n, >=, 10);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslSummaryItem) item = g_list_model_get_item (model, i);
+      const TslSummaryRow *got = tsl_summary_item_get_row (item);
+
+      for (guint j = 0; j < want->len; j++)
+        {
+          const TslSummaryRow *w = g_ptr_array_index (want, j);
+
+          if (g_str_equal (w->track, got->track) && g_strcmp0 (w->name, got->name) == 0)
+            {
+              g_assert_cmpuint (w->calls, ==, got->calls);
+              g_assert_true (w->total_ns == got->total_ns || (isnan (w->total_ns) && isnan (got->total_ns)));
+              g_assert_true (w->mean == got->mean || (isnan (w->mean) && isnan (got->mean)));
+              g_assert_cmpuint (w->n, ==, got->n);
+              matched++;
+            }
+        }
+      /* Sorted by total time, largest first (NAN, the series, last). */
+      if (i > 0)
+        {
+          g_autoptr(TslSummaryItem) prev = g_list_model_get_item (model, i - 1);
+          double a = tsl_summary_item_get_row (prev)->total_ns;
+
+          g_assert_true (isnan (got->total_ns) || a >= got->total_ns);
+        }
+    }
+  g_assert_cmpuint (matched, ==, n);
+
+  /* Adding B turns it into the compare table. */
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 74 / 100);
+  iterate_until (compare_done, window, 120000);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_compare_panel (void)
 {
@@ -754,6 +888,52 @@ pointer_to (TslWindow *window,
                           (int) (wx + sx), (int) (wy + sy));
   xdo (args);
   settle (100);
+}
+
+/* Issue 18 item 6: the overview strip above the tracks; dragging its
+ * window with the pointer pans the view, keeping its length. */
+static void
+test_overview_drag (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *overview;
+  gint64 span, start0, end0, start1, end1;
+  double x0, x1, moved_x;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  overview = gtk_widget_get_prev_sibling (gtk_widget_get_parent (GTK_WIDGET (window->timeline)));
+  g_assert_true (TSL_IS_OVERVIEW (overview));
+  settle (200);
+  g_assert_cmpint (gtk_widget_get_height (overview), >, 10);
+
+  /* Zoomed to the trace's first quarter. */
+  tsl_timeline_view_set_visible_time (window->timeline, 0, span / 4);
+  settle (100);
+  tsl_timeline_view_get_visible_time (window->timeline, &start0, &end0);
+  x0 = tsl_overview_time_to_x (TSL_OVERVIEW (overview), (double) start0);
+  x1 = tsl_overview_time_to_x (TSL_OVERVIEW (overview), (double) end0);
+  moved_x = (x1 - x0) / 2;
+
+  pointer_to (window, overview, (x0 + x1) / 2, 10);
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    {
+      pointer_to (window, overview, (x0 + x1) / 2 + moved_x * i / 4, 10);
+      settle (30);
+    }
+  xdo ("mouseup 1");
+  settle (100);
+
+  tsl_timeline_view_get_visible_time (window->timeline, &start1, &end1);
+  /* Half the window's width to the right: an eighth of the span later. */
+  g_assert_cmpint (end1 - start1, ==, end0 - start0);
+  g_assert_cmpfloat (fabs ((double) (start1 - start0) - span / 8.0), <, span / 50.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 typedef struct {
@@ -1345,6 +1525,10 @@ main (int   argc,
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
+  g_test_add_func ("/window/range-summary", test_range_summary);
+  g_test_add_func ("/window/counter-height", test_counter_height);
+  g_test_add_func ("/window/overview-drag", test_overview_drag);
+  g_test_add_func ("/window/wall-clock", test_wall_clock);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);

@@ -440,6 +440,84 @@ test_one_point_counter (void)
   cairo_surface_destroy (surface);
 }
 
+/* Issue 18 item 5: a counter's axis has gridlines, its height follows the
+ * option, and a crosshair shows the value held at the pointer. */
+static void
+test_counter_axis (void)
+{
+  g_autoptr(TslTrace) trace = read_text ("axis.json", "["
+    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"C\",\"name\":\"heap\",\"pid\":1,\"ts\":500,\"args\":{\"mb\":10}},"
+    "{\"ph\":\"C\",\"name\":\"heap\",\"pid\":1,\"ts\":600,\"args\":{\"mb\":30}},"
+    "{\"ph\":\"C\",\"name\":\"heap\",\"pid\":1,\"ts\":900,\"args\":{\"mb\":20}}]");
+  g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
+  const TslSnapshotTrack *heap = tsl_snapshot_get_track (snapshot, 1);
+  cairo_surface_t *plain, *crossed;
+  TslRenderOptions options;
+  TslRenderHit hit;
+  int top = TSL_RENDER_RULER_HEIGHT + 24 + 15 + 6, x, grid_y, differ = 0;
+  double value = 0, base;
+
+  g_assert_cmpint (heap->kind, ==, TSL_TRACK_COUNTER);
+  g_assert_false (tsl_render_series_value_at (heap, 400000, &value));
+  g_assert_true (tsl_render_series_value_at (heap, 700000, &value));
+  g_assert_cmpfloat (value, ==, 30);
+  g_assert_true (tsl_render_series_value_at (heap, 5000000, &value));
+  g_assert_cmpfloat (value, ==, 20);
+
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  plain = paint (snapshot, &options);
+  /* Before the first point only the gridlines cross the track: the middle
+   * one differs from the rows beside it. */
+  x = (int) tsl_render_time_to_x (&options, 100000.0);
+  grid_y = top + 4 + (TSL_RENDER_COUNTER_HEIGHT - 8) / 2;
+  g_assert_cmpuint (pixel (plain, x, grid_y), !=, pixel (plain, x, grid_y + 3));
+  g_assert_cmpuint (pixel (plain, x, grid_y + 3), ==, pixel (plain, x, grid_y - 3));
+
+  /* A taller track: the content grows by the difference, and a point near
+   * its new bottom is on it. */
+  base = tsl_render_content_height (snapshot, &options);
+  options.counter_height = 150;
+  g_assert_cmpfloat (tsl_render_content_height (snapshot, &options), ==, base + 150 - TSL_RENDER_COUNTER_HEIGHT);
+  g_assert_true (tsl_render_hit_test (snapshot, &options, x, top + 140, &hit));
+  g_assert_cmpint (hit.track, ==, 1);
+  options.counter_height = 0;
+  g_assert_true (!tsl_render_hit_test (snapshot, &options, x, top + 140, &hit) || hit.track != 1);
+
+  /* The crosshair: a line down the column, a dot on the value held there. */
+  options.has_crosshair = TRUE;
+  options.crosshair_x = tsl_render_time_to_x (&options, 700000.0);
+  crossed = paint (snapshot, &options);
+  for (int y = TSL_RENDER_RULER_HEIGHT + 24; y < top; y++)
+    differ += pixel (plain, (int) options.crosshair_x, y) != pixel (crossed, (int) options.crosshair_x, y);
+  g_assert_cmpint (differ, >, 10);
+  /* At 30 (the max) the dot sits at the top of the plot. */
+  g_assert_cmpuint (pixel (plain, (int) options.crosshair_x + 2, top + 5), !=,
+                    pixel (crossed, (int) options.crosshair_x + 2, top + 5));
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (crossed);
+}
+
+/* Issue 18 item 5: files with absolute times get a wall-clock ruler (local
+ * time; TZ is UTC here), elapsed time otherwise. */
+static void
+test_wall_clock_ticks (void)
+{
+  TslRenderOptions o = { 0 };
+  g_autofree char *elapsed = NULL, *seconds = NULL, *fraction = NULL, *day = NULL;
+
+  elapsed = tsl_render_format_tick (&o, 1.5e9, 5e8);
+  g_assert_cmpstr (elapsed, ==, "1.5 s");
+  /* 2026-12-01 05:00:00 UTC */
+  o.wall_clock_ns = G_GINT64_CONSTANT (1796101200) * 1000000000;
+  seconds = tsl_render_format_tick (&o, 90e9, 10e9);
+  g_assert_cmpstr (seconds, ==, "05:01:30");
+  fraction = tsl_render_format_tick (&o, 1.25e9, 2.5e8);
+  g_assert_cmpstr (fraction, ==, "05:00:01.250");
+  day = tsl_render_format_tick (&o, 86400e9, 86400e9);
+  g_assert_cmpstr (day, ==, "2026-12-02");
+}
+
 static int
 brightness (guint32 p)
 {
@@ -553,6 +631,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* Wall-clock labels are local time: make it known. */
+  g_setenv ("TZ", "UTC", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/spike-survives-zoom-out", test_spike_survives);
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
@@ -563,5 +643,7 @@ main (int   argc,
   g_test_add_func ("/render/search", test_search);
   g_test_add_func ("/render/one-point-counter", test_one_point_counter);
   g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
+  g_test_add_func ("/render/counter-axis", test_counter_axis);
+  g_test_add_func ("/render/wall-clock-ticks", test_wall_clock_ticks);
   return g_test_run ();
 }

@@ -24,7 +24,6 @@
 #define GROUP_HEIGHT    24
 #define ROW_HEIGHT      15
 #define MAX_ROWS        8
-#define COUNTER_HEIGHT  56
 #define TRACK_GAP       6
 #define NOTE_HEIGHT     22
 
@@ -82,11 +81,20 @@ tsl_render_name_color (const char *name,
 }
 
 static double
-track_height (const TslSnapshotTrack *track)
+counter_height (const TslRenderOptions *o)
+{
+  if (!(o->counter_height > 0))
+    return TSL_RENDER_COUNTER_HEIGHT;
+  return CLAMP (o->counter_height, TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
+}
+
+static double
+track_height (const TslRenderOptions *o,
+              const TslSnapshotTrack *track)
 {
   if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
     return CLAMP (track->max_depth, 1, MAX_ROWS) * ROW_HEIGHT + TRACK_GAP;
-  return COUNTER_HEIGHT + TRACK_GAP;
+  return counter_height (o) + TRACK_GAP;
 }
 
 static gboolean
@@ -123,7 +131,7 @@ tsl_render_content_height (TslSnapshot            *snapshot,
       if (starts_group (snapshot, i))
         h += GROUP_HEIGHT;
       if (!is_collapsed (o, track->pid))
-        h += track_height (track);
+        h += track_height (o, track);
     }
 
   return h;
@@ -141,7 +149,7 @@ tsl_render_track_top (TslSnapshot            *snapshot,
       if (starts_group (snapshot, i))
         h += GROUP_HEIGHT;
       if (i < track && !is_collapsed (o, tsl_snapshot_get_track (snapshot, i)->pid))
-        h += track_height (tsl_snapshot_get_track (snapshot, i));
+        h += track_height (o, tsl_snapshot_get_track (snapshot, i));
     }
   return h;
 }
@@ -359,6 +367,31 @@ ticks (const TslRenderOptions *o,
   return (guint) MIN (n, MAX_TICKS);
 }
 
+char *
+tsl_render_format_tick (const TslRenderOptions *o,
+                        double                  t,
+                        double                  step)
+{
+  g_autoptr(GDateTime) when = NULL;
+  g_autofree char *hms = NULL;
+  gint64 ns;
+
+  g_return_val_if_fail (o != NULL, NULL);
+
+  if (o->wall_clock_ns <= 0)
+    return t == 0 ? g_strdup ("0") : tsl_duration_format (t);
+
+  ns = o->wall_clock_ns + (gint64) llround (t);
+  when = g_date_time_new_from_unix_local (ns / 1000000000);
+  if (when == NULL)
+    return tsl_duration_format (t);
+  hms = g_date_time_format (when, step >= 86400e9 ? "%Y-%m-%d" : "%H:%M:%S");
+  /* Sub-second ticks need the fraction to tell them apart. */
+  if (step < 1e9)
+    return g_strdup_printf ("%s.%03d", hms, (int) ((ns / 1000000) % 1000));
+  return g_steal_pointer (&hms);
+}
+
 static void
 draw_ruler (cairo_t                *cr,
             const TslRenderOptions *o,
@@ -377,7 +410,7 @@ draw_ruler (cairo_t                *cr,
     {
       double t = first + i * step;
       double x = floor (tsl_render_time_to_x (o, t)) + 0.5;
-      g_autofree char *label = t == 0 ? g_strdup ("0") : tsl_duration_format (t);
+      g_autofree char *label = tsl_render_format_tick (o, t, step);
 
       set_rgb (cr, &theme->dim, 0.8);
       cairo_move_to (cr, x, top + TSL_RENDER_RULER_HEIGHT - 8);
@@ -698,6 +731,39 @@ format_value (char   *buf,
     g_snprintf (buf, len, "%.4g%s%s", value, unit ? " " : "", unit ? unit : "");
 }
 
+gboolean
+tsl_render_series_value_at (const TslSnapshotTrack *track,
+                            gint64                  time_ns,
+                            double                 *value)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (track != NULL && value != NULL, FALSE);
+
+  /* The first sample after time_ns, by bisection (samples are in time order). */
+  hi = track->n_samples;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (track->samples[mid].time_ns <= time_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  while (lo > 0)
+    {
+      const TslSnapshotSample *s = &track->samples[--lo];
+
+      if (!isnan (s->value))
+        {
+          *value = s->value;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 draw_series (cairo_t                *cr,
              const TslSnapshotTrack *track,
@@ -705,7 +771,8 @@ draw_series (cairo_t                *cr,
              const TslRenderTheme   *theme,
              double                  top)
 {
-  double h = COUNTER_HEIGHT - 8;
+  double ch = counter_height (o);
+  double h = ch - 8;
   double lo = track->value_min, hi = track->value_max;
   double rgb[3];
   gboolean started = FALSE;
@@ -726,6 +793,14 @@ draw_series (cairo_t                *cr,
 
 #define Y_OF(v) (top + 4 + h - ((v) - lo) / (hi - lo) * h)
 
+  /* Gridlines at the axis' min, middle and max, the values the gutter names. */
+  set_rgb (cr, &theme->grid, 1);
+  /* Pixel-aligned rectangles: cairo's fast path, unlike a stroke. */
+  for (guint g = 0; g < 3; g++)
+    cairo_rectangle (cr, tsl_render_label_width (o), floor (Y_OF (lo + (hi - lo) * g / 2)),
+                     o->width - tsl_render_label_width (o), 1);
+  cairo_fill (cr);
+
   /* Exact envelope: every slice's min..max, so one spike survives any zoom. */
   cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], dimmed ? 0.08 : 0.3);
   for (guint i = 0; i < track->n_samples; i++)
@@ -744,7 +819,7 @@ draw_series (cairo_t                *cr,
   cairo_fill (cr);
 
   cairo_save (cr);
-  cairo_rectangle (cr, tsl_render_label_width (o), top, o->width - tsl_render_label_width (o), COUNTER_HEIGHT);
+  cairo_rectangle (cr, tsl_render_label_width (o), top, o->width - tsl_render_label_width (o), ch);
   cairo_clip (cr);
   for (guint i = 0; i < track->n_samples; i++)
     {
@@ -782,7 +857,34 @@ draw_series (cairo_t                *cr,
   format_value (label, sizeof label, hi, track->unit);
   _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, top + 12, 66, label);
   format_value (label, sizeof label, lo, track->unit);
-  _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, top + COUNTER_HEIGHT - 6, 66, label);
+  _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, top + ch - 6, 66, label);
+  /* A taller track has room for its middle too. */
+  if (ch >= 2 * TSL_RENDER_COUNTER_HEIGHT)
+    {
+      format_value (label, sizeof label, (lo + hi) / 2, track->unit);
+      _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, Y_OF ((lo + hi) / 2) + 4, 66, label);
+    }
+
+  if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
+    {
+      double value;
+
+      if (tsl_render_series_value_at (track, (gint64) tsl_render_x_to_time (o, o->crosshair_x), &value))
+        {
+          double vy = Y_OF (value), tx = o->crosshair_x + 6;
+
+          format_value (label, sizeof label, value, track->unit);
+          cairo_set_source_rgba (cr, rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6, 1);
+          cairo_arc (cr, o->crosshair_x, vy, 3.5, 0, 2 * G_PI);
+          cairo_fill (cr);
+          /* Beside the pointer, or before it near the right edge. */
+          if (tx + 90 > o->width)
+            tx = o->crosshair_x - 96;
+          cairo_set_font_size (cr, 11);
+          set_rgb (cr, &theme->fg, 1);
+          _tsl_render_show_text (cr, tx, CLAMP (vy - 4, top + 12, top + ch - 2), 90, label);
+        }
+    }
 
 #undef Y_OF
 }
@@ -806,7 +908,7 @@ draw_mark (cairo_t                *cr,
   if (x1 <= x0)
     return;
   cairo_save (cr);
-  cairo_rectangle (cr, left, top, o->width - left, track_height (track));
+  cairo_rectangle (cr, left, top, o->width - left, track_height (o, track));
   cairo_clip (cr);
   set_rgb (cr, &theme->fg, 1);
   cairo_set_line_width (cr, 2);
@@ -911,7 +1013,7 @@ tsl_render_paint (cairo_t                *cr,
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {
       const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
-      double th = track_height (track);
+      double th = track_height (o, track);
 
       if (track->pid != last_pid || i == 0)
         {
@@ -974,6 +1076,13 @@ tsl_render_paint (cairo_t                *cr,
     draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
   if (o->has_b)
     draw_range (cr, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, header);
+
+  if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
+    {
+      set_rgb (cr, &theme.dim, 0.7);
+      cairo_rectangle (cr, floor (o->crosshair_x), header, 1, o->height - header);
+      cairo_fill (cr);
+    }
 
   cairo_restore (cr);
 
@@ -1053,7 +1162,7 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {
       const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
-      double th = track_height (track);
+      double th = track_height (o, track);
 
       if (starts_group (snapshot, i))
         {

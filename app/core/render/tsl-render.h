@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 #define TSL_RENDER_RULER_HEIGHT 30
 #define TSL_RENDER_LABEL_WIDTH  200   /* default width of the track labels */
 #define TSL_RENDER_MIN_LABEL_WIDTH 80
+#define TSL_RENDER_COUNTER_HEIGHT 56
+#define TSL_RENDER_MIN_COUNTER_HEIGHT 32
+#define TSL_RENDER_MAX_COUNTER_HEIGHT 400
 
 typedef struct {
   gint64      view_start_ns;  /* visible time window, from the trace start */
@@ -48,6 +51,11 @@ typedef struct {
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
   gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
+  double      counter_height; /* metric and counter tracks; 0 is TSL_RENDER_COUNTER_HEIGHT */
+  gboolean    has_crosshair;  /* a vertical line at crosshair_x, each series' value on it */
+  double      crosshair_x;
+  gint64      wall_clock_ns;  /* > 0: the ruler reads local wall-clock time, the trace
+                               * starting at this absolute time (ns since the epoch) */
 } TslRenderOptions;
 
 typedef struct {
@@ -88,6 +96,21 @@ gboolean          tsl_render_hit_test           (TslSnapshot            *snapsho
                                                  double                  x,
                                                  double                  y,
                                                  TslRenderHit           *hit);
+/* Times this large (ns) are taken as since the epoch (after 2001): a file
+ * with absolute timestamps, such as an ISO CSV. */
+#define TSL_RENDER_EPOCH_MIN_NS G_GINT64_CONSTANT (1000000000000000000)
+
+/* (transfer full): the ruler's label for time t (ns from the trace start)
+ * with ticks `step` ns apart: elapsed ("1.5 s"), or local wall-clock time
+ * ("14:03:20", "14:03:20.250") when options->wall_clock_ns is set. */
+char             *tsl_render_format_tick        (const TslRenderOptions *options,
+                                                 double                  t,
+                                                 double                  step);
+/* The value series track `track` holds at time_ns (from the trace start):
+ * its last kept point at or before it. FALSE before its first point. */
+gboolean          tsl_render_series_value_at    (const TslSnapshotTrack *track,
+                                                 gint64                  time_ns,
+                                                 double                 *value);
 /* A stable colour for a frame or series name (r, g, b in 0..1). */
 void              tsl_render_name_color         (const char             *name,
                                                  gboolean                dark,
