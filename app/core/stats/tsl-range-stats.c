@@ -18,6 +18,15 @@
 
 #include "tsl-range-stats.h"
 #include "tsl-rng.h"
+#include "tsl-time-math.h"
+
+/* A median gap in ns as a time step; gaps beyond what a gint64 holds
+ * (times at both ends of the range) saturate instead of overflowing. */
+static inline gint64
+gap_ns (double gap)
+{
+  return gap < 9.2e18 ? (gint64) gap : G_MAXINT64;
+}
 
 #define MAX_GAPS 2049
 
@@ -78,8 +87,8 @@ static guint
 block_of (TslRangeStats *self,
           gint64         t)
 {
-  double width = (double) MAX (self->grid_hi - self->lo, 1);
-  double j = floor ((double) (t - self->lo) * TSL_RANGE_BLOCKS / width);
+  double width = (double) MAX (tsl_time_sub (self->grid_hi, self->lo), 1);
+  double j = floor ((double) tsl_time_sub (t, self->lo) * TSL_RANGE_BLOCKS / width);
 
   return (guint) CLAMP (j, 0, TSL_RANGE_BLOCKS - 1);
 }
@@ -149,7 +158,7 @@ static void
 hold_previous (TslRangeTrack *t,
                gint64         until)
 {
-  double held = (double) (until - t->prev_ns);
+  double held = (double) tsl_time_sub (until, t->prev_ns);
 
   if (held <= 0)
     return;
@@ -182,7 +191,7 @@ metric_point (TslRangeStats *self,
       else if (value > t->prev_value)
         t->increased = TRUE;
       t->block_rise[j] += value - t->prev_value;
-      t->block_rise_ns[j] += (double) (time_ns - t->prev_ns);
+      t->block_rise_ns[j] += (double) tsl_time_sub (time_ns, t->prev_ns);
     }
   t->has_prev = TRUE;
   t->prev_ns = time_ns;
@@ -366,7 +375,7 @@ on_event (guint       track,
       /* Every point of the file tells the sampling interval. */
       if (t->has_last && time_ns > t->last_ns && t->gaps->len < MAX_GAPS)
         {
-          double gap = (double) (time_ns - t->last_ns);
+          double gap = (double) tsl_time_sub (time_ns, t->last_ns);
 
           g_array_append_val (t->gaps, gap);
         }
@@ -460,12 +469,12 @@ tsl_range_stats_finish (TslRangeStats *self)
         {
           qsort (t->gaps->data, t->gaps->len, sizeof (double), compare_doubles);
           t->median_gap_ns = g_array_index (t->gaps, double, t->gaps->len / 2);
-          self->data_end = MAX (self->data_end, t->last_ns + (gint64) t->median_gap_ns);
+          self->data_end = MAX (self->data_end, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns)));
         }
       /* The last point of the range holds to the range's end, or to the
        * end of its own data when that comes first. */
       if (t->has_prev)
-        hold_previous (t, MIN (self->hi, t->last_ns + (gint64) t->median_gap_ns));
+        hold_previous (t, MIN (self->hi, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns))));
     }
 }
 
@@ -530,9 +539,9 @@ tsl_range_stats_block_ns (TslRangeStats *self,
                           guint          i,
                           gint64         end)
 {
-  double width = (double) (self->grid_hi - self->lo) / TSL_RANGE_BLOCKS;
+  double width = (double) tsl_time_sub (self->grid_hi, self->lo) / TSL_RANGE_BLOCKS;
 
   if (i + 1 < TSL_RANGE_BLOCKS)
     return width;
-  return MAX (width + (double) (end - self->grid_hi), 0);
+  return MAX (width + (double) tsl_time_sub (end, self->grid_hi), 0);
 }

@@ -184,7 +184,7 @@ tsl_range_summary_run (const TslCompareRequest *request,
     {
       tsl_range_stats_finish (stats);
       data_end = MAX (tsl_range_stats_get_data_end (stats), lo);
-      length = request->a.is_fraction && request->a.end >= 1 ? data_end - lo : MIN (hi, data_end) - lo;
+      length = request->a.is_fraction && request->a.end >= 1 ? tsl_time_sub (data_end, lo) : tsl_time_sub (MIN (hi, data_end), lo);
       length = MAX (length, 1);
       add_rows (rows, stats, length);
       g_ptr_array_sort (rows, compare_rows);
