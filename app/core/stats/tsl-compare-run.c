@@ -558,15 +558,15 @@ measure_ranges (const TslCompareRequest *request,
       gint64 a = tsl_time_add (start, lo[s]), b = tsl_time_add (start, hi[s]);
 
       end[s] = ends_at_data_end (specs[s]) ? MAX (data_end, a) : MIN (b, MAX (data_end, a));
-      if (!ends_at_data_end (specs[s]) && b > data_end + 1 &&
-          (double) (b - data_end) > 0.01 * (double) (b - a))
+      if (!ends_at_data_end (specs[s]) && b > tsl_time_add (data_end, 1) &&
+          (double) tsl_time_sub (b, data_end) > 0.01 * (double) tsl_time_sub (b, a))
         {
-          g_autofree char *length = tsl_duration_format ((double) (end[s] - a));
+          g_autofree char *length = tsl_duration_format ((double) tsl_time_sub (end[s], a));
 
           g_ptr_array_add (warnings, g_strdup_printf ("range %s ends after the trace; its length is taken as %s",
                                                       which[s], length));
         }
-      seconds[s] = (double) MAX (end[s] - a, 1) / 1e9;
+      seconds[s] = (double) MAX (tsl_time_sub (end[s], a), 1) / 1e9;
     }
 }
 

@@ -170,7 +170,7 @@ tsl_range_summary_run (const TslCompareRequest *request,
    * against the end of the data once read. */
   tsl_range_spec_resolve (&request->a, span, &lo, &hi);
   if (request->a.is_fraction && request->a.end >= 1)
-    hi = span + 1;
+    hi = tsl_time_add (span, 1);
   lo = tsl_time_add (start, lo);
   hi = tsl_time_add (start, hi);
 
