@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * For test-event-details.py: reads FILE recording every slice, then prints
+ * Not a test: the helper tests/unit/test-event-details.py runs, which holds
+ * the assertions. For it: reads FILE recording every slice, then prints
  * one JSON object a line per slice: its offset, start, name, and the fields
  * tsl_event_details_read() returns (or the error it gives).
  */
