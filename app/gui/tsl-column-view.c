@@ -49,3 +49,14 @@ tsl_column_view_compare_keys (double a,
     return isnan (a) == isnan (b) ? 0 : (isnan (a) ? -1 : 1);
   return a < b ? -1 : a > b;
 }
+
+char *
+tsl_column_view_format_number (double      v,
+                               const char *nan_text)
+{
+  if (isnan (v))
+    return g_strdup (nan_text);
+  if (v != 0 && (fabs (v) >= 1e6 || fabs (v) < 1e-3))
+    return g_strdup_printf ("%.3e", v);
+  return g_strdup_printf ("%.4g", v);
+}

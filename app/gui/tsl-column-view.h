@@ -25,4 +25,9 @@ void              tsl_column_view_add_columns   (GtkColumnView         *view,
 int               tsl_column_view_compare_keys  (double                 a,
                                                  double                 b);
 
+/* (transfer full): a table cell's number, "%.4g" or "%.3e" outside
+ * [1e-3, 1e6); `nan_text` for NAN. */
+char             *tsl_column_view_format_number (double                 v,
+                                                 const char            *nan_text);
+
 G_END_DECLS

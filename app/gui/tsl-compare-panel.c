@@ -88,16 +88,6 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (TslComparePanel, tsl_compare_panel, GTK_TYPE_WIDGET)
 
 static char *
-format_value (double v)
-{
-  if (isnan (v))
-    return g_strdup ("—");
-  if (v != 0 && (fabs (v) >= 1e6 || fabs (v) < 1e-3))
-    return g_strdup_printf ("%.3e", v);
-  return g_strdup_printf ("%.4g", v);
-}
-
-static char *
 format_pct (double v)
 {
   return isnan (v) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", v * 100);
@@ -116,7 +106,7 @@ format_in_unit (const TslCompareRow *row,
     return tsl_duration_format (v);
   if (g_strcmp0 (row->unit, "fraction") == 0)
     return g_strdup_printf ("%.2f %%", v * 100);
-  plain = format_value (v);
+  plain = tsl_column_view_format_number (v, "—");
   if (row->unit != NULL && row->unit[0] != '\0')
     return g_strdup_printf ("%s %s", plain, row->unit);
   return g_steal_pointer (&plain);

@@ -48,16 +48,6 @@ struct _TslSummaryView
 G_DEFINE_FINAL_TYPE (TslSummaryView, tsl_summary_view, GTK_TYPE_WIDGET)
 
 static char *
-format_number (double v)
-{
-  if (isnan (v))
-    return g_strdup ("");
-  if (v != 0 && (fabs (v) >= 1e6 || fabs (v) < 1e-3))
-    return g_strdup_printf ("%.3e", v);
-  return g_strdup_printf ("%.4g", v);
-}
-
-static char *
 format_ns (double v)
 {
   return isnan (v) ? g_strdup ("") : tsl_duration_format (v);
@@ -98,11 +88,11 @@ cell_text (const TslSummaryRow *row,
     case COL_COUNT: return g_strdup_printf ("%" G_GUINT64_FORMAT, func ? row->calls : row->n);
     case COL_TOTAL:
     case COL_SELF: return func ? format_ns (sort_key (row, column)) : g_strdup ("");
-    case COL_MEAN: return func ? format_ns (row->mean_ns) : format_number (row->mean);
+    case COL_MEAN: return func ? format_ns (row->mean_ns) : tsl_column_view_format_number (row->mean, "");
     case COL_SHARE: return func && !isnan (row->share) ? g_strdup_printf ("%.2f %%", row->share * 100)
                                                        : g_strdup ("");
     case COL_MIN:
-    case COL_MAX: return format_number (sort_key (row, column));
+    case COL_MAX: return tsl_column_view_format_number (sort_key (row, column), "");
     case N_COLUMNS:
     default: return g_strdup ("");
     }
