@@ -941,7 +941,13 @@ tsl_chrome_model_save (TslChromeModel *self,
       for (guint i = 0; i < th->n_open; i++)
         {
           const char *name = tsl_trace_lookup (self->trace, th->open[i].name);
-          SavedSpan ss = { th->open[i].start_ns, th->open[i].end_ns, name ? strlen (name) : 0 };
+          SavedSpan ss;
+
+          /* Zeroed whole: the padding after name_len goes to the cache file. */
+          memset (&ss, 0, sizeof ss);
+          ss.start_ns = th->open[i].start_ns;
+          ss.end_ns = th->open[i].end_ns;
+          ss.name_len = name ? strlen (name) : 0;
 
           g_byte_array_append (saved, (const guint8 *) &ss, sizeof ss);
           g_byte_array_append (saved, (const guint8 *) name, ss.name_len);
