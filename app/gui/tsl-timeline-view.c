@@ -66,6 +66,7 @@ struct _TslTimelineView
   gint64         range_group[2]; /* the group (pid) each range was selected in, 0: none */
   gint64         drag_start_group;
   double         drag_group_dx; /* of the drag, already handed on as group-moved */
+  double         drag_group_scale; /* ns per pixel when it began: the view refits as the file moves */
 };
 
 enum {
@@ -135,6 +136,8 @@ fill_options (TslTimelineView  *self,
   o->has_b = self->has_range[TSL_RANGE_B];
   o->b_start_ns = self->range_start[TSL_RANGE_B];
   o->b_end_ns = self->range_end[TSL_RANGE_B];
+  o->a_group = self->range_group[TSL_RANGE_A];
+  o->b_group = self->range_group[TSL_RANGE_B];
 }
 
 void
@@ -293,6 +296,9 @@ tsl_timeline_view_set_snapshot (TslTimelineView *self,
     tsl_snapshot_ref (snapshot);
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   self->snapshot = snapshot;
+  /* Groups of ranges are merged files'. */
+  if (snapshot == NULL || tsl_snapshot_get_n_parts (snapshot) == 0)
+    self->range_group[0] = self->range_group[1] = 0;
   /* A new trace (or a new load of it) outdates any detail. */
   if (snapshot == NULL || self->detail == NULL ||
       tsl_snapshot_get_start (snapshot) != tsl_snapshot_get_start (self->detail))
@@ -622,7 +628,11 @@ on_drag_begin (GtkGestureDrag  *gesture,
       if (tsl_render_hit_test (shown (self), &o, x, y, &hit))
         {
           if (hit.on_group && (state & GDK_CONTROL_MASK))
-            self->drag_group = hit.group_pid;
+            {
+              self->drag_group = hit.group_pid;
+              self->drag_group_scale = (self->view_end - self->view_start) /
+                                       MAX (o.width - tsl_render_label_width (&o), 1);
+            }
           self->drag_start_group = hit.on_group ? hit.group_pid
                                    : hit.track >= 0 ? tsl_snapshot_get_track (shown (self), hit.track)->pid : 0;
         }
@@ -643,12 +653,13 @@ on_drag_update (GtkGestureDrag  *gesture,
 
   if (self->drag_group != 0)
     {
-      double plot = MAX (o.width - tsl_render_label_width (&o), 1);
-      double ns = (dx - self->drag_group_dx) / plot * (self->view_end - self->view_start);
+      /* In whole ns from the drag's start, so the steps add up to it. */
+      gint64 total = (gint64) (dx * self->drag_group_scale);
+      gint64 done = (gint64) (self->drag_group_dx * self->drag_group_scale);
 
       self->drag_group_dx = dx;
-      if ((gint64) ns != 0)
-        g_signal_emit (self, signals[GROUP_MOVED], 0, self->drag_group, (gint64) ns);
+      if (total != done)
+        g_signal_emit (self, signals[GROUP_MOVED], 0, self->drag_group, total - done);
       return;
     }
 

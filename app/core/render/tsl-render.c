@@ -918,16 +918,57 @@ draw_mark (cairo_t                *cr,
   cairo_restore (cr);
 }
 
+/* Where group `pid`'s header and tracks lie on screen (below `top`). */
+static gboolean
+group_extent (TslSnapshot            *snapshot,
+              const TslRenderOptions *o,
+              gint64                  pid,
+              double                  top,
+              double                 *y0,
+              double                 *y1)
+{
+  double h = 0;
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      if (starts_group (snapshot, i))
+        {
+          if (track->pid == pid)
+            {
+              *y0 = top + h - o->scroll_y;
+              found = TRUE;
+            }
+          h += GROUP_HEIGHT;
+        }
+      if (!is_collapsed (o, track->pid))
+        h += track_height (o, track);
+      if (track->pid == pid)
+        *y1 = top + h - o->scroll_y;
+    }
+  if (found)
+    {
+      *y0 = MAX (*y0, top);
+      *y1 = MIN (*y1, o->height);
+    }
+  return found && *y1 > *y0;
+}
+
 static void
 draw_range (cairo_t                *cr,
+            TslSnapshot            *snapshot,
             const TslRenderOptions *o,
             const TslRenderTheme   *theme,
             const Rgb              *color,
             const char             *name,
             gint64                  start,
             gint64                  end,
+            gint64                  group,
             double                  top)
 {
+  double band0 = top, band1 = o->height;
   double x0 = MAX (tsl_render_time_to_x (o, (double) start), tsl_render_label_width (o));
   double x1 = MIN (tsl_render_time_to_x (o, (double) end), o->width);
   g_autofree char *s = tsl_duration_format ((double) start);
@@ -938,13 +979,17 @@ draw_range (cairo_t                *cr,
   if (x1 <= x0)
     return;
 
+  /* A range of one merged file shades that file's group only. */
+  if (group != 0 && !group_extent (snapshot, o, group, top, &band0, &band1))
+    band0 = band1 = top;
+
   set_rgb (cr, color, 0.14);
-  cairo_rectangle (cr, x0, top, x1 - x0, o->height - top);
+  cairo_rectangle (cr, x0, band0, x1 - x0, band1 - band0);
   cairo_fill (cr);
 
   set_rgb (cr, color, 0.9);
-  cairo_rectangle (cr, floor (x0), top, 1.5, o->height - top);
-  cairo_rectangle (cr, floor (x1) - 1, top, 1.5, o->height - top);
+  cairo_rectangle (cr, floor (x0), band0, 1.5, band1 - band0);
+  cairo_rectangle (cr, floor (x1) - 1, band0, 1.5, band1 - band0);
   cairo_fill (cr);
 
   /* Tab with the range's name, times and duration, on the ruler. */
@@ -1077,9 +1122,9 @@ tsl_render_paint (cairo_t                *cr,
     }
 
   if (o->has_a)
-    draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
+    draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header);
   if (o->has_b)
-    draw_range (cr, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, header);
+    draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header);
 
   if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
     {
@@ -1111,9 +1156,9 @@ tsl_render_paint (cairo_t                *cr,
       cairo_rectangle (cr, 0, header - 14, o->width, 14);
       cairo_clip (cr);
       if (o->has_a)
-        draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
+        draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header);
       if (o->has_b)
-        draw_range (cr, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, header);
+        draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header);
       cairo_restore (cr);
     }
 

@@ -37,6 +37,8 @@ typedef struct {
   gboolean    has_b;
   gint64      b_start_ns;
   gint64      b_end_ns;
+  gint64      a_group;        /* merged files: the group (pid) a range lies in; 0: all */
+  gint64      b_group;
   const char *highlight;      /* search text: matching frames/series stand out */
   gboolean    highlight_exact;/* the whole name literally, never a pattern (tsl-search.h) */
   const char *highlight_track;/* only on this track (name and pid); NULL: on all */

@@ -1,0 +1,313 @@
+/* test-merge.c: several files as one timeline, and compare across them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tests/data/compare/before.json and after.json are two runs of one
+ * program (make-runs.py, seed 1): AFTER's worker/layout takes 1.5× as
+ * long. Merged, they are two groups named after the files; by default A is
+ * all of the first and B all of the second, and the compare panel flags
+ * that function alone, with the numbers `timeslice compare BEFORE AFTER`
+ * gives, and highlights it on the worker thread of both files. A Ctrl+drag
+ * on a file's header (real pointer input, xdotool) moves that file and
+ * range B with it. TSL_MERGE_SHOT=PATH saves a screenshot of the window.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gdk/x11/gdkx.h>
+
+#include "tsl-application.h"
+#include "tsl-render.h"
+#include "tsl-snapshot.h"
+#include "tsl-window-private.h"
+#include "test-ui-util.h"
+
+static TslApplication *app;
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+is_done_loading (gpointer window)
+{
+  return !tsl_window_is_loading (window);
+}
+
+static gboolean
+compare_done (gpointer data)
+{
+  TslWindow *window = data;
+
+  return !tsl_compare_panel_is_busy (window->compare_panel) &&
+         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "compare", name, NULL);
+}
+
+static void
+xdo (const char *args)
+{
+  g_autofree char *command = g_strdup_printf ("xdotool %s", args);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static void
+settle (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+pointer_to (TslWindow *window,
+            GtkWidget *widget,
+            double     x,
+            double     y)
+{
+  GtkNative *native = GTK_NATIVE (window);
+  double wx, wy, sx, sy;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_translate_coordinates (widget, GTK_WIDGET (window), x, y, &wx, &wy));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  args = g_strdup_printf ("mousemove --sync --window %lu %d %d",
+                          (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                          (int) (wx + sx), (int) (wy + sy));
+  xdo (args);
+  settle (100);
+}
+
+/* The CSV `timeslice compare BEFORE AFTER` writes, by (series, stat). */
+static GHashTable *
+cli_rows (const char *before,
+          const char *after)
+{
+  const char *timeslice = g_getenv ("TSL_TIMESLICE");
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+  const char *argv[] = { timeslice, "compare", before, after, NULL };
+  int status = 0;
+
+  g_assert_nonnull (timeslice);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      GStrv cells = g_strsplit (lines[i], ",", -1);
+
+      g_assert_cmpuint (g_strv_length (cells), >=, 10);
+      g_hash_table_insert (rows, g_strdup_printf ("%s/%s", cells[0], cells[1]), cells);
+    }
+  return rows;
+}
+
+static void
+save_shot (TslWindow  *window,
+           const char *suffix)
+{
+  const char *path = g_getenv ("TSL_MERGE_SHOT");
+  g_autofree char *target = NULL;
+  g_autofree char *command = NULL;
+
+  if (path == NULL)
+    return;
+  settle (300);
+  target = g_strdup_printf ("%s-%s.png", path, suffix);
+  command = g_strdup_printf ("import -window root %s", target);
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
+}
+
+static void
+test_merged_compare (void)
+{
+  TslWindow *window = tsl_window_new (app);
+  g_autofree char *before = data_path ("before.json");
+  g_autofree char *after = data_path ("after.json");
+  g_autoptr(GFile) file_a = g_file_new_for_path (before);
+  g_autoptr(GFile) file_b = g_file_new_for_path (after);
+  GFile *files[] = { file_a, file_b };
+  g_autoptr(GHashTable) cli = cli_rows (before, after);
+  TslSnapshot *merged;
+  GListModel *model;
+  const char *name = NULL;
+  gint64 position, span, a0, a1, b0, b1;
+  guint significant = 0, matched = 0, first_after = G_MAXUINT;
+  TslRenderOptions o;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+
+  tsl_window_open_merged (window, files, 2, NULL);
+  g_assert_true (tsl_window_is_loading (window));
+  iterate_until (is_done_loading, window, 60000);
+  iterate_until (compare_done, window, 120000);
+
+  /* Two groups named after the files; two runs minutes apart on one
+   * clock each start at 0. */
+  merged = tsl_timeline_view_get_snapshot (window->timeline);
+  g_assert_cmpuint (tsl_snapshot_get_n_parts (merged), ==, 2);
+  g_assert_cmpuint (tsl_window_get_n_files (window), ==, 2);
+  g_assert_true (tsl_snapshot_get_part (merged, 1, &name, &position, &span));
+  g_assert_cmpstr (name, ==, "after.json");
+  g_assert_cmpint (position, ==, 0);
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (merged); i++)
+    {
+      const TslSnapshotTrack *t = tsl_snapshot_get_track (merged, i);
+
+      g_assert_cmpstr (t->process, ==, t->pid == 1 ? "before.json" : "after.json");
+      if (t->pid == 2 && first_after == G_MAXUINT)
+        first_after = i;
+    }
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "before.json + after.json");
+
+  /* By default A is all of the first file and B all of the second. */
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &b0, &b1));
+  g_assert_cmpint (tsl_timeline_view_get_range_group (window->timeline, TSL_RANGE_A), ==, 1);
+  g_assert_cmpint (tsl_timeline_view_get_range_group (window->timeline, TSL_RANGE_B), ==, 2);
+  g_assert_cmpint (b1 - b0, ==, span);
+
+  /* The matched series, with the command line's numbers; worker/layout
+   * alone is significant. */
+  model = tsl_compare_panel_get_model (window->compare_panel);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, g_hash_table_size (cli));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+      const TslCompareRow *row = tsl_compare_item_get_row (item);
+      g_autofree char *key = g_strdup_printf ("%s/%s", row->series, row->stat);
+      GStrv cells = g_hash_table_lookup (cli, key);
+
+      g_assert_nonnull (cells);
+      g_assert_cmpfloat (fabs (row->a_value - g_ascii_strtod (cells[2], NULL)), <=, 1e-9 * fabs (row->a_value));
+      g_assert_cmpfloat (fabs (row->b_value - g_ascii_strtod (cells[3], NULL)), <=, 1e-9 * fabs (row->b_value));
+      g_assert_cmpstr (cells[9], ==, row->significant ? "true" : "false");
+      g_assert_cmpint (row->presence, ==, TSL_COMPARE_IN_BOTH);
+      matched++;
+      if (row->significant)
+        {
+          g_assert_cmpstr (row->series, ==, "worker/layout");
+          significant++;
+        }
+    }
+  g_assert_cmpuint (matched, ==, 22);
+  g_assert_cmpuint (significant, ==, 2);
+
+  /* The first row (significant first) is selected: its function is
+   * highlighted on the worker thread of every file. */
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_cmpstr (o.highlight, ==, "layout");
+  g_assert_cmpstr (o.highlight_track, ==, "worker");
+  g_assert_cmpint (o.highlight_pid, ==, TSL_RENDER_ANY_PID);
+  save_shot (window, "compare");
+
+  /* Ctrl+drag on after.json's header, 200 px to the right: the file and
+   * range B move by 200 px of time; A stays. */
+  {
+    GtkWidget *view = GTK_WIDGET (window->timeline);
+    double header_y = tsl_render_header_height (&o) + tsl_render_track_top (merged, &o, first_after) - 12 - o.scroll_y;
+    double x0 = tsl_render_label_width (&o) + 100;
+    double ns_per_px = (double) (o.view_end_ns - o.view_start_ns) /
+                       (o.width - tsl_render_label_width (&o));
+    gint64 offset, c0, c1, d0, d1;
+
+    pointer_to (window, view, x0, header_y);
+    xdo ("keydown ctrl mousedown 1");
+    settle (50);
+    for (int i = 1; i <= 4; i++)
+      {
+        pointer_to (window, view, x0 + 50 * i, header_y);
+        settle (30);
+      }
+    xdo ("mouseup 1 keyup ctrl");
+    settle (200);
+
+    offset = tsl_window_get_file_offset (window, 1);
+    g_assert_cmpfloat (fabs ((double) offset - 200 * ns_per_px), <, 4 * ns_per_px);
+    g_assert_cmpint (tsl_window_get_file_offset (window, 0), ==, 0);
+    merged = tsl_timeline_view_get_snapshot (window->timeline);
+    g_assert_true (tsl_snapshot_get_part (merged, 1, NULL, &position, NULL));
+    g_assert_cmpint (position, ==, offset);
+    g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &c0, &c1));
+    g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &d0, &d1));
+    g_assert_cmpint (c0, ==, a0);
+    g_assert_cmpint (d0, ==, b0 + offset);
+    g_assert_cmpint (d1 - d0, ==, b1 - b0);
+    /* The group did not collapse: a drag is not a click. */
+    g_assert_false (tsl_timeline_view_is_group_collapsed (window->timeline, 2));
+  }
+
+  /* The same table after the move: B is still all of after.json. */
+  iterate_until (compare_done, window, 120000);
+  significant = 0;
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+
+      significant += tsl_compare_item_get_significant (item);
+    }
+  g_assert_cmpuint (significant, ==, 2);
+  save_shot (window, "moved");
+
+  /* Typed offsets do the same, and a plain open ends the merge. */
+  tsl_window_set_file_offset (window, 1, -250000000);
+  g_assert_true (tsl_snapshot_get_part (tsl_timeline_view_get_snapshot (window->timeline), 1, NULL, &position, NULL));
+  g_assert_cmpint (position, ==, 0);   /* the smallest position becomes 0 */
+  g_assert_true (tsl_snapshot_get_part (tsl_timeline_view_get_snapshot (window->timeline), 0, NULL, &position, NULL));
+  g_assert_cmpint (position, ==, 250000000);
+  tsl_window_open (window, file_a);
+  iterate_until (is_done_loading, window, 60000);
+  g_assert_cmpuint (tsl_window_get_n_files (window), ==, 1);
+  g_assert_cmpuint (tsl_snapshot_get_n_parts (tsl_timeline_view_get_snapshot (window->timeline)), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!ui_test_init ())
+    return 77;
+
+  app = tsl_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/merge/compare", test_merged_compare);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}
