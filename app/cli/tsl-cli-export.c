@@ -70,6 +70,8 @@ tsl_cli_export (int    argc,
   gboolean report = FALSE;
   int top = TSL_REPORT_DEFAULT_TOP;
   g_autofree char *table = NULL;
+  gboolean merge = FALSE;
+  g_auto(GStrv) offsets = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the report to OUT: .png, .svg, .pdf, .csv or .folded (required)", "OUT" },
@@ -104,6 +106,10 @@ tsl_cli_export (int    argc,
       "With --report: rows in its table, significant first (default 20)", "N" },
     { "table", 0, 0, G_OPTION_ARG_FILENAME, &table,
       "With --report: also write the compare table it shows as CSV to TABLE", "TABLE" },
+    { "merge", 0, 0, G_OPTION_ARG_NONE, &merge,
+      "Draw several FILEs as one timeline (PNG, SVG or PDF), a group per file, aligned as the window aligns them", NULL },
+    { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &offsets,
+      "With --merge: shift FILE along the time axis by DURATION (e.g. b.json=1.5s)", "FILE=DURATION" },
     { NULL }
   };
 
@@ -124,6 +130,36 @@ tsl_cli_export (int    argc,
                               "its significant changes in words.",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
+
+  if (merge || offsets != NULL)
+    {
+      TslCliMergeOptions merge_options = {
+        .paths = argv + 1, .n_paths = (guint) argc - 1, .offsets = offsets, .output = output,
+        .range_a = range_a, .range_b = range_b, .dark = dark, .width = width, .max_side = MAX_SIDE,
+        .k = (guint) k,
+      };
+
+      if (!merge)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --offset goes with --merge");
+      if (argc < 3)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --merge needs two FILEs or more");
+      if (output == NULL)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: -o OUT is required");
+      if (view || flamegraph || report || tracks || g_str_has_suffix (output, ".folded"))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --merge draws the timeline; --view, --flamegraph, "
+                             "--report and --tracks take one FILE");
+      if (!tsl_cli_check_k ("export", k))
+        return TSL_EXIT_USAGE;
+      if (!tsl_export_format_from_name (output, &merge_options.format, &error))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
+      if (merge_options.format == TSL_EXPORT_CSV)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --merge draws PNG, SVG or PDF; "
+                             "for a table of two runs use “timeslice compare BEFORE AFTER”");
+      if (size != NULL && !parse_size (size, &merge_options.width, &merge_options.height))
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --size must be WIDTHxHEIGHT between 200x100 and %dx%d, not “%s”",
+                             MAX_SIDE, MAX_SIDE, size);
+      return tsl_cli_export_merged (&merge_options);
+    }
 
   if (argc != 2)
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: expected one FILE (see “timeslice export --help”)");

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "tsl-cli.h"
+#include "tsl-export.h"
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -82,6 +83,31 @@ int               tsl_cli_export_compare        (const char          *path,
                                                  const char          *range_b,
                                                  guint                k,
                                                  const char          *output);
+
+/* `export --merge FILE FILE…` (tsl-cli-merge.c). */
+typedef struct {
+  char           **paths;
+  guint            n_paths;
+  char           **offsets;     /* (nullable) FILE=DURATION */
+  const char      *output;
+  TslExportFormat  format;
+  const char      *range_a;     /* (nullable) of the merged axis */
+  const char      *range_b;
+  gboolean         dark;
+  int              width;
+  int              height;      /* 0: tall enough */
+  int              max_side;
+  guint            k;
+} TslCliMergeOptions;
+
+int               tsl_cli_export_merged         (const TslCliMergeOptions *options);
+/* Each --offset spec's ns into offsets[i] of the path it names (as given,
+ * or its base name); an unknown file is an error. */
+gboolean          tsl_cli_match_offsets         (const char * const  *specs,
+                                                 const char * const  *paths,
+                                                 guint                n,
+                                                 gint64              *offsets,
+                                                 GError             **error);
 
 /* `export --flamegraph` and `export -o OUT.folded` (tsl-cli-flame.c). */
 typedef struct {

@@ -21,6 +21,12 @@ gboolean          tsl_cli_claims_argument       (const char  *arg);
 /* argv[1] is the command. Returns the exit status. */
 int               tsl_cli_run                   (int          argc,
                                                  char       **argv);
+/* --offset FILE=DURATION (a duration may be negative), for the window's
+ * and export's --merge: the file as given and the offset in ns. */
+gboolean          tsl_cli_parse_offset          (const char  *spec,
+                                                 char       **file,
+                                                 gint64      *ns,
+                                                 GError     **error);
 /* (transfer full): one line per command, for `timeslice --help`. */
 char             *tsl_cli_describe_commands     (void);
 

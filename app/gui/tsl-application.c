@@ -12,7 +12,6 @@
 
 #include "tsl-application.h"
 #include "tsl-cli.h"
-#include "tsl-duration.h"
 #include "tsl-window.h"
 
 struct _TslApplication
@@ -115,20 +114,15 @@ parse_offsets (GApplicationCommandLine *command_line,
 {
   for (guint s = 0; specs != NULL && specs[s] != NULL; s++)
     {
-      const char *eq = strrchr (specs[s], '=');
-      g_autofree char *name = eq ? g_strndup (specs[s], (gsize) (eq - specs[s])) : NULL;
+      g_autofree char *name = NULL;
       g_autoptr(GFile) named = NULL;
       g_autoptr(GError) error = NULL;
-      const char *text = eq ? eq + 1 : NULL;
-      gboolean negative = text != NULL && text[0] == '-';
       gboolean found = FALSE;
-      double ns = 0;
+      gint64 ns = 0;
 
-      if (name == NULL || !tsl_duration_parse (negative ? text + 1 : text, &ns, &error))
+      if (!tsl_cli_parse_offset (specs[s], &name, &ns, &error))
         {
-          g_application_command_line_printerr (command_line,
-                                               "timeslice: --offset must be FILE=DURATION, e.g. b.json=1.5s, not “%s”%s%s\n",
-                                               specs[s], error ? ": " : "", error ? error->message : "");
+          g_application_command_line_printerr (command_line, "timeslice: %s\n", error->message);
           return FALSE;
         }
       named = file_for_arg (command_line, name);
@@ -139,7 +133,7 @@ parse_offsets (GApplicationCommandLine *command_line,
           if (g_str_equal (names[i], name) || g_str_equal (base, name) ||
               g_file_equal (named, g_ptr_array_index (files, i)))
             {
-              offsets[i] = (gint64) (negative ? -ns : ns);
+              offsets[i] = ns;
               found = TRUE;
             }
         }

@@ -225,6 +225,41 @@ def check_usage(before, after):
         fail(f'missing AFTER: exit {done.returncode}, {done.stderr!r}')
 
 
+def png_size(path):
+    with open(path, 'rb') as f:
+        head = f.read(24)
+    if head[:8] != b'\x89PNG\r\n\x1a\n':
+        return None
+    return int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
+
+
+def check_export_merge(tmp):
+    """export --merge: both files drawn, a group each; --offset moves one."""
+    before, after = os.path.join(DATA, 'before.json'), os.path.join(DATA, 'after.json')
+    one, two, moved = (os.path.join(tmp, n) for n in ('one.png', 'two.png', 'moved.png'))
+    for args in (['-o', one, before], ['--merge', '-o', two, before, after],
+                 ['--merge', '--offset', 'after.json=1s', '-o', moved, before, after]):
+        done = subprocess.run([TIMESLICE, 'export', *args], capture_output=True, text=True)
+        if done.returncode != 0:
+            fail(f'export {args}: exit {done.returncode}: {done.stderr}')
+            return
+    h1, h2 = png_size(one)[1], png_size(two)[1]
+    # Two groups of the same tracks: about twice as tall, less one title and ruler.
+    if not 1.4 * h1 < h2 < 2 * h1:
+        fail(f'export --merge: {h2} px tall against {h1} px for one file')
+    with open(two, 'rb') as f, open(moved, 'rb') as g:
+        if f.read() == g.read():
+            fail('export --merge --offset: the same picture as without the offset')
+    for args in (['--merge', '-o', two, before], ['--offset', 'after.json=1s', '-o', two, before, after],
+                 ['--merge', '--offset', 'after.json=soon', '-o', two, before, after],
+                 ['--merge', '--offset', 'other.json=1s', '-o', two, before, after],
+                 ['--merge', '-o', os.path.join(tmp, 'x.csv'), before, after],
+                 ['--merge', '--view', '0s..1s', '-o', two, before, after]):
+        done = subprocess.run([TIMESLICE, 'export', *args], capture_output=True, text=True)
+        if done.returncode != 2:
+            fail(f'export {args}: exit {done.returncode}, want 2 ({done.stderr})')
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         before, after = os.path.join(tmp, 'b.json'), os.path.join(tmp, 'a.json')
@@ -232,6 +267,7 @@ def main():
         check_exact(before, after)
         check_matching(tmp, before, after)
         check_usage(before, after)
+        check_export_merge(tmp)
         check_shipped()
         check_seeds(tmp)
     for f in failures:

@@ -571,6 +571,80 @@ test_scoped_highlight (void)
     }
 }
 
+/* Issue 21: merged files. A compare row of two runs highlights its
+ * function on the thread of that name in every file (TSL_RENDER_ANY_PID),
+ * or in one group; a range lying in one file shades that file's group only. */
+static void
+test_merged (void)
+{
+  static const char run[] = "["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":1,\"args\":{\"name\":\"a\"}},"
+    "{\"ph\":\"X\",\"name\":\"parse\",\"pid\":7,\"tid\":1,\"ts\":0,\"dur\":1000}]";
+  g_autoptr(TslTrace) t1 = read_text ("one.json", run);
+  g_autoptr(TslTrace) t2 = read_text ("two.json", run);
+  g_autoptr(TslSnapshot) s1 = tsl_snapshot_new (t1);
+  g_autoptr(TslSnapshot) s2 = tsl_snapshot_new (t2);
+  TslSnapshot *parts[] = { s1, s2 };
+  const char *names[] = { "one.json", "two.json" };
+  const gint64 positions[] = { 0, 0 };
+  g_autoptr(TslSnapshot) merged = tsl_snapshot_new_merged (parts, names, positions, 2);
+  const struct { gint64 pid; int first_lit, second_lit; } cases[] = {
+    { TSL_RENDER_ANY_PID, 1, 1 },
+    { 1, 1, 0 },
+    { 2, 0, 1 },
+  };
+  TslRenderOptions options;
+  int x, y[2], lit, dim;
+  cairo_surface_t *surface;
+
+  tsl_render_options_init (&options, merged, WIDTH, HEIGHT);
+  for (guint g = 0; g < 2; g++)
+    y[g] = (int) (tsl_render_header_height (&options) + tsl_render_track_top (merged, &options, g)) + 7;
+  x = (int) tsl_render_time_to_x (&options, 500000.0);
+  surface = paint (merged, &options);
+  lit = brightness (pixel (surface, x, y[0]));
+  dim = (lit + 3 * 255) / 2;
+  g_assert_cmpint (brightness (pixel (surface, x, y[1])), ==, lit);
+  cairo_surface_destroy (surface);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      tsl_render_options_init (&options, merged, WIDTH, HEIGHT);
+      options.highlight = "parse";
+      options.highlight_exact = TRUE;
+      options.highlight_track = "a";
+      options.highlight_pid = cases[i].pid;
+      surface = paint (merged, &options);
+      g_assert_cmpint (brightness (pixel (surface, x, y[0])) < dim, ==, cases[i].first_lit);
+      g_assert_cmpint (brightness (pixel (surface, x, y[1])) < dim, ==, cases[i].second_lit);
+      cairo_surface_destroy (surface);
+    }
+
+  /* Range A over the empty end of the view, in the second file: tinted
+   * there, not in the first file's group. */
+  {
+    guint32 before[2], after[2];
+    int ex = WIDTH - 20;
+
+    tsl_render_options_init (&options, merged, WIDTH, HEIGHT);
+    options.view_end_ns = 4000000;
+    surface = paint (merged, &options);
+    for (guint g = 0; g < 2; g++)
+      before[g] = pixel (surface, ex, y[g]);
+    cairo_surface_destroy (surface);
+    options.has_a = TRUE;
+    options.a_start_ns = 3000000;
+    options.a_end_ns = 4000000;
+    options.a_group = 2;
+    surface = paint (merged, &options);
+    for (guint g = 0; g < 2; g++)
+      after[g] = pixel (surface, ex, y[g]);
+    cairo_surface_destroy (surface);
+    g_assert_cmphex (after[0], ==, before[0]);
+    g_assert_cmphex (after[1], !=, before[1]);
+  }
+}
+
 /* Issue 18 item 4: the search lists every call whose whole name matches
  * (or a pattern), in time order, and the current one is outlined. */
 static void
@@ -643,6 +717,7 @@ main (int   argc,
   g_test_add_func ("/render/search", test_search);
   g_test_add_func ("/render/one-point-counter", test_one_point_counter);
   g_test_add_func ("/render/scoped-highlight", test_scoped_highlight);
+  g_test_add_func ("/render/merged", test_merged);
   g_test_add_func ("/render/counter-axis", test_counter_axis);
   g_test_add_func ("/render/wall-clock-ticks", test_wall_clock_ticks);
   return g_test_run ();
