@@ -176,6 +176,7 @@ stop_loading_action (GtkWidget  *widget,
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  _tsl_window_merge_stop (self);
 }
 
 static void

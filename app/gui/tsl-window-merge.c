@@ -52,6 +52,18 @@ _tsl_window_part_free (gpointer data)
   g_free (part);
 }
 
+void
+_tsl_window_merge_stop (TslWindow *self)
+{
+  for (guint i = 0; self->parts != NULL && i < self->parts->len; i++)
+    {
+      TslWindowPart *part = g_ptr_array_index (self->parts, i);
+
+      if (part->cancellable != NULL)
+        g_cancellable_cancel (part->cancellable);
+    }
+}
+
 gboolean
 _tsl_window_merge_is_loading (TslWindow *self)
 {

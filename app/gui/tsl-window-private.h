@@ -155,6 +155,8 @@ void              _tsl_window_clear_ranges_action (GtkWidget     *widget,
 void              _tsl_window_part_free          (gpointer        data);
 TslTrace         *_tsl_window_new_trace          (TslWindow      *self);
 gboolean          _tsl_window_merge_is_loading   (TslWindow      *self);
+/* Stops reading every merged file (what was read stays). */
+void              _tsl_window_merge_stop         (TslWindow      *self);
 /* (transfer full): the parts' traces copied and merged; hands the
  * positions to the compare panel once every file is read. */
 TslSnapshot      *_tsl_window_merge_snapshot     (TslWindow      *self);
