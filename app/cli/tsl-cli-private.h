@@ -84,7 +84,7 @@ int               tsl_cli_export_compare        (const char          *path,
                                                  guint                k,
                                                  const char          *output);
 
-/* `export --merge FILE FILE…` (tsl-cli-merge.c). */
+/* `export --merge FILE FILE…` (tsl-cli-export-merge.c). */
 typedef struct {
   char           **paths;
   guint            n_paths;

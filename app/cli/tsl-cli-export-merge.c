@@ -1,4 +1,4 @@
-/* tsl-cli-merge.c: `export --merge`, several files drawn as one timeline
+/* tsl-cli-export-merge.c: `export --merge`, several files drawn as one timeline
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
