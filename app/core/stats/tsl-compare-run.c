@@ -405,13 +405,13 @@ read_ranges (const TslCompareRequest *request,
 {
   GThread *thread = NULL;
   TslBudget *whole = tsl_trace_get_budget (trace);
-  guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
-  /* Each range read gets half of what is left, set aside up front, so
-   * which of the two threads grows first cannot change what either
-   * keeps: the same file and seed give the same table. */
-  gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
+  /* Each range read gets a quarter of the limit, whatever else runs: the
+   * window reads a range for its summary, its compare and its flame graph
+   * at once, and a share of what is left would let the first starve the
+   * others (tracks folded into "other threads"), so the same ranges would
+   * not give the same numbers in the window and on the command line. */
+  gsize share = (gsize) (tsl_budget_get_limit (whole) / 4);
 
-  tsl_budget_take (whole, 2 * share);
   for (guint s = 0; s < 2; s++)
     reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
                              tsl_time_add (start, hi[s]),
@@ -429,7 +429,6 @@ read_ranges (const TslCompareRequest *request,
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
-  tsl_budget_give (whole, 2 * share);
 }
 
 /* The pass that tells the trace's span (and, from a pipe, its samples). */
