@@ -648,6 +648,7 @@ exact_rows (TslCompareTable *table,
 
 static GPtrArray *
 run (const TslCompareRequest *request,
+     TslExactReads           *keep,
      GCancellable            *cancellable,
      GPtrArray               *warnings,
      GError                 **error)
@@ -720,6 +721,14 @@ run (const TslCompareRequest *request,
       collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
       collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
       ok = exact_rows (&table, reads, ends, by_key, tracks);
+      if (ok && keep != NULL)
+        for (guint s = 0; s < 2; s++)
+          {
+            keep->stats[s] = g_steal_pointer (&reads[s].stats);
+            keep->lo[s] = tsl_time_add (start, lo[s]);
+            keep->end[s] = ends[s];
+            keep->seconds[s] = table.seconds[s];
+          }
       goto out;
     }
 
@@ -765,7 +774,7 @@ tsl_compare_run (const TslCompareRequest *request,
   g_return_val_if_fail (request != NULL, NULL);
   g_return_val_if_fail (request->trace == NULL || TSL_IS_TRACE (request->trace), NULL);
 
-  rows = run (request, cancellable, notes, error);
+  rows = run (request, NULL, cancellable, notes, error);
 
   if (warnings != NULL)
     {
@@ -773,6 +782,22 @@ tsl_compare_run (const TslCompareRequest *request,
       *warnings = (GStrv) g_ptr_array_steal (notes, NULL);
     }
 
+  return rows;
+}
+
+GPtrArray *
+_tsl_compare_run_keeping_reads (const TslCompareRequest *request,
+                                TslExactReads           *reads,
+                                GCancellable            *cancellable,
+                                GPtrArray               *warnings,
+                                GError                 **error)
+{
+  GPtrArray *rows;
+
+  *reads = (TslExactReads) { { NULL, NULL } };
+  rows = run (request, reads, cancellable, warnings, error);
+  if (rows == NULL)
+    _tsl_exact_reads_clear (reads);
   return rows;
 }
 
