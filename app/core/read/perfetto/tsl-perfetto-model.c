@@ -33,6 +33,7 @@
 
 #include "tsl-perfetto-private.h"
 #include "tsl-proto.h"
+#include "tsl-rng.h"
 
 #define MAX_DEPTH       512       /* deeper slices are offered flat */
 #define MAX_EXTRA       8         /* extra counter values per event */
@@ -1307,6 +1308,11 @@ typedef struct {
   gboolean      has_extra_double_uuids;
   double        extra_double_values[MAX_EXTRA];
   guint         n_extra_double_values;
+  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
+  guint         n_flow_ids;
+  guint64       term_flow_ids[MAX_EXTRA];
+  guint         n_term_flow_ids;
+  guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
 } Event;
 
 /* Field by field: a memset of the whole struct (its arrays are only read up
@@ -1331,6 +1337,38 @@ event_init (Event *ev)
   ev->n_extra_double_uuids = 0;
   ev->has_extra_double_uuids = FALSE;
   ev->n_extra_double_values = 0;
+  ev->n_flow_ids = 0;
+  ev->n_term_flow_ids = 0;
+  ev->flows_seen[0] = ev->flows_seen[1] = 0;
+}
+
+/* flow_ids (fixed64, field 47) and terminating_flow_ids (48), or their
+ * deprecated varint forms (36, 42); packed or not. */
+static void
+read_flow_ids (const TslProtoField *f,
+               guint8               wire,
+               guint64             *out,
+               guint               *n,
+               guint64             *seen)
+{
+  if (f->wire == wire)
+    {
+      (*seen)++;
+      if (*n < MAX_EXTRA)
+        out[(*n)++] = f->value;
+    }
+  else if (f->wire == TSL_PROTO_LEN)
+    {
+      const guint8 *p = f->data, *end = f->data + f->len;
+      guint64 v;
+
+      while (p < end && tsl_proto_packed_next (&p, end, wire, &v))
+        {
+          (*seen)++;
+          if (*n < MAX_EXTRA)
+            out[(*n)++] = v;
+        }
+    }
 }
 
 static gboolean
@@ -1480,7 +1518,21 @@ decode_event (Event        *ev,
           if (f.wire == TSL_PROTO_LEN)
             legacy_event (ev, f.data, f.len);
           break;
-        default:  /* categories, annotations, flows, typed arguments: not shown */
+        case 47:
+          read_flow_ids (&f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+          break;
+        case 36:
+          read_flow_ids (&f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+          break;
+        case 48:
+          read_flow_ids (&f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
+                         &ev->flows_seen[1]);
+          break;
+        case 42:
+          read_flow_ids (&f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
+                         &ev->flows_seen[1]);
+          break;
+        default:  /* categories, annotations, typed arguments: read for details only */
           break;
         }
     }
@@ -1638,6 +1690,30 @@ counter_value (TslPerfettoModel *self,
   tsl_trace_offer (self->trace, ts_track (self, track), ts, value);
 }
 
+/* An event's flow ids bind to the slice it begins (or is): a flow id seen
+ * before continues there, a terminating one ends there (Perfetto's
+ * flow_ids are global within a trace). */
+static void
+event_flows (TslPerfettoModel *self,
+             guint             t,
+             gint64            ts,
+             guint             depth,
+             const Event      *ev)
+{
+  if (ev->flows_seen[0] + ev->flows_seen[1] == 0)
+    return;
+  tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_IDS, ev->flows_seen[0]);
+  tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_TERMINATING, ev->flows_seen[1]);
+  if (G_LIKELY (!tsl_trace_wants_flows (self->trace)))
+    return;
+  for (guint i = 0; i < ev->n_flow_ids; i++)
+    tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->flow_ids[i]), ts, depth,
+                           TSL_FLOW_BIND_SLICE, TSL_FLOW_IN | TSL_FLOW_OUT);
+  for (guint i = 0; i < ev->n_term_flow_ids; i++)
+    tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->term_flow_ids[i]), ts, depth,
+                           TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+}
+
 static void
 track_event (TslPerfettoModel *self,
              Sequence         *seq,
@@ -1707,6 +1783,7 @@ track_event (TslPerfettoModel *self,
 
         t = ts_track (self, track);
         tsl_trace_note_time (self->trace, ts);
+        event_flows (self, t, ts, track->n_open, ev);
         if (track->n_open >= MAX_DEPTH)
           {
             track->overflow++;
@@ -1755,6 +1832,7 @@ track_event (TslPerfettoModel *self,
                      ? ev->duration_us * 1000 : -1;
 
         t = ts_track (self, track);
+        event_flows (self, t, ts, track->n_open, ev);
         if (tsl_trace_offer (self->trace, t, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
         if (dur > 0 && ts <= G_MAXINT64 - dur)
@@ -1769,6 +1847,7 @@ track_event (TslPerfettoModel *self,
 
     default:  /* instants, and types this reader does not know */
       t = ts_track (self, track);
+      event_flows (self, t, ts, track->n_open, ev);
       if (tsl_trace_offer (self->trace, t, ts, NAN))
         set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
       break;
