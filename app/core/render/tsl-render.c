@@ -1127,10 +1127,14 @@ tsl_render_paint (cairo_t                *cr,
 
       for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
         samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
-      note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
-                              " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
-                              tsl_snapshot_get_k (snapshot), samples, events,
-                              samples ? (double) events / (double) samples : 0.0);
+      if (tsl_snapshot_get_exact (snapshot, NULL, NULL))
+        note = g_strdup_printf ("Exact view: every slice of the view (%" G_GUINT64_FORMAT " events read)",
+                                events);
+      else
+        note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
+                                " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
+                                tsl_snapshot_get_k (snapshot), samples, events,
+                                samples ? (double) events / (double) samples : 0.0);
       set_rgb (cr, &theme.gutter, 0.95);
       cairo_rectangle (cr, 0, o->height - NOTE_HEIGHT, o->width, NOTE_HEIGHT);
       cairo_fill (cr);

@@ -108,6 +108,7 @@ typedef struct {
 
 typedef struct {
   gint64  start_ns;
+  gint64  offset; /* of its SLICE_BEGIN packet, -1 if unknown */
   guint32 name;
   guint32 path;   /* the stack down to here as a string, once asked for; 0: not yet */
 } OpenSlice;
@@ -208,6 +209,7 @@ struct _TslPerfettoModel
   GByteArray   *inflated[MAX_NESTING];
   ZSTD_DStream *zstd;
   guint         nesting;
+  gint64        packet_offset; /* tsl_perfetto_model_set_offset(), -1: none */
 
   GString      *label;
   guint32       unnamed;
@@ -326,6 +328,7 @@ tsl_perfetto_model_new (TslTrace *trace)
   TslPerfettoModel *self = g_new0 (TslPerfettoModel, 1);
 
   self->trace = trace;
+  self->packet_offset = -1;
   self->trace_clock = BUILTIN_BOOTTIME;
   self->clock_epoch = 1;
   self->legacy_uuid = G_GUINT64_CONSTANT (1) << 63;
@@ -1690,6 +1693,12 @@ counter_value (TslPerfettoModel *self,
   tsl_trace_offer (self->trace, ts_track (self, track), ts, value);
 }
 
+static inline gint64
+packet_offset (TslPerfettoModel *self)
+{
+  return self->nesting == 0 ? self->packet_offset : -1;
+}
+
 /* An event's flow ids bind to the slice it begins (or is): a flow id seen
  * before continues there, a terminating one ends there (Perfetto's
  * flow_ids are global within a trace). */
@@ -1797,7 +1806,7 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open++] = (OpenSlice) { ts, name, 0 };
+        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0 };
         break;
       }
 
@@ -1819,6 +1828,7 @@ track_event (TslPerfettoModel *self,
           }
         /* Offered now, at the slice's start, so it carries its duration. */
         dur = ts - track->open[track->n_open - 1].start_ns;
+        tsl_trace_set_event_offset (self->trace, track->open[track->n_open - 1].offset);
         if (tsl_trace_offer (self->trace, t, track->open[track->n_open - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, 0);
@@ -1833,6 +1843,7 @@ track_event (TslPerfettoModel *self,
 
         t = ts_track (self, track);
         event_flows (self, t, ts, track->n_open, ev);
+        tsl_trace_set_event_offset (self->trace, packet_offset (self));
         if (tsl_trace_offer (self->trace, t, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
         if (dur > 0 && ts <= G_MAXINT64 - dur)
@@ -1848,6 +1859,7 @@ track_event (TslPerfettoModel *self,
     default:  /* instants, and types this reader does not know */
       t = ts_track (self, track);
       event_flows (self, t, ts, track->n_open, ev);
+      tsl_trace_set_event_offset (self->trace, packet_offset (self));
       if (tsl_trace_offer (self->trace, t, ts, NAN))
         set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
       break;
@@ -2196,6 +2208,13 @@ decode_packet (Packet       *pk,
 wrong_wire:
   *what = "a field of the TracePacket has the wrong wire type";
   return FALSE;
+}
+
+void
+tsl_perfetto_model_set_offset (TslPerfettoModel *self,
+                               gint64            offset)
+{
+  self->packet_offset = offset;
 }
 
 gboolean
