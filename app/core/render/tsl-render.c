@@ -138,6 +138,16 @@ tsl_render_content_height (TslSnapshot            *snapshot,
 }
 
 double
+tsl_render_track_height (TslSnapshot            *snapshot,
+                         const TslRenderOptions *o,
+                         guint                   track)
+{
+  g_return_val_if_fail (track < tsl_snapshot_get_n_tracks (snapshot), 0);
+
+  return track_height (o, tsl_snapshot_get_track (snapshot, track));
+}
+
+double
 tsl_render_track_top (TslSnapshot            *snapshot,
                       const TslRenderOptions *o,
                       guint                   track)
