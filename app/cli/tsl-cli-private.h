@@ -117,6 +117,7 @@ typedef struct {
   int          height;        /* 0: tall enough for every track */
   guint        k;
   guint64      seed;
+  gboolean     flows;         /* OUT.csv lists the flow arrows, not the slices */
 } TslCliViewOptions;
 
 /* Parses and resolves --view for a span; an empty view is an error. */

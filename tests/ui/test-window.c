@@ -947,6 +947,71 @@ test_overview_drag (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Issue 18: a metric track's lower edge, dragged with the pointer, makes
+ * the metric tracks taller (and shorter, within the painter's bounds)
+ * instead of selecting a range. */
+static void
+test_track_resize_drag (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *csv_path = g_test_build_filename (G_TEST_DIST, "data", "metrics-long.csv", NULL);
+  g_autoptr(GFile) csv = g_file_new_for_path (csv_path);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+  TslSnapshot *snapshot;
+  TslRenderOptions o;
+  double edge = -1, x;
+  gint64 a0, a1;
+
+  tsl_window_open (window, csv);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  snapshot = tsl_timeline_view_get_shown_snapshot (window->timeline);
+  tsl_render_options_init (&o, snapshot, gtk_widget_get_width (timeline), gtk_widget_get_height (timeline));
+  /* The first metric or counter track whose lower edge is on screen. */
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot) && edge < 0; i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      double bottom = TSL_RENDER_RULER_HEIGHT + tsl_render_track_top (snapshot, &o, i) +
+                      tsl_render_track_height (snapshot, &o, i);
+
+      if (track->kind != TSL_TRACK_THREAD && track->kind != TSL_TRACK_ASYNC &&
+          bottom < gtk_widget_get_height (timeline) - 60)
+        edge = bottom;
+    }
+  g_assert_cmpfloat (edge, >, 0);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_COUNTER_HEIGHT);
+  x = tsl_timeline_view_get_label_width (window->timeline) + 150;
+
+  pointer_to (window, timeline, x, round (edge));
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    {
+      pointer_to (window, timeline, x, round (edge) + 10 * i);
+      settle (30);
+    }
+  xdo ("mouseup 1");
+  settle (100);
+  /* 40 px down, give or take 3: the window lays itself out again while the
+   * tracks grow, which moved the release by 2 px in some runs. */
+  g_assert_cmpfloat (fabs (tsl_timeline_view_get_counter_height (window->timeline) -
+                           (TSL_RENDER_COUNTER_HEIGHT + 40)), <=, 3);
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+
+  /* Far up: the smallest height, not less. */
+  pointer_to (window, timeline, x, round (edge) + 40);
+  xdo ("mousedown 1");
+  settle (50);
+  pointer_to (window, timeline, x, round (edge) - 10);
+  pointer_to (window, timeline, x, 40);
+  xdo ("mouseup 1");
+  settle (100);
+  g_assert_cmpfloat (tsl_timeline_view_get_counter_height (window->timeline), ==, TSL_RENDER_MIN_COUNTER_HEIGHT);
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct {
   TslTimelineView *timeline;
   gint64           width;
@@ -1547,6 +1612,7 @@ main (int   argc,
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
+  g_test_add_func ("/window/track-resize-drag", test_track_resize_drag);
   g_test_add_func ("/window/wall-clock", test_wall_clock);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);
   g_test_add_func ("/window/flame-page", test_flame_page);

@@ -92,7 +92,7 @@ struct _TslTrace
   GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
 
   guint64         events;
-  guint64         flows[3];   /* Chrome flow events s, t, f: counted, not drawn */
+  guint64         flows[TSL_FLOW_COUNT_N];
   gboolean        has_span;
   gint64          span_start;
   gint64          span_end;
@@ -1344,26 +1344,59 @@ tsl_trace_add_events (TslTrace *self,
 }
 
 void
-tsl_trace_add_flow (TslTrace *self,
-                    char      phase)
+tsl_trace_count_flow (TslTrace     *self,
+                      TslFlowCount  kind,
+                      guint64       n)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
-  g_return_if_fail (phase == 's' || phase == 't' || phase == 'f');
+  g_return_if_fail (kind < TSL_FLOW_COUNT_N);
 
-  self->flows[phase == 's' ? 0 : phase == 't' ? 1 : 2]++;
+  self->flows[kind] += n;
+}
+
+guint64
+tsl_trace_get_flow_count (TslTrace     *self,
+                          TslFlowCount  kind)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+  g_return_val_if_fail (kind < TSL_FLOW_COUNT_N, 0);
+
+  return self->flows[kind];
+}
+
+gboolean
+tsl_trace_wants_flows (TslTrace *self)
+{
+  return self->exact != NULL && self->event_func == NULL;
 }
 
 void
-tsl_trace_get_flows (TslTrace *self,
-                     guint64  *starts,
-                     guint64  *steps,
-                     guint64  *ends)
+tsl_trace_record_flow (TslTrace    *self,
+                       guint        track,
+                       guint64      key,
+                       gint64       time_ns,
+                       guint        depth,
+                       TslFlowBind  bind,
+                       guint        dir)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  *starts = self->flows[0];
-  *steps = self->flows[1];
-  *ends = self->flows[2];
+  if (self->exact == NULL || self->event_func != NULL)
+    return;
+  if (!tsl_exact_record_flow (self->exact, track, key, time_ns, depth, bind, dir) &&
+      tsl_exact_get_flows_dropped (self->exact) == 1)
+    tsl_trace_add_warning (self, _("flow arrows past %u endpoints in the view are not drawn"),
+                           (guint) TSL_EXACT_FLOWS);
+}
+
+const TslExactFlow *
+tsl_trace_get_exact_flows (TslTrace *self,
+                           guint    *n)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  *n = 0;
+  return self->exact ? tsl_exact_get_flows (self->exact, n) : NULL;
 }
 
 guint64
