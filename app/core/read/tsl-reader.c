@@ -330,7 +330,7 @@ tsl_reader_restore (TslReader    *self,
 
   /* Only between whole records of a plain text. */
   if (self->format == NULL || self->failed || self->pending->len > 0 || self->nul_run > 0 ||
-      self->gunzip != NULL || self->encoding != ENC_UTF8)
+      self->gunzip != NULL || self->zstd != NULL || self->encoding != ENC_UTF8)
     return FALSE;
   if (self->format->checkpoint == NULL)
     return FALSE;
@@ -485,7 +485,7 @@ note_checkpoint (TslReader    *self,
 
   if (!tsl_chunk_index_is_valid (self->index))
     return;
-  if (self->gunzip != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
+  if (self->gunzip != NULL || self->zstd != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
       self->format->checkpoint == NULL)
     {
       tsl_chunk_index_invalidate (self->index);
