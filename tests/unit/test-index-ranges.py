@@ -117,7 +117,7 @@ def main():
                 p = os.path.join(tmp, name + suffix)
                 with open(p, 'wb') as f:
                     f.write(blob)
-                paths.append((p, suffix == ''))
+                paths.append((p, True))
         if corpus and os.path.isdir(corpus):
             for root, _, files in sorted(os.walk(corpus)):
                 for f in sorted(files):
