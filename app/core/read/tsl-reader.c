@@ -126,7 +126,9 @@ tsl_reader_context_get_input_offset (TslReaderContext *ctx)
   g_return_val_if_fail (ctx != NULL, -1);
 
   self = ctx->reader;
-  if (self->inflate != NULL || self->encoding != ENC_UTF8)
+  /* gzip and zstd: an offset of the decompressed text, which
+   * tsl_event_details_read() decompresses to. */
+  if (self->encoding != ENC_UTF8)
     return -1;
   /* text_offset counts from after a stripped BOM. */
   return (gint64) self->text_offset + (self->skipped_bom ? 3 : 0);
