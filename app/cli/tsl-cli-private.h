@@ -47,6 +47,15 @@ TslTrace         *tsl_cli_load                  (const char          *path,
                                                  guint                k,
                                                  guint64              seed,
                                                  GError             **error);
+/* A trace that knows only `path`'s span when a chunk index of the file is
+ * known (this process or the cache: no read at all), else tsl_cli_load().
+ * `from_index` (nullable) says which. */
+TslTrace         *tsl_cli_load_span             (const char          *path,
+                                                 TslSamplerMode       mode,
+                                                 guint                k,
+                                                 guint64              seed,
+                                                 gboolean            *from_index,
+                                                 GError             **error);
 /* The largest --k: a track keeps up to 2K + 1 samples of 80 bytes. */
 #define TSL_CLI_MAX_K 1000000
 

@@ -30,6 +30,7 @@ typedef struct
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
   gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
+  gboolean      spans;     /* values are durations (ns) of spans at their time */
   TslSampler   *sampler;
 } Track;
 
@@ -756,11 +757,16 @@ tsl_trace_track_set_unit (TslTrace   *self,
                           guint       track,
                           const char *unit)
 {
+  Track *t;
+
   g_return_if_fail (TSL_IS_TRACE (self));
   self->changes++;
   g_return_if_fail (track < self->tracks->len);
 
-  get_track (self, track)->unit = tsl_trace_intern (self, unit);
+  t = get_track (self, track);
+  t->unit = tsl_trace_intern (self, unit);
+  t->spans = (t->key.kind == TSL_TRACK_THREAD || t->key.kind == TSL_TRACK_ASYNC) &&
+             g_strcmp0 (unit, "ns") == 0;
 }
 
 void
@@ -1064,6 +1070,14 @@ tsl_trace_offer (TslTrace *self,
     self->window_min = time_ns;
   if (time_ns > self->window_max)
     self->window_max = time_ns;
+  /* A span reaches its end: a view it overlaps needs the chunk it is in. */
+  if (get_track (self, track)->spans && value > 0 && value < 9.0e18)
+    {
+      gint64 end = time_ns <= G_MAXINT64 - (gint64) value ? time_ns + (gint64) value : G_MAXINT64;
+
+      if (end > self->window_max)
+        self->window_max = end;
+    }
   if (G_UNLIKELY (self->event_func != NULL))
     return offer_observed (self, track, time_ns, value);
   if (G_UNLIKELY (self->exact != NULL))

@@ -180,7 +180,8 @@ gboolean          tsl_trace_get_time_filter     (TslTrace       *self,
                                                  gint64         *start_ns,
                                                  gint64         *end_ns);
 /* For a chunk index: the earliest and latest time offered (filtered or
- * not) since the last call, and a counter of every other change readers
+ * not; the latest counts where a span ends, as a view it overlaps draws
+ * it) since the last call, and a counter of every other change readers
  * make (new tracks, names, units, sort indices, warnings), so that a chunk
  * whose reading changed more than samples is always read again. Resets the
  * window; FALSE when nothing was offered since the last call. */
