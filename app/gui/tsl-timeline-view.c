@@ -64,12 +64,17 @@ struct _TslTimelineView
   double         drag_start_label_width;
   gboolean       drag_resizes_tracks; /* dragging a metric track's lower edge */
   double         drag_start_counter_height;
+  gint64         drag_group;   /* Ctrl+drag on a merged file's header: its pid, else 0 */
+  gint64         range_group[2]; /* the group (pid) each range was selected in, 0: none */
+  gint64         drag_start_group;
+  double         drag_group_dx; /* of the drag, already handed on as group-moved */
 };
 
 enum {
   RANGES_CHANGED,
   VIEW_CHANGED,
   SLICE_ACTIVATED,
+  GROUP_MOVED,
   N_SIGNALS
 };
 
@@ -654,6 +659,25 @@ on_drag_begin (GtkGestureDrag  *gesture,
   self->drag_start_label_width = self->label_width;
   self->drag_resizes_tracks = !self->drag_resizes && on_track_edge (self, x, y);
   self->drag_start_counter_height = tsl_timeline_view_get_counter_height (self);
+  /* Ctrl+drag on a merged file's header moves that file along the axis;
+   * a range selected on a file's tracks lies in that file. */
+  self->drag_group = 0;
+  self->drag_group_dx = 0;
+  self->drag_start_group = 0;
+  if (self->snapshot != NULL && tsl_snapshot_get_n_parts (self->snapshot) > 0)
+    {
+      TslRenderOptions o;
+      TslRenderHit hit;
+
+      fill_options (self, &o);
+      if (tsl_render_hit_test (shown (self), &o, x, y, &hit))
+        {
+          if (hit.on_group && (state & GDK_CONTROL_MASK))
+            self->drag_group = hit.group_pid;
+          self->drag_start_group = hit.on_group ? hit.group_pid
+                                   : hit.track >= 0 ? tsl_snapshot_get_track (shown (self), hit.track)->pid : 0;
+        }
+    }
   self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < self->label_width;
   self->dragging_range = (self->select_b || (state & GDK_SHIFT_MASK)) ? TSL_RANGE_B : TSL_RANGE_A;
 }
@@ -667,6 +691,17 @@ on_drag_update (GtkGestureDrag  *gesture,
   TslRenderOptions o;
 
   fill_options (self, &o);
+
+  if (self->drag_group != 0)
+    {
+      double plot = MAX (o.width - tsl_render_label_width (&o), 1);
+      double ns = (dx - self->drag_group_dx) / plot * (self->view_end - self->view_start);
+
+      self->drag_group_dx = dx;
+      if ((gint64) ns != 0)
+        g_signal_emit (self, signals[GROUP_MOVED], 0, self->drag_group, (gint64) ns);
+      return;
+    }
 
   if (self->drag_resizes)
     {
@@ -696,8 +731,30 @@ on_drag_update (GtkGestureDrag  *gesture,
     double t0 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x), 0, span_of (self));
     double t1 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x + dx), 0, span_of (self));
 
+    self->range_group[self->dragging_range] = self->drag_start_group;
     tsl_timeline_view_set_range (self, self->dragging_range, (gint64) MIN (t0, t1), (gint64) MAX (t0, t1));
   }
+}
+
+void
+tsl_timeline_view_set_range_group (TslTimelineView *self,
+                                   TslRangeId       range,
+                                   gint64           pid)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (range == TSL_RANGE_A || range == TSL_RANGE_B);
+
+  self->range_group[range] = pid;
+}
+
+gint64
+tsl_timeline_view_get_range_group (TslTimelineView *self,
+                                   TslRangeId       range)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), 0);
+  g_return_val_if_fail (range == TSL_RANGE_A || range == TSL_RANGE_B, 0);
+
+  return self->range_group[range];
 }
 
 void
@@ -751,6 +808,11 @@ on_drag_end (GtkGestureDrag  *gesture,
       return;
     }
   /* A click (no drag) on a process header collapses or expands its group. */
+  if (self->drag_group != 0)
+    {
+      self->drag_group = 0;
+      return;
+    }
   if (fabs (dx) > 3 || fabs (dy) > 3 || self->snapshot == NULL)
     return;
 
@@ -1038,6 +1100,16 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   signals[SLICE_ACTIVATED] = g_signal_new ("slice-activated", G_TYPE_FROM_CLASS (klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
                                            3, G_TYPE_POINTER, G_TYPE_UINT, G_TYPE_UINT);
+  /**
+   * TslTimelineView::group-moved:
+   * @pid: the group (a merged snapshot's file: its index + 1)
+   * @delta_ns: how far it was dragged since the last emission
+   *
+   * A merged file's header was Ctrl+dragged along the time axis.
+   */
+  signals[GROUP_MOVED] = g_signal_new ("group-moved", G_TYPE_FROM_CLASS (klass),
+                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                       2, G_TYPE_INT64, G_TYPE_INT64);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);

@@ -126,7 +126,7 @@ _tsl_window_report_to (TslWindow *self,
   TslReportFormat format;
   ReportJob *job;
 
-  if (shown == NULL || whole == NULL || self->loader == NULL || self->file == NULL)
+  if (shown == NULL || whole == NULL || self->loader == NULL || self->file == NULL || self->parts != NULL)
     return;
   if (!tsl_report_format_from_name (name, &format, NULL))
     {

@@ -170,8 +170,10 @@ _tsl_window_show_slice (TslWindow   *self,
   gtk_revealer_set_reveal_child (self->slice_revealer, TRUE);
 
   _tsl_window_cancel_slice_details (self);
-  if (self->file != NULL && (g_strcmp0 (tsl_snapshot_get_format (snapshot), "chrome-json") == 0 ||
-                             g_strcmp0 (tsl_snapshot_get_format (snapshot), "perfetto-proto") == 0))
+  /* A merged snapshot's offsets are of several files: no arguments read back. */
+  if (self->file != NULL && self->parts == NULL &&
+      (g_strcmp0 (tsl_snapshot_get_format (snapshot), "chrome-json") == 0 ||
+       g_strcmp0 (tsl_snapshot_get_format (snapshot), "perfetto-proto") == 0))
     {
       DetailsRequest *request = g_new0 (DetailsRequest, 1);
       g_autoptr(GTask) task = NULL;

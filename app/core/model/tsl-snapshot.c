@@ -11,33 +11,14 @@
 #include <string.h>
 
 #include "tsl-flow-match.h"
-#include "tsl-snapshot.h"
+#include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
-struct _TslSnapshot
-{
-  GPtrArray        *frame_names;  /* id → name; id 0 is "" */
-  GHashTable       *frame_ids;    /* name → id */
-  GArray           *frames;       /* guint32 frame ids of every sample's stack */
-  TslSnapshotTrack *tracks;
-  guint             n_tracks;
-  gint64            start_ns;
-  gint64            span_ns;
-  guint64           events;
-  guint             k;
-  gboolean          has_time;
-  char             *format;
-  gboolean          exact;
-  gint64            exact_start;
-  gint64            exact_end;
-  TslSnapshotFlow  *flows;
-  guint             n_flows;
-};
 
-static guint32
-intern_frame (TslSnapshot *self,
-              const char  *name,
-              gsize        len)
+guint32
+_tsl_snapshot_intern_frame (TslSnapshot *self,
+                            const char  *name,
+                            gsize        len)
 {
   g_autofree char *key = g_strndup (name, len);
   gpointer id;
@@ -66,7 +47,7 @@ split_stack (TslSnapshot *self,
     {
       const char *semi = strchr (p, ';');
       gsize len = semi ? (gsize) (semi - p) : strlen (p);
-      guint32 id = intern_frame (self, p, len);
+      guint32 id = _tsl_snapshot_intern_frame (self, p, len);
 
       g_array_append_val (self->frames, id);
       n++;
@@ -149,7 +130,7 @@ copy_slices (TslSnapshot      *self,
             depth += *p == ';';
           leaf = leaf ? leaf + 1 : text;
           g_array_index (leaves, LeafOf, label) =
-            (LeafOf) { intern_frame (self, leaf, strlen (leaf)), depth };
+            (LeafOf) { _tsl_snapshot_intern_frame (self, leaf, strlen (leaf)), depth };
         }
 
       s->start_ns = tsl_time_sub (slices[i].start_ns, self->start_ns);
@@ -269,6 +250,19 @@ name_collisions (TslSnapshot *self)
 }
 
 TslSnapshot *
+_tsl_snapshot_alloc (void)
+{
+  TslSnapshot *self = g_atomic_rc_box_new0 (TslSnapshot);
+
+  self->frame_names = g_ptr_array_new_with_free_func (g_free);
+  self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  /* Reserved so that data is never NULL: samples without frames still point into it. */
+  self->frames = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 16);
+  _tsl_snapshot_intern_frame (self, "", 0);
+  return self;
+}
+
+TslSnapshot *
 tsl_snapshot_new (TslTrace *trace)
 {
   TslSnapshot *self;
@@ -279,12 +273,7 @@ tsl_snapshot_new (TslTrace *trace)
 
   g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
 
-  self = g_atomic_rc_box_new0 (TslSnapshot);
-  self->frame_names = g_ptr_array_new_with_free_func (g_free);
-  self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  /* Reserved so that data is never NULL: samples without frames still point into it. */
-  self->frames = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 16);
-  intern_frame (self, "", 0);
+  self = _tsl_snapshot_alloc ();
 
   tsl_trace_lock (trace);
 
@@ -374,6 +363,9 @@ snapshot_clear (gpointer data)
   g_free (self->tracks);
   g_free (self->flows);
   g_free (self->format);
+  for (guint i = 0; i < self->n_parts; i++)
+    g_free (self->parts[i].name);
+  g_free (self->parts);
   g_clear_pointer (&self->frame_ids, g_hash_table_unref);
   g_clear_pointer (&self->frame_names, g_ptr_array_unref);
   g_clear_pointer (&self->frames, g_array_unref);

@@ -108,6 +108,36 @@ gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
 const TslSnapshotFlow  *tsl_snapshot_get_flows        (TslSnapshot       *self,
                                                        guint             *n);
 
+/* Several files on one time axis (tsl-snapshot-merge.c): a copy of each
+ * part with its times moved by positions[i] (ns; the smallest becomes 0)
+ * and its tracks in one group per file, pid i + 1, process names[i]. A
+ * thread name that several processes of one file have reads "name
+ * [process]", as compare names it. */
+TslSnapshot            *tsl_snapshot_new_merged       (TslSnapshot * const *parts,
+                                                       const char * const  *names,
+                                                       const gint64        *positions,
+                                                       guint                n_parts);
+/* Where files start on the merged axis by their own clocks: wall-clock
+ * times (since the epoch) are always shared; other clocks (a host's
+ * monotonic or boot time) only when every file's range overlaps another's.
+ * Otherwise every file starts at 0. TRUE when aligned by clock. */
+gboolean                tsl_snapshot_align            (const gint64      *starts,
+                                                       const gint64      *spans,
+                                                       guint              n,
+                                                       gint64            *positions);
+/* 0 unless merged. */
+guint                   tsl_snapshot_get_n_parts      (TslSnapshot       *self);
+/* Part i: its name, position on the merged axis and span. */
+gboolean                tsl_snapshot_get_part         (TslSnapshot       *self,
+                                                       guint              i,
+                                                       const char       **name,
+                                                       gint64            *position,
+                                                       gint64            *span);
+/* The part [start, end) overlaps most, G_MAXUINT for none. */
+guint                   tsl_snapshot_find_part        (TslSnapshot       *self,
+                                                       gint64             start_ns,
+                                                       gint64             end_ns);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSnapshot, tsl_snapshot_unref)
 
 G_END_DECLS

@@ -478,7 +478,8 @@ highlight_alpha (const TslRenderOptions *o,
   if (o->highlight == NULL || *o->highlight == '\0')
     return 1.0;
   if (o->highlight_track != NULL &&
-      (track->pid != o->highlight_pid || g_strcmp0 (track->name, o->highlight_track) != 0))
+      ((o->highlight_pid != TSL_RENDER_ANY_PID && track->pid != o->highlight_pid) ||
+       g_strcmp0 (track->name, o->highlight_track) != 0))
     return 0.4;
   return matches (o, name) ? 1.0 : 0.4;
 }
@@ -1039,7 +1040,10 @@ tsl_render_paint (cairo_t                *cr,
 
               /* pid 0 without a name is a format without processes (CSV,
                * collapsed stacks); below 0, threads whose file gave no pid. */
-              group = track->process
+              /* A merged snapshot's groups are files: their names alone. */
+              group = track->process && tsl_snapshot_get_n_parts (snapshot) > 0
+                ? g_strdup_printf ("%s %s", marker, track->process)
+                : track->process
                 ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
                 : track->pid > 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
                 : track->pid < 0 ? g_strdup_printf ("%s Threads (the file gives no process ids)", marker)

@@ -102,6 +102,8 @@ gboolean          tsl_render_hit_test           (TslSnapshot            *snapsho
                                                  TslRenderHit           *hit);
 /* Times this large (ns) are taken as since the epoch (after 2001): a file
  * with absolute timestamps, such as an ISO CSV. */
+/* highlight_pid: the track of that name in every group (merged files). */
+#define TSL_RENDER_ANY_PID G_MININT64
 #define TSL_RENDER_EPOCH_MIN_NS G_GINT64_CONSTANT (1000000000000000000)
 
 /* (transfer full): the ruler's label for time t (ns from the trace start)

@@ -44,6 +44,20 @@ gboolean          _tsl_compare_exact_track_rows (TslCompareTable         *table,
                                                  const TslRangeTrack     *a,
                                                  const TslRangeTrack     *b);
 
+/* A track of range A and its partner of range B (either NULL: a series
+ * seen on one side only), under the name the table shows. */
+typedef struct {
+  const TslRangeTrack *t[2];
+  char                *name;
+} TslTrackPair;
+
+/* Pairs the tracks of two range reads (tsl-compare-match.c): by identity
+ * for ranges of one file, by name for two files (two runs).
+ * (transfer full) (element-type TslTrackPair) */
+GPtrArray        *_tsl_compare_match_tracks     (TslRangeStats           *stats_a,
+                                                 TslRangeStats           *stats_b,
+                                                 gboolean                 two_files);
+
 /* Exact figures of the ranges a request names, each read in full. */
 typedef struct {
   TslRangeStats *stats[2];   /* NULL for a side not asked */
