@@ -81,6 +81,8 @@ int               tsl_cli_info                  (int                  argc,
                                                  char               **argv);
 int               tsl_cli_sample                (int                  argc,
                                                  char               **argv);
+int               tsl_cli_merge                 (int                  argc,
+                                                 char               **argv);
 int               tsl_cli_compare               (int                  argc,
                                                  char               **argv);
 int               tsl_cli_export                (int                  argc,

@@ -906,7 +906,7 @@ query_tooltip (GtkWidget  *widget,
     {
       g_string_append_printf (text, _("\nvalue %.6g · slice min %.6g, max %.6g, sum %.6g"),
                               hit.sample->value, hit.sample->summary.min,
-                              hit.sample->summary.max, hit.sample->summary.sum);
+                              hit.sample->summary.max, hit.sample->summary.sum + 0.0);
     }
 
   gtk_tooltip_set_markup (tooltip, text->str);

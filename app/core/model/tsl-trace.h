@@ -265,6 +265,11 @@ gboolean          tsl_trace_get_has_time        (TslTrace       *self);
 void              tsl_trace_add_warning         (TslTrace       *self,
                                                  const char     *format,
                                                  ...) G_GNUC_PRINTF (2, 3);
+/* A fact about the input, said once however often it is seen (and once in
+ * a merge of parts that each saw it). */
+void              tsl_trace_add_warning_once    (TslTrace       *self,
+                                                 const char     *format,
+                                                 ...) G_GNUC_PRINTF (2, 3);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
 /* (transfer full): the messages alone, their counts (guint64) in `counts`. */

@@ -31,6 +31,7 @@
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 #include "tsl-time-math.h"
+#include "tsl-trace-state.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -470,11 +471,12 @@ trace_span (TslTrace *trace,
   return MAX (tsl_time_sub (*end, *start), 1);
 }
 
+/* A sampler state is a regular file with no events to re-read. */
 static gboolean
 is_seekable_file (const char *path)
 {
   return path != NULL && !g_str_equal (path, "-") &&
-         g_file_test (path, G_FILE_TEST_IS_REGULAR);
+         g_file_test (path, G_FILE_TEST_IS_REGULAR) && !tsl_state_file_test (path);
 }
 
 /* Resolves a range against the span and clips it; FALSE when it holds no time of the trace. */
@@ -766,11 +768,17 @@ run (const TslCompareRequest *request,
 
   snap_a = tsl_snapshot_new (trace);
   snap_b = tsl_snapshot_ref (snap_a);
-  g_ptr_array_add (warnings,
-                   g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
-                                    "(%u..%u per track over the whole trace), not exact values of each range",
-                                    request->path != NULL ? request->path : "the trace",
-                                    tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  if (tsl_state_file_test (request->path))
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is a sampler state, with no events to re-read: compared the samples "
+                                      "it kept (%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path, tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  else
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
+                                      "(%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path != NULL ? request->path : "the trace",
+                                      tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
 
   collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
   collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
@@ -922,7 +930,9 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
   if (!is_seekable_file (request->path))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "%s is not a seekable file: its ranges cannot be re-read",
+                   tsl_state_file_test (request->path)
+                   ? "%s is a sampler state: it has no events to re-read"
+                   : "%s is not a seekable file: its ranges cannot be re-read",
                    request->path != NULL ? request->path : "the trace");
       return FALSE;
     }
