@@ -13,6 +13,7 @@
 
 #include "tsl-cli-private.h"
 #include "tsl-atomic-output-stream.h"
+#include "tsl-chunk-index.h"
 #include "tsl-range.h"
 #include "tsl-read-stream.h"
 
@@ -170,6 +171,32 @@ tsl_cli_load (const char      *path,
     return NULL;
 
   return g_steal_pointer (&trace);
+}
+
+TslTrace *
+tsl_cli_load_span (const char      *path,
+                   TslSamplerMode   mode,
+                   guint            k,
+                   guint64          seed,
+                   gboolean        *from_index,
+                   GError         **error)
+{
+  gint64 start, end;
+
+  if (from_index != NULL)
+    *from_index = FALSE;
+  if (tsl_chunk_index_get_file_span (path, &start, &end))
+    {
+      g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
+
+      tsl_trace_set_budget (trace, tsl_cli_get_budget ());
+      tsl_trace_note_time (trace, start);
+      tsl_trace_note_time (trace, end);
+      if (from_index != NULL)
+        *from_index = TRUE;
+      return g_steal_pointer (&trace);
+    }
+  return tsl_cli_load (path, mode, k, seed, error);
 }
 
 gboolean

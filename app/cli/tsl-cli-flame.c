@@ -138,7 +138,13 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
   if (!(opts->confidence > 0 && opts->confidence < 1))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --confidence must be between 0 and 1");
 
-  trace = tsl_cli_load (opts->path, TSL_SAMPLER_COUNT, opts->k, opts->seed, &error);
+  /* A range's graph comes from range reads; an indexed file needs no whole
+   * read before them unless threads are named (checked against it). */
+  if ((has[0] || has[1]) && (opts->threads == NULL || opts->threads[0] == NULL) &&
+      g_file_test (opts->path, G_FILE_TEST_IS_REGULAR))
+    trace = tsl_cli_load_span (opts->path, TSL_SAMPLER_COUNT, opts->k, opts->seed, NULL, &error);
+  else
+    trace = tsl_cli_load (opts->path, TSL_SAMPLER_COUNT, opts->k, opts->seed, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
   snapshot = tsl_snapshot_new (trace);

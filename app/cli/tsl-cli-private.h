@@ -48,6 +48,15 @@ TslTrace         *tsl_cli_load                  (const char          *path,
                                                  guint                k,
                                                  guint64              seed,
                                                  GError             **error);
+/* A trace that knows only `path`'s span when a chunk index of the file is
+ * known (this process or the cache: no read at all), else tsl_cli_load().
+ * `from_index` (nullable) says which. */
+TslTrace         *tsl_cli_load_span             (const char          *path,
+                                                 TslSamplerMode       mode,
+                                                 guint                k,
+                                                 guint64              seed,
+                                                 gboolean            *from_index,
+                                                 GError             **error);
 /* The largest --k: a track keeps up to 2K + 1 samples of 80 bytes. */
 #define TSL_CLI_MAX_K 1000000
 
@@ -72,6 +81,8 @@ gboolean          tsl_cli_parse_seed            (const char          *text,
 int               tsl_cli_info                  (int                  argc,
                                                  char               **argv);
 int               tsl_cli_sample                (int                  argc,
+                                                 char               **argv);
+int               tsl_cli_merge                 (int                  argc,
                                                  char               **argv);
 int               tsl_cli_compare               (int                  argc,
                                                  char               **argv);
@@ -143,6 +154,7 @@ typedef struct {
   int          height;        /* 0: tall enough for every track */
   guint        k;
   guint64      seed;
+  gboolean     flows;         /* OUT.csv lists the flow arrows, not the slices */
 } TslCliViewOptions;
 
 /* Parses and resolves --view for a span; an empty view is an error. */

@@ -5,6 +5,8 @@
  * As the window does when zoomed in: a first pass finds the trace's start
  * and span, a second re-reads only the view's events, keeping every slice
  * of it while they fit the exact budget (else K..2K samples per track).
+ * A file indexed before needs no first pass, and the second reads only the
+ * chunks whose times overlap the view (tsl-chunk-index.h).
  */
 #define G_LOG_DOMAIN "tsl-cli-export"
 
@@ -53,7 +55,8 @@ tsl_cli_export_view (const TslCliViewOptions *o)
   if (g_str_equal (o->path, "-"))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --view reads the file twice, so it needs a file, not standard input");
 
-  span_trace = tsl_cli_load (o->path, TSL_SAMPLER_TIME, SPAN_PASS_K, o->seed, &error);
+  /* An indexed file knows its span: only the view's chunks are read. */
+  span_trace = tsl_cli_load_span (o->path, TSL_SAMPLER_TIME, SPAN_PASS_K, o->seed, NULL, &error);
   if (span_trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
   tsl_trace_get_span (span_trace, &origin, &last);
@@ -72,7 +75,8 @@ tsl_cli_export_view (const TslCliViewOptions *o)
       g_autoptr(GOutputStream) out = tsl_cli_open_output (o->output, &error);
 
       if (out == NULL ||
-          !tsl_export_write_view (snapshot, vs, ve, o->tracks, out, NULL, &error) ||
+          !(o->flows ? tsl_export_write_flows (snapshot, vs, ve, o->tracks, out, NULL, &error)
+                     : tsl_export_write_view (snapshot, vs, ve, o->tracks, out, NULL, &error)) ||
           !g_output_stream_close (out, NULL, &error))
         return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
       return TSL_EXIT_OK;

@@ -29,6 +29,7 @@
 typedef enum {
   COL_SIGNIFICANT,
   COL_SERIES,
+  COL_STAT,
   COL_A,
   COL_B,
   COL_CHANGE,
@@ -116,6 +117,31 @@ format_in_unit (const TslCompareRow *row,
   return g_steal_pointer (&plain);
 }
 
+/* What the row's value is: a series can have two rows (a function's share
+ * and its mean duration), which would read alike without it. */
+static const char *
+stat_label (const TslCompareRow *row)
+{
+  static const struct { const char *stat; const char *label; } labels[] = {
+    { "share", N_("share") },
+    { "time_mean", N_("mean over time") },
+    { "rate_per_s", N_("rate") },
+    { "sum_per_s", N_("sum per second") },
+    { "sum", N_("sum") },
+    { "median", N_("median") },
+    { "p95", N_("95th percentile") },
+    { "max", N_("maximum") },
+    { "count", N_("count") },
+  };
+
+  if (g_strcmp0 (row->stat, "mean") == 0)
+    return row->duration ? _("mean duration") : _("mean");
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_strcmp0 (row->stat, labels[i].stat) == 0)
+      return _(labels[i].label);
+  return row->stat != NULL ? row->stat : "";
+}
+
 static char *
 cell_text (const TslCompareRow *row,
            Column               column)
@@ -124,6 +150,8 @@ cell_text (const TslCompareRow *row,
     {
     case COL_SERIES:
       return g_strdup (row->series);
+    case COL_STAT:
+      return g_strdup (stat_label (row));
     case COL_A:
       return format_in_unit (row, row->a_value);
     case COL_B:
@@ -166,9 +194,12 @@ setup_cell (GtkSignalListItemFactory *factory,
   Column column = GPOINTER_TO_INT (data);
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column == COL_SERIES || column == COL_TEST ? 0 : 1);
+  gtk_label_set_xalign (GTK_LABEL (label),
+                        column == COL_SERIES || column == COL_STAT || column == COL_TEST ? 0 : 1);
   if (column == COL_SERIES)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else if (column == COL_STAT)
+    gtk_widget_add_css_class (label, "dim-label");
   else
     gtk_widget_add_css_class (label, "numeric");
 
@@ -238,6 +269,7 @@ sort_key (const TslCompareRow *row,
     case COL_POINTS: return (double) MIN (row->n_a, row->n_b);
     case COL_SIGNIFICANT:
     case COL_SERIES:
+    case COL_STAT:
     case COL_TEST:
     case N_COLUMNS:
     default: return 0;
@@ -258,6 +290,9 @@ compare_rows (gconstpointer a,
     {
     case COL_SERIES:
       return g_utf8_collate (ra->series, rb->series);
+
+    case COL_STAT:
+      return g_utf8_collate (stat_label (ra), stat_label (rb));
 
     case COL_TEST:
       return g_strcmp0 (tsl_compare_test_to_string (ra->test), tsl_compare_test_to_string (rb->test));
@@ -286,7 +321,7 @@ static void
 add_columns (TslComparePanel *self)
 {
   static const char * const titles[N_COLUMNS] = {
-    N_("Significance"), N_("Series"), N_("A"), N_("B"), N_("Change"),
+    N_("Significance"), N_("Series"), N_("Statistic"), N_("A"), N_("B"), N_("Change"),
     N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
   };
 

@@ -62,6 +62,8 @@ struct _TslTimelineView
   gboolean       elapsed_time;   /* absolute times shown from the trace start all the same */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;
+  gboolean       drag_resizes_tracks; /* dragging a metric track's lower edge */
+  double         drag_start_counter_height;
   gint64         drag_group;   /* Ctrl+drag on a merged file's header: its pid, else 0 */
   gint64         range_group[2]; /* the group (pid) each range was selected in, 0: none */
   gint64         drag_start_group;
@@ -532,6 +534,52 @@ on_label_edge (TslTimelineView *self,
   return y >= TSL_RENDER_RULER_HEIGHT && fabs (x - self->label_width) <= 4;
 }
 
+/* On the lower edge of a metric or counter track (their height is one
+ * setting: dragging any of them resizes them all, as Ctrl+Shift+Up does). */
+static gboolean
+on_track_edge (TslTimelineView *self,
+               double           x,
+               double           y)
+{
+  TslSnapshot *snapshot = shown (self);
+  TslRenderOptions o;
+  double top;
+
+  if (snapshot == NULL || y < TSL_RENDER_RULER_HEIGHT)
+    return FALSE;
+  fill_options (self, &o);
+  top = tsl_render_header_height (&o) - o.scroll_y;
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      double bottom;
+
+      if (tsl_timeline_view_is_group_collapsed (self, track->pid) ||
+          track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+        continue;
+      bottom = top + tsl_render_track_top (snapshot, &o, i) + tsl_render_track_height (snapshot, &o, i);
+      if (fabs (y - bottom) <= 3)
+        return TRUE;
+      if (bottom > y + 3)
+        break;
+    }
+  return FALSE;
+}
+
+void
+tsl_timeline_view_set_counter_height (TslTimelineView *self,
+                                      double           height)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (!isfinite (height))
+    return;
+  self->counter_height = CLAMP (round (height), TSL_RENDER_MIN_COUNTER_HEIGHT,
+                                TSL_RENDER_MAX_COUNTER_HEIGHT);
+  update_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 tsl_timeline_view_set_label_width (TslTimelineView *self,
                                    double           width)
@@ -585,7 +633,8 @@ on_motion (GtkEventControllerMotion *controller,
 {
   self->pointer_x = x;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize" : NULL);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize"
+                                                      : on_track_edge (self, x, y) ? "row-resize" : NULL);
 }
 
 static void
@@ -614,6 +663,8 @@ on_drag_begin (GtkGestureDrag  *gesture,
    * middle button pans; elsewhere it selects. */
   self->drag_resizes = on_label_edge (self, x, y);
   self->drag_start_label_width = self->label_width;
+  self->drag_resizes_tracks = !self->drag_resizes && on_track_edge (self, x, y);
+  self->drag_start_counter_height = tsl_timeline_view_get_counter_height (self);
   /* Ctrl+drag on a merged file's header moves that file along the axis;
    * a range selected on a file's tracks lies in that file. */
   self->drag_group = 0;
@@ -666,6 +717,11 @@ on_drag_update (GtkGestureDrag  *gesture,
   if (self->drag_resizes)
     {
       tsl_timeline_view_set_label_width (self, self->drag_start_label_width + dx);
+      return;
+    }
+  if (self->drag_resizes_tracks)
+    {
+      tsl_timeline_view_set_counter_height (self, self->drag_start_counter_height + dy);
       return;
     }
 
@@ -755,6 +811,13 @@ on_drag_end (GtkGestureDrag  *gesture,
   TslRenderOptions o;
   TslRenderHit hit;
 
+  /* The release's offset: motion events may have been compressed. */
+  if (self->drag_resizes_tracks)
+    {
+      tsl_timeline_view_set_counter_height (self, self->drag_start_counter_height + dy);
+      self->drag_resizes_tracks = FALSE;
+      return;
+    }
   /* A click (no drag) on a process header collapses or expands its group. */
   if (self->drag_group != 0)
     {
@@ -854,7 +917,7 @@ query_tooltip (GtkWidget  *widget,
     {
       g_string_append_printf (text, _("\nvalue %.6g · slice min %.6g, max %.6g, sum %.6g"),
                               hit.sample->value, hit.sample->summary.min,
-                              hit.sample->summary.max, hit.sample->summary.sum);
+                              hit.sample->summary.max, hit.sample->summary.sum + 0.0);
     }
 
   gtk_tooltip_set_markup (tooltip, text->str);
@@ -898,10 +961,7 @@ counter_height_action (GtkWidget  *widget,
   TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
   double h = self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
 
-  self->counter_height = CLAMP (round (h * g_variant_get_double (param)),
-                                TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
-  update_adjustment (self);
-  gtk_widget_queue_draw (widget);
+  tsl_timeline_view_set_counter_height (self, h * g_variant_get_double (param));
 }
 
 static void

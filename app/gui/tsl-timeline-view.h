@@ -51,6 +51,8 @@ void              tsl_timeline_view_set_label_width  (TslTimelineView *self,
                                                       double           width);
 double            tsl_timeline_view_get_label_width  (TslTimelineView *self);
 /* Height of metric and counter tracks (timeline.counter-height changes it). */
+void              tsl_timeline_view_set_counter_height (TslTimelineView *self,
+                                                        double           height);
 double            tsl_timeline_view_get_counter_height (TslTimelineView *self);
 /* The absolute start (ns since the epoch) the ruler reads wall-clock time
  * from; 0 when it shows elapsed time (timeline.elapsed-time toggles). */

@@ -200,6 +200,64 @@ test_same_as_whole (void)
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
 }
 
+/* The file gzip-compressed: offsets are of the decompressed text, and each range read resumes the decompressor at an access point. */
+static void
+test_gzip (void)
+{
+  g_autofree char *plain = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) packed = NULL;
+  g_autoptr(GConverter) gzip = G_CONVERTER (g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6));
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) zout = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  gint64 start, end;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  plain = write_chrome (8000, 11);
+  g_assert_true (g_file_get_contents (plain, &text, &len, NULL));
+  zout = g_converter_output_stream_new (out, gzip);
+  g_assert_true (g_output_stream_write_all (zout, text, len, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (zout, NULL, &error));
+  packed = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  path = g_strconcat (plain, ".gz", NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (packed, NULL), g_bytes_get_size (packed), NULL));
+
+  read_whole (path, &start, &end);
+  index = lookup (path);
+  g_assert_nonnull (index);
+  g_assert_true (tsl_chunk_index_is_compressed (index));
+  g_assert_cmpuint (tsl_chunk_index_get_n_chunks (index), >, 5);
+  /* Offsets of the text, which is longer than the file. */
+  g_assert_cmpuint (tsl_chunk_index_get_chunk_end (index, tsl_chunk_index_get_n_chunks (index) - 1), ==, len);
+  for (guint i = 1; i < tsl_chunk_index_get_n_chunks (index); i++)
+    g_assert_nonnull (tsl_chunk_index_get_chunk (index, i)->point);
+
+  for (guint trial = 0; trial < 8; trial++)
+    {
+      TslSamplerMode mode = trial % 2 ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      double width = trial < 4 ? 0.01 : g_rand_double_range (rand, 0.05, 0.5);
+      gint64 lo = start + (gint64) (g_rand_double_range (rand, 0, 1 - width) * (end - start));
+      gint64 hi = lo + (gint64) (width * (end - start));
+      guint64 bytes = 0;
+      g_autoptr(TslSnapshot) via = read_range (path, mode, lo, hi, TRUE, &bytes);
+      g_autoptr(TslSnapshot) whole = read_range (path, mode, lo, hi, FALSE, NULL);
+
+      assert_same (via, whole);
+      g_assert_cmpuint (bytes, >, 0);
+      if (width == 0.01)
+        g_assert_cmpuint (bytes, <, g_bytes_get_size (packed) * 3 / 4);
+    }
+  g_unlink (path);
+  g_unlink (plain);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
 /* More chunks than the cap: neighbours merge, reads stay right. */
 static void
 test_capped (void)
@@ -274,6 +332,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chunk-index/same-as-whole", test_same_as_whole);
   g_test_add_func ("/chunk-index/capped", test_capped);
+  g_test_add_func ("/chunk-index/gzip", test_gzip);
   g_test_add_func ("/chunk-index/changed-file", test_changed_file);
   return g_test_run ();
 }

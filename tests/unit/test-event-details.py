@@ -6,8 +6,9 @@
 # instants, args of every JSON type, escapes, non-ASCII, members in varying
 # order and spacing) every slice's offset is its event's, and its details
 # equal what Python's json module reads for that event; with one thread and
-# with the reader's worker splitting every buffer; after a UTF-8 BOM; gzip
-# input says the details are not available.
+# with the reader's worker splitting every buffer; after a UTF-8 BOM; and in
+# gzip and multi-frame zstd input, where the offsets are of the decompressed
+# text and the details are read from the chunk index's nearest access point.
 import gzip
 import json
 import os
@@ -115,19 +116,25 @@ def same_value(text, value):
     return json.loads(text) == value
 
 
-def run(path, threads):
+def run(path, threads, extra=None):
     env = dict(os.environ, TSL_READER_THREADS=threads)
+    env.update(extra or {})
     r = subprocess.run([dump, path], capture_output=True, text=True, env=env, timeout=300)
     check(r.returncode == 0, f'{os.path.basename(path)} ({threads}): dump runs ({r.stderr.strip()[:200]})')
     return [json.loads(line) for line in r.stdout.splitlines()]
 
 
-def check_file(path, events, offsets, threads):
-    with open(path, 'rb') as f:
-        parsed = json.loads(f.read().decode('utf-8-sig'))['traceEvents']
+def check_file(path, events, offsets, threads, extra=None):
+    opener = gzip.open if path.endswith('.gz') else open
+    if path.endswith('.zst'):
+        data = subprocess.run(['zstd', '-dc', path], capture_output=True, check=True).stdout
+    else:
+        with opener(path, 'rb') as f:
+            data = f.read()
+    parsed = json.loads(data.decode('utf-8-sig'))['traceEvents']
     check(parsed == events, 'the generated file reads back as generated')
     by_offset = dict(zip(offsets, parsed))
-    slices = run(path, threads)
+    slices = run(path, threads, extra)
     want = {o for o, ev in zip(offsets, parsed) if ev['ph'] in ('B', 'X', 'i')}
     got = [s['offset'] for s in slices]
     label = f'{os.path.basename(path)} ({threads})'
@@ -161,11 +168,26 @@ bom = os.path.join(tmp, 'bom.json')
 small = generate(rnd, 300)
 check_file(bom, small, write(bom, small, rnd, bom=True), '0')
 
+# Compressed: chunks of 64 KiB of text, so each lookup decompresses a little.
+small_chunks = {'TSL_INDEX_CHUNK_BYTES': '65536', 'XDG_CACHE_HOME': os.path.join(tmp, 'cache')}
 gz = os.path.join(tmp, 'trace.json.gz')
 with open(plain, 'rb') as f, gzip.open(gz, 'wb') as g:
     g.write(f.read())
-slices = run(gz, '0')
-check(len(slices) > 0 and all(s['offset'] == -1 and 'error' in s for s in slices),
-      'gzip input: no offsets, and details say why')
+check_file(gz, events, offsets, '0', small_chunks)
+# Without an index (TSL_NO_INDEX): decompressed from the start, same details.
+small_plain = os.path.join(tmp, 'small.json')
+small_offsets = write(small_plain, small, rnd)
+with open(small_plain, 'rb') as f, gzip.open(small_plain + '.gz', 'wb') as g:
+    g.write(f.read())
+check_file(small_plain + '.gz', small, small_offsets, '0', {'TSL_NO_INDEX': '1'})
+
+zst = os.path.join(tmp, 'trace.json.zst')
+with open(plain, 'rb') as f:
+    data = f.read()
+with open(zst, 'wb') as z:
+    for i in range(0, len(data), 100_000):
+        z.write(subprocess.run(['zstd', '-q', '-c'], input=data[i:i + 100_000], capture_output=True,
+                               check=True).stdout)
+check_file(zst, events, offsets, '0', small_chunks)
 
 sys.exit(1 if failures else 0)

@@ -31,6 +31,8 @@ struct _TslSnapshot
   gboolean          exact;
   gint64            exact_start;
   gint64            exact_end;
+  TslSnapshotFlow  *flows;        /* exact view: its flow arrows */
+  guint             n_flows;
   TslSnapshotPart  *parts;        /* a merged snapshot's files, else NULL */
   guint             n_parts;
 };

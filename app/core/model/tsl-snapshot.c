@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tsl-flow-match.h"
 #include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
@@ -266,6 +267,8 @@ tsl_snapshot_new (TslTrace *trace)
 {
   TslSnapshot *self;
   g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree TslExactFlow *ends_copy = NULL;
+  guint n_ends = 0;
   gint64 start = 0, end = 0;
 
   g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
@@ -287,7 +290,10 @@ tsl_snapshot_new (TslTrace *trace)
   self->tracks = g_new0 (TslSnapshotTrack, self->n_tracks);
 
   for (guint i = 0; i < self->n_tracks; i++)
-    copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+    {
+      copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+      self->tracks[i].trace_index = i;
+    }
 
   if (tsl_trace_get_exact (trace, &self->exact_start, &self->exact_end))
     {
@@ -308,6 +314,14 @@ tsl_snapshot_new (TslTrace *trace)
           }
     }
 
+  if (self->exact)
+    {
+      const TslExactFlow *ends = tsl_trace_get_exact_flows (trace, &n_ends);
+
+      if (n_ends > 0)
+        ends_copy = g_memdup2 (ends, (gsize) n_ends * sizeof *ends);
+    }
+
   tsl_trace_unlock (trace);
 
   /* Frame arrays are stable only once self->frames stops growing. */
@@ -319,6 +333,16 @@ tsl_snapshot_new (TslTrace *trace)
   if (self->n_tracks > 1)
     qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
   name_collisions (self);
+
+  if (ends_copy != NULL)
+    {
+      g_autofree guint *track_of = g_new (guint, MAX (self->n_tracks, 1));
+
+      for (guint i = 0; i < self->n_tracks; i++)
+        track_of[self->tracks[i].trace_index] = i;
+      self->flows = tsl_flow_match (self->tracks, track_of, self->n_tracks, ends_copy, n_ends,
+                                    self->start_ns, &self->n_flows);
+    }
 
   return self;
 }
@@ -337,6 +361,7 @@ snapshot_clear (gpointer data)
       g_free (self->tracks[i].slices);
     }
   g_free (self->tracks);
+  g_free (self->flows);
   g_free (self->format);
   for (guint i = 0; i < self->n_parts; i++)
     g_free (self->parts[i].name);
@@ -472,4 +497,14 @@ tsl_snapshot_slice_parent (const TslSnapshotTrack *track,
         track->slices[i].start_ns <= s->start_ns && track->slices[i].end_ns >= s->end_ns)
       return i;
   return G_MAXUINT;
+}
+
+const TslSnapshotFlow *
+tsl_snapshot_get_flows (TslSnapshot *self,
+                        guint       *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  *n = self->n_flows;
+  return self->flows;
 }

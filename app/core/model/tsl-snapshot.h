@@ -33,6 +33,18 @@ typedef struct {
   guint32        depth;      /* 0 for a root span */
 } TslSnapshotSlice;
 
+/* An arrow of a flow between two exact slices (tsl-flow-match.h): track
+ * and slice indices of the snapshot, and the times (from the trace start)
+ * where it leaves and arrives. */
+typedef struct {
+  guint          from_track;
+  guint          from_slice;
+  guint          to_track;
+  guint          to_slice;
+  gint64         from_ns;
+  gint64         to_ns;
+} TslSnapshotFlow;
+
 typedef struct {
   char              *name;
   char              *process;
@@ -53,6 +65,7 @@ typedef struct {
   gboolean           exact;
   guint              n_slices;
   TslSnapshotSlice  *slices;
+  guint              trace_index;  /* the track's index in its TslTrace */
 } TslSnapshotTrack;
 
 typedef struct _TslSnapshot TslSnapshot;
@@ -90,6 +103,10 @@ guint                   tsl_snapshot_slice_parent     (const TslSnapshotTrack *t
 gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
                                                        gint64            *start_ns,
                                                        gint64            *end_ns);
+
+/* Exact view: the flow arrows between its slices, by flow then time. */
+const TslSnapshotFlow  *tsl_snapshot_get_flows        (TslSnapshot       *self,
+                                                       guint             *n);
 
 /* Several files on one time axis (tsl-snapshot-merge.c): a copy of each
  * part with its times moved by positions[i] (ns; the smallest becomes 0)

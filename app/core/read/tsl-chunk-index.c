@@ -21,7 +21,9 @@ struct _TslChunkIndex
   gboolean closed;
   GArray  *chunks;        /* TslChunk; the last is open until closed */
   guint64  stride;        /* bytes between checkpoints at least */
-  guint64  size;
+  guint64  size;          /* of the text (decompressed) */
+  gboolean compressed;
+  gsize    state_bytes;   /* of every chunk's state and point */
   guint64  changes;       /* the trace's change count at the open chunk's start */
   gint64   span_start;
   gint64   span_end;
@@ -69,6 +71,14 @@ chunk_clear (gpointer data)
   TslChunk *chunk = data;
 
   g_clear_pointer (&chunk->state, g_bytes_unref);
+  g_clear_pointer (&chunk->point, g_bytes_unref);
+}
+
+static gsize
+chunk_bytes (const TslChunk *chunk)
+{
+  return (chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0) +
+         (chunk->point != NULL ? g_bytes_get_size (chunk->point) : 0);
 }
 
 TslChunkIndex *
@@ -104,8 +114,9 @@ tsl_chunk_index_unref (TslChunkIndex *self)
   g_free (self);
 }
 
-/* Over the cap: neighbouring closed chunks become one, and checkpoints
- * come half as often from now on. Memory stays O(TSL_CHUNK_INDEX_MAX). */
+/* Over a cap: neighbouring closed chunks become one, and checkpoints
+ * come half as often from now on. Memory stays O(TSL_CHUNK_INDEX_MAX) and
+ * about TSL_CHUNK_INDEX_BYTES. */
 static void
 halve (TslChunkIndex *self)
 {
@@ -113,6 +124,7 @@ halve (TslChunkIndex *self)
   GArray *merged = g_array_sized_new (FALSE, TRUE, sizeof (TslChunk), closed / 2 + 2);
 
   g_array_set_clear_func (merged, chunk_clear);
+  self->state_bytes = 0;
   for (guint i = 0; i <= closed; i++)
     {
       TslChunk *chunk = &g_array_index (self->chunks, TslChunk, i);
@@ -128,7 +140,9 @@ halve (TslChunkIndex *self)
           continue;
         }
       g_array_append_val (merged, *chunk);
+      self->state_bytes += chunk_bytes (chunk);
       chunk->state = NULL;   /* moved */
+      chunk->point = NULL;
     }
   g_array_unref (self->chunks);
   self->chunks = merged;
@@ -154,9 +168,11 @@ tsl_chunk_index_add (TslChunkIndex *self,
                      TslTrace      *trace,
                      guint64        offset,
                      const guint8  *state,
-                     gsize          state_len)
+                     gsize          state_len,
+                     const guint8  *point,
+                     gsize          point_len)
 {
-  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, NULL };
+  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, NULL, NULL };
 
   g_return_if_fail (!self->closed);
 
@@ -172,8 +188,12 @@ tsl_chunk_index_add (TslChunkIndex *self,
     close_open_chunk (self, trace, FALSE);
   if (state_len > 0)
     chunk.state = g_bytes_new (state, state_len);
+  if (point_len > 0)
+    chunk.point = g_bytes_new (point, point_len);
+  self->state_bytes += chunk_bytes (&chunk);
   g_array_append_val (self->chunks, chunk);
-  if (self->chunks->len > TSL_CHUNK_INDEX_MAX)
+  if (self->chunks->len > TSL_CHUNK_INDEX_MAX ||
+      (self->state_bytes > TSL_CHUNK_INDEX_BYTES && self->chunks->len > 2))
     halve (self);
 }
 
@@ -225,6 +245,25 @@ guint64
 tsl_chunk_index_get_stride (TslChunkIndex *self)
 {
   return self->stride;
+}
+
+gboolean
+tsl_chunk_index_is_compressed (TslChunkIndex *self)
+{
+  return self->compressed;
+}
+
+void
+tsl_chunk_index_set_compressed (TslChunkIndex *self,
+                                gboolean       compressed)
+{
+  self->compressed = compressed;
+}
+
+gsize
+tsl_chunk_index_get_state_bytes (TslChunkIndex *self)
+{
+  return self->state_bytes;
 }
 
 guint
@@ -382,14 +421,15 @@ tsl_chunk_index_count_read (guint64 bytes)
  * $XDG_CACHE_HOME/timeslice/index-DEV-INODE.tsi holds one file's index:
  * a header (magic, cache version, program version), the file's identity
  * (device, inode, size, mtime) and a SHA-256 of its first and last 64 KiB,
- * the span and format, the chunks, and a SHA-256 of all that. Anything that
+ * the span and format, the text's size and whether it was compressed, the
+ * chunks (with their state and access point), and a SHA-256 of all that. Anything that
  * does not match to the byte (another version, a changed file, a truncated
  * or corrupt entry) is ignored and the file read again; a cache that cannot
  * be written (read-only, full disk) is simply not written. At most
  * CACHE_MAX_FILES entries, the oldest removed first. */
 
 #define CACHE_MAGIC       "TSLINDEX"
-#define CACHE_VERSION     1
+#define CACHE_VERSION     2
 #define CACHE_END_BYTES   (64 * 1024)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
@@ -546,11 +586,14 @@ cache_save (GFileInputStream *stream,
   put_u64 (out, strlen (format));
   put (out, format, strlen (format));
   put_u64 (out, index->stride);
+  put_u64 (out, index->size);
+  put_u64 (out, index->compressed);
   put_u64 (out, index->chunks->len);
   for (guint i = 0; i < index->chunks->len; i++)
     {
       const TslChunk *chunk = &g_array_index (index->chunks, TslChunk, i);
       gsize state_len = chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0;
+      gsize point_len = chunk->point != NULL ? g_bytes_get_size (chunk->point) : 0;
 
       put_u64 (out, chunk->offset);
       put_u64 (out, chunk->min_ns);
@@ -559,6 +602,9 @@ cache_save (GFileInputStream *stream,
       put_u64 (out, state_len);
       if (state_len > 0)
         put (out, g_bytes_get_data (chunk->state, NULL), state_len);
+      put_u64 (out, point_len);
+      if (point_len > 0)
+        put (out, g_bytes_get_data (chunk->point, NULL), point_len);
     }
   g_checksum_update (sum, out->data, out->len);
   g_checksum_get_digest (sum, digest, &len);
@@ -618,13 +664,18 @@ cache_load (GFileInputStream *stream,
   if (p != NULL)
     index->format = g_strndup ((const char *) p, flen);
   index->stride = get_u64 (&r);
+  index->size = get_u64 (&r);
+  index->compressed = get_u64 (&r) != 0;
   n = get_u64 (&r);
-  if (!r.ok || n == 0 || n > CACHE_MAX_CHUNKS)
+  /* Plain text is the file; decompressed text is not shorter than its
+   * gzip or zstd (to within headers). */
+  if (!r.ok || n == 0 || n > CACHE_MAX_CHUNKS || index->stride == 0 ||
+      (!index->compressed && index->size != key->size))
     return NULL;
   for (guint64 i = 0; i < n; i++)
     {
       TslChunk chunk = { 0 };
-      guint64 state_len;
+      guint64 state_len, point_len;
 
       chunk.offset = get_u64 (&r);
       chunk.min_ns = (gint64) get_u64 (&r);
@@ -635,19 +686,29 @@ cache_load (GFileInputStream *stream,
         return NULL;
       if (state_len > 0)
         chunk.state = g_bytes_new (p, state_len);
-      /* Offsets rise from 0 and stay inside the file. */
-      if ((i == 0 && chunk.offset != 0) ||
-          (i > 0 && chunk.offset <= g_array_index (index->chunks, TslChunk, index->chunks->len - 1).offset) ||
-          chunk.offset >= key->size)
+      point_len = get_u64 (&r);
+      if (point_len > TSL_CHUNK_INDEX_BYTES || (p = get (&r, point_len)) == NULL)
         {
           g_clear_pointer (&chunk.state, g_bytes_unref);
           return NULL;
         }
+      if (point_len > 0)
+        chunk.point = g_bytes_new (p, point_len);
+      /* Offsets rise from 0 and stay inside the text; every chunk of a
+       * compressed file but the first has its access point. */
+      if ((i == 0 && chunk.offset != 0) ||
+          (i > 0 && chunk.offset <= g_array_index (index->chunks, TslChunk, index->chunks->len - 1).offset) ||
+          chunk.offset >= index->size ||
+          (index->compressed && i > 0 && chunk.point == NULL))
+        {
+          chunk_clear (&chunk);
+          return NULL;
+        }
+      index->state_bytes += chunk_bytes (&chunk);
       g_array_append_val (index->chunks, chunk);
     }
   if (!r.ok || r.p != r.end)
     return NULL;
-  index->size = key->size;
   index->closed = TRUE;
   return g_steal_pointer (&index);
 }

@@ -13,10 +13,15 @@
  * not sorted: the bounds, not the position, decide), and gets the same
  * samples as a full read.
  *
+ * gzip and zstd input is indexed in its decompressed text: a checkpoint
+ * comes just after an access point of the decompressor (tsl-inflate.h),
+ * saved with the chunk, so a range read resumes decompressing there.
+ *
  * Indexes are kept in memory for the process and in a cache on disk, keyed
  * by the file's device, inode, size and modification time (and, on disk, a
  * hash of its first and last 64 KiB); a changed file finds none. Pipes,
- * gzip, UTF-16 and a UTF-8 BOM get no index. TSL_NO_INDEX=1 neither records
+ * UTF-16 and a UTF-8 BOM get no index; a single-frame zstd file gets one
+ * chunk (no random access inside a frame). TSL_NO_INDEX=1 neither records
  * nor uses one; TSL_INDEX_CHUNK_BYTES=N sets the bytes between checkpoints
  * (for tests).
  */
@@ -30,9 +35,11 @@
 G_BEGIN_DECLS
 
 /* Bytes between checkpoints at least; the index doubles it (merging
- * neighbours) when it would hold more than TSL_CHUNK_INDEX_MAX chunks. */
+ * neighbours) when it would hold more than TSL_CHUNK_INDEX_MAX chunks or
+ * TSL_CHUNK_INDEX_BYTES of saved state and access points. */
 #define TSL_CHUNK_BYTES      (4 * 1024 * 1024)
 #define TSL_CHUNK_INDEX_MAX  1024
+#define TSL_CHUNK_INDEX_BYTES (1536 * 1024)
 /* A checkpoint's format state at most; a boundary needing more is passed. */
 #define TSL_CHUNK_STATE_MAX  (8 * 1024)
 
@@ -42,6 +49,8 @@ typedef struct {
   gint64   max_ns;
   gboolean must_read;
   GBytes  *state;       /* the format's state at offset; NULL for none */
+  GBytes  *point;       /* compressed input: the decompressor's access point
+                         * at or before offset (tsl-inflate.h); NULL for none */
 } TslChunk;
 
 typedef struct _TslChunkIndex TslChunkIndex;
@@ -68,8 +77,10 @@ void              tsl_chunk_index_add           (TslChunkIndex    *self,
                                                  TslTrace         *trace,
                                                  guint64           offset,
                                                  const guint8     *state,
-                                                 gsize             state_len);
-/* End of input at `size` bytes: closes the last chunk (always read). */
+                                                 gsize             state_len,
+                                                 const guint8     *point,
+                                                 gsize             point_len);
+/* End of input at `size` bytes of text: closes the last chunk (always read). */
 void              tsl_chunk_index_close         (TslChunkIndex    *self,
                                                  TslTrace         *trace,
                                                  guint64           size);
@@ -78,6 +89,12 @@ void              tsl_chunk_index_invalidate    (TslChunkIndex    *self);
 gboolean          tsl_chunk_index_is_valid      (TslChunkIndex    *self);
 guint64           tsl_chunk_index_get_last_offset (TslChunkIndex  *self);
 guint64           tsl_chunk_index_get_stride    (TslChunkIndex    *self);
+/* Whether offsets are in the decompressed text of gzip or zstd input. */
+gboolean          tsl_chunk_index_is_compressed (TslChunkIndex    *self);
+void              tsl_chunk_index_set_compressed (TslChunkIndex   *self,
+                                                 gboolean          compressed);
+/* Bytes of saved state and points the index holds. */
+gsize             tsl_chunk_index_get_state_bytes (TslChunkIndex  *self);
 /* Whether a checkpoint at `offset` would be a chunk away from the last. */
 gboolean          tsl_chunk_index_due           (TslChunkIndex    *self,
                                                  guint64           offset);
@@ -143,6 +160,21 @@ void              tsl_reader_set_index          (TslReader        *self,
 gboolean          tsl_reader_restore            (TslReader        *self,
                                                  const guint8     *saved,
                                                  gsize             len);
+/* Whether the input is gzip or zstd (known after the first bytes). */
+gboolean          tsl_reader_is_compressed      (TslReader        *self);
+/* Compressed input: puts the decompressor at a chunk's access point and
+ * drops its output before `text_offset` (the chunk's); the caller then
+ * feeds the file from *in_offset. FALSE if the point does not fit. */
+gboolean          tsl_reader_resume_input       (TslReader        *self,
+                                                 const guint8     *point,
+                                                 gsize             len,
+                                                 guint64           text_offset,
+                                                 guint64          *in_offset);
+/* Compressed input: text from `text_end` on is dropped and the input after
+ * it ignored (G_MAXUINT64: none), until the next resume. */
+void              tsl_reader_set_text_end       (TslReader        *self,
+                                                 guint64           text_end);
+gboolean          tsl_reader_reached_text_end   (TslReader        *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslChunkIndex, tsl_chunk_index_unref)
 

@@ -3,19 +3,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The object is delimited with our own tokenizer (reading more of the file
- * until it is whole), then parsed with json-glib: only this one event.
+ * until it is whole), then parsed with json-glib: only this one event. In
+ * gzip or zstd input the offset is of the decompressed text: decompression
+ * resumes at the last access point of the file's chunk index before it
+ * (tsl-chunk-index.h), or starts at the beginning without one.
  */
 #define G_LOG_DOMAIN "tsl-details"
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-event-details.h"
+#include "tsl-inflate.h"
 #include "tsl-json-scan.h"
 
 #define FIRST_READ (16 * 1024)
+#define INPUT_READ (64 * 1024)
 /* The reader's record cap: no event it read is longer. */
 #define MAX_EVENT  ((gsize) 256 * 1024 * 1024)
 
@@ -82,9 +89,110 @@ add_field (GPtrArray  *fields,
   g_ptr_array_add (fields, field);
 }
 
-/* The bytes of the object at the stream's position, read until whole. */
+/* The text from the event on: the file from its offset, or decompressed. */
+typedef struct {
+  GInputStream *in;
+  TslInflate   *inflate;   /* NULL: plain text */
+  GByteArray   *held;      /* decompressed from the event on, not yet read */
+  guint64       skip_to;   /* the event's offset in the text */
+  gboolean      eof;
+} Source;
+
+static gboolean
+source_output (gpointer      data,
+               const guint8 *out,
+               gsize         len,
+               GError      **error)
+{
+  Source *src = data;
+  guint64 at = tsl_inflate_get_out (src->inflate) - len;
+
+  if (at + len <= src->skip_to)
+    return TRUE;
+  if (at < src->skip_to)
+    {
+      out += src->skip_to - at;
+      len -= src->skip_to - at;
+    }
+  g_byte_array_append (src->held, out, len);
+  return TRUE;
+}
+
+static gboolean
+source_read (Source        *src,
+             guint8        *buf,
+             gsize          want,
+             gsize         *got,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autofree guint8 *input = NULL;
+
+  if (src->inflate == NULL)
+    return g_input_stream_read_all (src->in, buf, want, got, cancellable, error);
+
+  input = g_malloc (INPUT_READ);
+  while (src->held->len < want && !src->eof)
+    {
+      g_autofree char *message = NULL;
+      gsize n = 0;
+      gboolean ok;
+
+      if (!g_input_stream_read_all (src->in, input, INPUT_READ, &n, cancellable, error))
+        return FALSE;
+      /* The end, or damage: what was decompressed is all there is. */
+      if (n == 0 ||
+          tsl_inflate_push (src->inflate, input, n, source_output, src, &ok, &message, NULL) != TSL_INFLATE_OK)
+        src->eof = TRUE;
+    }
+  *got = MIN (want, src->held->len);
+  memcpy (buf, src->held->data, *got);
+  g_byte_array_remove_range (src->held, 0, *got);
+  return TRUE;
+}
+
+/* Where decompression starts for text offset `offset`: the last access
+ * point before it in the file's index, else the start. */
+static gboolean
+source_seek_compressed (Source            *src,
+                        GFileInputStream  *in,
+                        TslInflateKind     kind,
+                        gint64             offset,
+                        GCancellable      *cancellable,
+                        GError           **error)
+{
+  g_autoptr(TslChunkIndex) index = NULL;
+  guint64 in_offset = 0;
+  TslFileKey key;
+
+  src->inflate = tsl_inflate_new (kind);
+  src->held = g_byte_array_new ();
+  src->skip_to = offset;
+  if (tsl_file_key_query (in, &key) && (index = tsl_chunk_index_find (in, &key)) != NULL &&
+      tsl_chunk_index_is_compressed (index))
+    for (guint i = tsl_chunk_index_get_n_chunks (index); i-- > 1;)
+      {
+        const TslChunk *chunk = tsl_chunk_index_get_chunk (index, i);
+        guint64 out_offset;
+
+        if (chunk->offset <= (guint64) offset && chunk->point != NULL &&
+            tsl_inflate_resume (src->inflate, g_bytes_get_data (chunk->point, NULL),
+                                g_bytes_get_size (chunk->point), &in_offset, &out_offset))
+          break;
+      }
+  return g_seekable_seek (G_SEEKABLE (in), in_offset, G_SEEK_SET, cancellable, error);
+}
+
+static void
+source_clear (Source *src)
+{
+  g_clear_pointer (&src->inflate, tsl_inflate_free);
+  g_clear_pointer (&src->held, g_byte_array_unref);
+}
+
+/* The bytes of the object at the source's position, read until whole. */
 static GByteArray *
-read_object (GInputStream  *in,
+read_object (Source        *in,
              GCancellable  *cancellable,
              GError       **error)
 {
@@ -100,7 +208,7 @@ read_object (GInputStream  *in,
       TslJsonStatus status;
 
       g_byte_array_set_size (buf, want);
-      if (!g_input_stream_read_all (in, buf->data + old, want - old, &got, cancellable, error))
+      if (!source_read (in, buf->data + old, want - old, &got, cancellable, error))
         return NULL;
       g_byte_array_set_size (buf, old + got);
       if (buf->len == 0 || buf->data[0] != '{')
@@ -135,32 +243,39 @@ tsl_event_details_read (GFile         *file,
   guint8 magic[4];
   gsize got = 0;
   JsonObject *event, *args;
+  Source src = { NULL, NULL, NULL, 0, FALSE };
+  gboolean compressed;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if ((in = g_file_read (file, cancellable, error)) == NULL)
     return NULL;
-  /* Offsets are of the decompressed text (gzip, zstd), which would have to
-   * be inflated from the start to get there. */
   if (!g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, cancellable, error))
     return NULL;
-  if ((got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) ||
-      (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("details are not available for compressed files"));
-      return NULL;
-    }
+  compressed = (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) ||
+               (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd);
   if (offset < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("the position of this event in the file is not known"));
       return NULL;
     }
-  if (!g_seekable_seek (G_SEEKABLE (in), offset, G_SEEK_SET, cancellable, error))
+  src.in = G_INPUT_STREAM (in);
+  if (compressed)
+    {
+      if (!source_seek_compressed (&src, in, magic[0] == 0x1f ? TSL_INFLATE_GZIP : TSL_INFLATE_ZSTD,
+                                   offset, cancellable, error))
+        {
+          source_clear (&src);
+          return NULL;
+        }
+    }
+  else if (!g_seekable_seek (G_SEEKABLE (in), offset, G_SEEK_SET, cancellable, error))
     return NULL;
-  if ((object = read_object (G_INPUT_STREAM (in), cancellable, error)) == NULL)
+  object = read_object (&src, cancellable, error);
+  source_clear (&src);
+  if (object == NULL)
     return NULL;
 
   parser = json_parser_new ();

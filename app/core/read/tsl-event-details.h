@@ -19,9 +19,11 @@ typedef struct {
 
 /* The event object starting at `offset` of `file` (its '{'): its name,
  * cat, ph, ts and dur when present, in that order, then each member of its
- * args. (transfer full) (element-type TslEventField). Fails with
- * G_IO_ERROR_NOT_SUPPORTED for gzip or zstd input, G_IO_ERROR_INVALID_DATA when no
- * event object starts there. Blocking I/O: call it from a worker thread. */
+ * args; for gzip or zstd input `offset` is of the decompressed text (read
+ * from the nearest access point of the file's chunk index, if it has one).
+ * (transfer full) (element-type TslEventField). Fails with
+ * G_IO_ERROR_NOT_SUPPORTED for an unknown offset, G_IO_ERROR_INVALID_DATA
+ * when no event object starts there. Blocking I/O: call it from a worker thread. */
 GPtrArray        *tsl_event_details_read        (GFile          *file,
                                                  gint64          offset,
                                                  GCancellable   *cancellable,

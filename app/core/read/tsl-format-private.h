@@ -66,8 +66,9 @@ void              tsl_reader_context_set_nothing_to_show (TslReaderContext *ctx,
 char             *tsl_reader_context_position   (TslReaderContext *ctx,
                                                  gsize             offset);
 const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
-/* The input file's offset of the current buffer's first byte, or -1 when
- * the input is recoded (gzip, UTF-16) and its offsets are not the text's. */
+/* The input's offset of the current buffer's first byte (of the file, or of
+ * its decompressed text for gzip and zstd), or -1 when the input is recoded
+ * (UTF-16) and its offsets are not the text's. */
 gint64            tsl_reader_context_get_input_offset (TslReaderContext *ctx);
 TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
 /* Some of the caller's work while this thread would wait: see

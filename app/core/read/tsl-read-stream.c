@@ -14,6 +14,7 @@
 
 #include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
+#include "tsl-trace-state.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
 #define FOLLOW_POLL_USEC (200 * 1000)
@@ -24,6 +25,8 @@
 #define READ_BYTES       (64 * 1024)
 #define FEED_BYTES       TSL_READ_FEED_BYTES
 #define PIPE_BYTES       (1024 * 1024)
+/* What a range read of compressed input reads at a time. */
+#define COMPRESSED_READ_BYTES (128 * 1024)
 
 /* The next feed, filled by the read loop and, while a format's reading
  * thread would wait for its other thread, by read_ahead(). */
@@ -155,6 +158,100 @@ feed_range (TslReader    *reader,
   return TRUE;
 }
 
+/* Compressed input from `offset` until the reader has the text it was
+ * asked for (tsl_reader_set_text_end()) or the file ends. */
+static gboolean
+feed_compressed (TslReader    *reader,
+                 TslTrace     *trace,
+                 GInputStream *stream,
+                 guint8       *buf,
+                 guint64       offset,
+                 guint64      *bytes,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  if (!g_seekable_seek (G_SEEKABLE (stream), offset, G_SEEK_SET, cancellable, error))
+    return FALSE;
+  while (!tsl_reader_reached_text_end (reader))
+    {
+      gsize got = 0;
+      gboolean ok;
+
+      /* Small reads: the decompressor stops at the run's end. */
+      if (!g_input_stream_read_all (stream, buf, COMPRESSED_READ_BYTES, &got, cancellable, error))
+        return FALSE;
+      if (got == 0)
+        break;
+      tsl_chunk_index_count_read (got);
+      *bytes += got;
+      tsl_trace_lock (trace);
+      ok = tsl_reader_feed (reader, buf, got, error);
+      tsl_trace_unlock (trace);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Compressed input: the run of wanted chunks from `first`, decompressed
+ * from the access point saved with it (or, when the format cannot resume
+ * there, with the chunk the reader is at). */
+static gboolean
+read_compressed_run (TslReader     *reader,
+                     TslTrace      *trace,
+                     GInputStream  *stream,
+                     guint8        *buf,
+                     TslChunkIndex *index,
+                     const char    *display_name,
+                     guint          first,
+                     guint          at,
+                     gint64         lo,
+                     gint64         hi,
+                     guint         *next,
+                     guint64       *done,
+                     guint64       *bytes,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  guint n = tsl_chunk_index_get_n_chunks (index);
+  guint last = first, from = first;
+  guint64 in_offset = 0;
+
+  while (last + 1 < n && tsl_chunk_index_wants (index, last + 1, lo, hi))
+    last++;
+  if (first != at)
+    {
+      const TslChunk *chunk = tsl_chunk_index_get_chunk (index, first);
+
+      if (!tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
+                               chunk->state ? g_bytes_get_size (chunk->state) : 0))
+        {
+          g_debug ("%s: cannot resume at chunk %u; reading on from chunk %u", display_name, first, at);
+          from = at;
+        }
+      chunk = tsl_chunk_index_get_chunk (index, from);
+      if (chunk->point == NULL ||
+          !tsl_reader_resume_input (reader, g_bytes_get_data (chunk->point, NULL),
+                                    g_bytes_get_size (chunk->point), chunk->offset, &in_offset))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: the index does not fit the file at chunk %u", display_name, from);
+          return FALSE;
+        }
+    }
+  /* The last chunk is read to the end of the input (trailers, warnings). */
+  tsl_reader_set_text_end (reader, last + 1 < n ? tsl_chunk_index_get_chunk_end (index, last) : G_MAXUINT64);
+  if (!feed_compressed (reader, trace, stream, buf, in_offset, bytes, cancellable, error))
+    {
+      if (error != NULL && *error != NULL && (*error)->domain != TSL_READER_ERROR)
+        g_prefix_error (error, "%s: ", display_name);
+      return FALSE;
+    }
+  *done += tsl_chunk_index_get_chunk_end (index, last) - tsl_chunk_index_get_chunk (index, from)->offset;
+  *next = last + 1;
+  return TRUE;
+}
+
 /* A filtered read of an indexed file: only the chunks the filter needs
  * (tsl-chunk-index.h), each after the format's state at its start is put
  * back. Where that cannot be done the chunks between are read too, so the
@@ -174,7 +271,8 @@ read_indexed (TslTrace         *trace,
   g_autofree guint8 *buf = g_malloc (FEED_BYTES);
   guint n = tsl_chunk_index_get_n_chunks (index);
   guint64 total = tsl_chunk_index_get_chunk_end (index, n - 1);
-  guint64 done = 0;
+  guint64 done = 0, compressed_read = 0;
+  gboolean compressed = tsl_chunk_index_is_compressed (index);
   gint64 lo, hi, start, end;
   guint next = 0;   /* the chunk the reader is at the start of */
   guint n_read = 0;
@@ -196,6 +294,16 @@ read_indexed (TslTrace         *trace,
 
       if (!tsl_chunk_index_wants (index, i, lo, hi))
         continue;
+      if (compressed)
+        {
+          if (!read_compressed_run (reader, trace, stream, buf, index, display_name, i, next, lo, hi,
+                                    &next, &done, &compressed_read, cancellable, error))
+            return FALSE;
+          i = next - 1;
+          if (progress != NULL)
+            progress (done, total, tsl_trace_get_events (trace), user_data);
+          continue;
+        }
       if (i != next &&
           !tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
                                chunk->state ? g_bytes_get_size (chunk->state) : 0))
@@ -222,8 +330,57 @@ read_indexed (TslTrace         *trace,
   ok = tsl_reader_finish (reader, error);
   tsl_trace_unlock (trace);
   /* G_MESSAGES_DEBUG=tsl-read-stream: what bench/bench-index.py counts. */
-  g_debug ("%s: read %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes (%u of %u chunks) through the index",
-           display_name, done, total, n_read, n);
+  if (compressed)
+    g_debug ("%s: read %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes of text, %" G_GUINT64_FORMAT
+             " compressed bytes, through the index", display_name, done, total, compressed_read);
+  else
+    g_debug ("%s: read %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes (%u of %u chunks) through the index",
+             display_name, done, total, n_read, n);
+  return ok;
+}
+
+/* A sampler state (sniffed by its magic in the first feed): read whole,
+ * then loaded into the trace instead of parsed. */
+static gboolean
+read_state (TslTrace        *trace,
+            Feed            *feed,
+            const char      *display_name,
+            guint64          bytes_total,
+            TslReadProgress  progress,
+            gpointer         user_data,
+            GError         **error)
+{
+  g_autoptr(GByteArray) all = g_byte_array_sized_new (MAX (bytes_total, feed->n));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gboolean ok;
+
+  g_byte_array_append (all, feed->buf, feed->n);
+  for (;;)
+    {
+      feed->n = 0;
+      feed->done = FALSE;
+      if (!feed_fill (feed, &local_error))
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          else
+            g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display_name);
+          return FALSE;
+        }
+      if (feed->n == 0)
+        break;
+      g_byte_array_append (all, feed->buf, feed->n);
+      if (progress != NULL)
+        progress (all->len, MAX (bytes_total, all->len), 0, user_data);
+    }
+
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
+  tsl_trace_lock (trace);
+  ok = tsl_trace_load_state (trace, bytes, display_name, error);
+  tsl_trace_unlock (trace);
+  if (ok && progress != NULL)
+    progress (g_bytes_get_size (bytes), g_bytes_get_size (bytes), tsl_trace_get_events (trace), user_data);
   return ok;
 }
 
@@ -245,6 +402,7 @@ read_stream (TslTrace         *trace,
   Feed feed = { stream, cancellable, NULL, 0, FALSE, NULL };
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
+  gboolean first_feed = FALSE;
   TslFileKey key;
   gboolean keyed;
   gint64 lo, hi;
@@ -273,13 +431,30 @@ read_stream (TslTrace         *trace,
   if (is_regular_file (stream, cancellable))
     tsl_reader_set_idle_func (reader, read_ahead, &feed);
 
+  /* The first feed decides: a sampler state is loaded, not parsed. */
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    if (!feed_fill (&feed, &local_error))
+      {
+        if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+          g_propagate_error (error, g_steal_pointer (&local_error));
+        else
+          g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display_name);
+        return FALSE;
+      }
+    if (tsl_state_sniff (feed.buf, feed.n))
+      return read_state (trace, &feed, display_name, bytes_total, progress, user_data, error);
+    first_feed = TRUE;
+  }
+
   for (;;)
     {
       g_autoptr(GError) local_error = NULL;
       const guint8 *chunk;
       gsize n;
 
-      if (!feed_fill (&feed, &local_error))
+      if (!first_feed && !feed_fill (&feed, &local_error))
         {
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
@@ -288,6 +463,7 @@ read_stream (TslTrace         *trace,
           ok = FALSE;
           break;
         }
+      first_feed = FALSE;
       chunk = feed.buf;
       n = feed.n;
       feed.buf = chunk == chunks ? chunks + FEED_BYTES : chunks;

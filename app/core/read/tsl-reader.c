@@ -23,17 +23,14 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include <zstd.h>
-
 #include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-frames.h"
+#include "tsl-inflate.h"
 #include "tsl-text-guess.h"
 #include "tsl-text-position.h"
 
 #define SNIFF_BYTES     (64 * 1024)
-/* gunzip output per round */
-#define INFLATE_BYTES   (64 * 1024)
 #define MAX_RECORD      ((gsize) 256 * 1024 * 1024)
 #define ENC_HEAD_BYTES  64
 /* Leading comment lines the sniffer holds beyond SNIFF_BYTES. */
@@ -68,12 +65,12 @@ struct _TslReader
   gboolean          magic_checked;
   guint8            magic[4];
   guint             n_magic;
-  GConverter       *gunzip;
-  gboolean          gzip_member_done;
-  gboolean          gzip_trailing_garbage;
-  ZSTD_DStream     *zstd;
-  gboolean          zstd_frame_done;
-  gboolean          zstd_failed;
+  TslInflate       *inflate;    /* NULL: not compressed */
+  /* A range read of compressed input (tsl_reader_resume_input()): output
+   * before skip_to and from text_end on is dropped. */
+  guint64           skip_to;
+  guint64           text_end;
+  gboolean          at_text_end;
 
   /* Stage 2: encoding. */
   Encoding          encoding;
@@ -106,6 +103,7 @@ struct _TslReader
   /* Chunk index being recorded (see tsl_reader_set_index()). */
   TslChunkIndex    *index;
   GByteArray       *index_state;
+  GByteArray       *index_point;
   guint64           text_offset;   /* decoded bytes the format consumed */
   gboolean          skipped_bom;
   gsize             sniffed_len;   /* bytes the format was told from */
@@ -128,7 +126,9 @@ tsl_reader_context_get_input_offset (TslReaderContext *ctx)
   g_return_val_if_fail (ctx != NULL, -1);
 
   self = ctx->reader;
-  if (self->gunzip != NULL || self->zstd != NULL || self->encoding != ENC_UTF8)
+  /* gzip and zstd: an offset of the decompressed text, which
+   * tsl_event_details_read() decompresses to. */
+  if (self->encoding != ENC_UTF8)
     return -1;
   /* text_offset counts from after a stripped BOM. */
   return (gint64) self->text_offset + (self->skipped_bom ? 3 : 0);
@@ -265,6 +265,7 @@ tsl_reader_new (TslTrace   *trace,
   self->ctx.reader = self;
   tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
+  self->text_end = G_MAXUINT64;
 
   return self;
 }
@@ -297,14 +298,13 @@ tsl_reader_free (TslReader *self)
 
   if (self->state != NULL)
     self->format->destroy (self->state);
-  g_clear_object (&self->gunzip);
-  if (self->zstd != NULL)
-    ZSTD_freeDStream (self->zstd);
+  g_clear_pointer (&self->inflate, tsl_inflate_free);
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->transcoded, g_byte_array_unref);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->index, tsl_chunk_index_unref);
   g_clear_pointer (&self->index_state, g_byte_array_unref);
+  g_clear_pointer (&self->index_point, g_byte_array_unref);
   g_free (self->name);
   g_free (self);
 }
@@ -318,7 +318,8 @@ tsl_reader_set_index (TslReader     *self,
 
   self->index = tsl_chunk_index_ref (index);
   self->index_state = g_byte_array_new ();
-  tsl_chunk_index_add (index, self->trace, 0, NULL, 0);
+  self->index_point = g_byte_array_new ();
+  tsl_chunk_index_add (index, self->trace, 0, NULL, 0, NULL, 0);
 }
 
 gboolean
@@ -330,11 +331,58 @@ tsl_reader_restore (TslReader    *self,
 
   /* Only between whole records of a plain text. */
   if (self->format == NULL || self->failed || self->pending->len > 0 || self->nul_run > 0 ||
-      self->gunzip != NULL || self->encoding != ENC_UTF8)
+      self->encoding != ENC_UTF8)
     return FALSE;
   if (self->format->checkpoint == NULL)
     return FALSE;
   return self->format->restore == NULL || self->format->restore (self->state, saved, len);
+}
+
+gboolean
+tsl_reader_is_compressed (TslReader *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->inflate != NULL;
+}
+
+gboolean
+tsl_reader_resume_input (TslReader    *self,
+                         const guint8 *point,
+                         gsize         len,
+                         guint64       text_offset,
+                         guint64      *in_offset)
+{
+  guint64 out_offset;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->inflate == NULL || self->failed ||
+      !tsl_inflate_resume (self->inflate, point, len, in_offset, &out_offset) ||
+      out_offset > text_offset)
+    return FALSE;
+  self->skip_to = text_offset;
+  self->text_offset = text_offset;
+  self->at_text_end = FALSE;
+  return TRUE;
+}
+
+void
+tsl_reader_set_text_end (TslReader *self,
+                         guint64    text_end)
+{
+  g_return_if_fail (self != NULL);
+
+  self->text_end = text_end;
+  self->at_text_end = FALSE;
+}
+
+gboolean
+tsl_reader_reached_text_end (TslReader *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->at_text_end;
 }
 
 void
@@ -423,10 +471,12 @@ sniff (TslReader     *self,
 
   if (len == 0 && at_eof)
     {
-      if (self->zstd != NULL && (!self->zstd_frame_done || self->zstd_failed))
+      if (self->inflate != NULL && tsl_inflate_get_kind (self->inflate) == TSL_INFLATE_ZSTD &&
+          (!tsl_inflate_is_complete (self->inflate) || tsl_inflate_has_failed (self->inflate)))
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
                      "%s:1:1: the zstd data is truncated or damaged before any content", self->name);
-      else if (self->gunzip != NULL && !self->gzip_member_done)
+      else if (self->inflate != NULL && tsl_inflate_get_kind (self->inflate) == TSL_INFLATE_GZIP &&
+               !tsl_inflate_is_complete (self->inflate))
         g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_EMPTY,
                      _("%s:1:1: the gzip data is truncated before any content"), self->name);
       else
@@ -473,7 +523,9 @@ sniff (TslReader     *self,
 }
 
 /* After each parse() call: a checkpoint once a chunk's worth was consumed.
- * Offsets are in decoded text, so only plain UTF-8 gets an index. */
+ * Offsets are in decoded UTF-8 text (UTF-16 and a BOM get no index). Plain
+ * text is resumed at any offset; compressed input only at an access point
+ * of its decompressor, so a checkpoint there follows the point. */
 static void
 note_checkpoint (TslReader    *self,
                  const guint8 *buf,
@@ -482,18 +534,26 @@ note_checkpoint (TslReader    *self,
 {
   TslCheckpoint answer;
   gsize back = 0;
+  guint64 point_out = 0;
 
   if (!tsl_chunk_index_is_valid (self->index))
     return;
-  if (self->gunzip != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
-      self->format->checkpoint == NULL)
+  if (self->encoding != ENC_UTF8 || self->skipped_bom || self->format->checkpoint == NULL)
     {
       tsl_chunk_index_invalidate (self->index);
       return;
     }
+  if (at_eof)
+    ;
+  else if (self->inflate != NULL)
+    {
+      if (!tsl_inflate_peek_point (self->inflate, &point_out) || self->text_offset < point_out ||
+          self->text_offset < self->sniffed_len)
+        return;
+    }
   /* A later read must see as much as the sniffer did before the first jump. */
-  if (!at_eof && (!tsl_chunk_index_due (self->index, self->text_offset) ||
-                  self->text_offset < self->sniffed_len))
+  else if (!tsl_chunk_index_due (self->index, self->text_offset) ||
+           self->text_offset < self->sniffed_len)
     return;
 
   g_byte_array_set_size (self->index_state, 0);
@@ -501,9 +561,23 @@ note_checkpoint (TslReader    *self,
   if (answer == TSL_CHECKPOINT_NEVER)
     tsl_chunk_index_invalidate (self->index);
   else if (answer == TSL_CHECKPOINT_HERE && !at_eof && back <= consumed &&
-           self->index_state->len <= TSL_CHUNK_STATE_MAX)
-    tsl_chunk_index_add (self->index, self->trace, self->text_offset - back,
-                         self->index_state->data, self->index_state->len);
+           self->index_state->len <= TSL_CHUNK_STATE_MAX &&
+           self->text_offset - back >= point_out)
+    {
+      g_byte_array_set_size (self->index_point, 0);
+      if (self->inflate != NULL)
+        {
+          tsl_inflate_take_point (self->inflate, self->index_point);
+          if (self->index_point->len == 0)
+            return;
+        }
+      tsl_chunk_index_add (self->index, self->trace, self->text_offset - back,
+                           self->index_state->data, self->index_state->len,
+                           self->index_point->data, self->index_point->len);
+      /* The index may have doubled its stride. */
+      if (self->inflate != NULL)
+        tsl_inflate_record_points (self->inflate, tsl_chunk_index_get_stride (self->index));
+    }
 }
 
 static gboolean
@@ -873,42 +947,33 @@ push_decoded (TslReader     *self,
   return push_known_encoding (self, data, len, at_eof, error);
 }
 
-/* Stage 1 for zstd: frames may be concatenated; damage keeps what was
- * decompressed before it and becomes a warning at the end. */
+/* Stage 1's output: what a range read does not want is dropped here. */
 static gboolean
-push_zstd (TslReader     *self,
-           const guint8  *data,
-           gsize          len,
-           GError       **error)
+inflated (gpointer      user_data,
+          const guint8 *out,
+          gsize         len,
+          GError      **error)
 {
-  guint8 out[INFLATE_BYTES];
-  ZSTD_inBuffer in = { data, len, 0 };
-  gboolean output_full = FALSE;
+  TslReader *self = user_data;
+  guint64 at = tsl_inflate_get_out (self->inflate) - len;
 
-  while (!self->zstd_failed && (in.pos < in.size || output_full))
+  if (at < self->skip_to)
     {
-      ZSTD_outBuffer ob = { out, sizeof out, 0 };
-      gsize ret = ZSTD_decompressStream (self->zstd, &ob, &in);
+      gsize drop = MIN (len, self->skip_to - at);
 
-      if (ZSTD_isError (ret))
-        {
-          tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
-                                 " decompressed bytes (%s); what came before was read",
-                                 self->name, self->bytes_decoded, ZSTD_getErrorName (ret));
-          self->zstd_failed = TRUE;
-          self->zstd_frame_done = TRUE;
-          break;
-        }
-      /* 0: a frame ended; another may follow. */
-      self->zstd_frame_done = ret == 0;
-      output_full = ob.pos == ob.size;
-      if (ob.pos > 0 && !push_decoded (self, out, ob.pos, FALSE, error))
-        return FALSE;
-      if (ob.pos == 0 && in.pos == in.size)
-        break;
+      out += drop;
+      len -= drop;
+      at += drop;
     }
-
-  return TRUE;
+  if (at + len > self->text_end)
+    {
+      len = at < self->text_end ? self->text_end - at : 0;
+      self->at_text_end = TRUE;
+    }
+  if (len > 0 && !push_decoded (self, out, len, FALSE, error))
+    return FALSE;
+  /* Stops the decompressor: the rest is not wanted. */
+  return !self->at_text_end;
 }
 
 /* Stage 1: raw bytes in. */
@@ -918,63 +983,37 @@ push_raw (TslReader     *self,
           gsize          len,
           GError       **error)
 {
-  guint8 out[INFLATE_BYTES];
-  gboolean output_full = FALSE;
+  g_autofree char *message = NULL;
+  g_autoptr(GError) local_error = NULL;
+  TslInflateStatus status;
+  gboolean ok;
 
-  if (self->zstd != NULL)
-    return push_zstd (self, data, len, error);
-  if (self->gunzip == NULL)
+  if (self->inflate == NULL)
     return push_decoded (self, data, len, FALSE, error);
+  if (self->at_text_end)
+    return TRUE;
 
-  /* Loop while input remains or zlib may still hold output from a full buffer. */
-  while (len > 0 || output_full)
+  status = tsl_inflate_push (self->inflate, data, len, inflated, self, &ok, &message, &local_error);
+  if (!ok)
     {
-      g_autoptr(GError) local_error = NULL;
-      gsize bytes_read = 0;
-      gsize bytes_written = 0;
-      GConverterResult result;
-
-      if (self->gzip_member_done)
-        {
-          if (len == 0)
-            break;
-          /* Another member must start with the magic; anything else (often
-           * zero padding) is ignored, as gzip(1) does. */
-          if (self->gzip_trailing_garbage || data[0] != 0x1f || (len > 1 && data[1] != 0x8b))
-            {
-              self->gzip_trailing_garbage = TRUE;
-              return TRUE;
-            }
-          g_converter_reset (self->gunzip);
-          self->gzip_member_done = FALSE;
-        }
-
-      result = g_converter_convert (self->gunzip, data, len, out, sizeof out,
-                                    G_CONVERTER_NO_FLAGS, &bytes_read, &bytes_written,
-                                    &local_error);
-      if (result == G_CONVERTER_ERROR)
-        {
-          /* No input left and nothing more to write: wait for the next feed. */
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && len == 0)
-            break;
-          /* Where the damage is, as a position in the text decoded so far. */
-          g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                       _("%s:%llu:%llu: invalid gzip data: %s"),
-                       self->name, (unsigned long long) self->ctx.pos.line,
-                       (unsigned long long) self->ctx.pos.column, local_error->message);
-          return FALSE;
-        }
-      data += bytes_read;
-      len -= bytes_read;
-      output_full = bytes_written == sizeof out;
-      if (result == G_CONVERTER_FINISHED)
-        self->gzip_member_done = TRUE;
-      if (bytes_written > 0 && !push_decoded (self, out, bytes_written, FALSE, error))
-        return FALSE;
-      if (bytes_read == 0 && bytes_written == 0)
-        break;
+      if (local_error == NULL && self->at_text_end)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
     }
-
+  if (status == TSL_INFLATE_DAMAGED)
+    tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
+                           " decompressed bytes (%s); what came before was read",
+                           self->name, self->bytes_decoded, message);
+  else if (status == TSL_INFLATE_INVALID)
+    {
+      /* Where the damage is, as a position in the text decoded so far. */
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
+                   _("%s:%llu:%llu: invalid gzip data: %s"),
+                   self->name, (unsigned long long) self->ctx.pos.line,
+                   (unsigned long long) self->ctx.pos.column, message);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -987,12 +1026,11 @@ check_magic (TslReader  *self,
 
   self->magic_checked = TRUE;
   if (self->n_magic >= 2 && self->magic[0] == 0x1f && self->magic[1] == 0x8b)
-    self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+    self->inflate = tsl_inflate_new (TSL_INFLATE_GZIP);
   else if (self->n_magic == 4 && memcmp (self->magic, zstd_magic, 4) == 0)
-    {
-      self->zstd = ZSTD_createDStream ();
-      ZSTD_initDStream (self->zstd);
-    }
+    self->inflate = tsl_inflate_new (TSL_INFLATE_ZSTD);
+  if (self->inflate != NULL && self->index != NULL)
+    tsl_inflate_record_points (self->inflate, tsl_chunk_index_get_stride (self->index));
   return push_raw (self, self->magic, self->n_magic, error);
 }
 
@@ -1129,14 +1167,16 @@ tsl_reader_finish (TslReader  *self,
   if (!self->magic_checked && self->n_magic > 0 && !check_magic (self, error))
     return FALSE;
 
-  if (self->zstd != NULL && !self->zstd_frame_done)
+  if (self->inflate != NULL && tsl_inflate_get_kind (self->inflate) == TSL_INFLATE_ZSTD &&
+      !tsl_inflate_is_complete (self->inflate))
     tsl_trace_add_warning (self->trace, "%s: the zstd data is truncated; what it held was read",
                            self->name);
 
-  if (self->gunzip != NULL && !self->gzip_member_done)
+  if (self->inflate != NULL && tsl_inflate_get_kind (self->inflate) == TSL_INFLATE_GZIP &&
+      !tsl_inflate_is_complete (self->inflate))
     tsl_trace_add_warning (self->trace, _("%s: the gzip data is truncated; what it held was read"),
                            self->name);
-  if (self->gzip_trailing_garbage)
+  if (self->inflate != NULL && tsl_inflate_had_trailing_garbage (self->inflate))
     tsl_trace_add_warning (self->trace, _("%s: bytes after the end of the gzip data were ignored"),
                            self->name);
 
@@ -1152,7 +1192,10 @@ tsl_reader_finish (TslReader  *self,
     {
       gint64 start = 0, end = 0;
 
-      tsl_chunk_index_close (self->index, self->trace, self->bytes_in);
+      /* Offsets are in the text: a compressed file's is longer. */
+      tsl_chunk_index_close (self->index, self->trace,
+                             self->inflate != NULL ? tsl_inflate_get_out (self->inflate) : self->bytes_in);
+      tsl_chunk_index_set_compressed (self->index, self->inflate != NULL);
       tsl_trace_get_span (self->trace, &start, &end);
       tsl_chunk_index_set_span (self->index, start, end);
       tsl_chunk_index_set_format (self->index, self->format->name);

@@ -85,6 +85,10 @@ double            tsl_render_label_width        (const TslRenderOptions *options
 double            tsl_render_content_height     (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
 double            tsl_render_header_height      (const TslRenderOptions *options);
+/* Height of track `track` (its bottom gap included), collapsed or not. */
+double            tsl_render_track_height       (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 guint                   track);
 /* Where track `track` starts below the header, scrolled to the top. */
 double            tsl_render_track_top          (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options,

@@ -76,6 +76,14 @@ gboolean          _tsl_compare_read_exact       (const TslCompareRequest *reques
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
 void              _tsl_exact_reads_clear        (TslExactReads           *reads);
+/* tsl_compare_run() that also hands over the exact reads its rows came from
+ * (stats NULL when the file could not be re-read by range), so one pass over
+ * the ranges also gives their flame graphs. */
+GPtrArray        *_tsl_compare_run_keeping_reads (const TslCompareRequest *request,
+                                                 TslExactReads           *reads,
+                                                 GCancellable            *cancellable,
+                                                 GPtrArray               *warnings,
+                                                 GError                 **error);
 
 /* Rows from block aggregates (y over x per block; value = Σy/Σx × scale),
  * the table's methods: the blocks' t test, or for counts the exact

@@ -31,6 +31,7 @@
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 #include "tsl-time-math.h"
+#include "tsl-trace-state.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -407,13 +408,13 @@ read_ranges (const TslCompareRequest *request,
 {
   GThread *thread = NULL;
   TslBudget *whole = tsl_trace_get_budget (trace);
-  guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
-  /* Each range read gets half of what is left, set aside up front, so
-   * which of the two threads grows first cannot change what either
-   * keeps: the same file and seed give the same table. */
-  gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
+  /* Each range read gets a quarter of the limit, whatever else runs: the
+   * window reads a range for its summary, its compare and its flame graph
+   * at once, and a share of what is left would let the first starve the
+   * others (tracks folded into "other threads"), so the same ranges would
+   * not give the same numbers in the window and on the command line. */
+  gsize share = (gsize) (tsl_budget_get_limit (whole) / 4);
 
-  tsl_budget_take (whole, 2 * share);
   for (guint s = 0; s < 2; s++)
     reads[s] = (RangeRead) { paths[s], request, tsl_time_add (start[s], lo[s]),
                              tsl_time_add (start[s], hi[s]),
@@ -431,7 +432,6 @@ read_ranges (const TslCompareRequest *request,
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
-  tsl_budget_give (whole, 2 * share);
 }
 
 /* The pass that tells the trace's span (and, from a pipe, its samples). */
@@ -471,11 +471,12 @@ trace_span (TslTrace *trace,
   return MAX (tsl_time_sub (*end, *start), 1);
 }
 
+/* A sampler state is a regular file with no events to re-read. */
 static gboolean
 is_seekable_file (const char *path)
 {
   return path != NULL && !g_str_equal (path, "-") &&
-         g_file_test (path, G_FILE_TEST_IS_REGULAR);
+         g_file_test (path, G_FILE_TEST_IS_REGULAR) && !tsl_state_file_test (path);
 }
 
 /* Resolves a range against the span and clips it; FALSE when it holds no time of the trace. */
@@ -651,6 +652,7 @@ exact_rows (TslCompareTable *table,
 
 static GPtrArray *
 run (const TslCompareRequest *request,
+     TslExactReads           *keep,
      GCancellable            *cancellable,
      GPtrArray               *warnings,
      GError                 **error)
@@ -753,16 +755,30 @@ run (const TslCompareRequest *request,
       collect_side (keys[0], tracks, snap_a, 0, lo[0], hi[0]);
       collect_side (keys[1], tracks, snap_b, 1, lo[1], hi[1]);
       ok = exact_rows (&table, reads, ends, keys, two_files);
+      if (ok && keep != NULL)
+        for (guint s = 0; s < 2; s++)
+          {
+            keep->stats[s] = g_steal_pointer (&reads[s].stats);
+            keep->lo[s] = tsl_time_add (start[s], lo[s]);
+            keep->end[s] = ends[s];
+            keep->seconds[s] = table.seconds[s];
+          }
       goto out;
     }
 
   snap_a = tsl_snapshot_new (trace);
   snap_b = tsl_snapshot_ref (snap_a);
-  g_ptr_array_add (warnings,
-                   g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
-                                    "(%u..%u per track over the whole trace), not exact values of each range",
-                                    request->path != NULL ? request->path : "the trace",
-                                    tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  if (tsl_state_file_test (request->path))
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is a sampler state, with no events to re-read: compared the samples "
+                                      "it kept (%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path, tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  else
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
+                                      "(%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path != NULL ? request->path : "the trace",
+                                      tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
 
   collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
   collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
@@ -798,7 +814,7 @@ tsl_compare_run (const TslCompareRequest *request,
   g_return_val_if_fail (request != NULL, NULL);
   g_return_val_if_fail (request->trace == NULL || TSL_IS_TRACE (request->trace), NULL);
 
-  rows = run (request, cancellable, notes, error);
+  rows = run (request, NULL, cancellable, notes, error);
 
   if (warnings != NULL)
     {
@@ -806,6 +822,22 @@ tsl_compare_run (const TslCompareRequest *request,
       *warnings = (GStrv) g_ptr_array_steal (notes, NULL);
     }
 
+  return rows;
+}
+
+GPtrArray *
+_tsl_compare_run_keeping_reads (const TslCompareRequest *request,
+                                TslExactReads           *reads,
+                                GCancellable            *cancellable,
+                                GPtrArray               *warnings,
+                                GError                 **error)
+{
+  GPtrArray *rows;
+
+  *reads = (TslExactReads) { { NULL, NULL } };
+  rows = run (request, reads, cancellable, warnings, error);
+  if (rows == NULL)
+    _tsl_exact_reads_clear (reads);
   return rows;
 }
 
@@ -898,7 +930,9 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
   if (!is_seekable_file (request->path))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "%s is not a seekable file: its ranges cannot be re-read",
+                   tsl_state_file_test (request->path)
+                   ? "%s is a sampler state: it has no events to re-read"
+                   : "%s is not a seekable file: its ranges cannot be re-read",
                    request->path != NULL ? request->path : "the trace");
       return FALSE;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-csv-writer.h"
 #include "tsl-range-stats.h"
 #include "tsl-range-summary.h"
@@ -39,6 +40,9 @@ get_span (const TslCompareRequest *request,
   g_autoptr(TslTrace) first = NULL;
   TslTrace *trace = request->trace;
 
+  /* A file indexed before knows its span without a read. */
+  if (trace == NULL && request->path != NULL && tsl_chunk_index_get_file_span (request->path, start, end))
+    return TRUE;
   if (trace == NULL)
     {
       first = tsl_trace_new (TSL_SAMPLER_COUNT, SUMMARY_K, request->seed);

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# test-index-ranges.py: every range operation gives the same through the index
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The range operations of the command line: `compare --a --b`, the range
+# summary `compare --a`, the exact flame graph of a range (`export
+# --flamegraph --a`, as CSV) and the view (`export --view`, as CSV). With the
+# chunk index they read only the chunks whose times overlap the range; with
+# TSL_NO_INDEX=1 the whole file. Their output files and messages must be the
+# same byte for byte, on every corpus file and on generated unsorted traces
+# (plain, gzip-compressed and zstd-compressed in several frames), for seeded
+# random ranges, with chunks small enough that each file has many. The
+# generated files must really be read through the index (corpus files may
+# not be: some allow none, as a Chrome trace with `samples`).
+
+import gzip
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import importlib.util
+
+spec = importlib.util.spec_from_file_location('test_index', os.path.join(os.path.dirname(__file__), 'test-index.py'))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
+corpus = os.environ.get('TSL_CORPUS_DIR', '')
+
+
+def run(args, env_extra, cache):
+    env = dict(os.environ, XDG_CACHE_HOME=cache, G_MESSAGES_DEBUG='tsl-read-stream')
+    env.update(env_extra)
+    return subprocess.run([timeslice] + args, env=env, capture_output=True, timeout=300)
+
+
+def zstd_frames(data, frame_bytes):
+    """The text as concatenated zstd frames of about frame_bytes each."""
+    out = b''
+    for i in range(0, len(data), frame_bytes):
+        out += subprocess.run(['zstd', '-q', '-c', '-3'], input=data[i:i + frame_bytes],
+                              capture_output=True, check=True).stdout
+    return out
+
+
+def check_file(path, rng, tmp, failures, stats, must_index):
+    size = os.path.getsize(path)
+    chunk = str(max(4096, size // 16))
+    cache = os.path.join(tmp, 'cache')
+    shutil.rmtree(cache, ignore_errors=True)
+    name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else os.path.basename(path)
+    through = 0
+    for trial in range(2):
+        a = rng.uniform(0, 90)
+        b = rng.uniform(0, 90)
+        w = rng.choice([1, 3, 10])
+        ra = '%.2f%%..%.2f%%' % (a, a + w)
+        rb = '%.2f%%..%.2f%%' % (b, b + w)
+        commands = [
+            ['compare', '--a', ra, '--b', rb, '--rounds', '40'],
+            ['compare', '--a', ra],
+            ['export', '--flamegraph', '--a', ra],
+            ['export', '--view', ra],
+        ]
+        for cmd in commands:
+            outs = {}
+            for mode, env in (('indexed', {}), ('whole', {'TSL_NO_INDEX': '1'})):
+                out = os.path.join(tmp, mode + '.csv')
+                if os.path.exists(out):
+                    os.unlink(out)
+                proc = run(cmd + ['-o', out, path], dict(env, TSL_INDEX_CHUNK_BYTES=chunk), cache)
+                data = open(out, 'rb').read() if os.path.exists(out) else None
+                log = proc.stdout.decode(errors='replace')
+                if mode == 'indexed':
+                    through += log.count('through the index')
+                elif 'through the index' in log:
+                    failures.append('%s %s: TSL_NO_INDEX=1 read through the index' % (name, ' '.join(cmd)))
+                outs[mode] = (proc.returncode, data, proc.stderr)
+            if outs['indexed'] != outs['whole']:
+                (ri, di, ei), (rw, dw, ew) = outs['indexed'], outs['whole']
+                failures.append('%s %s: differs through the index (exit %d/%d, output %s, stderr %r / %r)'
+                                % (name, ' '.join(cmd), ri, rw, 'same' if di == dw else 'differs',
+                                   ei.decode(errors='replace')[-200:], ew.decode(errors='replace')[-200:]))
+            stats['runs'] += 1
+    if must_index:
+        stats['indexable'] += 1
+        if through == 0:
+            failures.append('%s: never read through the index' % name)
+    print('ok %s (%d range reads through the index)' % (name, through))
+
+
+def main():
+    rng = random.Random(1919)
+    failures = []
+    stats = {'runs': 0, 'indexable': 0}
+    only = sys.argv[1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        texts = [
+            ('gen-chrome-array.json', gen.chrome(rng, 20000, 'array')),
+            ('gen-chrome-object.json', gen.chrome(rng, 20000, 'object')),
+            ('gen-wide.csv', gen.csv(rng, 20000, 'wide')),
+            ('gen-long.csv', gen.csv(rng, 20000, 'long')),
+            ('gen-perf.txt', gen.perf(rng, 6000)),
+        ]
+        for name, text in texts:
+            data = text.encode()
+            for suffix, blob in (('', data), ('.gz', gzip.compress(data, 6)),
+                                 ('.zst', zstd_frames(data, 64 * 1024) if shutil.which('zstd') else None)):
+                if blob is None:
+                    continue
+                p = os.path.join(tmp, name + suffix)
+                with open(p, 'wb') as f:
+                    f.write(blob)
+                paths.append((p, True))
+        if corpus and os.path.isdir(corpus):
+            for root, _, files in sorted(os.walk(corpus)):
+                for f in sorted(files):
+                    if f in ('facts.json', 'MANIFEST.md'):
+                        continue
+                    paths.append((os.path.join(root, f), False))
+        else:
+            print('# corpus not found (TSL_CORPUS_DIR): generated traces only', file=sys.stderr)
+            if os.environ.get('CI'):
+                failures.append('corpus not found')
+        for p, must_index in paths:
+            if only and not any(o in p for o in only):
+                continue
+            check_file(p, rng, tmp, failures, stats, must_index)
+
+    print('%d runs, %d files that must be indexed' % (stats['runs'], stats['indexable']))
+    for f in failures:
+        print('FAIL: ' + f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
