@@ -223,6 +223,12 @@ def check_usage(before, after):
     done = subprocess.run([TIMESLICE, 'compare', before, '/nonexistent.json'], capture_output=True, text=True)
     if done.returncode != 1 or '/nonexistent.json' not in done.stderr:
         fail(f'missing AFTER: exit {done.returncode}, {done.stderr!r}')
+    # A sampler state has no events to re-read: refused, naming it.
+    state = os.path.join(os.path.dirname(after), 'after.tss')
+    subprocess.run([TIMESLICE, 'sample', '--state', '-o', state, after], check=True, capture_output=True)
+    done = subprocess.run([TIMESLICE, 'compare', before, state], capture_output=True, text=True)
+    if done.returncode != 1 or 'after.tss is a sampler state' not in done.stderr:
+        fail(f'state as AFTER: exit {done.returncode}, {done.stderr!r}')
 
 
 def png_size(path):

@@ -677,9 +677,17 @@ run (const TslCompareRequest *request,
 
   if (two_files && (!seekable || !is_seekable_file (request->path_b)))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s: comparing two files needs two regular files, to re-read a range of each"),
-                   seekable ? request->path_b : request->path);
+      const char *which = seekable ? request->path_b : request->path;
+
+      /* Two runs are compared from exact re-reads of each; a state has no events. */
+      if (tsl_state_file_test (which))
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                     _("%s is a sampler state: comparing two files needs the traces themselves, "
+                       "to re-read a range of each"), which);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                     _("%s: comparing two files needs two regular files, to re-read a range of each"),
+                     which);
       return NULL;
     }
 
