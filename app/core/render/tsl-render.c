@@ -966,7 +966,10 @@ group_extent (TslSnapshot            *snapshot,
   return found && *y1 > *y0;
 }
 
-static void
+/* Returns the right edge of the range's tab; the tab starts at tab_min
+ * when that lies inside the range (B's beside A's where both start at
+ * one time, as two merged files' ranges do). */
+static double
 draw_range (cairo_t                *cr,
             TslSnapshot            *snapshot,
             const TslRenderOptions *o,
@@ -976,7 +979,8 @@ draw_range (cairo_t                *cr,
             gint64                  start,
             gint64                  end,
             gint64                  group,
-            double                  top)
+            double                  top,
+            double                  tab_min)
 {
   double band0 = top, band1 = o->height;
   double x0 = MAX (tsl_render_time_to_x (o, (double) start), tsl_render_label_width (o));
@@ -987,7 +991,7 @@ draw_range (cairo_t                *cr,
   g_autofree char *label = g_strdup_printf ("%s  %s – %s  (%s)", name, s, e, d);
 
   if (x1 <= x0)
-    return;
+    return 0;
 
   /* A range of one merged file shades that file's group only. */
   if (group != 0 && !group_extent (snapshot, o, group, top, &band0, &band1))
@@ -1009,15 +1013,16 @@ draw_range (cairo_t                *cr,
 
     cairo_set_font_size (cr, 10.5);
     cairo_text_extents (cr, label, &ext);
-    tab_w = MIN (ext.x_advance + 10, MAX (x1 - x0, 16));
-    tab_x = x0;
+    tab_x = tab_min > x0 && tab_min < x1 - 16 ? tab_min : x0;
+    tab_w = MIN (ext.x_advance + 10, MAX (x1 - tab_x, 16));
     set_rgb (cr, color, 0.95);
     cairo_rectangle (cr, tab_x, top - 14, tab_w, 14);
     cairo_fill (cr);
     cairo_set_source_rgb (cr, 1, 1, 1);
     _tsl_render_show_text (cr, tab_x + 4, top - 3.5, tab_w - 6, label);
+    (void) theme;
+    return tab_x + tab_w;
   }
-  (void) theme;
 }
 
 gboolean
@@ -1138,9 +1143,9 @@ tsl_render_paint (cairo_t                *cr,
   _tsl_render_flows (cr, snapshot, o, &theme, tops);
 
   if (o->has_a)
-    draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header);
+    draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
   if (o->has_b)
-    draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header);
+    draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header, 0);
 
   if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
     {
@@ -1171,10 +1176,13 @@ tsl_render_paint (cairo_t                *cr,
       cairo_save (cr);
       cairo_rectangle (cr, 0, header - 14, o->width, 14);
       cairo_clip (cr);
+      double a_tab = 0;
+
       if (o->has_a)
-        draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header);
+        a_tab = draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
       if (o->has_b)
-        draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header);
+        draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header,
+                    o->has_a && o->b_start_ns >= o->a_start_ns ? a_tab + 2 : 0);
       cairo_restore (cr);
     }
 
