@@ -1111,6 +1111,27 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->filter_end = end_ns;
 }
 
+void
+tsl_trace_clear_time_filter (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->has_filter = FALSE;
+}
+
+void
+tsl_trace_forget_counts (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->events = 0;
+  memset (self->flows, 0, sizeof self->flows);
+  self->has_span = FALSE;
+  self->span_start = self->span_end = 0;
+  tsl_warnings_free (self->warnings);
+  self->warnings = tsl_warnings_new ();
+}
+
 gboolean
 tsl_trace_get_time_filter (TslTrace *self,
                            gint64   *start_ns,
