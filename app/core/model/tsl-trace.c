@@ -1019,7 +1019,21 @@ tsl_trace_record_exact (TslTrace *self,
 
   g_clear_pointer (&self->exact, tsl_exact_free);
   self->exact = tsl_exact_new (start, end, per_track, total);
+  self->exact_per_track = per_track;
+  self->exact_total = total;
   self->event_offset = -1;
+}
+
+gboolean
+tsl_trace_get_exact_request (TslTrace *self,
+                             guint    *per_track,
+                             guint    *total)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  *per_track = self->exact_per_track;
+  *total = self->exact_total;
+  return self->exact_per_track != 0 || self->exact_total != 0;
 }
 
 void

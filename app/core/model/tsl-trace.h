@@ -161,6 +161,10 @@ void              tsl_trace_flush_events        (TslTrace       *self);
 void              tsl_trace_record_exact        (TslTrace       *self,
                                                  guint           per_track,
                                                  guint           total);
+/* The limits tsl_trace_record_exact() was given; FALSE if it was not called. */
+gboolean          tsl_trace_get_exact_request   (TslTrace       *self,
+                                                 guint          *per_track,
+                                                 guint          *total);
 /* TRUE while every slice of the window [start, end) is held. */
 gboolean          tsl_trace_get_exact           (TslTrace       *self,
                                                  gint64         *start_ns,

@@ -14,6 +14,7 @@
 
 #include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
+#include "tsl-state-cache.h"
 #include "tsl-trace-state.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
@@ -305,6 +306,14 @@ read_stream (TslTrace         *trace,
       (index = tsl_chunk_index_find (G_FILE_INPUT_STREAM (stream), &key)) != NULL)
     return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
                          cancellable, error);
+  /* A whole read of a file read before, unchanged: its state from the cache. */
+  if (keyed && follow == NULL &&
+      tsl_state_cache_load (trace, G_FILE_INPUT_STREAM (stream), &key, display_name))
+    {
+      if (progress != NULL)
+        progress (key.size, key.size, tsl_trace_get_events (trace), user_data);
+      return TRUE;
+    }
 
   reader = tsl_reader_new (trace, display_name);
   if (keyed)
@@ -401,7 +410,11 @@ read_stream (TslTrace         *trace,
 
       if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) &&
           memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
-        tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
+        {
+          tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
+          if (follow == NULL)
+            tsl_state_cache_save (trace, G_FILE_INPUT_STREAM (stream), &key);
+        }
     }
 
   if (ok && progress != NULL)
