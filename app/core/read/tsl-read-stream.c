@@ -275,6 +275,19 @@ read_state (TslTrace        *trace,
 }
 
 static gboolean
+read_stream_cached (TslTrace         *trace,
+                    GInputStream     *stream,
+                    const char       *display_name,
+                    guint64           bytes_total,
+                    TslReaderThreads  threads,
+                    TslReadProgress   progress,
+                    TslReadFollow     follow,
+                    gpointer          user_data,
+                    gboolean          state_cache,
+                    GCancellable     *cancellable,
+                    GError          **error);
+
+static gboolean
 read_stream (TslTrace         *trace,
              GInputStream     *stream,
              const char       *display_name,
@@ -285,6 +298,24 @@ read_stream (TslTrace         *trace,
              gpointer          user_data,
              GCancellable     *cancellable,
              GError          **error)
+{
+  return read_stream_cached (trace, stream, display_name, bytes_total, threads, progress, follow,
+                             user_data, TRUE, cancellable, error);
+}
+
+/* `state_cache` FALSE: a read that must really read (to make an index). */
+static gboolean
+read_stream_cached (TslTrace         *trace,
+                    GInputStream     *stream,
+                    const char       *display_name,
+                    guint64           bytes_total,
+                    TslReaderThreads  threads,
+                    TslReadProgress   progress,
+                    TslReadFollow     follow,
+                    gpointer          user_data,
+                    gboolean          state_cache,
+                    GCancellable     *cancellable,
+                    GError          **error)
 {
   g_autoptr(TslReader) reader = NULL;
   g_autoptr(TslChunkIndex) index = NULL;
@@ -307,7 +338,7 @@ read_stream (TslTrace         *trace,
     return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
                          cancellable, error);
   /* A whole read of a file read before, unchanged: its state from the cache. */
-  if (keyed && follow == NULL &&
+  if (keyed && follow == NULL && state_cache &&
       tsl_state_cache_load (trace, G_FILE_INPUT_STREAM (stream), &key, display_name))
     {
       if (progress != NULL)
@@ -516,8 +547,8 @@ index_of (GFileInputStream *stream,
     return index;
   scratch = tsl_trace_new (TSL_SAMPLER_COUNT, 1, 0);
   if (!g_seekable_seek (G_SEEKABLE (stream), 0, G_SEEK_SET, NULL, error) ||
-      !read_stream (scratch, G_INPUT_STREAM (stream), path, key->size, TSL_READER_THREADS_DEFAULT,
-                    NULL, NULL, NULL, NULL, error))
+      !read_stream_cached (scratch, G_INPUT_STREAM (stream), path, key->size, TSL_READER_THREADS_DEFAULT,
+                           NULL, NULL, NULL, FALSE, NULL, error))
     return NULL;
   index = tsl_chunk_index_find (stream, key);
   if (index == NULL)
