@@ -16,7 +16,7 @@ then count mode. The result is byte for byte what one `timeslice sample
 --state` of the whole would write.
 
     contrib/timeslice-dask.py --parts 8 -o all.tss big.json
-    contrib/timeslice-dask.py --scheduler tcp://10.0.0.1:8786 -o all.tss part-*.json
+    contrib/timeslice-dask.py --scheduler tcp://scheduler:8786 -o all.tss part-*.json
     contrib/timeslice-dask.py --separate --open -o runs.tss before.json after.json
 
 Needs Dask's distributed (Debian: python3-distributed). With --parts, FILE
