@@ -231,6 +231,7 @@ read_indexed (TslTrace         *trace,
 
 /* A sampler state (sniffed by its magic in the first feed): read whole,
  * then loaded into the trace instead of parsed. */
+#define READ_STATE_MAX (G_GUINT64_CONSTANT (4) << 30)
 static gboolean
 read_state (TslTrace        *trace,
             Feed            *feed,
@@ -260,6 +261,14 @@ read_state (TslTrace        *trace,
         }
       if (feed->n == 0)
         break;
+      /* A state is tracks × 2K samples; past this it is not one to hold. */
+      if ((guint64) all->len + feed->n > READ_STATE_MAX)
+        {
+          g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
+                       "%s: byte %u: larger than a sampler state can be (%u GiB)",
+                       display_name, all->len, (guint) (READ_STATE_MAX >> 30));
+          return FALSE;
+        }
       g_byte_array_append (all, feed->buf, feed->n);
       if (progress != NULL)
         progress (all->len, MAX (bytes_total, all->len), 0, user_data);
