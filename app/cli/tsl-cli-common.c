@@ -15,6 +15,7 @@
 #include "tsl-atomic-output-stream.h"
 #include "tsl-chunk-index.h"
 #include "tsl-range.h"
+#include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
 
 /* The process's memory budget: --memory-budget, else TIMESLICE_MEMORY_BUDGET,
@@ -68,10 +69,13 @@ tsl_cli_parse_options (const char          *command,
   g_autoptr(GString) description = g_string_new (NULL);
   g_autofree char *program = g_strdup_printf ("timeslice %s", command);
   g_autofree char *budget = NULL;
+  gboolean no_cache = FALSE;
   const GOptionEntry common[] = {
     { "memory-budget", 0, 0, G_OPTION_ARG_STRING, &budget,
       "Stay within SIZE of memory (MiB, or with M or G; default 256, or TIMESLICE_MEMORY_BUDGET)",
       "SIZE" },
+    { "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
+      "Neither use nor write the cache of file indexes and sampler states", NULL },
     { NULL }
   };
   gboolean ok;
@@ -103,6 +107,8 @@ tsl_cli_parse_options (const char          *command,
        /* An export's compare table parses again: keep what the first parse set. */
        ((budget == NULL && cli_budget != NULL) || set_budget (budget, &error));
   g_set_prgname ("timeslice");
+  if (no_cache)
+    tsl_cache_set_enabled (FALSE);
   if (!ok)
     {
       tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s (see “timeslice %s --help”)",

@@ -20,6 +20,8 @@ load_for_state (const char  *path,
                 guint        k,
                 guint64      seed,
                 char       **after,
+                guint        part,
+                guint        n_parts,
                 GError     **error)
 {
   g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
@@ -33,9 +35,28 @@ load_for_state (const char  *path,
         return NULL;
       tsl_trace_count_after (trace, earlier);
     }
-  if (!tsl_read_path (trace, path, NULL, NULL, NULL, error))
+  if (n_parts > 0 ? !tsl_read_path_part (trace, path, part, n_parts, error)
+                  : !tsl_read_path (trace, path, NULL, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&trace);
+}
+
+/* "I/N" with 1 <= I <= N. */
+static gboolean
+parse_part (const char *text,
+            guint      *part,
+            guint      *n_parts)
+{
+  g_auto(GStrv) halves = g_strsplit (text, "/", -1);
+  guint64 i, n;
+
+  if (g_strv_length (halves) != 2 ||
+      !g_ascii_string_to_unsigned (halves[0], 10, 1, G_MAXUINT16, &i, NULL) ||
+      !g_ascii_string_to_unsigned (halves[1], 10, 1, G_MAXUINT16, &n, NULL) || i > n)
+    return FALSE;
+  *part = (guint) i;
+  *n_parts = (guint) n;
+  return TRUE;
 }
 
 int
@@ -49,6 +70,8 @@ tsl_cli_sample (int    argc,
   g_autofree char *seed_str = NULL;
   g_autofree char *output = NULL;
   g_auto(GStrv) after = NULL;
+  g_autofree char *part_str = NULL;
+  guint part = 0, n_parts = 0;
   gboolean state = FALSE;
   TslSamplerMode mode = TSL_SAMPLER_COUNT;
   guint64 seed = TSL_CLI_DEFAULT_SEED;
@@ -66,6 +89,8 @@ tsl_cli_sample (int    argc,
       "Write the sampler state (a .tss file, see “timeslice merge”) instead of CSV", NULL },
     { "after", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &after,
       "Count mode: FILE is the part of a stream after the parts whose states are given (repeat for each)", "STATE" },
+    { "part", 0, 0, G_OPTION_ARG_STRING, &part_str,
+      "With --state: read only the I-th of N equal byte ranges of FILE (for merge)", "I/N" },
     { NULL }
   };
 
@@ -94,8 +119,16 @@ tsl_cli_sample (int    argc,
 
   if (after != NULL && !state)
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --after needs --state");
+  if (part_str != NULL && !parse_part (part_str, &part, &n_parts))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --part must be I/N with 1 ≤ I ≤ N, not “%s”", part_str);
+  if (part_str != NULL && !state)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --part needs --state");
+  if (part > 1 && mode == TSL_SAMPLER_COUNT && after == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: in count mode, --part %u/%u needs --after the states of "
+                         "parts 1 to %u (any mode: their event counts number this part's events), "
+                         "or --mode time", part, n_parts, part - 1);
 
-  trace = load_for_state (argv[1], mode, (guint) k, seed, after, &error);
+  trace = load_for_state (argv[1], mode, (guint) k, seed, after, part, n_parts, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-application.h"
+#include "tsl-chunk-index.h"
 #include "tsl-cli.h"
 #include "tsl-window.h"
 
@@ -161,6 +162,10 @@ tsl_application_command_line (GApplication            *app,
     for (guint i = 0; names[i] != NULL; i++)
       g_ptr_array_add (files, file_for_arg (command_line, names[i]));
 
+  /* For the whole process, as the "use-cache" setting is. */
+  if (g_variant_dict_contains (options, "no-cache"))
+    tsl_cache_set_enabled (FALSE);
+
   g_variant_dict_lookup (options, "offset", "^a&s", &offset_specs);
   if (offset_specs != NULL && !merge)
     {
@@ -278,6 +283,14 @@ new_settings (void)
 }
 
 static void
+use_cache_changed (GSettings  *settings,
+                   const char *key,
+                   gpointer    user_data)
+{
+  tsl_cache_set_enabled (g_settings_get_boolean (settings, key));
+}
+
+static void
 tsl_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } accels[] = {
@@ -293,6 +306,9 @@ tsl_application_startup (GApplication *app)
   G_APPLICATION_CLASS (tsl_application_parent_class)->startup (app);
 
   self->settings = new_settings ();
+  /* Reopening an unchanged file loads its cached state (tsl-state-cache.h). */
+  tsl_cache_set_enabled (g_settings_get_boolean (self->settings, "use-cache"));
+  g_signal_connect (self->settings, "changed::use-cache", G_CALLBACK (use_cache_changed), NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
@@ -339,6 +355,8 @@ tsl_application_init (TslApplication *self)
     { "merge", 'm', 0, G_OPTION_ARG_NONE, NULL, N_("Show the files as one timeline, a group per file"), NULL },
     { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
       N_("With --merge: shift FILE along the time axis by DURATION (e.g. b.json=1.5s)"), N_("FILE=DURATION") },
+    { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Neither use nor write the cache of file indexes and sampler states"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };

@@ -27,8 +27,8 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(*args):
-    return subprocess.run([exe, *args], capture_output=True, env=env, timeout=300)
+def run(*args, environ=None):
+    return subprocess.run([exe, *args], capture_output=True, env=environ or env, timeout=300)
 
 
 tmp = tempfile.mkdtemp()
@@ -107,6 +107,55 @@ for kind, src, header_lines in inputs:
             check(same, f'{os.path.basename(src)}, {mode} mode, K = {k}, {len(parts)} parts '
                         f'(seed {seed}): merged state == one pass, byte for byte')
             trials += 1
+
+# --part I/N of one file: N workers' states merge into the whole's. Small
+# chunks (16 KiB), so that small files have many places to start a part.
+part_env = dict(env, XDG_CACHE_HOME=path('cache'), TSL_INDEX_CHUNK_BYTES='16384')
+part_env.pop('TSL_NO_INDEX')
+generated = path('generated.json')
+with open(generated, 'wb') as f:
+    subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-chrome.py'), '--mb', '1.5',
+                    '--seed', '3', '--form', 'array'], stdout=f, check=True)
+part_inputs = [
+    generated,
+    os.path.join(corpus, 'chrome-json', 'catapult__big_trace.json'),
+    os.path.join(corpus, 'chrome-json', 'catapult__main_thread_has_unclosed_slices.json'),
+    os.path.join(corpus, 'chrome-json', 'ffprofiler__test.chrome.json'),
+    os.path.join(corpus, 'csv-metrics', 'nab__nyc_taxi.csv'),
+    os.path.join(corpus, 'perf-script', 'flamegraph__perf-java-stacks-01.txt'),
+]
+rng = random.Random(21)
+for src in part_inputs:
+    n = rng.randint(2, 5)
+    k = rng.choice([8, 64, 500])
+    name = os.path.basename(src)
+    whole = {m: path(f'part-{name}-{m}.tss') for m in ('time', 'count')}
+    ok = all(run('sample', '--state', '--mode', m, '--k', str(k), '-o', whole[m], src,
+                 environ=part_env).returncode == 0 for m in whole)
+    times, counts = [], []
+    for i in range(1, n + 1):
+        t = path(f'part-{name}-time-{i}.tss')
+        c = path(f'part-{name}-count-{i}.tss')
+        r = run('sample', '--state', '--mode', 'time', '--k', str(k), '--part', f'{i}/{n}', '-o', t, src,
+                environ=part_env)
+        after = [a for s in times for a in ('--after', s)]
+        r2 = run('sample', '--state', '--mode', 'count', '--k', str(k), '--part', f'{i}/{n}', *after, '-o', c, src,
+                 environ=part_env)
+        if r.returncode or r2.returncode:
+            print((r.stderr + r2.stderr).decode())
+        ok = ok and r.returncode == 0 and r2.returncode == 0
+        times.append(t)
+        counts.append(c)
+    for mode, states in (('time', times), ('count', counts)):
+        merged = path(f'part-{name}-{mode}-merged.tss')
+        r = run('merge', '-o', merged, *states)
+        check(ok and r.returncode == 0 and open(merged, 'rb').read() == open(whole[mode], 'rb').read(),
+              f'--part 1..{n}/{n} of {name}, {mode} mode, K = {k}: merged == whole, byte for byte')
+r = run('sample', '--state', '--part', '2/3', '-o', path('x.tss'), src, environ=part_env)
+check(r.returncode == 2 and b'--after' in r.stderr, 'count mode --part 2/3 without --after is a usage error naming --after')
+r = run('sample', '--state', '--mode', 'time', '--part', '1/2', '-o', path('x.tss'),
+        os.path.join(corpus, 'chrome-json', 'catapult__thread_time_visualisation.json.gz'), environ=part_env)
+check(r.returncode == 1 and b'cannot be read in parts' in r.stderr, 'a gzip file cannot be read in parts, and says so')
 
 # Count-mode parts sampled without --after are refused, saying why.
 src = inputs[0][1]

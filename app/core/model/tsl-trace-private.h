@@ -96,6 +96,8 @@ struct _TslTrace
   gint64          pending_time;
   double          pending_value;
   TslExact       *exact;         /* see tsl_trace_record_exact() */
+  guint           exact_per_track;   /* as asked, 0 when not asked */
+  guint           exact_total;
   gint64          event_offset;
   gboolean        label_sampler; /* the last offer's label goes to its sampler */
   gboolean        label_exact;   /* … and/or to the exact recorder */

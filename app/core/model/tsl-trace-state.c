@@ -585,6 +585,8 @@ read_body (Reader   *r,
     tsl_trace_add_warning (self, _("%s is a sampler state of %s mode with K = %u and seed %llu: "
                                    "it is shown as it was sampled"),
                            r->name, mode == 1 ? "time" : "count", k, (unsigned long long) seed);
+  /* A state holds samples only: no exact slices to show. */
+  g_clear_pointer (&self->exact, tsl_exact_free);
   self->mode = mode == 1 ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
   self->k = k;
   self->seed = seed;
@@ -778,7 +780,19 @@ load_state (TslTrace    *self,
   r.name = display_name;
   r.strings = strings;
   r.error = error;
-  return read_body (&r, self, warn);
+  if (read_body (&r, self, warn))
+    return TRUE;
+
+  /* Nothing half-loaded stays: the trace is as empty as it came. */
+  tsl_budget_give (self->budget, (gsize) self->tracks->len * TRACK_COST);
+  g_hash_table_remove_all (self->track_ids);
+  g_ptr_array_set_size (self->tracks, 0);
+  memset (self->fold_tracks, 0, sizeof self->fold_tracks);
+  g_hash_table_remove_all (self->processes);
+  g_hash_table_remove_all (self->threads);
+  tsl_trace_forget_counts (self);
+  self->dropped_meta = 0;
+  return FALSE;
 }
 
 gboolean

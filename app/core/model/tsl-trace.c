@@ -1032,7 +1032,21 @@ tsl_trace_record_exact (TslTrace *self,
 
   g_clear_pointer (&self->exact, tsl_exact_free);
   self->exact = tsl_exact_new (start, end, per_track, total);
+  self->exact_per_track = per_track;
+  self->exact_total = total;
   self->event_offset = -1;
+}
+
+gboolean
+tsl_trace_get_exact_request (TslTrace *self,
+                             guint    *per_track,
+                             guint    *total)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  *per_track = self->exact_per_track;
+  *total = self->exact_total;
+  return self->exact_per_track != 0 || self->exact_total != 0;
 }
 
 void
@@ -1122,6 +1136,27 @@ tsl_trace_set_time_filter (TslTrace *self,
   self->has_filter = TRUE;
   self->filter_start = start_ns;
   self->filter_end = end_ns;
+}
+
+void
+tsl_trace_clear_time_filter (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->has_filter = FALSE;
+}
+
+void
+tsl_trace_forget_counts (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->events = 0;
+  memset (self->flows, 0, sizeof self->flows);
+  self->has_span = FALSE;
+  self->span_start = self->span_end = 0;
+  tsl_warnings_free (self->warnings);
+  self->warnings = tsl_warnings_new ();
 }
 
 gboolean

@@ -161,6 +161,10 @@ void              tsl_trace_flush_events        (TslTrace       *self);
 void              tsl_trace_record_exact        (TslTrace       *self,
                                                  guint           per_track,
                                                  guint           total);
+/* The limits tsl_trace_record_exact() was given; FALSE if it was not called. */
+gboolean          tsl_trace_get_exact_request   (TslTrace       *self,
+                                                 guint          *per_track,
+                                                 guint          *total);
 /* TRUE while every slice of the window [start, end) is held. */
 gboolean          tsl_trace_get_exact           (TslTrace       *self,
                                                  gint64         *start_ns,
@@ -175,6 +179,11 @@ const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
 gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
 void              tsl_trace_set_event_offset    (TslTrace       *self,
                                                  gint64          offset);
+void              tsl_trace_clear_time_filter   (TslTrace       *self);
+/* Forgets the events, flows, span and warnings counted so far (not the
+ * tracks, names or samples): after reading a file's head only for the
+ * header a later part of it needs (tsl_read_path_part()). */
+void              tsl_trace_forget_counts       (TslTrace       *self);
 /* The filter set, if any. */
 gboolean          tsl_trace_get_time_filter     (TslTrace       *self,
                                                  gint64         *start_ns,

@@ -434,8 +434,8 @@ tsl_chunk_index_count_read (guint64 bytes)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
 
-static char *
-cache_dir (void)
+char *
+tsl_cache_get_dir (void)
 {
   return g_build_filename (g_get_user_cache_dir (), "timeslice", NULL);
 }
@@ -443,7 +443,7 @@ cache_dir (void)
 static char *
 cache_path (const TslFileKey *key)
 {
-  g_autofree char *dir = cache_dir ();
+  g_autofree char *dir = tsl_cache_get_dir ();
   g_autofree char *name = g_strdup_printf ("index-%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x.tsi",
                                            key->dev, key->inode);
 
@@ -451,10 +451,10 @@ cache_path (const TslFileKey *key)
 }
 
 /* SHA-256 of the first and last 64 KiB; the stream is left where it was. */
-static gboolean
-hash_ends (GFileInputStream *stream,
-           guint64           size,
-           guint8            digest[32])
+gboolean
+tsl_file_hash_ends (GFileInputStream *stream,
+                    guint64           size,
+                    guint8            digest[32])
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree guint8 *buf = g_malloc (CACHE_END_BYTES);
@@ -564,13 +564,13 @@ cache_save (GFileInputStream *stream,
 {
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree char *dir = cache_dir ();
+  g_autofree char *dir = tsl_cache_get_dir ();
   g_autofree char *path = cache_path (key);
   guint8 digest[32];
   gsize len = sizeof digest;
   const char *format = index->format != NULL ? index->format : "";
 
-  if (!hash_ends (stream, key->size, digest))
+  if (!tsl_file_hash_ends (stream, key->size, digest))
     return;
   put (out, CACHE_MAGIC, 8);
   put_u64 (out, CACHE_VERSION);
@@ -653,7 +653,7 @@ cache_load (GFileInputStream *stream,
       get_u64 (&r) != key->mtime_us)
     return NULL;
   p = get (&r, 32);
-  if (p == NULL || !hash_ends (stream, key->size, ends) || memcmp (p, ends, 32) != 0)
+  if (p == NULL || !tsl_file_hash_ends (stream, key->size, ends) || memcmp (p, ends, 32) != 0)
     return NULL;
 
   index = tsl_chunk_index_new ();
@@ -713,13 +713,27 @@ cache_load (GFileInputStream *stream,
   return g_steal_pointer (&index);
 }
 
+static gint cache_enabled = TRUE;
+
+void
+tsl_cache_set_enabled (gboolean enabled)
+{
+  g_atomic_int_set (&cache_enabled, !!enabled);
+}
+
+gboolean
+tsl_cache_get_enabled (void)
+{
+  return g_atomic_int_get (&cache_enabled);
+}
+
 TslChunkIndex *
 tsl_chunk_index_find (GFileInputStream *stream,
                       const TslFileKey *key)
 {
   TslChunkIndex *index = tsl_chunk_index_lookup (key);
 
-  if (index != NULL || tsl_chunk_index_disabled ())
+  if (index != NULL || tsl_chunk_index_disabled () || !tsl_cache_get_enabled ())
     return index;
   index = cache_load (stream, key);
   if (index != NULL)
@@ -736,7 +750,8 @@ tsl_chunk_index_store (GFileInputStream *stream,
                        TslChunkIndex    *index)
 {
   tsl_chunk_index_remember (key, index);
-  cache_save (stream, key, index);
+  if (tsl_cache_get_enabled ())
+    cache_save (stream, key, index);
 }
 
 gboolean

@@ -65,6 +65,19 @@ typedef struct {
 
 gboolean          tsl_file_key_query            (GFileInputStream *stream,
                                                  TslFileKey       *key);
+/* SHA-256 of the file's first and last 64 KiB (what the caches check besides
+ * the key); the stream is left where it was. */
+gboolean          tsl_file_hash_ends            (GFileInputStream *stream,
+                                                 guint64           size,
+                                                 guint8            digest[32]);
+
+/* The on-disk caches ($XDG_CACHE_HOME/timeslice/: indexes and whole-trace
+ * states), on by default; off, nothing is read from or written to them
+ * (--no-cache, the "use-cache" setting). Thread-safe. */
+void              tsl_cache_set_enabled         (gboolean          enabled);
+gboolean          tsl_cache_get_enabled         (void);
+/* (transfer full) */
+char             *tsl_cache_get_dir             (void);
 
 TslChunkIndex    *tsl_chunk_index_new           (void);
 TslChunkIndex    *tsl_chunk_index_ref           (TslChunkIndex    *self);

@@ -14,6 +14,7 @@
 
 #include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
+#include "tsl-state-cache.h"
 #include "tsl-trace-state.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
@@ -341,6 +342,7 @@ read_indexed (TslTrace         *trace,
 
 /* A sampler state (sniffed by its magic in the first feed): read whole,
  * then loaded into the trace instead of parsed. */
+#define READ_STATE_MAX (G_GUINT64_CONSTANT (4) << 30)
 static gboolean
 read_state (TslTrace        *trace,
             Feed            *feed,
@@ -370,6 +372,14 @@ read_state (TslTrace        *trace,
         }
       if (feed->n == 0)
         break;
+      /* A state is tracks × 2K samples; past this it is not one to hold. */
+      if ((guint64) all->len + feed->n > READ_STATE_MAX)
+        {
+          g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
+                       "%s: byte %u: larger than a sampler state can be (%u GiB)",
+                       display_name, all->len, (guint) (READ_STATE_MAX >> 30));
+          return FALSE;
+        }
       g_byte_array_append (all, feed->buf, feed->n);
       if (progress != NULL)
         progress (all->len, MAX (bytes_total, all->len), 0, user_data);
@@ -385,6 +395,19 @@ read_state (TslTrace        *trace,
 }
 
 static gboolean
+read_stream_cached (TslTrace         *trace,
+                    GInputStream     *stream,
+                    const char       *display_name,
+                    guint64           bytes_total,
+                    TslReaderThreads  threads,
+                    TslReadProgress   progress,
+                    TslReadFollow     follow,
+                    gpointer          user_data,
+                    gboolean          state_cache,
+                    GCancellable     *cancellable,
+                    GError          **error);
+
+static gboolean
 read_stream (TslTrace         *trace,
              GInputStream     *stream,
              const char       *display_name,
@@ -395,6 +418,24 @@ read_stream (TslTrace         *trace,
              gpointer          user_data,
              GCancellable     *cancellable,
              GError          **error)
+{
+  return read_stream_cached (trace, stream, display_name, bytes_total, threads, progress, follow,
+                             user_data, TRUE, cancellable, error);
+}
+
+/* `state_cache` FALSE: a read that must really read (to make an index). */
+static gboolean
+read_stream_cached (TslTrace         *trace,
+                    GInputStream     *stream,
+                    const char       *display_name,
+                    guint64           bytes_total,
+                    TslReaderThreads  threads,
+                    TslReadProgress   progress,
+                    TslReadFollow     follow,
+                    gpointer          user_data,
+                    gboolean          state_cache,
+                    GCancellable     *cancellable,
+                    GError          **error)
 {
   g_autoptr(TslReader) reader = NULL;
   g_autoptr(TslChunkIndex) index = NULL;
@@ -416,6 +457,14 @@ read_stream (TslTrace         *trace,
       (index = tsl_chunk_index_find (G_FILE_INPUT_STREAM (stream), &key)) != NULL)
     return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
                          cancellable, error);
+  /* A whole read of a file read before, unchanged: its state from the cache. */
+  if (keyed && follow == NULL && state_cache &&
+      tsl_state_cache_load (trace, G_FILE_INPUT_STREAM (stream), &key, display_name))
+    {
+      if (progress != NULL)
+        progress (key.size, key.size, tsl_trace_get_events (trace), user_data);
+      return TRUE;
+    }
 
   reader = tsl_reader_new (trace, display_name);
   if (keyed)
@@ -512,7 +561,11 @@ read_stream (TslTrace         *trace,
 
       if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) &&
           memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
-        tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
+        {
+          tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
+          if (follow == NULL)
+            tsl_state_cache_save (trace, G_FILE_INPUT_STREAM (stream), &key);
+        }
     }
 
   if (ok && progress != NULL)
@@ -598,4 +651,157 @@ tsl_read_path_full (TslTrace         *trace,
 
   return read_stream (trace, stream, path, total, threads, progress, NULL, user_data,
                       cancellable, error);
+}
+
+/* The file's index, made by a read of it if there is none yet. */
+static TslChunkIndex *
+index_of (GFileInputStream *stream,
+          const char       *path,
+          const TslFileKey *key,
+          GError          **error)
+{
+  TslChunkIndex *index = tsl_chunk_index_find (stream, key);
+  g_autoptr(TslTrace) scratch = NULL;
+
+  if (index != NULL)
+    return index;
+  scratch = tsl_trace_new (TSL_SAMPLER_COUNT, 1, 0);
+  if (!g_seekable_seek (G_SEEKABLE (stream), 0, G_SEEK_SET, NULL, error) ||
+      !read_stream_cached (scratch, G_INPUT_STREAM (stream), path, key->size, TSL_READER_THREADS_DEFAULT,
+                           NULL, NULL, NULL, FALSE, NULL, error))
+    return NULL;
+  index = tsl_chunk_index_find (stream, key);
+  if (index == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                 "%s: cannot be read in parts: no event boundaries to start a part at "
+                 "(parts need an uncompressed UTF-8 Chrome JSON, perf script or CSV file)",
+                 path);
+  return index;
+}
+
+/* Puts the reader, at the start of chunk `next`, at the start of chunk `i`. */
+static gboolean
+resume_at (TslReader     *reader,
+           TslChunkIndex *index,
+           guint          i,
+           guint          next,
+           const char    *path,
+           GError       **error)
+{
+  const TslChunk *chunk = tsl_chunk_index_get_chunk (index, i);
+
+  if (i == next ||
+      tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
+                          chunk->state ? g_bytes_get_size (chunk->state) : 0))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+               "%s: byte %" G_GUINT64_FORMAT ": cannot start a part here (the file's index does not fit it)",
+               path, chunk->offset);
+  return FALSE;
+}
+
+gboolean
+tsl_read_path_part (TslTrace    *trace,
+                    const char  *path,
+                    guint        part,
+                    guint        n_parts,
+                    GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  g_autoptr(TslReader) reader = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree guint8 *buf = NULL;
+  guint64 lo, hi;
+  guint first = G_MAXUINT, last = 0, next = 0, n;
+  TslFileKey key;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (part >= 1 && part <= n_parts, FALSE);
+
+  file = g_file_new_for_path (path);
+  stream = g_file_read (file, NULL, &local_error);
+  if (stream == NULL)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", path);
+      return FALSE;
+    }
+  if (tsl_chunk_index_disabled () || !tsl_file_key_query (stream, &key))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s: only a regular file can be read in parts (and not with TSL_NO_INDEX)", path);
+      return FALSE;
+    }
+  index = index_of (stream, path, &key, error);
+  if (index == NULL)
+    return FALSE;
+
+  /* The chunks that start inside this part's bytes; the first part has the
+   * first chunk, whose offset is 0. */
+  lo = (guint64) ((unsigned __int128) key.size * (part - 1) / n_parts);
+  hi = (guint64) ((unsigned __int128) key.size * part / n_parts);
+  n = tsl_chunk_index_get_n_chunks (index);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 offset = tsl_chunk_index_get_chunk (index, i)->offset;
+
+      if (offset >= lo && (offset < hi || part == n_parts))
+        {
+          first = MIN (first, i);
+          last = i;
+        }
+    }
+  if (first == G_MAXUINT)
+    return TRUE;   /* more parts than chunks: this one is empty */
+
+  reader = tsl_reader_new (trace, path);
+  buf = g_malloc (FEED_BYTES);
+  if (first > 0)
+    {
+      /* Before the part: the head for its header, and every chunk that made
+       * a track or a name (as a range read does), for what the format's
+       * state at the part's start refers to. Nothing of them is sampled or
+       * counted. */
+      tsl_trace_set_time_filter (trace, G_MAXINT64, G_MAXINT64);
+      for (guint i = 0; ok && i < first; i++)
+        {
+          if (i > 0 && !tsl_chunk_index_get_chunk (index, i)->must_read)
+            continue;
+          ok = resume_at (reader, index, i, next, path, error) &&
+               feed_range (reader, trace, G_INPUT_STREAM (stream), buf,
+                           tsl_chunk_index_get_chunk (index, i)->offset,
+                           tsl_chunk_index_get_chunk_end (index, i), NULL, error);
+          next = i + 1;
+          /* A format not yet certain waits for 64 KiB: decide it now. */
+          if (ok && i == 0)
+            {
+              tsl_trace_lock (trace);
+              ok = tsl_reader_settle (reader, error);
+              tsl_trace_unlock (trace);
+            }
+        }
+      tsl_trace_clear_time_filter (trace);
+      tsl_trace_forget_counts (trace);
+      ok = ok && resume_at (reader, index, first, next, path, error);
+    }
+  if (ok)
+    ok = feed_range (reader, trace, G_INPUT_STREAM (stream), buf,
+                     tsl_chunk_index_get_chunk (index, first)->offset,
+                     tsl_chunk_index_get_chunk_end (index, last), NULL, error);
+  /* Only the part with the last chunk ends the document (later parts are
+   * empty): the others stop between events, their open spans closed by the
+   * parts after them. */
+  if (ok && last == n - 1)
+    {
+      tsl_trace_lock (trace);
+      ok = tsl_reader_finish (reader, error);
+      tsl_trace_unlock (trace);
+    }
+  if (!ok && error != NULL && *error != NULL && (*error)->domain != TSL_READER_ERROR &&
+      !g_str_has_prefix ((*error)->message, path))
+    g_prefix_error (error, "%s: ", path);
+  return ok;
 }

@@ -63,4 +63,18 @@ gboolean          tsl_read_path_full            (TslTrace       *trace,
                                                  GCancellable   *cancellable,
                                                  GError        **error);
 
+/* Reads part `part` (1-based) of `n_parts` equal byte ranges of the regular
+ * file `path`, for a sampler state that `merge` joins to the other parts'.
+ * A part starts at the first event boundary of the file's chunk index at or
+ * after its first byte, with the format's state there put back (Chrome: the
+ * spans open on each thread); it reads the file's first chunk only for its
+ * header, counting nothing of it. Without an index (this process's or the
+ * cache's) the file is first read once to make one. Fails for input no
+ * index can be made of (a pipe, gzip, a format without event boundaries). */
+gboolean          tsl_read_path_part            (TslTrace       *trace,
+                                                 const char     *path,
+                                                 guint           part,
+                                                 guint           n_parts,
+                                                 GError        **error);
+
 G_END_DECLS

@@ -379,17 +379,41 @@ exact_add (double *hi,
   return FALSE;
 }
 
+/* The sum x + e (x = fl(sum + value), e its exact error) with the old
+ * remainder lo still to add: x + e + lo, renormalised, else marked inexact. */
 static G_GNUC_NO_INLINE void
 summary_add_sum_slow (TslSummary *s,
-                      double      value)
+                      double      value,
+                      double      x,
+                      double      e)
 {
-  double hi = s->sum, lo = s->sum_lo;
+  double hi = s->sum, lo = s->sum_lo, t, f;
 
-  if (!isnan (lo) && exact_add (&hi, &lo, value))
+  if (G_LIKELY (!isnan (lo) && !isnan (e)))
     {
-      s->sum = hi;
-      s->sum_lo = lo;
-      return;
+      two_sum (e, lo, &t, &f);
+      if (G_LIKELY (f == 0))
+        {
+          double h, l;
+
+          /* FastTwoSum when |x| >= |t| (the usual case), TwoSum else. */
+          if (fabs (x) >= fabs (t))
+            {
+              h = x + t;
+              l = t - (h - x);
+            }
+          else
+            two_sum (x, t, &h, &l);
+          s->sum = h != 0 ? h : x;
+          s->sum_lo = l + 0.0;
+          return;
+        }
+      if (exact_add (&hi, &lo, value))
+        {
+          s->sum = hi;
+          s->sum_lo = lo;
+          return;
+        }
     }
   s->sum += value;
   s->sum_lo = NAN;
@@ -407,14 +431,18 @@ summary_add (TslSummary *s,
   if (G_UNLIKELY (isnan (value)))
     return;
 
-  /* The usual case (integers, or a sum that is still a double): one TwoSum. */
+  /* One TwoSum: with no remainder before, (x, e) is already the exact sum
+   * in canonical form (x = fl(sum + value), |e| <= ulp(x) / 2). */
   x = s->sum + value;
   bb = x - s->sum;
   e = (s->sum - (x - bb)) + (value - bb);
-  if (G_LIKELY (e == 0 && s->sum_lo == 0))
-    s->sum = x;
+  if (G_LIKELY (s->sum_lo == 0 && e == e))
+    {
+      s->sum = x;
+      s->sum_lo = e + 0.0;
+    }
   else
-    summary_add_sum_slow (s, value);
+    summary_add_sum_slow (s, value, x, e);
 
   /* Negated tests so that a NAN min/max (no value yet) is replaced. */
   if (!(value > s->min) && (!(value >= s->min) || signbit (value)))
