@@ -237,8 +237,12 @@ gboolean
 tsl_chunk_index_due (TslChunkIndex *self,
                      guint64        offset)
 {
-  return self->valid && !self->closed && self->chunks->len > 0 &&
-         offset >= tsl_chunk_index_get_last_offset (self) + self->stride;
+  if (!self->valid || self->closed || self->chunks->len == 0)
+    return FALSE;
+  /* Every range read reads the first chunk: it is kept short. */
+  if (self->chunks->len == 1)
+    return offset >= MIN (self->stride, TSL_CHUNK_FIRST_BYTES);
+  return offset >= tsl_chunk_index_get_last_offset (self) + self->stride;
 }
 
 guint64
