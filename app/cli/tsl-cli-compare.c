@@ -98,10 +98,11 @@ tsl_cli_compare (int    argc,
   int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
-      "Range A, e.g. 1s..2s or 0%..50% (from the trace start, half-open)", "RANGE" },
+      "Range A, e.g. 1s..2s or 0%..50% (from the trace start, half-open; of BEFORE "
+      "with two files, default all of it)", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b,
-      "Range B; without it, a summary of A alone (track,name,calls,total_s,self_s,\n"
-      "mean_s,share,samples,n,mean,min,max)", "RANGE" },
+      "Range B; without it, a summary of A alone (track,name,calls,total_s,self_s,"
+      "mean_s,share,samples,n,mean,min,max); of AFTER with two files, default all", "RANGE" },
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
       "sum, mean, median, p95, max or count for metrics; share or count for threads "
       "(default sum for metrics, share for threads)", "S" },
@@ -122,16 +123,33 @@ tsl_cli_compare (int    argc,
     { NULL }
   };
 
-  if (!tsl_cli_parse_options ("compare", "FILE",
+  if (!tsl_cli_parse_options ("compare", "FILE | BEFORE AFTER",
                               "Compares ranges A and B of every series: exact values, intervals\n"
                               "from time blocks; writes CSV: series,stat,a_value,b_value,\n"
                               "change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,\n"
-                              "a_n,b_n,method,unit",
+                              "a_n,b_n,method,unit\n"
+                              "\n"
+                              "With two files, A is read from BEFORE and B from AFTER, each range\n"
+                              "from its own file’s start (default: the whole of each file), and\n"
+                              "series are matched by name (thread and function, metric)",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
-  if (argc != 2)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "compare: expected one FILE (see “timeslice compare --help”)");
+  if (argc != 2 && argc != 3)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "compare: expected FILE, or BEFORE and AFTER (see “timeslice compare --help”)");
+
+  if (argc == 3)
+    {
+      /* Two runs: each range defaults to its whole file. */
+      if (range_a == NULL)
+        range_a = g_strdup ("0%..100%");
+      if (range_b == NULL)
+        range_b = g_strdup ("0%..100%");
+      if (g_str_equal (argv[1], "-") || g_str_equal (argv[2], "-"))
+        return tsl_cli_fail (TSL_EXIT_USAGE,
+                             "compare: with two files, neither can be standard input: each range is re-read");
+      request->path_b = g_strdup (argv[2]);
+    }
 
   if (range_a == NULL)
     return tsl_cli_fail (TSL_EXIT_USAGE, "compare: --a is required");

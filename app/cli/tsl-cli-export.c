@@ -55,6 +55,7 @@ tsl_cli_export (int    argc,
   g_autofree char *title = NULL;
   g_autofree char *view = NULL;
   g_autofree char *tracks = NULL;
+  gboolean flows = FALSE;
   TslExportFormat format;
   TslRenderOptions options;
   gboolean dark = FALSE;
@@ -82,6 +83,9 @@ tsl_cli_export (int    argc,
       "every slice when it holds few enough events, else samples of it", "RANGE" },
     { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
       "With --view and OUT.csv: only tracks whose name matches this glob (e.g. 'worker*')", "PATTERN" },
+    { "flows", 0, 0, G_OPTION_ARG_NONE, &flows,
+      "With --view and OUT.csv: list the view's flow arrows (from_track, from_depth, from_name, "
+      "from_s, to_track, to_depth, to_name, to_s) instead of its slices", NULL },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
     { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
@@ -112,7 +116,7 @@ tsl_cli_export (int    argc,
                               "writes the samples as CSV (with --a and --b: the compare table).\n"
                               "With --view: that time window only, as the zoomed-in window draws it;\n"
                               "OUT.csv then lists its slices (track, depth, start_s, end_s, name,\n"
-                              "exact).\n"
+                              "exact), or with --flows its flow arrows.\n"
                               "With --flamegraph: the flame graph of range A, B or the whole trace as\n"
                               "PNG, SVG or PDF, or its call tree as CSV (call_path, self_share,\n"
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"
@@ -187,11 +191,14 @@ tsl_cli_export (int    argc,
 
   if (tracks != NULL && (view == NULL || format != TSL_EXPORT_CSV))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks goes with --view and OUT.csv");
+  if (flows && (view == NULL || format != TSL_EXPORT_CSV))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --flows goes with --view and OUT.csv");
   if (view != NULL)
     {
       TslCliViewOptions view_options = {
         .path = argv[1], .output = output, .view = view, .tracks = tracks, .format = format,
         .dark = dark, .width = width, .height = height, .k = (guint) k, .seed = seed,
+        .flows = flows,
       };
       TslRangeSpec spec;
 

@@ -14,6 +14,11 @@
 #include "tsl-cli-private.h"
 #include "tsl-time-math.h"
 
+/* `info --json`'s "flows" members, by TslFlowCount. */
+static const char *const flow_keys[TSL_FLOW_COUNT_N] = {
+  "s", "t", "f", "bind_id", "flow_in", "flow_out", "flow_ids", "terminating_flow_ids",
+};
+
 static double
 span_seconds (TslTrace *trace,
               gboolean *has_span)
@@ -70,17 +75,11 @@ describe_json (TslTrace   *trace,
   json_builder_add_int_value (builder, (gint64) tsl_trace_get_events (trace));
   json_builder_set_member_name (builder, "flows");
   json_builder_begin_object (builder);
-  {
-    guint64 s, t, f;
-
-    tsl_trace_get_flows (trace, &s, &t, &f);
-    json_builder_set_member_name (builder, "s");
-    json_builder_add_int_value (builder, (gint64) s);
-    json_builder_set_member_name (builder, "t");
-    json_builder_add_int_value (builder, (gint64) t);
-    json_builder_set_member_name (builder, "f");
-    json_builder_add_int_value (builder, (gint64) f);
-  }
+  for (guint kind = 0; kind < TSL_FLOW_COUNT_N; kind++)
+    {
+      json_builder_set_member_name (builder, flow_keys[kind]);
+      json_builder_add_int_value (builder, (gint64) tsl_trace_get_flow_count (trace, kind));
+    }
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "has_time");
   json_builder_add_boolean_value (builder, tsl_trace_get_has_time (trace));
@@ -159,13 +158,23 @@ describe_text (TslTrace   *trace,
   g_string_append_printf (out, "Format:   %s\n", tsl_trace_get_format (trace));
   g_string_append_printf (out, "Events:   %" G_GUINT64_FORMAT "\n", tsl_trace_get_events (trace));
   {
-    guint64 s, t, f;
+    guint64 n[TSL_FLOW_COUNT_N];
 
-    tsl_trace_get_flows (trace, &s, &t, &f);
-    if (s + t + f > 0)
+    for (guint kind = 0; kind < TSL_FLOW_COUNT_N; kind++)
+      n[kind] = tsl_trace_get_flow_count (trace, kind);
+    if (n[TSL_FLOW_COUNT_START] + n[TSL_FLOW_COUNT_STEP] + n[TSL_FLOW_COUNT_END] > 0)
       g_string_append_printf (out, "Flows:    %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " s, %"
-                              G_GUINT64_FORMAT " t, %" G_GUINT64_FORMAT " f), not drawn\n",
-                              s + t + f, s, t, f);
+                              G_GUINT64_FORMAT " t, %" G_GUINT64_FORMAT " f), arrows when zoomed in\n",
+                              n[TSL_FLOW_COUNT_START] + n[TSL_FLOW_COUNT_STEP] + n[TSL_FLOW_COUNT_END],
+                              n[TSL_FLOW_COUNT_START], n[TSL_FLOW_COUNT_STEP], n[TSL_FLOW_COUNT_END]);
+    if (n[TSL_FLOW_COUNT_BIND_ID] > 0)
+      g_string_append_printf (out, "Bindings: %" G_GUINT64_FORMAT " events with bind_id (%" G_GUINT64_FORMAT
+                              " flow_in, %" G_GUINT64_FORMAT " flow_out), arrows when zoomed in\n",
+                              n[TSL_FLOW_COUNT_BIND_ID], n[TSL_FLOW_COUNT_FLOW_IN], n[TSL_FLOW_COUNT_FLOW_OUT]);
+    if (n[TSL_FLOW_COUNT_FLOW_IDS] + n[TSL_FLOW_COUNT_TERMINATING] > 0)
+      g_string_append_printf (out, "Flow ids: %" G_GUINT64_FORMAT " flow_ids, %" G_GUINT64_FORMAT
+                              " terminating_flow_ids, arrows when zoomed in\n",
+                              n[TSL_FLOW_COUNT_FLOW_IDS], n[TSL_FLOW_COUNT_TERMINATING]);
   }
   if (has_span)
     g_string_append_printf (out, "Span:     %.6f s\n", span_s);

@@ -81,6 +81,8 @@ int               tsl_cli_info                  (int                  argc,
                                                  char               **argv);
 int               tsl_cli_sample                (int                  argc,
                                                  char               **argv);
+int               tsl_cli_merge                 (int                  argc,
+                                                 char               **argv);
 int               tsl_cli_compare               (int                  argc,
                                                  char               **argv);
 int               tsl_cli_export                (int                  argc,
@@ -126,6 +128,7 @@ typedef struct {
   int          height;        /* 0: tall enough for every track */
   guint        k;
   guint64      seed;
+  gboolean     flows;         /* OUT.csv lists the flow arrows, not the slices */
 } TslCliViewOptions;
 
 /* Parses and resolves --view for a span; an empty view is an error. */

@@ -56,6 +56,7 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   TslReportFormat format;
   TslRenderOptions options;
   TslReport report = { 0 };
+  TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
   guint64 size = 0;
   gint64 span;
 
@@ -86,7 +87,9 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   request->keep_effects = TRUE;
   request->path = g_strdup (o->path);
   request->budget = tsl_budget_ref (tsl_cli_get_budget ());
-  rows = tsl_compare_run (request, NULL, &compare_warnings, &error);
+  /* One pass over the ranges gives the table and its exact flame graph:
+   * every thread, merged, as the window's flame page draws it. */
+  rows = tsl_flame_compare_run (request, &selection, &flame, &compare_warnings, NULL, &error);
   if (rows == NULL)
     return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
                          ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
@@ -123,18 +126,17 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   report.warnings = (const char * const *) warnings;
   report.top = o->top;
 
-  /* As the window's flame page draws it: every thread, merged, from the
-   * timeline's snapshot; an empty tree (no stacks) leaves the page out. */
-  {
-    TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
-
-    flame = tsl_flame_new_diff (snapshot, options.a_start_ns, options.a_end_ns,
-                                snapshot, options.b_start_ns, options.b_end_ns,
-                                &selection, request, NULL, &error);
-    if (flame == NULL)
-      return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
-    report.flame = flame;
-  }
+  /* A file that cannot be re-read by range: the kept samples' differential;
+   * an empty tree (no stacks) leaves the page out. */
+  if (flame == NULL)
+    {
+      flame = tsl_flame_new_diff (snapshot, options.a_start_ns, options.a_end_ns,
+                                  snapshot, options.b_start_ns, options.b_end_ns,
+                                  &selection, request, NULL, &error);
+      if (flame == NULL)
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+    }
+  report.flame = flame;
 
   if (!tsl_report_write (&report, format, file, NULL, &error))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);

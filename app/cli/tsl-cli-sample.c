@@ -9,6 +9,34 @@
 
 #include "tsl-cli-private.h"
 #include "tsl-export.h"
+#include "tsl-read-stream.h"
+#include "tsl-trace-state.h"
+
+/* Reads `path` into a trace for a state: count mode numbers each track's
+ * events after those of the `after` states (earlier parts of the stream). */
+static TslTrace *
+load_for_state (const char  *path,
+                TslSamplerMode mode,
+                guint        k,
+                guint64      seed,
+                char       **after,
+                GError     **error)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, seed);
+
+  tsl_trace_set_budget (trace, tsl_cli_get_budget ());
+  for (guint i = 0; after != NULL && after[i] != NULL; i++)
+    {
+      g_autoptr(TslTrace) earlier = tsl_trace_new_from_state_file (after[i], error);
+
+      if (earlier == NULL)
+        return NULL;
+      tsl_trace_count_after (trace, earlier);
+    }
+  if (!tsl_read_path (trace, path, NULL, NULL, NULL, error))
+    return NULL;
+  return g_steal_pointer (&trace);
+}
 
 int
 tsl_cli_sample (int    argc,
@@ -20,6 +48,8 @@ tsl_cli_sample (int    argc,
   g_autofree char *mode_str = NULL;
   g_autofree char *seed_str = NULL;
   g_autofree char *output = NULL;
+  g_auto(GStrv) after = NULL;
+  gboolean state = FALSE;
   TslSamplerMode mode = TSL_SAMPLER_COUNT;
   guint64 seed = TSL_CLI_DEFAULT_SEED;
   int k = TSL_CLI_DEFAULT_K;
@@ -32,12 +62,17 @@ tsl_cli_sample (int    argc,
       "Seed of the sampler’s choices (default 0x5EED)", "S" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the CSV to OUT instead of standard output", "OUT" },
+    { "state", 0, 0, G_OPTION_ARG_NONE, &state,
+      "Write the sampler state (a .tss file, see “timeslice merge”) instead of CSV", NULL },
+    { "after", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &after,
+      "Count mode: FILE is the part of a stream after the parts whose states are given (repeat for each)", "STATE" },
     { NULL }
   };
 
   if (!tsl_cli_parse_options ("sample", "FILE",
                               "Writes the kept samples of every track as CSV:\n"
-                              "track,index,time_s,weight,value,label",
+                              "track,index,time_s,weight,value,label\n"
+                              "or, with --state, the sampler state of the whole read.",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
@@ -57,13 +92,27 @@ tsl_cli_sample (int    argc,
   if (seed_str != NULL && !tsl_cli_parse_seed (seed_str, &seed))
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --seed must be a non-negative integer, not “%s”", seed_str);
 
-  trace = tsl_cli_load (argv[1], mode, (guint) k, seed, &error);
+  if (after != NULL && !state)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --after needs --state");
+
+  trace = load_for_state (argv[1], mode, (guint) k, seed, after, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
 
   out = tsl_cli_open_output (output, &error);
   if (out == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+
+  if (state)
+    {
+      g_autoptr(GBytes) bytes = tsl_trace_save_state (trace);
+
+      if (!g_output_stream_write_all (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                      NULL, NULL, &error) ||
+          !g_output_stream_close (out, NULL, &error))
+        return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+      return TSL_EXIT_OK;
+    }
 
   if (!tsl_export_write_samples (trace, out, NULL, &error) ||
       !g_output_stream_close (out, NULL, &error))

@@ -75,7 +75,8 @@ tsl_cli_export_view (const TslCliViewOptions *o)
       g_autoptr(GOutputStream) out = tsl_cli_open_output (o->output, &error);
 
       if (out == NULL ||
-          !tsl_export_write_view (snapshot, vs, ve, o->tracks, out, NULL, &error) ||
+          !(o->flows ? tsl_export_write_flows (snapshot, vs, ve, o->tracks, out, NULL, &error)
+                     : tsl_export_write_view (snapshot, vs, ve, o->tracks, out, NULL, &error)) ||
           !g_output_stream_close (out, NULL, &error))
         return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
       return TSL_EXIT_OK;

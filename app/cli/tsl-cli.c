@@ -11,7 +11,8 @@
 /* Add a command here when it exists; --help lists exactly these. */
 static const TslCliCommand commands[] = {
   { "info", "Describe a trace: format, span, events, tracks, warnings", tsl_cli_info },
-  { "sample", "Write the kept samples of every track as CSV", tsl_cli_sample },
+  { "sample", "Write the kept samples of every track as CSV, or the sampler state", tsl_cli_sample },
+  { "merge", "Merge sampler states of parts of a stream, or of several sources", tsl_cli_merge },
   { "compare", "Compare ranges A and B of every series with bootstrap CIs", tsl_cli_compare },
   { "export", "Draw the timeline or a flame graph as PNG/SVG/PDF, or write CSV or .folded", tsl_cli_export },
   { NULL }

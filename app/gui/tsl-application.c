@@ -12,6 +12,7 @@
 
 #include "tsl-application.h"
 #include "tsl-cli.h"
+#include "tsl-duration.h"
 #include "tsl-window.h"
 
 struct _TslApplication
@@ -103,17 +104,88 @@ file_for_arg (GApplicationCommandLine *command_line,
 /* A command line, run in the primary instance even when it came from a
  * second `timeslice --follow FILE`: its options travel with its files, and
  * relative names are resolved against its working directory. */
+/* --offset FILE=DURATION: FILE as given, by its name or its path; a
+ * duration may be negative. FALSE (with the message printed) on a bad one. */
+static gboolean
+parse_offsets (GApplicationCommandLine *command_line,
+               const char * const      *specs,
+               const char * const      *names,
+               GPtrArray               *files,
+               gint64                  *offsets)
+{
+  for (guint s = 0; specs != NULL && specs[s] != NULL; s++)
+    {
+      const char *eq = strrchr (specs[s], '=');
+      g_autofree char *name = eq ? g_strndup (specs[s], (gsize) (eq - specs[s])) : NULL;
+      g_autoptr(GFile) named = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *text = eq ? eq + 1 : NULL;
+      gboolean negative = text != NULL && text[0] == '-';
+      gboolean found = FALSE;
+      double ns = 0;
+
+      if (name == NULL || !tsl_duration_parse (negative ? text + 1 : text, &ns, &error))
+        {
+          g_application_command_line_printerr (command_line,
+                                               "timeslice: --offset must be FILE=DURATION, e.g. b.json=1.5s, not “%s”%s%s\n",
+                                               specs[s], error ? ": " : "", error ? error->message : "");
+          return FALSE;
+        }
+      named = file_for_arg (command_line, name);
+      for (guint i = 0; i < files->len; i++)
+        {
+          g_autofree char *base = g_file_get_basename (g_ptr_array_index (files, i));
+
+          if (g_str_equal (names[i], name) || g_str_equal (base, name) ||
+              g_file_equal (named, g_ptr_array_index (files, i)))
+            {
+              offsets[i] = (gint64) (negative ? -ns : ns);
+              found = TRUE;
+            }
+        }
+      if (!found)
+        {
+          g_application_command_line_printerr (command_line,
+                                               "timeslice: --offset names “%s”, which is not one of the files\n", name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static int
 tsl_application_command_line (GApplication            *app,
                               GApplicationCommandLine *command_line)
 {
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
   g_autofree const char **names = NULL;
+  g_autofree const char **offset_specs = NULL;
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean merge = g_variant_dict_contains (options, "merge");
 
   if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &names))
     for (guint i = 0; names[i] != NULL; i++)
       g_ptr_array_add (files, file_for_arg (command_line, names[i]));
+
+  g_variant_dict_lookup (options, "offset", "^a&s", &offset_specs);
+  if (offset_specs != NULL && !merge)
+    {
+      g_application_command_line_printerr (command_line, "timeslice: --offset needs --merge\n");
+      return 2;
+    }
+  if (merge && files->len > 1)
+    {
+      g_autofree gint64 *offsets = g_new0 (gint64, files->len);
+      TslWindow *window;
+
+      if (!parse_offsets (command_line, offset_specs, names, files, offsets))
+        return 2;
+      window = new_window (TSL_APPLICATION (app));
+      tsl_window_set_follow (window, g_variant_dict_contains (options, "follow"));
+      tsl_window_open_merged (window, (GFile **) files->pdata, files->len, offsets);
+      gtk_window_present (GTK_WINDOW (window));
+      return 0;
+    }
 
   if (files->len == 0)
     g_application_activate (app);
@@ -270,6 +342,9 @@ tsl_application_init (TslApplication *self)
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
     { "follow", 'f', 0, G_OPTION_ARG_NONE, NULL, N_("Keep reading the files as they grow"), NULL },
+    { "merge", 'm', 0, G_OPTION_ARG_NONE, NULL, N_("Show the files as one timeline, a group per file"), NULL },
+    { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+      N_("With --merge: shift FILE along the time axis by DURATION (e.g. b.json=1.5s)"), N_("FILE=DURATION") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };

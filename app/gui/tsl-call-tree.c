@@ -278,6 +278,8 @@ add_columns (TslCallTree *self)
   tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
                                G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_items,
                                COL_NAME, self->columns);
+  /* Room for a frame's name: the numbers' columns fit their text. */
+  gtk_column_view_column_set_fixed_width (self->columns[COL_NAME], 220);
   /* A, B and the change appear with a differential tree. */
   for (int c = 0; c < N_COLUMNS; c++)
     gtk_column_view_column_set_visible (self->columns[c], c <= COL_TOTAL);

@@ -21,6 +21,7 @@
 #include "tsl-histogram.h"
 #include "tsl-range.h"
 #include "tsl-range-summary.h"
+#include "tsl-snapshot.h"
 
 #define DEBOUNCE_MS 300
 #define COMPARE_SEED G_GUINT64_CONSTANT (0x5EED)
@@ -28,6 +29,7 @@
 typedef enum {
   COL_SIGNIFICANT,
   COL_SERIES,
+  COL_STAT,
   COL_A,
   COL_B,
   COL_CHANGE,
@@ -66,6 +68,9 @@ struct _TslComparePanel
   GtkStringFilter    *filter;
   GFile              *file;
   TslTrace           *trace;
+  GPtrArray          *part_files;  /* merged files (GFile), else NULL */
+  TslSnapshot        *merged;      /* their positions on the axis */
+  int                 range_part[2]; /* the file each range was selected in, -1: by time */
   GCancellable       *cancellable;
   TslCompareRequest  *request;     /* the last one started: the rows' once done */
   GtkColumnViewColumn *columns[N_COLUMNS];
@@ -112,6 +117,31 @@ format_in_unit (const TslCompareRow *row,
   return g_steal_pointer (&plain);
 }
 
+/* What the row's value is: a series can have two rows (a function's share
+ * and its mean duration), which would read alike without it. */
+static const char *
+stat_label (const TslCompareRow *row)
+{
+  static const struct { const char *stat; const char *label; } labels[] = {
+    { "share", N_("share") },
+    { "time_mean", N_("mean over time") },
+    { "rate_per_s", N_("rate") },
+    { "sum_per_s", N_("sum per second") },
+    { "sum", N_("sum") },
+    { "median", N_("median") },
+    { "p95", N_("95th percentile") },
+    { "max", N_("maximum") },
+    { "count", N_("count") },
+  };
+
+  if (g_strcmp0 (row->stat, "mean") == 0)
+    return row->duration ? _("mean duration") : _("mean");
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_strcmp0 (row->stat, labels[i].stat) == 0)
+      return _(labels[i].label);
+  return row->stat != NULL ? row->stat : "";
+}
+
 static char *
 cell_text (const TslCompareRow *row,
            Column               column)
@@ -120,6 +150,8 @@ cell_text (const TslCompareRow *row,
     {
     case COL_SERIES:
       return g_strdup (row->series);
+    case COL_STAT:
+      return g_strdup (stat_label (row));
     case COL_A:
       return format_in_unit (row, row->a_value);
     case COL_B:
@@ -162,9 +194,12 @@ setup_cell (GtkSignalListItemFactory *factory,
   Column column = GPOINTER_TO_INT (data);
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column == COL_SERIES || column == COL_TEST ? 0 : 1);
+  gtk_label_set_xalign (GTK_LABEL (label),
+                        column == COL_SERIES || column == COL_STAT || column == COL_TEST ? 0 : 1);
   if (column == COL_SERIES)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else if (column == COL_STAT)
+    gtk_widget_add_css_class (label, "dim-label");
   else
     gtk_widget_add_css_class (label, "numeric");
 
@@ -234,6 +269,7 @@ sort_key (const TslCompareRow *row,
     case COL_POINTS: return (double) MIN (row->n_a, row->n_b);
     case COL_SIGNIFICANT:
     case COL_SERIES:
+    case COL_STAT:
     case COL_TEST:
     case N_COLUMNS:
     default: return 0;
@@ -254,6 +290,9 @@ compare_rows (gconstpointer a,
     {
     case COL_SERIES:
       return g_utf8_collate (ra->series, rb->series);
+
+    case COL_STAT:
+      return g_utf8_collate (stat_label (ra), stat_label (rb));
 
     case COL_TEST:
       return g_strcmp0 (tsl_compare_test_to_string (ra->test), tsl_compare_test_to_string (rb->test));
@@ -282,7 +321,7 @@ static void
 add_columns (TslComparePanel *self)
 {
   static const char * const titles[N_COLUMNS] = {
-    N_("Significance"), N_("Series"), N_("A"), N_("B"), N_("Change"),
+    N_("Significance"), N_("Series"), N_("Statistic"), N_("A"), N_("B"), N_("Change"),
     N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
   };
 
@@ -401,15 +440,72 @@ summary_cb (GObject      *object,
   gtk_stack_set_visible_child_name (self->stack, "summary");
 }
 
+/* Merged files: the file a range lies in (the one it overlaps most) and the
+ * range from that file's start, clipped to it. FALSE when it lies in none. */
+static gboolean
+map_to_part (TslComparePanel *self,
+             const gint64    *range,
+             int              chosen,
+             char           **path,
+             TslRangeSpec    *spec)
+{
+  guint part = chosen >= 0 && (guint) chosen < tsl_snapshot_get_n_parts (self->merged)
+               ? (guint) chosen : tsl_snapshot_find_part (self->merged, range[0], range[1]);
+  gint64 position, span;
+
+  if (part == G_MAXUINT || part >= self->part_files->len)
+    return FALSE;
+  tsl_snapshot_get_part (self->merged, part, NULL, &position, &span);
+  *path = g_file_get_path (g_ptr_array_index (self->part_files, part));
+  /* A range reaching the file's end holds its last event: "..100%". */
+  if (range[0] <= position && range[1] >= position + span)
+    *spec = (TslRangeSpec) { 0, 1, TRUE };
+  else
+    *spec = (TslRangeSpec) { (double) (MAX (range[0], position) - position),
+                             (double) (MIN (range[1], position + span) - position), FALSE };
+  return *path != NULL;
+}
+
+/* The request's inputs and ranges: one file, or for merged files the file
+ * of each range (A from one, B from another: two runs, matched by name). */
+static gboolean
+fill_sources (TslComparePanel   *self,
+              TslCompareRequest *request,
+              gboolean           with_b)
+{
+  g_autofree char *path_a = NULL;
+  g_autofree char *path_b = NULL;
+
+  if (self->merged == NULL)
+    {
+      request->path = self->file ? g_file_get_path (self->file) : NULL;
+      request->trace = self->trace ? g_object_ref (self->trace) : NULL;
+      request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
+      request->b = (TslRangeSpec) { (double) self->b[0], (double) self->b[1], FALSE };
+      return TRUE;
+    }
+
+  if (!map_to_part (self, self->a, self->range_part[0], &path_a, &request->a) ||
+      (with_b && !map_to_part (self, self->b, self->range_part[1], &path_b, &request->b)))
+    return FALSE;
+  request->path = g_steal_pointer (&path_a);
+  if (with_b && g_strcmp0 (path_b, request->path) != 0)
+    request->path_b = g_steal_pointer (&path_b);
+  return TRUE;
+}
+
 /* Range A alone: its exact summary, when there is a file to re-read. */
 static void
 start_summary (TslComparePanel *self)
 {
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
 
-  request->path = g_file_get_path (self->file);
-  request->trace = self->trace ? g_object_ref (self->trace) : NULL;
-  request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
+  if (!fill_sources (self, request, FALSE))
+    {
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, "one-range");
+      return;
+    }
   request->seed = COMPARE_SEED;
 
   self->cancellable = g_cancellable_new ();
@@ -440,10 +536,12 @@ start_compare (TslComparePanel *self)
       return;
     }
 
-  request->path = self->file ? g_file_get_path (self->file) : NULL;
-  request->trace = self->trace ? g_object_ref (self->trace) : NULL;
-  request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
-  request->b = (TslRangeSpec) { (double) self->b[0], (double) self->b[1], FALSE };
+  if (!fill_sources (self, request, TRUE))
+    {
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, "one-range");
+      return;
+    }
   /* Position 0 is "Default"; the others are the TslStat values in order
    * (their labels are translated, so they are not parsed). */
   request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION && stat <= TSL_N_STATS;
@@ -528,6 +626,8 @@ tsl_compare_panel_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->file);
   g_clear_object (&self->trace);
+  g_clear_pointer (&self->part_files, g_ptr_array_unref);
+  g_clear_pointer (&self->merged, tsl_snapshot_unref);
 
   G_OBJECT_CLASS (tsl_compare_panel_parent_class)->dispose (object);
 }
@@ -580,6 +680,7 @@ tsl_compare_panel_init (TslComparePanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->k = 2000;
+  self->range_part[0] = self->range_part[1] = -1;
   self->store = g_list_store_new (TSL_TYPE_COMPARE_ITEM);
   series = gtk_property_expression_new (TSL_TYPE_COMPARE_ITEM, NULL, "series");
   self->filter = gtk_string_filter_new (series);
@@ -617,6 +718,40 @@ tsl_compare_panel_set_source (TslComparePanel *self,
   g_set_object (&self->file, file);
   g_set_object (&self->trace, trace);
   g_list_store_remove_all (self->store);
+  queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_parts (TslComparePanel *self,
+                             GFile          **files,
+                             guint            n_files,
+                             TslSnapshot     *merged)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  g_clear_pointer (&self->part_files, g_ptr_array_unref);
+  g_clear_pointer (&self->merged, tsl_snapshot_unref);
+  if (merged != NULL && n_files > 0)
+    {
+      self->part_files = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < n_files; i++)
+        g_ptr_array_add (self->part_files, g_object_ref (files[i]));
+      self->merged = tsl_snapshot_ref (merged);
+    }
+  queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_range_parts (TslComparePanel *self,
+                                   int              part_a,
+                                   int              part_b)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  if (self->range_part[0] == part_a && self->range_part[1] == part_b)
+    return;
+  self->range_part[0] = part_a;
+  self->range_part[1] = part_b;
   queue_compare (self);
 }
 

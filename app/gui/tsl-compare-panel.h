@@ -8,6 +8,7 @@
 
 #include "tsl-compare-item.h"
 #include "tsl-summary-view.h"
+#include "tsl-snapshot.h"
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -20,6 +21,18 @@ GtkWidget        *tsl_compare_panel_new          (void);
 void              tsl_compare_panel_set_source   (TslComparePanel *self,
                                                   GFile           *file,
                                                   TslTrace        *trace);
+/* Merged files (NULL: none): a range is read from the file it lies in,
+ * from that file's start, and A and B in two files compare two runs;
+ * `merged` tells where each file lies on the axis. */
+void              tsl_compare_panel_set_parts    (TslComparePanel *self,
+                                                  GFile          **files,
+                                                  guint            n_files,
+                                                  TslSnapshot     *merged);
+/* Merged files: the file each range was selected in (-1: the one it
+ * overlaps most). */
+void              tsl_compare_panel_set_range_parts (TslComparePanel *self,
+                                                  int              part_a,
+                                                  int              part_b);
 /* Ranges in ns from the trace start; recomputes after a short pause. */
 void              tsl_compare_panel_set_ranges   (TslComparePanel *self,
                                                   gboolean         has_a,

@@ -62,12 +62,19 @@ struct _TslTimelineView
   gboolean       elapsed_time;   /* absolute times shown from the trace start all the same */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;
+  gboolean       drag_resizes_tracks; /* dragging a metric track's lower edge */
+  double         drag_start_counter_height;
+  gint64         drag_group;   /* Ctrl+drag on a merged file's header: its pid, else 0 */
+  gint64         range_group[2]; /* the group (pid) each range was selected in, 0: none */
+  gint64         drag_start_group;
+  double         drag_group_dx; /* of the drag, already handed on as group-moved */
 };
 
 enum {
   RANGES_CHANGED,
   VIEW_CHANGED,
   SLICE_ACTIVATED,
+  GROUP_MOVED,
   N_SIGNALS
 };
 
@@ -521,6 +528,52 @@ on_label_edge (TslTimelineView *self,
   return y >= TSL_RENDER_RULER_HEIGHT && fabs (x - self->label_width) <= 4;
 }
 
+/* On the lower edge of a metric or counter track (their height is one
+ * setting: dragging any of them resizes them all, as Ctrl+Shift+Up does). */
+static gboolean
+on_track_edge (TslTimelineView *self,
+               double           x,
+               double           y)
+{
+  TslSnapshot *snapshot = shown (self);
+  TslRenderOptions o;
+  double top;
+
+  if (snapshot == NULL || y < TSL_RENDER_RULER_HEIGHT)
+    return FALSE;
+  fill_options (self, &o);
+  top = tsl_render_header_height (&o) - o.scroll_y;
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      double bottom;
+
+      if (tsl_timeline_view_is_group_collapsed (self, track->pid) ||
+          track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
+        continue;
+      bottom = top + tsl_render_track_top (snapshot, &o, i) + tsl_render_track_height (snapshot, &o, i);
+      if (fabs (y - bottom) <= 3)
+        return TRUE;
+      if (bottom > y + 3)
+        break;
+    }
+  return FALSE;
+}
+
+void
+tsl_timeline_view_set_counter_height (TslTimelineView *self,
+                                      double           height)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  if (!isfinite (height))
+    return;
+  self->counter_height = CLAMP (round (height), TSL_RENDER_MIN_COUNTER_HEIGHT,
+                                TSL_RENDER_MAX_COUNTER_HEIGHT);
+  update_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 tsl_timeline_view_set_label_width (TslTimelineView *self,
                                    double           width)
@@ -574,7 +627,8 @@ on_motion (GtkEventControllerMotion *controller,
 {
   self->pointer_x = x;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize" : NULL);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), on_label_edge (self, x, y) ? "col-resize"
+                                                      : on_track_edge (self, x, y) ? "row-resize" : NULL);
 }
 
 static void
@@ -603,6 +657,27 @@ on_drag_begin (GtkGestureDrag  *gesture,
    * middle button pans; elsewhere it selects. */
   self->drag_resizes = on_label_edge (self, x, y);
   self->drag_start_label_width = self->label_width;
+  self->drag_resizes_tracks = !self->drag_resizes && on_track_edge (self, x, y);
+  self->drag_start_counter_height = tsl_timeline_view_get_counter_height (self);
+  /* Ctrl+drag on a merged file's header moves that file along the axis;
+   * a range selected on a file's tracks lies in that file. */
+  self->drag_group = 0;
+  self->drag_group_dx = 0;
+  self->drag_start_group = 0;
+  if (self->snapshot != NULL && tsl_snapshot_get_n_parts (self->snapshot) > 0)
+    {
+      TslRenderOptions o;
+      TslRenderHit hit;
+
+      fill_options (self, &o);
+      if (tsl_render_hit_test (shown (self), &o, x, y, &hit))
+        {
+          if (hit.on_group && (state & GDK_CONTROL_MASK))
+            self->drag_group = hit.group_pid;
+          self->drag_start_group = hit.on_group ? hit.group_pid
+                                   : hit.track >= 0 ? tsl_snapshot_get_track (shown (self), hit.track)->pid : 0;
+        }
+    }
   self->drag_pans = button == GDK_BUTTON_MIDDLE || y < TSL_RENDER_RULER_HEIGHT || x < self->label_width;
   self->dragging_range = (self->select_b || (state & GDK_SHIFT_MASK)) ? TSL_RANGE_B : TSL_RANGE_A;
 }
@@ -617,9 +692,25 @@ on_drag_update (GtkGestureDrag  *gesture,
 
   fill_options (self, &o);
 
+  if (self->drag_group != 0)
+    {
+      double plot = MAX (o.width - tsl_render_label_width (&o), 1);
+      double ns = (dx - self->drag_group_dx) / plot * (self->view_end - self->view_start);
+
+      self->drag_group_dx = dx;
+      if ((gint64) ns != 0)
+        g_signal_emit (self, signals[GROUP_MOVED], 0, self->drag_group, (gint64) ns);
+      return;
+    }
+
   if (self->drag_resizes)
     {
       tsl_timeline_view_set_label_width (self, self->drag_start_label_width + dx);
+      return;
+    }
+  if (self->drag_resizes_tracks)
+    {
+      tsl_timeline_view_set_counter_height (self, self->drag_start_counter_height + dy);
       return;
     }
 
@@ -640,8 +731,30 @@ on_drag_update (GtkGestureDrag  *gesture,
     double t0 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x), 0, span_of (self));
     double t1 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x + dx), 0, span_of (self));
 
+    self->range_group[self->dragging_range] = self->drag_start_group;
     tsl_timeline_view_set_range (self, self->dragging_range, (gint64) MIN (t0, t1), (gint64) MAX (t0, t1));
   }
+}
+
+void
+tsl_timeline_view_set_range_group (TslTimelineView *self,
+                                   TslRangeId       range,
+                                   gint64           pid)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (range == TSL_RANGE_A || range == TSL_RANGE_B);
+
+  self->range_group[range] = pid;
+}
+
+gint64
+tsl_timeline_view_get_range_group (TslTimelineView *self,
+                                   TslRangeId       range)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), 0);
+  g_return_val_if_fail (range == TSL_RANGE_A || range == TSL_RANGE_B, 0);
+
+  return self->range_group[range];
 }
 
 void
@@ -687,7 +800,19 @@ on_drag_end (GtkGestureDrag  *gesture,
   TslRenderOptions o;
   TslRenderHit hit;
 
+  /* The release's offset: motion events may have been compressed. */
+  if (self->drag_resizes_tracks)
+    {
+      tsl_timeline_view_set_counter_height (self, self->drag_start_counter_height + dy);
+      self->drag_resizes_tracks = FALSE;
+      return;
+    }
   /* A click (no drag) on a process header collapses or expands its group. */
+  if (self->drag_group != 0)
+    {
+      self->drag_group = 0;
+      return;
+    }
   if (fabs (dx) > 3 || fabs (dy) > 3 || self->snapshot == NULL)
     return;
 
@@ -781,7 +906,7 @@ query_tooltip (GtkWidget  *widget,
     {
       g_string_append_printf (text, _("\nvalue %.6g · slice min %.6g, max %.6g, sum %.6g"),
                               hit.sample->value, hit.sample->summary.min,
-                              hit.sample->summary.max, hit.sample->summary.sum);
+                              hit.sample->summary.max, hit.sample->summary.sum + 0.0);
     }
 
   gtk_tooltip_set_markup (tooltip, text->str);
@@ -825,10 +950,7 @@ counter_height_action (GtkWidget  *widget,
   TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
   double h = self->counter_height > 0 ? self->counter_height : TSL_RENDER_COUNTER_HEIGHT;
 
-  self->counter_height = CLAMP (round (h * g_variant_get_double (param)),
-                                TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
-  update_adjustment (self);
-  gtk_widget_queue_draw (widget);
+  tsl_timeline_view_set_counter_height (self, h * g_variant_get_double (param));
 }
 
 static void
@@ -978,6 +1100,16 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   signals[SLICE_ACTIVATED] = g_signal_new ("slice-activated", G_TYPE_FROM_CLASS (klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
                                            3, G_TYPE_POINTER, G_TYPE_UINT, G_TYPE_UINT);
+  /**
+   * TslTimelineView::group-moved:
+   * @pid: the group (a merged snapshot's file: its index + 1)
+   * @delta_ns: how far it was dragged since the last emission
+   *
+   * A merged file's header was Ctrl+dragged along the time axis.
+   */
+  signals[GROUP_MOVED] = g_signal_new ("group-moved", G_TYPE_FROM_CLASS (klass),
+                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                       2, G_TYPE_INT64, G_TYPE_INT64);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "d", zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);

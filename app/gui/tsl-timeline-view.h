@@ -51,6 +51,8 @@ void              tsl_timeline_view_set_label_width  (TslTimelineView *self,
                                                       double           width);
 double            tsl_timeline_view_get_label_width  (TslTimelineView *self);
 /* Height of metric and counter tracks (timeline.counter-height changes it). */
+void              tsl_timeline_view_set_counter_height (TslTimelineView *self,
+                                                        double           height);
 double            tsl_timeline_view_get_counter_height (TslTimelineView *self);
 /* The absolute start (ns since the epoch) the ruler reads wall-clock time
  * from; 0 when it shows elapsed time (timeline.elapsed-time toggles). */
@@ -59,6 +61,14 @@ void              tsl_timeline_view_set_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64           start_ns,
                                                       gint64           end_ns);
+/* Merged files: the group (pid) a range was selected in, 0 for none. A
+ * drag sets it from where it started; set it before set_range() to have
+ * the ranges-changed handlers see it. */
+void              tsl_timeline_view_set_range_group  (TslTimelineView *self,
+                                                      TslRangeId       range,
+                                                      gint64           pid);
+gint64            tsl_timeline_view_get_range_group  (TslTimelineView *self,
+                                                      TslRangeId       range);
 gboolean          tsl_timeline_view_get_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64          *start_ns,

@@ -51,6 +51,23 @@ chooser_response_cb (GtkNativeDialog *dialog,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      /* Several files: one timeline, a group per file. */
+      if (g_list_model_get_n_items (files) > 1)
+        {
+          g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+          TslWindow *window = self;
+
+          for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+            g_ptr_array_add (all, g_list_model_get_item (files, i));
+          if (!tsl_window_is_empty (self))
+            {
+              window = tsl_window_new (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+              gtk_window_present (GTK_WINDOW (window));
+            }
+          tsl_window_open_merged (window, (GFile **) all->pdata, all->len, NULL);
+          g_clear_object (&self->chooser);
+          return;
+        }
       for (guint i = 0; i < g_list_model_get_n_items (files); i++)
         {
           g_autoptr(GFile) file = g_list_model_get_item (files, i);
@@ -223,7 +240,9 @@ _tsl_window_update_actions (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-loading",
                                  tsl_window_is_loading (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->file != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", self->file != NULL);
+  /* A report describes one input file. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", self->file != NULL && self->parts == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.file-offsets", self->parts != NULL);
 
   /* Tools that act on an open file stay out of the empty window's way. */
   gtk_widget_set_visible (GTK_WIDGET (self->select_b_button), self->file != NULL);
@@ -247,6 +266,7 @@ _tsl_window_class_actions_init (TslWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, _tsl_window_export_action);
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, _tsl_window_report_action);
   gtk_widget_class_install_action (widget_class, "win.clear-ranges", NULL, _tsl_window_clear_ranges_action);
+  gtk_widget_class_install_action (widget_class, "win.file-offsets", NULL, _tsl_window_offsets_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-loading", NULL);
 }

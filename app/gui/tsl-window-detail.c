@@ -68,7 +68,9 @@ start_detail_cb (gpointer data)
 
   self->detail_source = 0;
 
-  if (base == NULL || self->file == NULL || self->loader == NULL || tsl_window_is_loading (self))
+  /* Merged files are drawn from their samples: a re-read reads one file. */
+  if (base == NULL || self->file == NULL || self->loader == NULL || tsl_window_is_loading (self) ||
+      self->parts != NULL)
     return G_SOURCE_REMOVE;
 
   /* Only a regular file can be read again; a pipe's samples are all there is. */

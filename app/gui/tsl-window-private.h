@@ -65,7 +65,10 @@ struct _TslWindow
   GArray               *search_matches;     /* TslSearchMatch, in the whole snapshot */
   TslSnapshot          *search_snapshot;    /* the one search_matches index */
   int                   search_index;       /* the current match, -1 for none */
+  GPtrArray            *parts;              /* TslWindowPart *: merged files, else NULL */
 };
+
+typedef struct _TslWindowPart TslWindowPart;
 
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
 void              _tsl_window_update_actions     (TslWindow      *self);
@@ -146,6 +149,24 @@ void              _tsl_window_cancel_detail      (TslWindow      *self);
 void              _tsl_window_range_entry_activate (TslWindow    *self,
                                                   GtkEntry       *entry);
 void              _tsl_window_clear_ranges_action (GtkWidget     *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
+/* Merged files (tsl-window-merge.c). */
+void              _tsl_window_part_free          (gpointer        data);
+TslTrace         *_tsl_window_new_trace          (TslWindow      *self);
+gboolean          _tsl_window_merge_is_loading   (TslWindow      *self);
+/* (transfer full): the parts' traces copied and merged; hands the
+ * positions to the compare panel once every file is read. */
+TslSnapshot      *_tsl_window_merge_snapshot     (TslWindow      *self);
+void              _tsl_window_merge_refresh      (TslWindow      *self);
+void              _tsl_window_merge_loaded       (TslWindow      *self);
+void              _tsl_window_merge_part_done    (TslWindow         *self,
+                                                  TslDocumentLoader *loader);
+void              _tsl_window_merge_group_moved  (TslWindow       *self,
+                                                  gint64           pid,
+                                                  gint64           delta_ns,
+                                                  TslTimelineView *view);
+void              _tsl_window_offsets_action     (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
 void              _tsl_window_show_error         (TslWindow      *self,

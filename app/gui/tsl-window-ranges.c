@@ -36,15 +36,50 @@ describe_range (const char *name,
   return g_strdup_printf (_("%s: %s (%s)"), name, span, d);
 }
 
+/* Merged files: the file a range lies in (where it was selected, else
+ * the one it overlaps most), -1 for none. */
+static int
+range_part (TslWindow  *self,
+            TslRangeId  range,
+            gint64      start,
+            gint64      end)
+{
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  gint64 group = tsl_timeline_view_get_range_group (self->timeline, range);
+  guint part;
+
+  if (self->parts == NULL || snapshot == NULL || tsl_snapshot_get_n_parts (snapshot) == 0)
+    return -1;
+  part = group > 0 && group <= tsl_snapshot_get_n_parts (snapshot)
+         ? (guint) (group - 1) : tsl_snapshot_find_part (snapshot, start, end);
+  return part == G_MAXUINT ? -1 : (int) part;
+}
+
 void
 _tsl_window_update_ranges (TslWindow *self)
 {
   gint64 a0 = 0, a1 = 0, b0 = 0, b1 = 0;
   gboolean has_a = tsl_timeline_view_get_range (self->timeline, TSL_RANGE_A, &a0, &a1);
   gboolean has_b = tsl_timeline_view_get_range (self->timeline, TSL_RANGE_B, &b0, &b1);
-  g_autofree char *a = has_a ? describe_range ("A", a0, a1) : NULL;
-  g_autofree char *b = has_b ? describe_range ("B", b0, b1) : NULL;
+  int part_a = has_a ? range_part (self, TSL_RANGE_A, a0, a1) : -1;
+  int part_b = has_b ? range_part (self, TSL_RANGE_B, b0, b1) : -1;
+  const char *file_a = NULL, *file_b = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
   g_autofree char *label = NULL;
+
+  if (part_a >= 0)
+    tsl_snapshot_get_part (tsl_timeline_view_get_snapshot (self->timeline), (guint) part_a, &file_a, NULL, NULL);
+  if (part_b >= 0)
+    tsl_snapshot_get_part (tsl_timeline_view_get_snapshot (self->timeline), (guint) part_b, &file_b, NULL, NULL);
+  {
+    /* Translators: a range's name and the merged file it lies in */
+    g_autofree char *name_a = file_a ? g_strdup_printf (_("A of %s"), file_a) : g_strdup ("A");
+    g_autofree char *name_b = file_b ? g_strdup_printf (_("B of %s"), file_b) : g_strdup ("B");
+
+    a = has_a ? describe_range (name_a, a0, a1) : NULL;
+    b = has_b ? describe_range (name_b, b0, b1) : NULL;
+  }
 
   set_entry_time (self->a_start_entry, has_a, a0);
   set_entry_time (self->a_end_entry, has_a, a1);
@@ -61,6 +96,7 @@ _tsl_window_update_ranges (TslWindow *self)
   gtk_menu_button_set_label (self->ranges_button, label);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-ranges", has_a || has_b);
 
+  tsl_compare_panel_set_range_parts (self->compare_panel, part_a, part_b);
   tsl_compare_panel_set_ranges (self->compare_panel, has_a, a0, a1, has_b, b0, b1);
   _tsl_window_flame_set_ranges (self, has_a, a0, a1, has_b, b0, b1);
 }

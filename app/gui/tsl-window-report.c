@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The report shows the compare panel's rows (filtered and sorted as shown)
+ * The report shows the compare panel's rows (filtered, sorted, top N)
  * and the timeline as shown; hashing the input, the flame graph and the
  * drawing run on a worker thread.
  */
@@ -68,9 +68,13 @@ report_worker (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  flame = tsl_flame_new_diff (job->whole, job->options.a_start_ns, job->options.a_end_ns,
-                              job->whole, job->options.b_start_ns, job->options.b_end_ns,
-                              &selection, job->request, cancellable, NULL);
+  /* Every event of the compare's ranges, as `export --report` draws it;
+   * the kept samples only when the file cannot be re-read by range. */
+  flame = tsl_flame_new_exact (job->request, TRUE, TRUE, &selection, NULL, cancellable, NULL);
+  if (flame == NULL && !g_cancellable_is_cancelled (cancellable))
+    flame = tsl_flame_new_diff (job->whole, job->options.a_start_ns, job->options.a_end_ns,
+                                job->whole, job->options.b_start_ns, job->options.b_end_ns,
+                                &selection, job->request, cancellable, NULL);
   for (guint i = 0; i < job->items->len; i++)
     rows[i] = tsl_compare_item_get_row (g_ptr_array_index (job->items, i));
 
@@ -82,7 +86,7 @@ report_worker (GTask        *task,
   report.request = job->request;
   report.rows = rows;
   report.n_rows = job->items->len;
-  report.top = job->items->len;   /* every row the panel shows */
+  report.top = 0;   /* the default top N of the panel's rows, as on the command line */
   report.flame = flame;
 
   /* The loader may still feed the trace (follow mode). */
@@ -122,7 +126,7 @@ _tsl_window_report_to (TslWindow *self,
   TslReportFormat format;
   ReportJob *job;
 
-  if (shown == NULL || whole == NULL || self->loader == NULL || self->file == NULL)
+  if (shown == NULL || whole == NULL || self->loader == NULL || self->file == NULL || self->parts != NULL)
     return;
   if (!tsl_report_format_from_name (name, &format, NULL))
     {

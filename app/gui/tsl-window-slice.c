@@ -15,7 +15,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tsl-event-details.h"
+#include "tsl-perfetto-details.h"
 #include "tsl-window-private.h"
 
 /* What the pane shows before the details arrive, to append them to. */
@@ -66,7 +66,7 @@ read_details_thread (GTask        *task,
 {
   DetailsRequest *request = task_data;
   GError *error = NULL;
-  GPtrArray *fields = tsl_event_details_read (request->file, request->offset, cancellable, &error);
+  GPtrArray *fields = tsl_slice_details_read (request->file, request->offset, cancellable, &error);
 
   if (fields == NULL)
     g_task_return_error (task, error);
@@ -98,6 +98,8 @@ details_read (GObject      *source,
         append_field (request->text, request->markup, _("Category"), field->value);
       else if (g_str_equal (field->key, "ph"))
         append_field (request->text, request->markup, _("Phase"), field->value);
+      else if (g_str_equal (field->key, "note"))
+        append_field (request->text, request->markup, _("Note"), field->value);
       else if (g_str_has_prefix (field->key, "args."))
         {
           if (!args_seen)
@@ -168,7 +170,10 @@ _tsl_window_show_slice (TslWindow   *self,
   gtk_revealer_set_reveal_child (self->slice_revealer, TRUE);
 
   _tsl_window_cancel_slice_details (self);
-  if (self->file != NULL && g_strcmp0 (tsl_snapshot_get_format (snapshot), "chrome-json") == 0)
+  /* A merged snapshot's offsets are of several files: no arguments read back. */
+  if (self->file != NULL && self->parts == NULL &&
+      (g_strcmp0 (tsl_snapshot_get_format (snapshot), "chrome-json") == 0 ||
+       g_strcmp0 (tsl_snapshot_get_format (snapshot), "perfetto-proto") == 0))
     {
       DetailsRequest *request = g_new0 (DetailsRequest, 1);
       g_autoptr(GTask) task = NULL;

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-range.h"
+#include "tsl-render.h"
 #include "tsl-overview.h"
 #include "tsl-snapshot.h"
 #include "tsl-window-private.h"
@@ -93,7 +94,7 @@ refresh_document (TslWindow *self)
     }
 
   trace = tsl_document_loader_get_trace (self->loader);
-  snapshot = tsl_snapshot_new (trace);
+  snapshot = self->parts != NULL ? _tsl_window_merge_snapshot (self) : tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
   _tsl_window_search_update (self);
   _tsl_window_flame_update_snapshot (self);
@@ -246,6 +247,10 @@ load_cb (GObject      *object,
   tsl_flame_view_set_source (self->flame_view, self->file, tsl_document_loader_get_trace (loader),
                              tsl_trace_get_k (tsl_document_loader_get_trace (loader)));
 
+  /* Merged: the window's own file is one part; the others may still load. */
+  if (self->parts != NULL)
+    _tsl_window_merge_part_done (self, loader);
+
   if (ok)
     {
       add_to_recent (self->file);
@@ -298,11 +303,26 @@ process_budget (void)
   return budget;
 }
 
+/* A trace as the window reads it: time mode, exact while small, the
+ * process's budget. */
+TslTrace *
+_tsl_window_new_trace (TslWindow *self)
+{
+  GSettings *settings;
+  TslTrace *trace;
+
+  settings = tsl_application_get_settings (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
+  /* A small file is drawn exactly from the start; a larger one when zoomed in. */
+  tsl_trace_record_exact (trace, TSL_WINDOW_EXACT_PER_TRACK, TSL_WINDOW_EXACT_TOTAL);
+  tsl_trace_set_budget (trace, process_budget ());
+  return trace;
+}
+
 void
 tsl_window_open (TslWindow *self,
                  GFile     *file)
 {
-  GSettings *settings;
   g_autoptr(TslTrace) trace = NULL;
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
@@ -319,6 +339,9 @@ tsl_window_open (TslWindow *self,
   _tsl_window_cancel_detail (self);
 
   g_set_object (&self->file, file);
+  /* A new open replaces a merge (tsl_window_open_merged() starts here). */
+  g_clear_pointer (&self->parts, g_ptr_array_unref);
+  tsl_compare_panel_set_parts (self->compare_panel, NULL, 0, NULL);
 
   name = g_file_get_basename (file);
   parent = g_file_get_parent (file);
@@ -329,11 +352,7 @@ tsl_window_open (TslWindow *self,
   adw_view_switcher_title_set_subtitle (self->window_title, parent_path);
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, TRUE);
 
-  settings = tsl_application_get_settings (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-  trace = tsl_trace_new (TSL_SAMPLER_TIME, g_settings_get_uint (settings, "sampler-k"), TSL_WINDOW_SEED);
-  /* A small file is drawn exactly from the start; a larger one when zoomed in. */
-  tsl_trace_record_exact (trace, TSL_WINDOW_EXACT_PER_TRACK, TSL_WINDOW_EXACT_TOTAL);
-  tsl_trace_set_budget (trace, process_budget ());
+  trace = _tsl_window_new_trace (self);
 
   g_clear_object (&self->loader);
   self->loader = tsl_document_loader_new (file, trace);
@@ -365,7 +384,7 @@ tsl_window_is_loading (TslWindow *self)
 {
   g_return_val_if_fail (TSL_IS_WINDOW (self), FALSE);
 
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || _tsl_window_merge_is_loading (self);
 }
 
 static gboolean
@@ -382,6 +401,22 @@ on_drop_cb (GtkDropTarget *target,
     return FALSE;
 
   files = g_value_get_boxed (value);
+  /* Several files: one timeline, in this window when it is free. */
+  if (files != NULL && files->next != NULL)
+    {
+      g_autoptr(GPtrArray) all = g_ptr_array_new ();
+      TslWindow *window = self;
+
+      for (GSList *l = files; l; l = l->next)
+        g_ptr_array_add (all, l->data);
+      if (!tsl_window_is_empty (self))
+        {
+          window = tsl_window_new (TSL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+          gtk_window_present (GTK_WINDOW (window));
+        }
+      tsl_window_open_merged (window, (GFile **) all->pdata, all->len, NULL);
+      return TRUE;
+    }
   for (GSList *l = files; l; l = l->next, i++)
     {
       /* The first file goes to this window when it is free, the rest get their own. */
@@ -445,6 +480,7 @@ on_series_selected (TslWindow       *self,
   TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
   const TslSnapshotTrack *best = NULL;
   gsize best_len = 0;
+  gint64 pid;
 
   if (series == NULL || snapshot == NULL)
     {
@@ -475,12 +511,14 @@ on_series_selected (TslWindow       *self,
         }
     }
 
+  /* Merged files: the same thread of every file (two runs, matched by name). */
+  pid = best == NULL ? 0 : tsl_snapshot_get_n_parts (snapshot) > 0 ? TSL_RENDER_ANY_PID : best->pid;
   if (best == NULL)
     tsl_timeline_view_set_highlight_full (self->timeline, series, TRUE, NULL, 0);
   else if (series[best_len - 1] == '\0')
-    tsl_timeline_view_set_highlight_full (self->timeline, best->name, TRUE, best->name, best->pid);
+    tsl_timeline_view_set_highlight_full (self->timeline, best->name, TRUE, best->name, pid);
   else
-    tsl_timeline_view_set_highlight_full (self->timeline, series + best_len, TRUE, best->name, best->pid);
+    tsl_timeline_view_set_highlight_full (self->timeline, series + best_len, TRUE, best->name, pid);
 }
 
 static void
@@ -532,6 +570,7 @@ tsl_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->parts, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tsl_window_parent_class)->dispose (object);
 }
@@ -613,6 +652,8 @@ tsl_window_init (TslWindow *self)
                            G_CALLBACK (_tsl_window_queue_detail), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "view-changed",
                            G_CALLBACK (_tsl_window_update_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "group-moved",
+                           G_CALLBACK (_tsl_window_merge_group_moved), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
 

@@ -3,11 +3,12 @@
 #
 # Builds the libFuzzer harnesses with clang, without a second Meson
 # configuration: the core sources listed in app/core/meson.build and
-# tests/fuzz/fuzz-reader.c, once per reader plus the byte driver.
+# tests/fuzz/fuzz-reader.c, once per reader plus the byte driver, and
+# tests/fuzz/fuzz-state.c for the sampler state reader.
 #
 #   tests/fuzz/build.sh [OUT_DIR]        (default _build-fuzz)
 #
-# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver}.
+# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver,state}.
 # Run one with tests/fuzz/run.sh, or by hand:
 #   _build-fuzz/fuzz-csv -max_total_time=600 CORPUS_DIR
 set -euo pipefail
@@ -58,4 +59,6 @@ for f in chrome-json speedscope perf-script collapsed csv perfetto-proto driver;
   "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer "${def[@]}" tests/fuzz/fuzz-reader.c \
     "${OBJS[@]}" "${PKG_LIBS[@]}" -lm -o "$OUT/fuzz-$f"
 done
-echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver}"
+"$CC" "${CFLAGS[@]}" -fsanitize=fuzzer tests/fuzz/fuzz-state.c \
+  "${OBJS[@]}" "${PKG_LIBS[@]}" -lm -o "$OUT/fuzz-state"
+echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,driver,state}"

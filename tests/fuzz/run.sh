@@ -7,7 +7,7 @@
 #
 #   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR [LIBFUZZER_FLAG...]]
 #
-# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto or driver.
+# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, driver or state.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
 # tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
 # the fuzzer's: 0 when nothing was found.
@@ -68,6 +68,12 @@ case "$HARNESS" in
     seed 47 tests/data/perfetto/*.pftrace
     seed c7 tests/data/collapsed.txt
     ;;
+  state)
+    # The first byte: 00 the file as it is, 01 its body in a fresh header and checksum.
+    seed 00 tests/data/state/*.tss
+    for f in tests/data/state/*.tss; do
+      { printf '\x01'; tail -c +25 "$f" | head -c -32; } > "$corpus/seed-body-$(basename "$f")"
+    done ;;
   *) echo "run.sh: unknown harness $HARNESS" >&2; exit 2 ;;
 esac
 for f in tests/fuzz/regressions/"$HARNESS"/*; do cp -n "$f" "$corpus/"; done

@@ -5,12 +5,12 @@
  * Not a test: the helper tests/unit/test-event-details.py runs, which holds
  * the assertions. For it: reads FILE recording every slice, then prints
  * one JSON object a line per slice: its offset, start, name, and the fields
- * tsl_event_details_read() returns (or the error it gives).
+ * tsl_slice_details_read() returns (or the error it gives).
  */
 #include <stdio.h>
 #include <json-glib/json-glib.h>
 
-#include "tsl-event-details.h"
+#include "tsl-perfetto-details.h"
 #include "tsl-exact.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
@@ -66,7 +66,7 @@ main (int    argc,
           json_builder_add_int_value (b, slice->start_ns + tsl_snapshot_get_start (snapshot));
           json_builder_set_member_name (b, "name");
           json_builder_add_string_value (b, tsl_snapshot_get_frame_name (snapshot, slice->frame));
-          fields = tsl_event_details_read (file, slice->offset, NULL, &details_error);
+          fields = tsl_slice_details_read (file, slice->offset, NULL, &details_error);
           if (fields == NULL)
             {
               json_builder_set_member_name (b, "error");

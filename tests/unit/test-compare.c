@@ -13,7 +13,10 @@
 
 #include <json-glib/json-glib.h>
 
+#include "tsl-budget.h"
 #include "tsl-compare.h"
+#include "tsl-read-stream.h"
+#include "tsl-trace.h"
 #include "tsl-rng.h"
 
 #include "test-stats.h"
@@ -501,6 +504,43 @@ test_fixture_trace (void)
   g_assert_false (io->significant);
 }
 
+/* The window runs a range summary, a compare and a flame graph of the same
+ * ranges at once, all on its loaded trace's budget: what one of them holds
+ * must not change what another computes (it used to take half of what was
+ * left, so a second one could get nothing and fold its threads). */
+static void
+test_budget_held_elsewhere (void)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, request->k, request->seed);
+  g_autoptr(TslBudget) budget = tsl_budget_new_for_process (TSL_BUDGET_DEFAULT_PROCESS);
+  g_autoptr(GPtrArray) alone = NULL;
+  g_autoptr(GPtrArray) crowded = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 held;
+
+  request->path = g_test_build_filename (G_TEST_DIST, "data", "compare", "trace.json", NULL);
+  request->rounds = 500;
+  g_assert_true (tsl_range_spec_parse ("0%..50%", &request->a, NULL));
+  g_assert_true (tsl_range_spec_parse ("50%..100%", &request->b, NULL));
+  tsl_trace_set_budget (trace, budget);
+  g_assert_true (tsl_read_path (trace, request->path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  request->trace = g_object_ref (trace);
+
+  alone = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (alone->len, >, 4);
+
+  /* Another operation in flight holds all that is left. */
+  held = tsl_budget_get_limit (budget) - tsl_budget_get_used (budget);
+  tsl_budget_take (budget, held);
+  crowded = tsl_compare_run (request, NULL, NULL, &error);
+  tsl_budget_give (budget, held);
+  g_assert_no_error (error);
+  assert_same_rows (alone, crowded);
+}
+
 static void
 on_compared (GObject      *source,
              GAsyncResult *result,
@@ -685,6 +725,7 @@ main (int   argc,
   g_test_add_func ("/compare/many-null-series", test_many_null);
   g_test_add_func ("/compare/fixture/metrics", test_fixture_metrics);
   g_test_add_func ("/compare/fixture/trace", test_fixture_trace);
+  g_test_add_func ("/compare/budget-held-elsewhere", test_budget_held_elsewhere);
   g_test_add_func ("/compare/async", test_async);
   g_test_add_func ("/compare/cli", test_cli);
 

@@ -110,6 +110,8 @@ check(f"worker-1/parse: share " in text and f"{float(parse['change_pct']):+.1f} 
 
 check('Differential flame graph, A → B' in text and 'parse' in text.split('Differential flame graph')[-1],
       'PDF: the differential flame graph of a trace with call stacks')
+check('Exact: every event of A and B' in ' '.join(text.split()),
+      'PDF: the flame graph is the exact one of the ranges (as export --flamegraph), not the kept samples')
 metrics = os.path.join(src, 'data', 'compare', 'metrics.csv')
 flat = os.path.join(tmp, 'metrics.pdf')
 r = run('export', '--report', '-o', flat, metrics)

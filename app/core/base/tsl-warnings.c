@@ -12,8 +12,9 @@
 
 typedef struct
 {
-  char   *message;
-  guint64 count;
+  char    *message;
+  guint64  count;
+  gboolean once;     /* a fact about the input, not counted */
 } Warning;
 
 struct _TslWarnings
@@ -53,9 +54,29 @@ tsl_warnings_free (TslWarnings *self)
   g_free (self);
 }
 
+static void
+take (TslWarnings *self,
+      char        *message,
+      gboolean     once);
+
 void
 tsl_warnings_take (TslWarnings *self,
                    char        *message)
+{
+  take (self, message, FALSE);
+}
+
+void
+tsl_warnings_take_once (TslWarnings *self,
+                        char        *message)
+{
+  take (self, message, TRUE);
+}
+
+static void
+take (TslWarnings *self,
+      char        *message,
+      gboolean     once)
 {
   Warning *warning;
 
@@ -71,7 +92,9 @@ tsl_warnings_take (TslWarnings *self,
   warning = g_hash_table_lookup (self->ids, message);
   if (warning != NULL)
     {
-      warning->count++;
+      if (!once && !warning->once)
+        warning->count++;
+      warning->once |= once;
       g_free (message);
       return;
     }
@@ -86,6 +109,7 @@ tsl_warnings_take (TslWarnings *self,
   warning = g_new0 (Warning, 1);
   warning->message = message;
   warning->count = 1;
+  warning->once = once;
   g_ptr_array_add (self->warnings, warning);
   g_hash_table_insert (self->ids, warning->message, warning);
 }
@@ -140,4 +164,59 @@ tsl_warnings_dup_counted (TslWarnings *self,
     }
 
   return g_strv_builder_end (builder);
+}
+
+void
+tsl_warnings_add_counted (TslWarnings *self,
+                          const char  *message,
+                          guint64      count,
+                          gboolean     once)
+{
+  Warning *warning;
+
+  if (count == 0)
+    return;
+  take (self, g_strdup (message), once);
+  warning = g_hash_table_lookup (self->ids, message);
+  if (warning != NULL && !warning->once)
+    warning->count += count - 1;
+  else if (warning == NULL)
+    self->dropped += count - 1;   /* past MAX_WARNINGS */
+}
+
+guint64
+tsl_warnings_get_dropped (TslWarnings *self)
+{
+  return self->dropped;
+}
+
+void
+tsl_warnings_add_dropped (TslWarnings *self,
+                          guint64      count)
+{
+  self->dropped += count;
+}
+
+guint
+tsl_warnings_get_n (TslWarnings *self)
+{
+  return self->warnings->len;
+}
+
+const char *
+tsl_warnings_get_nth (TslWarnings *self,
+                      guint        i,
+                      guint64     *count,
+                      gboolean    *once)
+{
+  const Warning *warning;
+
+  g_return_val_if_fail (i < self->warnings->len, NULL);
+
+  warning = g_ptr_array_index (self->warnings, i);
+  if (count != NULL)
+    *count = warning->count;
+  if (once != NULL)
+    *once = warning->once;
+  return warning->message;
 }

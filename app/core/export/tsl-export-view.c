@@ -5,6 +5,7 @@
  * One row per slice, `track,depth,start_s,end_s,name,exact`: on a track that
  * holds every slice of the view (tsl-exact.h) those slices, exact; on a
  * sampled track, what the painter draws of each kept sample, level by level.
+ * And the view's flow arrows, one row per arrow.
  */
 #define G_LOG_DOMAIN "tsl-export"
 
@@ -105,6 +106,63 @@ tsl_export_write_view (TslSnapshot   *snapshot,
                           tsl_snapshot_get_frame_name (snapshot, s->frame), TRUE);
           }
 
+      if (buf->len >= 64 * 1024)
+        {
+          if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error))
+            return FALSE;
+          g_string_truncate (buf, 0);
+        }
+    }
+
+  return g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error);
+}
+
+static void
+append_end (GString                *buf,
+            TslSnapshot            *snapshot,
+            const TslSnapshotTrack *track,
+            guint                   slice,
+            gint64                  time_ns)
+{
+  g_autofree char *time = tsl_csv_format_double ((double) time_ns / 1e9);
+
+  tsl_csv_append_field (buf, track->name);
+  g_string_append_printf (buf, ",%u,", track->slices[slice].depth);
+  tsl_csv_append_field (buf, tsl_snapshot_get_frame_name (snapshot, track->slices[slice].frame));
+  g_string_append_printf (buf, ",%s", time);
+}
+
+gboolean
+tsl_export_write_flows (TslSnapshot   *snapshot,
+                        gint64         view_start_ns,
+                        gint64         view_end_ns,
+                        const char    *tracks,
+                        GOutputStream *out,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GString) buf = g_string_new ("from_track,from_depth,from_name,from_s,"
+                                         "to_track,to_depth,to_name,to_s\n");
+  g_autoptr(GPatternSpec) pattern = tracks ? g_pattern_spec_new (tracks) : NULL;
+  const TslSnapshotFlow *flows;
+  guint n = 0;
+
+  flows = tsl_snapshot_get_flows (snapshot, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TslSnapshotFlow *f = &flows[i];
+      const TslSnapshotTrack *from = tsl_snapshot_get_track (snapshot, f->from_track);
+      const TslSnapshotTrack *to = tsl_snapshot_get_track (snapshot, f->to_track);
+
+      if (MAX (f->from_ns, f->to_ns) < view_start_ns || MIN (f->from_ns, f->to_ns) >= view_end_ns)
+        continue;
+      if (pattern && !g_pattern_spec_match_string (pattern, from->name) &&
+          !g_pattern_spec_match_string (pattern, to->name))
+        continue;
+      append_end (buf, snapshot, from, f->from_slice, f->from_ns);
+      g_string_append_c (buf, ',');
+      append_end (buf, snapshot, to, f->to_slice, f->to_ns);
+      g_string_append_c (buf, '\n');
       if (buf->len >= 64 * 1024)
         {
           if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error))

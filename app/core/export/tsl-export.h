@@ -61,6 +61,16 @@ gboolean          tsl_export_write_view         (TslSnapshot             *snapsh
                                                  GOutputStream           *out,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
+/* from_track,from_depth,from_name,from_s,to_track,to_depth,to_name,to_s —
+ * one row per flow arrow of the exact view (tsl_snapshot_get_flows()) that
+ * the view [start, end) reaches, one of whose tracks matches `tracks`. */
+gboolean          tsl_export_write_flows        (TslSnapshot             *snapshot,
+                                                 gint64                   view_start_ns,
+                                                 gint64                   view_end_ns,
+                                                 const char              *tracks,
+                                                 GOutputStream           *out,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
 /* Atomically writes `contents` to `file`. */
 gboolean          tsl_export_replace_contents   (GFile                   *file,
                                                  const char              *contents,

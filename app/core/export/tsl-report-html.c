@@ -32,7 +32,7 @@ static const char style[] =
   "tr.significant td{font-weight:bold}tr.first-rest td{border-top:2px solid #999}"
   "dl{display:grid;grid-template-columns:9em auto;gap:2px 12px;font-size:.9em}"
   "dt{font-weight:bold}dd{margin:0;word-break:break-all}"
-  "svg{max-width:100%;height:auto}"
+  "svg{max-width:100%;height:auto}p.note{color:#555;font-size:.9em}"
   "@media print{body{margin:0}figure{break-inside:avoid}}";
 
 static cairo_status_t
@@ -207,7 +207,9 @@ _tsl_report_write_html (const TslReport        *r,
 
     if (_tsl_report_flame_options (r, TIMELINE_WIDTH, &flame))
       {
-        append_text (html, "<h2>", flame.title, "</h2>\n<figure>");
+        append_text (html, "<h2>", flame.title, "</h2>\n");
+        /* As text too: the drawing's words are glyphs in SVG. */
+        append_text (html, "<p class=\"note\">", flame.subtitle, "</p>\n<figure>");
         append_svg (html, "flame", draw_flame, r, flame.width, flame.height);
         g_string_append (html, "</figure>\n");
       }

@@ -308,6 +308,10 @@ _tsl_report_flame_options (const TslReport       *report,
   tsl_render_flame_options_init (options, width, 100);
   options->legend = TRUE;
   options->title = _("Differential flame graph, A → B");
+  /* The flame page's words for what the numbers are. */
+  options->subtitle = tsl_flame_is_exact (report->flame)
+                      ? _("Exact: every event of A and B; each frame's change tested on time blocks")
+                      : _("Sampled: drawn from the kept samples of the range");
   options->height = MIN (tsl_render_flame_natural_height (report->flame, options), 4 * width);
   return TRUE;
 }

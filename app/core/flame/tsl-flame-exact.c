@@ -261,6 +261,42 @@ fold_warning (GPtrArray     *warnings,
                                       n_paths >= 100000 ? "at least " : "", n_paths, TSL_RANGE_OTHER_PATH));
 }
 
+/* The flame graph of reads made with max_paths (`req` has keep_effects off). */
+static TslFlame *
+build_from_reads (const TslCompareRequest *req,
+                  const gboolean           has[2],
+                  TslExactReads           *reads,
+                  const TslFlameSelection *selection,
+                  GPtrArray               *warnings,
+                  GCancellable            *cancellable,
+                  GError                 **error)
+{
+  g_autoptr(TslFlame) self = NULL;
+  g_autoptr(GPtrArray) tracks_a = select_tracks (reads->stats[0], selection);
+  g_autoptr(GPtrArray) tracks_b = select_tracks (reads->stats[1], selection);
+  gboolean diff = has[0] && has[1];
+  GPtrArray *tracks[2] = { tracks_a, tracks_b };
+
+  self = _tsl_flame_new_empty (resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO, tracks),
+                               diff);
+  self->exact = TRUE;
+  self->confidence = diff ? req->confidence : 0;
+  /* A single range is laid out as side 1, like tsl_flame_new(). */
+  if (diff)
+    add_paths (self, 0, tracks_a, selection);
+  add_paths (self, 1, has[1] ? tracks_b : tracks_a, selection);
+  fold_warning (warnings, "A", reads->stats[0]);
+  fold_warning (warnings, "B", reads->stats[1]);
+  _tsl_flame_finish (self, 1);
+
+  if (diff && !run_tests (self, req, reads, cancellable, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
 static TslFlame *
 build (const TslCompareRequest *request,
        gboolean                 has_a,
@@ -271,13 +307,9 @@ build (const TslCompareRequest *request,
        GError                 **error)
 {
   g_autoptr(TslCompareRequest) req = tsl_compare_request_copy (request);
-  g_autoptr(TslFlame) self = NULL;
-  g_autoptr(GPtrArray) tracks_a = NULL;
-  g_autoptr(GPtrArray) tracks_b = NULL;
   const gboolean has[2] = { has_a, has_b };
-  gboolean diff = has_a && has_b;
   TslExactReads reads;
-  GPtrArray *tracks[2];
+  TslFlame *flame;
 
   g_return_val_if_fail (has_a || has_b, NULL);
 
@@ -285,33 +317,46 @@ build (const TslCompareRequest *request,
   req->keep_effects = FALSE;
   if (!_tsl_compare_read_exact (req, has, &reads, warnings, cancellable, error))
     return NULL;
+  flame = build_from_reads (req, has, &reads, selection, warnings, cancellable, error);
+  _tsl_exact_reads_clear (&reads);
+  return flame;
+}
 
-  tracks_a = select_tracks (reads.stats[0], selection);
-  tracks_b = select_tracks (reads.stats[1], selection);
-  tracks[0] = tracks_a;
-  tracks[1] = tracks_b;
-  self = _tsl_flame_new_empty (resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO, tracks),
-                               diff);
-  self->exact = TRUE;
-  self->confidence = diff ? request->confidence : 0;
-  /* A single range is laid out as side 1, like tsl_flame_new(). */
-  if (diff)
-    add_paths (self, 0, tracks_a, selection);
-  add_paths (self, 1, has_b ? tracks_b : tracks_a, selection);
-  fold_warning (warnings, "A", reads.stats[0]);
-  fold_warning (warnings, "B", reads.stats[1]);
-  _tsl_flame_finish (self, 1);
+GPtrArray *
+tsl_flame_compare_run (const TslCompareRequest *request,
+                       const TslFlameSelection *selection,
+                       TslFlame               **flame,
+                       GStrv                   *warnings,
+                       GCancellable            *cancellable,
+                       GError                 **error)
+{
+  g_autoptr(TslCompareRequest) req = tsl_compare_request_copy (request);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  const gboolean both[2] = { TRUE, TRUE };
+  TslExactReads reads;
+  GPtrArray *rows;
 
-  if (diff && !run_tests (self, req, &reads, cancellable, error))
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (flame != NULL, NULL);
+
+  *flame = NULL;
+  req->max_paths = TSL_FLAME_MAX_PATHS;
+  rows = _tsl_compare_run_keeping_reads (req, &reads, cancellable, notes, error);
+  if (rows != NULL && reads.stats[0] != NULL && reads.stats[1] != NULL)
     {
-      _tsl_exact_reads_clear (&reads);
-      return NULL;
+      req->keep_effects = FALSE;
+      *flame = build_from_reads (req, both, &reads, selection, notes, cancellable, error);
+      if (*flame == NULL)
+        g_clear_pointer (&rows, g_ptr_array_unref);
     }
   _tsl_exact_reads_clear (&reads);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
 
-  return g_steal_pointer (&self);
+  if (warnings != NULL)
+    {
+      g_ptr_array_add (notes, NULL);
+      *warnings = (GStrv) g_ptr_array_steal (notes, NULL);
+    }
+  return rows;
 }
 
 TslFlame *

@@ -133,6 +133,16 @@ TslFlame           *tsl_flame_new_exact          (const TslCompareRequest *reque
                                                   GStrv                   *warnings,
                                                   GCancellable            *cancellable,
                                                   GError                 **error);
+/* One pass over the request's ranges for both the compare table, as
+ * tsl_compare_run() makes it, and the exact differential flame graph of the
+ * selection, as tsl_flame_new_exact() makes it. *flame is NULL (and the rows
+ * the kept samples') when the file cannot be re-read by range. */
+GPtrArray          *tsl_flame_compare_run        (const TslCompareRequest *request,
+                                                  const TslFlameSelection *selection,
+                                                  TslFlame               **flame,
+                                                  GStrv                   *warnings,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
 /* The same on a worker thread (request and selection are copied). */
 void                tsl_flame_new_exact_async    (const TslCompareRequest *request,
                                                   gboolean                 has_a,

@@ -21,6 +21,9 @@ struct _TslExact
   GStringChunk *chunk;
   GHashTable   *label_ids;  /* label (in chunk) → id */
   GPtrArray    *labels;     /* id → label; [0] = "" */
+  GArray       *flows;      /* TslExactFlow, at most max_flows */
+  guint         max_flows;
+  guint64       flows_dropped;
 };
 
 static void
@@ -48,6 +51,8 @@ tsl_exact_new (gint64 start_ns,
   self->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->labels = g_ptr_array_new ();
   g_ptr_array_add (self->labels, (gpointer) "");
+  self->flows = g_array_new (FALSE, FALSE, sizeof (TslExactFlow));
+  self->max_flows = TSL_EXACT_FLOWS;
   return self;
 }
 
@@ -60,6 +65,7 @@ drop_all (TslExact *self)
   g_hash_table_remove_all (self->label_ids);
   g_ptr_array_set_size (self->labels, 1);
   g_string_chunk_clear (self->chunk);
+  g_array_set_size (self->flows, 0);
 }
 
 void
@@ -71,6 +77,7 @@ tsl_exact_free (TslExact *self)
   g_hash_table_unref (self->label_ids);
   g_ptr_array_unref (self->labels);
   g_string_chunk_free (self->chunk);
+  g_array_unref (self->flows);
   g_free (self);
 }
 
@@ -176,4 +183,47 @@ guint
 tsl_exact_get_n_labels (TslExact *self)
 {
   return self->labels->len;
+}
+
+gboolean
+tsl_exact_record_flow (TslExact    *self,
+                       guint        track,
+                       guint64      key,
+                       gint64       time_ns,
+                       guint        depth,
+                       TslFlowBind  bind,
+                       guint        dir)
+{
+  TslExactFlow flow = { 0, };
+
+  if (!self->complete || time_ns < self->start_ns || time_ns >= self->end_ns)
+    return TRUE;
+  if (self->flows->len >= self->max_flows)
+    {
+      self->flows_dropped++;
+      return FALSE;
+    }
+  flow.key = key;
+  flow.time_ns = time_ns;
+  flow.track = track;
+  flow.seq = self->flows->len;
+  flow.depth = (guint16) MIN (depth, G_MAXUINT16);
+  flow.bind = (guint8) bind;
+  flow.dir = (guint8) dir;
+  g_array_append_val (self->flows, flow);
+  return TRUE;
+}
+
+const TslExactFlow *
+tsl_exact_get_flows (TslExact *self,
+                     guint    *n)
+{
+  *n = self->flows->len;
+  return (const TslExactFlow *) (gpointer) self->flows->data;
+}
+
+guint64
+tsl_exact_get_flows_dropped (TslExact *self)
+{
+  return self->flows_dropped;
 }

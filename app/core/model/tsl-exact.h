@@ -29,6 +29,34 @@ typedef struct {
   guint32 pad;
 } TslExactSlice;
 
+/* A flow endpoint (an arrow's tail or head): what binds it to a slice of
+ * its track, and which way the flow goes through it. Arrows join the
+ * endpoints of one flow id in time order: an endpoint with IN draws an
+ * arrow from the flow's last endpoint with OUT; one without OUT ends it. */
+typedef enum {
+  TSL_FLOW_BIND_SLICE,      /* the slice starting at time_ns at `depth` */
+  TSL_FLOW_BIND_ENCLOSING,  /* the deepest slice holding time_ns */
+  TSL_FLOW_BIND_NEXT,       /* the first slice starting at or after time_ns */
+} TslFlowBind;
+
+#define TSL_FLOW_IN  1u
+#define TSL_FLOW_OUT 2u
+
+/* At most this many endpoints of a view are kept (32 bytes each): the rest
+ * are counted and not drawn. */
+#define TSL_EXACT_FLOWS 200000
+
+typedef struct {
+  guint64 key;        /* the flow's id, hashed with what scopes it */
+  gint64  time_ns;    /* absolute */
+  guint32 track;
+  guint32 seq;        /* order of recording: ties in time keep file order */
+  guint16 depth;      /* TSL_FLOW_BIND_SLICE */
+  guint8  bind;       /* TslFlowBind */
+  guint8  dir;        /* TSL_FLOW_IN | TSL_FLOW_OUT */
+  guint32 pad;
+} TslExactFlow;
+
 typedef struct _TslExact TslExact;
 
 TslExact         *tsl_exact_new                 (gint64           start_ns,
@@ -57,5 +85,18 @@ const TslExactSlice *tsl_exact_get_slices       (TslExact        *self,
 const char       *tsl_exact_lookup              (TslExact        *self,
                                                  guint32          label);
 guint             tsl_exact_get_n_labels        (TslExact        *self);
+/* Records a flow endpoint of `track` when its time is in the window and
+ * the flow budget has room; FALSE when it was dropped for the budget. */
+gboolean          tsl_exact_record_flow         (TslExact        *self,
+                                                 guint            track,
+                                                 guint64          key,
+                                                 gint64           time_ns,
+                                                 guint            depth,
+                                                 TslFlowBind      bind,
+                                                 guint            dir);
+const TslExactFlow *tsl_exact_get_flows         (TslExact        *self,
+                                                 guint           *n);
+/* Endpoints dropped because the flow budget was full. */
+guint64           tsl_exact_get_flows_dropped   (TslExact        *self);
 
 G_END_DECLS

@@ -10,31 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tsl-snapshot.h"
+#include "tsl-flow-match.h"
+#include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
-struct _TslSnapshot
-{
-  GPtrArray        *frame_names;  /* id → name; id 0 is "" */
-  GHashTable       *frame_ids;    /* name → id */
-  GArray           *frames;       /* guint32 frame ids of every sample's stack */
-  TslSnapshotTrack *tracks;
-  guint             n_tracks;
-  gint64            start_ns;
-  gint64            span_ns;
-  guint64           events;
-  guint             k;
-  gboolean          has_time;
-  char             *format;
-  gboolean          exact;
-  gint64            exact_start;
-  gint64            exact_end;
-};
 
-static guint32
-intern_frame (TslSnapshot *self,
-              const char  *name,
-              gsize        len)
+guint32
+_tsl_snapshot_intern_frame (TslSnapshot *self,
+                            const char  *name,
+                            gsize        len)
 {
   g_autofree char *key = g_strndup (name, len);
   gpointer id;
@@ -63,7 +47,7 @@ split_stack (TslSnapshot *self,
     {
       const char *semi = strchr (p, ';');
       gsize len = semi ? (gsize) (semi - p) : strlen (p);
-      guint32 id = intern_frame (self, p, len);
+      guint32 id = _tsl_snapshot_intern_frame (self, p, len);
 
       g_array_append_val (self->frames, id);
       n++;
@@ -146,7 +130,7 @@ copy_slices (TslSnapshot      *self,
             depth += *p == ';';
           leaf = leaf ? leaf + 1 : text;
           g_array_index (leaves, LeafOf, label) =
-            (LeafOf) { intern_frame (self, leaf, strlen (leaf)), depth };
+            (LeafOf) { _tsl_snapshot_intern_frame (self, leaf, strlen (leaf)), depth };
         }
 
       s->start_ns = tsl_time_sub (slices[i].start_ns, self->start_ns);
@@ -266,20 +250,30 @@ name_collisions (TslSnapshot *self)
 }
 
 TslSnapshot *
-tsl_snapshot_new (TslTrace *trace)
+_tsl_snapshot_alloc (void)
 {
-  TslSnapshot *self;
-  g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
-  gint64 start = 0, end = 0;
+  TslSnapshot *self = g_atomic_rc_box_new0 (TslSnapshot);
 
-  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
-
-  self = g_atomic_rc_box_new0 (TslSnapshot);
   self->frame_names = g_ptr_array_new_with_free_func (g_free);
   self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
   /* Reserved so that data is never NULL: samples without frames still point into it. */
   self->frames = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 16);
-  intern_frame (self, "", 0);
+  _tsl_snapshot_intern_frame (self, "", 0);
+  return self;
+}
+
+TslSnapshot *
+tsl_snapshot_new (TslTrace *trace)
+{
+  TslSnapshot *self;
+  g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree TslExactFlow *ends_copy = NULL;
+  guint n_ends = 0;
+  gint64 start = 0, end = 0;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
+
+  self = _tsl_snapshot_alloc ();
 
   tsl_trace_lock (trace);
 
@@ -296,7 +290,10 @@ tsl_snapshot_new (TslTrace *trace)
   self->tracks = g_new0 (TslSnapshotTrack, self->n_tracks);
 
   for (guint i = 0; i < self->n_tracks; i++)
-    copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+    {
+      copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+      self->tracks[i].trace_index = i;
+    }
 
   if (tsl_trace_get_exact (trace, &self->exact_start, &self->exact_end))
     {
@@ -317,6 +314,14 @@ tsl_snapshot_new (TslTrace *trace)
           }
     }
 
+  if (self->exact)
+    {
+      const TslExactFlow *ends = tsl_trace_get_exact_flows (trace, &n_ends);
+
+      if (n_ends > 0)
+        ends_copy = g_memdup2 (ends, (gsize) n_ends * sizeof *ends);
+    }
+
   tsl_trace_unlock (trace);
 
   /* Frame arrays are stable only once self->frames stops growing. */
@@ -328,6 +333,16 @@ tsl_snapshot_new (TslTrace *trace)
   if (self->n_tracks > 1)
     qsort (self->tracks, self->n_tracks, sizeof (TslSnapshotTrack), compare_tracks);
   name_collisions (self);
+
+  if (ends_copy != NULL)
+    {
+      g_autofree guint *track_of = g_new (guint, MAX (self->n_tracks, 1));
+
+      for (guint i = 0; i < self->n_tracks; i++)
+        track_of[self->tracks[i].trace_index] = i;
+      self->flows = tsl_flow_match (self->tracks, track_of, self->n_tracks, ends_copy, n_ends,
+                                    self->start_ns, &self->n_flows);
+    }
 
   return self;
 }
@@ -346,7 +361,11 @@ snapshot_clear (gpointer data)
       g_free (self->tracks[i].slices);
     }
   g_free (self->tracks);
+  g_free (self->flows);
   g_free (self->format);
+  for (guint i = 0; i < self->n_parts; i++)
+    g_free (self->parts[i].name);
+  g_free (self->parts);
   g_clear_pointer (&self->frame_ids, g_hash_table_unref);
   g_clear_pointer (&self->frame_names, g_ptr_array_unref);
   g_clear_pointer (&self->frames, g_array_unref);
@@ -478,4 +497,14 @@ tsl_snapshot_slice_parent (const TslSnapshotTrack *track,
         track->slices[i].start_ns <= s->start_ns && track->slices[i].end_ns >= s->end_ns)
       return i;
   return G_MAXUINT;
+}
+
+const TslSnapshotFlow *
+tsl_snapshot_get_flows (TslSnapshot *self,
+                        guint       *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  *n = self->n_flows;
+  return self->flows;
 }

@@ -33,6 +33,18 @@ typedef struct {
   guint32        depth;      /* 0 for a root span */
 } TslSnapshotSlice;
 
+/* An arrow of a flow between two exact slices (tsl-flow-match.h): track
+ * and slice indices of the snapshot, and the times (from the trace start)
+ * where it leaves and arrives. */
+typedef struct {
+  guint          from_track;
+  guint          from_slice;
+  guint          to_track;
+  guint          to_slice;
+  gint64         from_ns;
+  gint64         to_ns;
+} TslSnapshotFlow;
+
 typedef struct {
   char              *name;
   char              *process;
@@ -53,6 +65,7 @@ typedef struct {
   gboolean           exact;
   guint              n_slices;
   TslSnapshotSlice  *slices;
+  guint              trace_index;  /* the track's index in its TslTrace */
 } TslSnapshotTrack;
 
 typedef struct _TslSnapshot TslSnapshot;
@@ -90,6 +103,40 @@ guint                   tsl_snapshot_slice_parent     (const TslSnapshotTrack *t
 gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
                                                        gint64            *start_ns,
                                                        gint64            *end_ns);
+
+/* Exact view: the flow arrows between its slices, by flow then time. */
+const TslSnapshotFlow  *tsl_snapshot_get_flows        (TslSnapshot       *self,
+                                                       guint             *n);
+
+/* Several files on one time axis (tsl-snapshot-merge.c): a copy of each
+ * part with its times moved by positions[i] (ns; the smallest becomes 0)
+ * and its tracks in one group per file, pid i + 1, process names[i]. A
+ * thread name that several processes of one file have reads "name
+ * [process]", as compare names it. */
+TslSnapshot            *tsl_snapshot_new_merged       (TslSnapshot * const *parts,
+                                                       const char * const  *names,
+                                                       const gint64        *positions,
+                                                       guint                n_parts);
+/* Where files start on the merged axis by their own clocks: wall-clock
+ * times (since the epoch) are always shared; other clocks (a host's
+ * monotonic or boot time) only when every file's range overlaps another's.
+ * Otherwise every file starts at 0. TRUE when aligned by clock. */
+gboolean                tsl_snapshot_align            (const gint64      *starts,
+                                                       const gint64      *spans,
+                                                       guint              n,
+                                                       gint64            *positions);
+/* 0 unless merged. */
+guint                   tsl_snapshot_get_n_parts      (TslSnapshot       *self);
+/* Part i: its name, position on the merged axis and span. */
+gboolean                tsl_snapshot_get_part         (TslSnapshot       *self,
+                                                       guint              i,
+                                                       const char       **name,
+                                                       gint64            *position,
+                                                       gint64            *span);
+/* The part [start, end) overlaps most, G_MAXUINT for none. */
+guint                   tsl_snapshot_find_part        (TslSnapshot       *self,
+                                                       gint64             start_ns,
+                                                       gint64             end_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSnapshot, tsl_snapshot_unref)
 

@@ -11,36 +11,8 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "tsl-exact.h"
-#include "tsl-label-store.h"
-#include "tsl-trace.h"
-#include "tsl-warnings.h"
+#include "tsl-trace-private.h"
 
-typedef struct
-{
-  TslTrackKind  kind;
-  gint64        pid;
-  gint64        tid;
-  guint32       name;   /* key part for non-thread tracks, 0 for threads */
-} TrackKey;
-
-typedef struct
-{
-  TrackKey      key;
-  guint32       unit;
-  guint32       display;   /* cached "Thread TID" */
-  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
-  gboolean      spans;     /* values are durations (ns) of spans at their time */
-  TslSampler   *sampler;
-} Track;
-
-/* What one track costs beyond its samples' growth, taken from the budget
- * when it is made: the track and its sampler with their first slots, the
- * tables that find it, a reader's state for it and a snapshot's copy. */
-#define TRACK_COST 2048
-
-/* Past the budget, tracks of each kind fold into one of these (pid FOLD_PID). */
-#define FOLD_PID G_MAXINT64
 static const char *const fold_names[] = {
   [TSL_TRACK_THREAD] = "other threads",
   [TSL_TRACK_COUNTER] = "other counters",
@@ -54,74 +26,6 @@ static const char *const fold_nouns[] = {
   [TSL_TRACK_COUNTER] = N_("the counters"),
   [TSL_TRACK_METRIC] = N_("the series"),
   [TSL_TRACK_ASYNC] = N_("the async spans"),
-};
-
-typedef struct
-{
-  guint32  name;
-  gboolean has_sort_index;
-  int      sort_index;
-} Meta;
-
-struct _TslTrace
-{
-  GObject         parent_instance;
-
-  GMutex          mutex;
-  TslSamplerMode  mode;
-  guint           k;
-  guint64         seed;
-  TslTimeGrid    *grid;
-
-  char           *format;
-
-  GStringChunk   *chunk;
-  GHashTable     *string_ids;    /* const char * (in chunk) → id */
-  GPtrArray      *strings;       /* id → const char *, [0] = NULL */
-  TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
-  guint           next_label_collect;
-
-  GPtrArray      *tracks;        /* Track * */
-  GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
-
-  TslBudget      *budget;
-  gboolean        folding;       /* the budget refused a track: new ones fold */
-  guint           fold_tracks[G_N_ELEMENTS (fold_names)];   /* index + 1 */
-  guint64         dropped_meta;  /* names of folded threads and processes not kept */
-
-  GHashTable     *processes;     /* gint64 * → Meta */
-  GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
-
-  guint64         events;
-  guint64         flows[3];   /* Chrome flow events s, t, f: counted, not drawn */
-  gboolean        has_span;
-  gint64          span_start;
-  gint64          span_end;
-  gboolean        has_time;
-
-  gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
-  gint64          filter_start;
-  gint64          filter_end;
-
-  TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
-  gpointer        event_data;
-  gboolean        has_pending;   /* an event offered, its label not yet seen */
-  gboolean        pending_kept;  /* … and its sampler kept it */
-  guint           pending_track;
-  gint64          pending_time;
-  double          pending_value;
-  TslExact       *exact;         /* see tsl_trace_record_exact() */
-  gint64          event_offset;
-  gboolean        label_sampler; /* the last offer's label goes to its sampler */
-  gboolean        label_exact;   /* … and/or to the exact recorder */
-  /* For a chunk index (read/tsl-chunk-index.h): offered times since the
-   * last tsl_trace_take_window(), and a count of everything else a reader
-   * changed (tracks, names, units, warnings). */
-  gint64          window_min;
-  gint64          window_max;
-  guint64         changes;
-
-  TslWarnings    *warnings;
 };
 
 G_DEFINE_FINAL_TYPE (TslTrace, tsl_trace, G_TYPE_OBJECT)
@@ -185,6 +89,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->exact, tsl_exact_free);
+  g_clear_pointer (&self->first_indices, g_hash_table_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (tsl_trace_parent_class)->finalize (object);
@@ -411,7 +316,7 @@ cut_long_parts (TslTrace   *self,
     }
   if (out == NULL)
     return NULL;
-  tsl_trace_add_warning (self, _("names longer than %u bytes were cut to their first %u bytes and “…”"),
+  tsl_trace_add_warning_once (self, _("names longer than %u bytes were cut to their first %u bytes and “…”"),
                          NAME_MAX_BYTES, NAME_MAX_BYTES - (guint) strlen ("…"));
   return g_string_free (out, FALSE);
 }
@@ -441,7 +346,7 @@ tsl_trace_intern (TslTrace   *self,
     {
       g_autofree char *valid = g_utf8_make_valid (str, -1);
 
-      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+      tsl_trace_add_warning_once (self, _("names that are not valid UTF-8 were read; "
                              "their bad bytes are shown as U+FFFD"));
       return tsl_trace_intern (self, valid);
     }
@@ -506,14 +411,15 @@ tsl_trace_lookup (TslTrace *self,
 }
 
 static TslSampler *
-new_sampler (TslTrace *self)
+new_sampler (TslTrace       *self,
+             const TrackKey *key)
 {
   TslSampler *sampler;
 
   if (self->mode == TSL_SAMPLER_TIME)
     sampler = tsl_sampler_new_time (self->grid, self->seed);
   else
-    sampler = tsl_sampler_new_count (self->k, self->seed, 0);
+    sampler = tsl_sampler_new_count (self->k, self->seed, _tsl_trace_first_index (self, key));
   tsl_sampler_set_budget (sampler, self->budget);
   return sampler;
 }
@@ -525,9 +431,34 @@ add_track (TslTrace       *self,
   Track *track = g_new0 (Track, 1);
 
   track->key = *key;
-  track->sampler = new_sampler (self);
+  track->sampler = new_sampler (self, key);
   g_ptr_array_add (self->tracks, track);
   return self->tracks->len - 1;
+}
+
+guint
+_tsl_trace_add_track (TslTrace       *self,
+                      const TrackKey *key,
+                      TslSampler     *sampler,
+                      gboolean        folded)
+{
+  Track *track = g_new0 (Track, 1);
+
+  track->key = *key;
+  track->sampler = sampler;
+  tsl_budget_take (self->budget, TRACK_COST);
+  g_ptr_array_add (self->tracks, track);
+  if (folded)
+    self->fold_tracks[MIN ((guint) key->kind, TSL_TRACE_N_KINDS - 1)] = self->tracks->len;
+  else
+    g_hash_table_insert (self->track_ids, &track->key, GUINT_TO_POINTER (self->tracks->len));
+  return self->tracks->len - 1;
+}
+
+const char *
+_tsl_trace_fold_name (TslTrackKind kind)
+{
+  return fold_names[MIN ((guint) kind, G_N_ELEMENTS (fold_names) - 1)];
 }
 
 /* The track everything of `kind` goes to once the budget is spent; made
@@ -1228,14 +1159,11 @@ tsl_trace_take_window (TslTrace *self,
  * the last collection kept (at least 4096) have come in: amortised O(1) per
  * label, and the store never much larger than what the samplers hold, so
  * peak memory does not grow with the input. */
-static void
-maybe_collect_labels (TslTrace *self)
+void
+_tsl_trace_collect_labels (TslTrace *self)
 {
   g_autofree TslSampler **samplers = NULL;
   guint live;
-
-  if (tsl_label_store_get_size (self->labels) <= self->next_label_collect)
-    return;
 
   samplers = g_new (TslSampler *, MAX (self->tracks->len, 1));
   for (guint i = 0; i < self->tracks->len; i++)
@@ -1244,6 +1172,13 @@ maybe_collect_labels (TslTrace *self)
 
   live = tsl_label_store_get_size (self->labels);
   self->next_label_collect = live + MAX (4096, live / 4);
+}
+
+static void
+maybe_collect_labels (TslTrace *self)
+{
+  if (tsl_label_store_get_size (self->labels) > self->next_label_collect)
+    _tsl_trace_collect_labels (self);
 }
 
 void
@@ -1269,7 +1204,7 @@ tsl_trace_set_label (TslTrace   *self,
   if (!g_utf8_validate (label, -1, NULL))
     {
       valid = g_utf8_make_valid (label, -1);
-      tsl_trace_add_warning (self, _("names that are not valid UTF-8 were read; "
+      tsl_trace_add_warning_once (self, _("names that are not valid UTF-8 were read; "
                              "their bad bytes are shown as U+FFFD"));
       label = valid;
     }
@@ -1358,26 +1293,59 @@ tsl_trace_add_events (TslTrace *self,
 }
 
 void
-tsl_trace_add_flow (TslTrace *self,
-                    char      phase)
+tsl_trace_count_flow (TslTrace     *self,
+                      TslFlowCount  kind,
+                      guint64       n)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
-  g_return_if_fail (phase == 's' || phase == 't' || phase == 'f');
+  g_return_if_fail (kind < TSL_FLOW_COUNT_N);
 
-  self->flows[phase == 's' ? 0 : phase == 't' ? 1 : 2]++;
+  self->flows[kind] += n;
+}
+
+guint64
+tsl_trace_get_flow_count (TslTrace     *self,
+                          TslFlowCount  kind)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+  g_return_val_if_fail (kind < TSL_FLOW_COUNT_N, 0);
+
+  return self->flows[kind];
+}
+
+gboolean
+tsl_trace_wants_flows (TslTrace *self)
+{
+  return self->exact != NULL && self->event_func == NULL;
 }
 
 void
-tsl_trace_get_flows (TslTrace *self,
-                     guint64  *starts,
-                     guint64  *steps,
-                     guint64  *ends)
+tsl_trace_record_flow (TslTrace    *self,
+                       guint        track,
+                       guint64      key,
+                       gint64       time_ns,
+                       guint        depth,
+                       TslFlowBind  bind,
+                       guint        dir)
 {
   g_return_if_fail (TSL_IS_TRACE (self));
 
-  *starts = self->flows[0];
-  *steps = self->flows[1];
-  *ends = self->flows[2];
+  if (self->exact == NULL || self->event_func != NULL)
+    return;
+  if (!tsl_exact_record_flow (self->exact, track, key, time_ns, depth, bind, dir) &&
+      tsl_exact_get_flows_dropped (self->exact) == 1)
+    tsl_trace_add_warning (self, _("flow arrows past %u endpoints in the view are not drawn"),
+                           (guint) TSL_EXACT_FLOWS);
+}
+
+const TslExactFlow *
+tsl_trace_get_exact_flows (TslTrace *self,
+                           guint    *n)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  *n = 0;
+  return self->exact ? tsl_exact_get_flows (self->exact, n) : NULL;
 }
 
 guint64
@@ -1443,6 +1411,22 @@ tsl_trace_add_warning (TslTrace   *self,
 
   va_start (args, format);
   tsl_warnings_take (self->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+void
+tsl_trace_add_warning_once (TslTrace   *self,
+                            const char *format,
+                            ...)
+{
+  va_list args;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+  self->changes++;
+  g_return_if_fail (format != NULL);
+
+  va_start (args, format);
+  tsl_warnings_take_once (self->warnings, g_strdup_vprintf (format, args));
   va_end (args);
 }
 

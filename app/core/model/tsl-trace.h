@@ -216,13 +216,39 @@ void              tsl_trace_set_label_id        (TslTrace       *self,
 void              tsl_trace_add_events          (TslTrace       *self,
                                                  guint64         n);
 guint64           tsl_trace_get_events          (TslTrace       *self);
-/* Chrome flow events ('s', 't', 'f'): counted for `info`, not drawn. */
-void              tsl_trace_add_flow            (TslTrace       *self,
-                                                 char            phase);
-void              tsl_trace_get_flows           (TslTrace       *self,
-                                                 guint64        *starts,
-                                                 guint64        *steps,
-                                                 guint64        *ends);
+/* Flow events and bindings, counted for `info` (drawn from the exact
+ * recorder's endpoints, tsl_trace_record_flow()). */
+typedef enum {
+  TSL_FLOW_COUNT_START,        /* Chrome 's' */
+  TSL_FLOW_COUNT_STEP,         /* 't' */
+  TSL_FLOW_COUNT_END,          /* 'f' */
+  TSL_FLOW_COUNT_BIND_ID,      /* events with "bind_id" */
+  TSL_FLOW_COUNT_FLOW_IN,      /* … "flow_in": true */
+  TSL_FLOW_COUNT_FLOW_OUT,     /* … "flow_out": true */
+  TSL_FLOW_COUNT_FLOW_IDS,     /* Perfetto TrackEvent flow_ids */
+  TSL_FLOW_COUNT_TERMINATING,  /* … terminating_flow_ids */
+  TSL_FLOW_COUNT_N,
+} TslFlowCount;
+
+void              tsl_trace_count_flow          (TslTrace       *self,
+                                                 TslFlowCount    kind,
+                                                 guint64         n);
+guint64           tsl_trace_get_flow_count      (TslTrace       *self,
+                                                 TslFlowCount    kind);
+/* While exact slices are recorded (tsl_trace_record_exact()): TRUE when
+ * the reader should report flow endpoints. */
+gboolean          tsl_trace_wants_flows         (TslTrace       *self);
+/* A flow endpoint of `track` (see TslExactFlow); past the view's flow
+ * budget it is dropped, with a warning. */
+void              tsl_trace_record_flow         (TslTrace       *self,
+                                                 guint           track,
+                                                 guint64         key,
+                                                 gint64          time_ns,
+                                                 guint           depth,
+                                                 TslFlowBind     bind,
+                                                 guint           dir);
+const TslExactFlow *tsl_trace_get_exact_flows   (TslTrace       *self,
+                                                 guint          *n);
 /* Earliest and latest event time seen (ns); FALSE when no timed event yet. */
 gboolean          tsl_trace_get_span            (TslTrace       *self,
                                                  gint64         *start_ns,
@@ -237,6 +263,11 @@ gboolean          tsl_trace_get_has_time        (TslTrace       *self);
 
 /* Warnings are grouped by message: the same message twice is counted. */
 void              tsl_trace_add_warning         (TslTrace       *self,
+                                                 const char     *format,
+                                                 ...) G_GNUC_PRINTF (2, 3);
+/* A fact about the input, said once however often it is seen (and once in
+ * a merge of parts that each saw it). */
+void              tsl_trace_add_warning_once    (TslTrace       *self,
                                                  const char     *format,
                                                  ...) G_GNUC_PRINTF (2, 3);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */

@@ -91,7 +91,7 @@ collapsed_create (TslTrace         *trace,
   self->track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 0, 0, "stacks");
   tsl_trace_set_thread_name (trace, 0, 0, "stacks");
   tsl_trace_set_has_time (trace, FALSE);
-  tsl_trace_add_warning (trace, _("collapsed stacks have no time axis; shown in file order"));
+  tsl_trace_add_warning_once (trace, _("collapsed stacks have no time axis; shown in file order"));
   return self;
 }
 

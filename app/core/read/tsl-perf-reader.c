@@ -468,8 +468,8 @@ process_record (PerfState  *self,
        memcmp (self->first_event, h->event.p, h->event.len) != 0))
     {
       self->warned_events = TRUE;
-      tsl_trace_add_warning (self->trace,
-                             _("several event types (%s, %.*s, …) share the thread tracks"),
+      tsl_trace_add_warning_once (self->trace,
+                                  _("several event types (%s, %.*s, …) share the thread tracks"),
                              self->first_event, (int) h->event.len, h->event.p);
     }
 

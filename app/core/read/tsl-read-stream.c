@@ -14,6 +14,7 @@
 
 #include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
+#include "tsl-trace-state.h"
 
 /* How often follow mode looks for new bytes at the end of a file. */
 #define FOLLOW_POLL_USEC (200 * 1000)
@@ -338,6 +339,51 @@ read_indexed (TslTrace         *trace,
   return ok;
 }
 
+/* A sampler state (sniffed by its magic in the first feed): read whole,
+ * then loaded into the trace instead of parsed. */
+static gboolean
+read_state (TslTrace        *trace,
+            Feed            *feed,
+            const char      *display_name,
+            guint64          bytes_total,
+            TslReadProgress  progress,
+            gpointer         user_data,
+            GError         **error)
+{
+  g_autoptr(GByteArray) all = g_byte_array_sized_new (MAX (bytes_total, feed->n));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gboolean ok;
+
+  g_byte_array_append (all, feed->buf, feed->n);
+  for (;;)
+    {
+      feed->n = 0;
+      feed->done = FALSE;
+      if (!feed_fill (feed, &local_error))
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          else
+            g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display_name);
+          return FALSE;
+        }
+      if (feed->n == 0)
+        break;
+      g_byte_array_append (all, feed->buf, feed->n);
+      if (progress != NULL)
+        progress (all->len, MAX (bytes_total, all->len), 0, user_data);
+    }
+
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
+  tsl_trace_lock (trace);
+  ok = tsl_trace_load_state (trace, bytes, display_name, error);
+  tsl_trace_unlock (trace);
+  if (ok && progress != NULL)
+    progress (g_bytes_get_size (bytes), g_bytes_get_size (bytes), tsl_trace_get_events (trace), user_data);
+  return ok;
+}
+
 static gboolean
 read_stream (TslTrace         *trace,
              GInputStream     *stream,
@@ -356,6 +402,7 @@ read_stream (TslTrace         *trace,
   Feed feed = { stream, cancellable, NULL, 0, FALSE, NULL };
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
+  gboolean first_feed = FALSE;
   TslFileKey key;
   gboolean keyed;
   gint64 lo, hi;
@@ -384,13 +431,30 @@ read_stream (TslTrace         *trace,
   if (is_regular_file (stream, cancellable))
     tsl_reader_set_idle_func (reader, read_ahead, &feed);
 
+  /* The first feed decides: a sampler state is loaded, not parsed. */
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    if (!feed_fill (&feed, &local_error))
+      {
+        if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+          g_propagate_error (error, g_steal_pointer (&local_error));
+        else
+          g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display_name);
+        return FALSE;
+      }
+    if (tsl_state_sniff (feed.buf, feed.n))
+      return read_state (trace, &feed, display_name, bytes_total, progress, user_data, error);
+    first_feed = TRUE;
+  }
+
   for (;;)
     {
       g_autoptr(GError) local_error = NULL;
       const guint8 *chunk;
       gsize n;
 
-      if (!feed_fill (&feed, &local_error))
+      if (!first_feed && !feed_fill (&feed, &local_error))
         {
           if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             g_propagate_error (error, g_steal_pointer (&local_error));
@@ -399,6 +463,7 @@ read_stream (TslTrace         *trace,
           ok = FALSE;
           break;
         }
+      first_feed = FALSE;
       chunk = feed.buf;
       n = feed.n;
       feed.buf = chunk == chunks ? chunks + FEED_BYTES : chunks;

@@ -7,9 +7,15 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "tsl-render.h"
+
 G_BEGIN_DECLS
 
 typedef struct { double r, g, b; } Rgb;
+
+/* A stack track's rows (tsl-render.c). */
+#define TSL_RENDER_ROW_HEIGHT 15
+#define TSL_RENDER_MAX_ROWS   8
 
 typedef struct {
   Rgb bg;
@@ -55,5 +61,13 @@ void              _tsl_render_canvas_fill       (TslRenderCanvas     *c,
                                                  double               y1,
                                                  const double        *rgb,
                                                  double               alpha);
+
+/* tsl-render-flows.c: the exact view's flow arrows, over the tracks;
+ * tops[i] is track i's top (NAN when not drawn). */
+void              _tsl_render_flows             (cairo_t                *cr,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 const double           *tops);
 
 G_END_DECLS

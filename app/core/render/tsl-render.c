@@ -22,8 +22,8 @@
 
 #define TITLE_HEIGHT    34
 #define GROUP_HEIGHT    24
-#define ROW_HEIGHT      15
-#define MAX_ROWS        8
+#define ROW_HEIGHT      TSL_RENDER_ROW_HEIGHT
+#define MAX_ROWS        TSL_RENDER_MAX_ROWS
 #define TRACK_GAP       6
 #define NOTE_HEIGHT     22
 
@@ -135,6 +135,16 @@ tsl_render_content_height (TslSnapshot            *snapshot,
     }
 
   return h;
+}
+
+double
+tsl_render_track_height (TslSnapshot            *snapshot,
+                         const TslRenderOptions *o,
+                         guint                   track)
+{
+  g_return_val_if_fail (track < tsl_snapshot_get_n_tracks (snapshot), 0);
+
+  return track_height (o, tsl_snapshot_get_track (snapshot, track));
 }
 
 double
@@ -468,7 +478,8 @@ highlight_alpha (const TslRenderOptions *o,
   if (o->highlight == NULL || *o->highlight == '\0')
     return 1.0;
   if (o->highlight_track != NULL &&
-      (track->pid != o->highlight_pid || g_strcmp0 (track->name, o->highlight_track) != 0))
+      ((o->highlight_pid != TSL_RENDER_ANY_PID && track->pid != o->highlight_pid) ||
+       g_strcmp0 (track->name, o->highlight_track) != 0))
     return 0.4;
   return matches (o, name) ? 1.0 : 0.4;
 }
@@ -974,6 +985,7 @@ tsl_render_paint (cairo_t                *cr,
   double header = tsl_render_header_height (o);
   double y;
   gint64 last_pid = G_MININT64;
+  g_autofree double *tops = NULL;
 
   g_return_val_if_fail (cr != NULL, FALSE);
   g_return_val_if_fail (o != NULL, FALSE);
@@ -1010,8 +1022,10 @@ tsl_render_paint (cairo_t                *cr,
   cairo_fill (cr);
 
   y = header - o->scroll_y;
+  tops = g_new (double, MAX (tsl_snapshot_get_n_tracks (snapshot), 1));
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {
+      tops[i] = NAN;
       const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
       double th = track_height (o, track);
 
@@ -1026,7 +1040,10 @@ tsl_render_paint (cairo_t                *cr,
 
               /* pid 0 without a name is a format without processes (CSV,
                * collapsed stacks); below 0, threads whose file gave no pid. */
-              group = track->process
+              /* A merged snapshot's groups are files: their names alone. */
+              group = track->process && tsl_snapshot_get_n_parts (snapshot) > 0
+                ? g_strdup_printf ("%s %s", marker, track->process)
+                : track->process
                 ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
                 : track->pid > 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
                 : track->pid < 0 ? g_strdup_printf ("%s Threads (the file gives no process ids)", marker)
@@ -1045,6 +1062,7 @@ tsl_render_paint (cairo_t                *cr,
 
       if (is_collapsed (o, track->pid))
         continue;
+      tops[i] = y;
 
       if (y + th > header && y < o->height)
         {
@@ -1071,6 +1089,8 @@ tsl_render_paint (cairo_t                *cr,
 
       y += th;
     }
+
+  _tsl_render_flows (cr, snapshot, o, &theme, tops);
 
   if (o->has_a)
     draw_range (cr, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, header);
@@ -1121,10 +1141,14 @@ tsl_render_paint (cairo_t                *cr,
 
       for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
         samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
-      note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
-                              " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
-                              tsl_snapshot_get_k (snapshot), samples, events,
-                              samples ? (double) events / (double) samples : 0.0);
+      if (tsl_snapshot_get_exact (snapshot, NULL, NULL))
+        note = g_strdup_printf ("Exact view: every slice of the view (%" G_GUINT64_FORMAT " events read)",
+                                events);
+      else
+        note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
+                                " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
+                                tsl_snapshot_get_k (snapshot), samples, events,
+                                samples ? (double) events / (double) samples : 0.0);
       set_rgb (cr, &theme.gutter, 0.95);
       cairo_rectangle (cr, 0, o->height - NOTE_HEIGHT, o->width, NOTE_HEIGHT);
       cairo_fill (cr);

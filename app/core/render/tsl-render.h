@@ -83,6 +83,10 @@ double            tsl_render_label_width        (const TslRenderOptions *options
 double            tsl_render_content_height     (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
 double            tsl_render_header_height      (const TslRenderOptions *options);
+/* Height of track `track` (its bottom gap included), collapsed or not. */
+double            tsl_render_track_height       (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 guint                   track);
 /* Where track `track` starts below the header, scrolled to the top. */
 double            tsl_render_track_top          (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options,
@@ -98,6 +102,8 @@ gboolean          tsl_render_hit_test           (TslSnapshot            *snapsho
                                                  TslRenderHit           *hit);
 /* Times this large (ns) are taken as since the epoch (after 2001): a file
  * with absolute timestamps, such as an ISO CSV. */
+/* highlight_pid: the track of that name in every group (merged files). */
+#define TSL_RENDER_ANY_PID G_MININT64
 #define TSL_RENDER_EPOCH_MIN_NS G_GINT64_CONSTANT (1000000000000000000)
 
 /* (transfer full): the ruler's label for time t (ns from the trace start)

@@ -12,11 +12,18 @@
  * merges need (a side wins in proportion to its events).
  *
  * Summaries: count includes events whose value is NAN ("no value"); sum, min
- * and max skip them, and min/max stay NAN while a slice has no value. Count,
- * min, max and the kept sample are bit-identical whatever the merge order;
- * sum is added in a different order when blocks are split across samplers,
- * so it is bit-identical only when the partial sums are exact (integers
- * below 2^53, as counters usually are) and otherwise equal up to rounding.
+ * and max skip them, and min/max stay NAN while a slice has no value. None
+ * of them depends on the order of additions, so a merge is bit-identical to
+ * one pass: min prefers -0 and max +0 when both zeros are seen, and the sum
+ * is held exactly as two doubles (sum, sum_lo: the correctly rounded exact
+ * sum and the rest, Knuth's TwoSum), which is a function of the values
+ * alone. A slice whose exact sum needs more than two doubles (values ~2^100
+ * apart, infinities) marks sum_lo NAN and keeps a plain running sum, which
+ * is order-dependent again.
+ *
+ * Time mode slices are absolute: slice s at level L covers
+ * [s·2^L, (s+1)·2^L) ns, so grids of two parts of a stream line up at any
+ * width and merge (tsl_time_grid_merge(), tsl_sampler_merge()).
  */
 #define G_LOG_DOMAIN "tsl-sampler"
 
@@ -34,8 +41,7 @@ struct _TslTimeGrid
   gatomicrefcount ref_count;
   guint           k;
   guint           level;
-  gboolean        has_origin;
-  gint64          origin;
+  gboolean        has_time;
   /* Smallest and largest slice any track has seen, at `level`. */
   gint64          min_slice;
   gint64          max_slice;
@@ -69,10 +75,6 @@ struct _TslSampler
  * trace has thousands of threads) never need more. */
 #define FIRST_SLOTS 9
 
-/* Time origins are aligned to 2^32 ns (~4.3 s) so that, for widths up to that,
- * slice edges fall on multiples of the width whichever event came first. */
-#define ORIGIN_ALIGN_MASK (~G_GINT64_CONSTANT (0xFFFFFFFF))
-
 static inline gint64
 floor_half (gint64 s)
 {
@@ -87,13 +89,6 @@ floor_shift (gint64 s,
   return shift >= 63 ? (s < 0 ? -1 : 0) : s >> shift;
 }
 
-/* Wraps instead of overflowing on absurd times from a broken file. */
-static inline gint64
-time_offset (const TslTimeGrid *grid,
-             gint64             time_ns)
-{
-  return (gint64) ((guint64) time_ns - (guint64) grid->origin);
-}
 
 TslTimeGrid *
 tsl_time_grid_new (guint k)
@@ -134,12 +129,13 @@ tsl_time_grid_get_width (const TslTimeGrid *grid)
   return G_GINT64_CONSTANT (1) << grid->level;
 }
 
+/* Slices are absolute (see the top of this file): the origin is 0. */
 gint64
 tsl_time_grid_get_origin (const TslTimeGrid *grid)
 {
   g_return_val_if_fail (grid != NULL, 0);
 
-  return grid->origin;
+  return 0;
 }
 
 guint
@@ -156,7 +152,22 @@ tsl_time_grid_get_slice (const TslTimeGrid *grid,
 {
   g_return_val_if_fail (grid != NULL, 0);
 
-  return floor_shift (time_offset (grid, time_ns), grid->level);
+  return floor_shift (time_ns, grid->level);
+}
+
+/* Doubles the width while more than 2K slices are spanned. The span in
+ * slices never grows with the level, so the level reached is the smallest
+ * that holds every time seen, whatever their order. (Unsigned: a broken
+ * file's times may span the whole of gint64.) */
+static void
+grid_widen (TslTimeGrid *grid)
+{
+  while ((guint64) grid->max_slice - (guint64) grid->min_slice >= (guint64) grid->k * 2)
+    {
+      grid->level++;
+      grid->min_slice = floor_half (grid->min_slice);
+      grid->max_slice = floor_half (grid->max_slice);
+    }
 }
 
 /* Widens the grid's slice range to hold `time_ns`, doubling the width while
@@ -167,27 +178,21 @@ grid_note_time (TslTimeGrid *grid,
 {
   gint64 slice;
 
-  if (G_UNLIKELY (!grid->has_origin))
+  if (G_UNLIKELY (!grid->has_time))
     {
-      grid->has_origin = TRUE;
-      grid->origin = time_ns & ORIGIN_ALIGN_MASK;
-      grid->min_slice = grid->max_slice = floor_shift (time_offset (grid, time_ns), grid->level);
+      grid->has_time = TRUE;
+      grid->min_slice = grid->max_slice = floor_shift (time_ns, grid->level);
     }
 
-  slice = floor_shift (time_offset (grid, time_ns), grid->level);
+  slice = floor_shift (time_ns, grid->level);
   if (G_LIKELY (slice >= grid->min_slice && slice <= grid->max_slice))
     return slice;
 
   grid->min_slice = MIN (grid->min_slice, slice);
   grid->max_slice = MAX (grid->max_slice, slice);
-  while (grid->max_slice - grid->min_slice >= (gint64) grid->k * 2)
-    {
-      grid->level++;
-      grid->min_slice = floor_half (grid->min_slice);
-      grid->max_slice = floor_half (grid->max_slice);
-    }
+  grid_widen (grid);
 
-  return floor_shift (time_offset (grid, time_ns), grid->level);
+  return floor_shift (time_ns, grid->level);
 }
 
 static TslSampler *
@@ -326,31 +331,119 @@ tsl_sampler_get_first_index (const TslSampler *self)
   return self->first_index;
 }
 
+/* Knuth's TwoSum: a + b == *s + *e exactly (round to nearest; no
+ * -ffast-math, no x87 excess precision). */
+static inline void
+two_sum (double  a,
+         double  b,
+         double *s,
+         double *e)
+{
+  double x = a + b;
+  double bb = x - a;
+
+  *e = (a - (x - bb)) + (b - bb);
+  *s = x;
+}
+
+/* Adds `v` exactly to the pair (hi, lo) = (fl(x), x - fl(x)), keeping that
+ * canonical form (lo +0 when x is a double); FALSE when the exact sum does
+ * not fit two doubles. */
+static gboolean
+exact_add (double *hi,
+           double *lo,
+           double  v)
+{
+  double s, e, t, f, s0;
+
+  two_sum (*hi, v, &s, &e);
+  s0 = s;
+  two_sum (e, *lo, &t, &f);
+  /* x = s + t + f; fold f in while it is not 0. */
+  for (guint round = 0; round < 3; round++)
+    {
+      double h, l;
+
+      two_sum (s, t, &h, &l);
+      if (f == 0)
+        {
+          /* An exact 0 takes IEEE's sign of hi + v (-0 only if both were):
+           * then lo was 0 and hi + v is exact. */
+          *hi = h != 0 ? h : s0;
+          *lo = l + 0.0;   /* -0 → +0 */
+          return TRUE;
+        }
+      s = h;
+      two_sum (l, f, &t, &f);
+    }
+  return FALSE;
+}
+
+static G_GNUC_NO_INLINE void
+summary_add_sum_slow (TslSummary *s,
+                      double      value)
+{
+  double hi = s->sum, lo = s->sum_lo;
+
+  if (!isnan (lo) && exact_add (&hi, &lo, value))
+    {
+      s->sum = hi;
+      s->sum_lo = lo;
+      return;
+    }
+  s->sum += value;
+  s->sum_lo = NAN;
+}
+
+/* min prefers -0 and max +0 when both zeros come, so the result does not
+ * depend on which came first. */
 static inline void
 summary_add (TslSummary *s,
              double      value)
 {
+  double x, bb, e;
+
   s->count++;
-  if (G_LIKELY (!isnan (value)))
-    {
-      s->sum += value;
-      /* Negated tests so that a NAN min/max (no value yet) is replaced. */
-      if (!(value >= s->min))
-        s->min = value;
-      if (!(value <= s->max))
-        s->max = value;
-    }
+  if (G_UNLIKELY (isnan (value)))
+    return;
+
+  /* The usual case (integers, or a sum that is still a double): one TwoSum. */
+  x = s->sum + value;
+  bb = x - s->sum;
+  e = (s->sum - (x - bb)) + (value - bb);
+  if (G_LIKELY (e == 0 && s->sum_lo == 0))
+    s->sum = x;
+  else
+    summary_add_sum_slow (s, value);
+
+  /* Negated tests so that a NAN min/max (no value yet) is replaced. */
+  if (!(value > s->min) && (!(value >= s->min) || signbit (value)))
+    s->min = value;
+  if (!(value < s->max) && (!(value <= s->max) || !signbit (value)))
+    s->max = value;
 }
 
 static void
 summary_merge (TslSummary       *a,
                const TslSummary *b)
 {
+  double hi = a->sum, lo = a->sum_lo;
+
   a->count += b->count;
-  a->sum += b->sum;
-  if (!isnan (b->min) && !(b->min >= a->min))
+  if (!isnan (lo) && !isnan (b->sum_lo) &&
+      exact_add (&hi, &lo, b->sum) && (b->sum_lo == 0 || exact_add (&hi, &lo, b->sum_lo)))
+    {
+      a->sum = hi;
+      a->sum_lo = lo;
+    }
+  else
+    {
+      a->sum += b->sum;
+      a->sum_lo = NAN;
+    }
+  if (!isnan (b->min) && (!(b->min >= a->min) || (b->min == a->min && signbit (b->min))))
     a->min = b->min;
-  if (!isnan (b->max) && !(b->max <= a->max))
+  if (!isnan (b->max) && (!(b->max <= a->max) || (b->max == a->max && !signbit (b->max))))
     a->max = b->max;
 }
 
@@ -369,7 +462,9 @@ sample_init (TslSample *s,
   s->label = 0;
   s->priority = priority;
   s->summary.count = 1;
-  s->summary.sum = isnan (value) ? 0.0 : value;
+  /* -0 is the identity of addition: an empty sum stays what its values add to. */
+  s->summary.sum = isnan (value) ? -0.0 : value;
+  s->summary.sum_lo = isnan (value) || isfinite (value) ? 0.0 : NAN;
   s->summary.min = value;
   s->summary.max = value;
 }
@@ -703,6 +798,60 @@ tsl_sampler_get_peak_bytes (const TslSampler *self)
   return sizeof *self + self->cap * sizeof (TslSample);
 }
 
+/* Time mode: other's blocks, lifted to self's level, merged into self's by
+ * slice. Ordinals of other's events come after self's. */
+static void
+merge_time (TslSampler       *self,
+            const TslSampler *other)
+{
+  guint shift, n = 0, i = 0, j = 0;
+  guint room = self->n_held + other->n_held;
+  g_autofree TslSample *out = g_new (TslSample, MAX (room, 1));
+
+  time_sync_level (self);
+  shift = self->level - other->level;
+  while (i < self->n_held || j < other->n_held)
+    {
+      TslSample b, o = { 0 };
+
+      if (j < other->n_held)
+        {
+          o = other->held[j];
+          o.slice = floor_shift (o.slice, shift);
+          o.index += self->n_events;
+        }
+      /* Self's block first where both have one: it holds the earlier ordinals. */
+      if (j == other->n_held || (i < self->n_held && self->held[i].slice <= o.slice))
+        b = self->held[i++];
+      else
+        {
+          b = o;
+          j++;
+        }
+
+      if (n > 0 && out[n - 1].slice == b.slice)
+        sample_combine (&out[n - 1], &b);
+      else
+        out[n++] = b;
+    }
+
+  /* A grid spanning at most 2K slices needs no more room than the budget
+   * gave the two parts; take what exceeds this sampler's own. */
+  if (n > self->cap)
+    {
+      if (self->budget != NULL)
+        {
+          tsl_budget_take (self->budget, (gsize) (n - self->cap) * sizeof (TslSample));
+          self->taken += (gsize) (n - self->cap) * sizeof (TslSample);
+        }
+      self->held = g_renew (TslSample, self->held, n);
+      self->cap = n;
+    }
+  memcpy (self->held, out, n * sizeof (TslSample));
+  self->n_held = n;
+  self->hint = 0;
+}
+
 gboolean
 tsl_sampler_merge (TslSampler        *self,
                    const TslSampler  *other,
@@ -712,10 +861,10 @@ tsl_sampler_merge (TslSampler        *self,
   g_return_val_if_fail (other != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (self->mode != TSL_SAMPLER_COUNT || other->mode != TSL_SAMPLER_COUNT)
+  if (self->mode != other->mode)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "Only count-mode samplers can be merged");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "Cannot merge a count-mode sampler with a time-mode one");
       return FALSE;
     }
 
@@ -725,6 +874,20 @@ tsl_sampler_merge (TslSampler        *self,
                    "Cannot merge samplers with different K or seed (%u/%u, %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ")",
                    self->k, other->k, self->seed, other->seed);
       return FALSE;
+    }
+
+  if (self->mode == TSL_SAMPLER_TIME)
+    {
+      if (self->grid->level + self->shift < other->level)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "The second sampler's grid is wider: merge the grids first");
+          return FALSE;
+        }
+      merge_time (self, other);
+      self->n_events += other->n_events;
+      self->last = NULL;
+      return TRUE;
     }
 
   if (other->first_index != self->first_index + self->n_events)
@@ -765,4 +928,216 @@ tsl_sampler_merge (TslSampler        *self,
   self->last = NULL;
   update_cur_end (self);
   return TRUE;
+}
+
+void
+tsl_time_grid_get_state (const TslTimeGrid *grid,
+                         TslTimeGridState  *state)
+{
+  g_return_if_fail (grid != NULL);
+  g_return_if_fail (state != NULL);
+
+  state->k = grid->k;
+  state->level = grid->level;
+  state->has_time = grid->has_time;
+  state->min_slice = grid->has_time ? grid->min_slice : 0;
+  state->max_slice = grid->has_time ? grid->max_slice : 0;
+}
+
+TslTimeGrid *
+tsl_time_grid_new_from_state (const TslTimeGridState  *state,
+                              GError                 **error)
+{
+  TslTimeGrid *grid;
+
+  g_return_val_if_fail (state != NULL, NULL);
+
+  if (state->k == 0 || state->k > G_MAXINT / 4 || state->level > 62 ||
+      (state->has_time &&
+       ((guint64) state->max_slice - (guint64) state->min_slice >= (guint64) state->k * 2 ||
+        state->max_slice < state->min_slice)) ||
+      (!state->has_time && state->level != 0))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "the time grid is not one a sampler could make");
+      return NULL;
+    }
+
+  grid = tsl_time_grid_new (state->k);
+  grid->level = state->level;
+  grid->has_time = state->has_time;
+  grid->min_slice = state->min_slice;
+  grid->max_slice = state->max_slice;
+  return grid;
+}
+
+void
+tsl_time_grid_merge (TslTimeGrid       *self,
+                     const TslTimeGrid *other)
+{
+  gint64 lo, hi;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (other != NULL);
+
+  if (!other->has_time)
+    return;
+  lo = other->min_slice;
+  hi = other->max_slice;
+  if (!self->has_time)
+    {
+      self->has_time = TRUE;
+      self->level = other->level;
+      self->min_slice = lo;
+      self->max_slice = hi;
+      return;
+    }
+  while (self->level < other->level)
+    {
+      self->level++;
+      self->min_slice = floor_half (self->min_slice);
+      self->max_slice = floor_half (self->max_slice);
+    }
+  lo = floor_shift (lo, self->level - other->level);
+  hi = floor_shift (hi, self->level - other->level);
+  self->min_slice = MIN (self->min_slice, lo);
+  self->max_slice = MAX (self->max_slice, hi);
+  grid_widen (self);
+}
+
+void
+tsl_sampler_get_state (TslSampler      *self,
+                       TslSamplerState *state)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (state != NULL);
+
+  if (self->mode == TSL_SAMPLER_TIME)
+    {
+      time_sync_level (self);
+      self->last = NULL;
+    }
+  state->mode = self->mode;
+  state->k = self->k;
+  state->k_asked = self->k_asked;
+  state->level = self->level;
+  state->shift = self->shift;
+  state->seed = self->seed;
+  state->first_index = self->first_index;
+  state->n_events = self->n_events;
+}
+
+static gboolean
+bad_state (GError    **error,
+           const char *what)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               "a sampler's %s is not one a sampler could hold", what);
+  return FALSE;
+}
+
+/* What a sampler's invariants say of a restored one (so that a damaged
+ * file cannot make a sampler that later misbehaves). */
+static gboolean
+check_samples (const TslSamplerState *state,
+               const TslTimeGrid     *grid,
+               const TslSample       *samples,
+               guint                  n,
+               GError               **error)
+{
+  guint64 total = 0;
+
+  if (state->mode == TSL_SAMPLER_COUNT && n > 2 * (guint64) state->k)
+    return bad_state (error, "number of samples");
+  if (state->mode == TSL_SAMPLER_TIME && n > 2 * (guint64) state->k + 1)
+    return bad_state (error, "number of samples");
+  for (guint i = 0; i < n; i++)
+    {
+      const TslSample *s = &samples[i];
+
+      if (s->summary.count == 0 || s->summary.count > state->n_events - total)
+        return bad_state (error, "slice count");
+      total += s->summary.count;
+      if (i > 0 && samples[i - 1].slice >= s->slice)
+        return bad_state (error, "slice order");
+      if (state->mode == TSL_SAMPLER_COUNT)
+        {
+          if (s->index < state->first_index || s->index - state->first_index >= state->n_events ||
+              (gint64) (s->index >> state->level) != s->slice)
+            return bad_state (error, "kept event");
+        }
+      else
+        {
+          if (s->index >= state->n_events || floor_shift (s->time_ns, state->level) != s->slice)
+            return bad_state (error, "kept event");
+          if (grid->has_time &&
+              (floor_shift (s->slice, state->shift) < grid->min_slice ||
+               floor_shift (s->slice, state->shift) > grid->max_slice))
+            return bad_state (error, "slice");
+        }
+    }
+  if (total != state->n_events)
+    return bad_state (error, "event count");
+  if (state->mode == TSL_SAMPLER_COUNT && n > 0 &&
+      ((guint64) samples[n - 1].slice - (guint64) samples[0].slice + 1 > 2 * (guint64) state->k ||
+       ((guint64) samples[n - 1].slice + 1) << state->level <= state->first_index + state->n_events - 1))
+    return bad_state (error, "slices");
+  return TRUE;
+}
+
+TslSampler *
+tsl_sampler_new_from_state (const TslSamplerState  *state,
+                            TslTimeGrid            *grid,
+                            const TslSample        *samples,
+                            guint                   n_samples,
+                            GError                **error)
+{
+  TslSampler *self;
+
+  g_return_val_if_fail (state != NULL, NULL);
+  g_return_val_if_fail (n_samples == 0 || samples != NULL, NULL);
+
+  if (state->k == 0 || state->k > state->k_asked || state->k_asked > G_MAXINT / 4 ||
+      state->level > 62 || state->shift > 62)
+    return bad_state (error, "K or level"), NULL;
+  if (state->mode == TSL_SAMPLER_TIME)
+    {
+      if (grid == NULL || state->level != grid->level + state->shift ||
+          state->k_asked != grid->k || state->first_index != 0 ||
+          (state->shift == 0) != (state->k == state->k_asked))
+        return bad_state (error, "grid"), NULL;
+    }
+  else if (state->mode != TSL_SAMPLER_COUNT || state->shift != 0 ||
+           state->first_index > G_MAXUINT64 - state->n_events)
+    return bad_state (error, "mode"), NULL;
+  if (!check_samples (state, grid, samples, n_samples, error))
+    return NULL;
+
+  self = sampler_new (state->mode, state->k_asked, state->seed);
+  self->k = state->k;
+  self->max_held = 2 * state->k;
+  self->level = state->level;
+  self->shift = state->shift;
+  self->first_index = state->first_index;
+  self->n_events = state->n_events;
+  if (state->mode == TSL_SAMPLER_TIME)
+    self->grid = tsl_time_grid_ref (grid);
+  if (n_samples + 1 > self->cap)
+    {
+      self->cap = MIN (self->max_held + 1, MAX (n_samples + 1, self->cap));
+      self->cap = MAX (self->cap, n_samples);
+      self->held = g_renew (TslSample, self->held, self->cap);
+    }
+  for (guint i = 0; i < n_samples; i++)
+    {
+      TslSample *s = &self->held[i];
+
+      *s = samples[i];
+      s->priority = tsl_mix64_keyed (self->seed_hash,
+                                     state->mode == TSL_SAMPLER_COUNT ? s->index : (guint64) s->time_ns);
+    }
+  self->n_held = n_samples;
+  if (state->mode == TSL_SAMPLER_COUNT)
+    update_cur_end (self);
+  return self;
 }

@@ -31,12 +31,19 @@ typedef enum {
 typedef struct _TslTimeGrid TslTimeGrid;
 
 /* count includes events whose value is NAN (no value); sum, min and max skip
- * them, and min/max are NAN when the slice has no value at all. */
+ * them, and min/max are NAN when the slice has no value at all.
+ *
+ * The sum is exact: sum + sum_lo is the exact sum of the slice's values, sum
+ * its correct rounding and sum_lo the rest (+0 when none), so it does not
+ * depend on the order events or parts were added in. sum_lo is NAN once the
+ * exact sum no longer fits two doubles (values more than ~2^100 apart in one
+ * slice, infinities, overflow): sum is then a plain running sum. */
 typedef struct {
   guint64 count;
   double  sum;
   double  min;
   double  max;
+  double  sum_lo;
 } TslSummary;
 
 typedef struct {
@@ -50,6 +57,28 @@ typedef struct {
 } TslSample;
 
 typedef struct _TslSampler TslSampler;
+
+/* Everything of a time grid but its samplers, for sampler states
+ * (model/tsl-trace-state.c). */
+typedef struct {
+  guint    k;
+  guint    level;
+  gboolean has_time;    /* a time was noted: min_slice..max_slice is set */
+  gint64   min_slice;
+  gint64   max_slice;
+} TslTimeGridState;
+
+/* Everything of a sampler but its samples. */
+typedef struct {
+  TslSamplerMode mode;
+  guint          k;          /* as now (lowered by a budget, or not) */
+  guint          k_asked;
+  guint          level;
+  guint          shift;      /* time mode: levels above the grid's */
+  guint64        seed;
+  guint64        first_index;
+  guint64        n_events;
+} TslSamplerState;
 
 TslTimeGrid      *tsl_time_grid_new            (guint                 k);
 TslTimeGrid      *tsl_time_grid_ref            (TslTimeGrid          *grid);
@@ -101,10 +130,35 @@ void              tsl_sampler_remap_labels      (TslSampler           *self,
                                                  TslLabelRemap         remap,
                                                  gpointer              data);
 
-/* Count mode only: `other` covers the events right after `self`'s. */
+/* `other` covers the events right after `self`'s. Count mode: `other`'s
+ * first index is where `self` ends. Time mode: both on grids whose times
+ * `self`'s grid already holds (tsl_time_grid_merge()); `other`'s ordinals
+ * are counted after `self`'s. Either way the result is what one sampler fed
+ * both parts would hold, bit for bit (see tsl-sampler.c). */
 gboolean          tsl_sampler_merge            (TslSampler           *self,
                                                 const TslSampler     *other,
                                                 GError              **error);
+
+void              tsl_time_grid_get_state      (const TslTimeGrid      *grid,
+                                                TslTimeGridState       *state);
+/* (transfer full) (nullable): NULL, with `error` set, for a state no grid has. */
+TslTimeGrid      *tsl_time_grid_new_from_state (const TslTimeGridState *state,
+                                                GError                **error);
+/* Widens `self` to hold every time `other` holds, as if it had seen them. */
+void              tsl_time_grid_merge          (TslTimeGrid            *self,
+                                                const TslTimeGrid      *other);
+
+/* In time mode this first catches up with the grid's width. */
+void              tsl_sampler_get_state        (TslSampler             *self,
+                                                TslSamplerState        *state);
+/* A sampler holding `samples` (their priorities are recomputed; labels are
+ * kept as given). (transfer full) (nullable): NULL, with `error` set, when
+ * the state or samples are not what a sampler could hold. */
+TslSampler       *tsl_sampler_new_from_state   (const TslSamplerState  *state,
+                                                TslTimeGrid            *grid,
+                                                const TslSample        *samples,
+                                                guint                   n_samples,
+                                                GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSampler, tsl_sampler_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslTimeGrid, tsl_time_grid_unref)

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "tsl-block-test.h"
+#include "tsl-exact-tests.h"
 
 #define MAX_BATCHES 64
 #define MIN_BATCHES 3
@@ -198,29 +199,63 @@ tsl_t_sf (double t,
   return t > 0 ? tail : 1 - tail;
 }
 
+/* Student's t density. */
+static double
+t_pdf (double t,
+       double df)
+{
+  return exp (lgamma ((df + 1) / 2) - lgamma (df / 2) - 0.5 * log (df * G_PI) -
+              (df + 1) / 2 * log1p (t * t / df));
+}
+
+/* Newton's method on the survival function, kept inside a bracket that
+ * bisection narrows whenever a step would leave it: a few evaluations of the
+ * incomplete beta instead of bisection's ~45 (a flame graph tests thousands
+ * of frames, and this was 80 % of its time). */
 double
 tsl_t_isf (double p,
            double df)
 {
-  double lo = 0, hi = 1;
+  double lo = 0, hi = INFINITY, x, z, z3;
 
   if (!(p > 0 && p < 1) || !(df > 0))
     return NAN;
   if (p > 0.5)
     return -tsl_t_isf (1 - p, df);
 
-  while (tsl_t_sf (hi, df) > p && hi < 1e300)
-    hi *= 2;
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++)
+  /* Cornish–Fisher from the normal quantile: two or three steps from it. */
+  z = -tsl_ndtri (p);
+  z3 = z * z * z;
+  x = z + (z3 + z) / (4 * df) + (5 * z3 * z * z + 16 * z3 + 3 * z) / (96 * df * df);
+  if (!(x > 0 && x < 1e300))
+    x = 1;
+  for (int i = 0; i < 400; i++)
     {
-      double mid = (lo + hi) / 2;
+      double f = tsl_t_sf (x, df) - p, step, next;
 
-      if (tsl_t_sf (mid, df) > p)
-        lo = mid;
+      if (f > 0)
+        lo = x;
       else
-        hi = mid;
+        hi = x;
+      if (f == 0 || (isfinite (hi) && hi - lo <= 1e-15 * hi))
+        break;
+      step = f / t_pdf (x, df);
+      next = x + step;
+      /* Outside the bracket: halve it, or double while it has no top. */
+      if (!(next > lo && next < hi) || !isfinite (step))
+        next = isinf (hi) ? MIN (2 * x, 1e300) : (lo + hi) / 2;
+      /* Far below the root of a heavy tail Newton creeps (x grows by 1/df
+       * a step): double until the root is bracketed. */
+      else if (isinf (hi) && f > p)
+        next = MIN (MAX (next, 2 * x), 1e300);
+      else if (fabs (step) <= 1e-14 * x)
+        {
+          x = next;
+          break;
+        }
+      x = next;
     }
-  return (lo + hi) / 2;
+  return x;
 }
 
 void

@@ -44,6 +44,20 @@ gboolean          _tsl_compare_exact_track_rows (TslCompareTable         *table,
                                                  const TslRangeTrack     *a,
                                                  const TslRangeTrack     *b);
 
+/* A track of range A and its partner of range B (either NULL: a series
+ * seen on one side only), under the name the table shows. */
+typedef struct {
+  const TslRangeTrack *t[2];
+  char                *name;
+} TslTrackPair;
+
+/* Pairs the tracks of two range reads (tsl-compare-match.c): by identity
+ * for ranges of one file, by name for two files (two runs).
+ * (transfer full) (element-type TslTrackPair) */
+GPtrArray        *_tsl_compare_match_tracks     (TslRangeStats           *stats_a,
+                                                 TslRangeStats           *stats_b,
+                                                 gboolean                 two_files);
+
 /* Exact figures of the ranges a request names, each read in full. */
 typedef struct {
   TslRangeStats *stats[2];   /* NULL for a side not asked */
@@ -62,6 +76,14 @@ gboolean          _tsl_compare_read_exact       (const TslCompareRequest *reques
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
 void              _tsl_exact_reads_clear        (TslExactReads           *reads);
+/* tsl_compare_run() that also hands over the exact reads its rows came from
+ * (stats NULL when the file could not be re-read by range), so one pass over
+ * the ranges also gives their flame graphs. */
+GPtrArray        *_tsl_compare_run_keeping_reads (const TslCompareRequest *request,
+                                                 TslExactReads           *reads,
+                                                 GCancellable            *cancellable,
+                                                 GPtrArray               *warnings,
+                                                 GError                 **error);
 
 /* Rows from block aggregates (y over x per block; value = Σy/Σx × scale),
  * the table's methods: the blocks' t test, or for counts the exact

@@ -31,6 +31,7 @@
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 #include "tsl-time-math.h"
+#include "tsl-trace-state.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -391,12 +392,14 @@ read_range (gpointer data)
   return NULL;
 }
 
-/* Reads the asked ranges of a seekable file, one per thread. */
+/* Reads the asked ranges of seekable files (side s from paths[s], its
+ * times from start[s]), one per thread. */
 static void
 read_ranges (const TslCompareRequest *request,
              TslTrace                *trace,
-             gint64                   start,
-             gint64                   end,
+             const char * const      *paths,
+             const gint64            *start,
+             const gint64            *end,
              const gint64            *lo,
              const gint64            *hi,
              const gboolean          *has,
@@ -405,17 +408,17 @@ read_ranges (const TslCompareRequest *request,
 {
   GThread *thread = NULL;
   TslBudget *whole = tsl_trace_get_budget (trace);
-  guint64 limit = tsl_budget_get_limit (whole), used = tsl_budget_get_used (whole);
-  /* Each range read gets half of what is left, set aside up front, so
-   * which of the two threads grows first cannot change what either
-   * keeps: the same file and seed give the same table. */
-  gsize share = limit > used ? (gsize) (limit - used) / 2 : 0;
+  /* Each range read gets a quarter of the limit, whatever else runs: the
+   * window reads a range for its summary, its compare and its flame graph
+   * at once, and a share of what is left would let the first starve the
+   * others (tracks folded into "other threads"), so the same ranges would
+   * not give the same numbers in the window and on the command line. */
+  gsize share = (gsize) (tsl_budget_get_limit (whole) / 4);
 
-  tsl_budget_take (whole, 2 * share);
   for (guint s = 0; s < 2; s++)
-    reads[s] = (RangeRead) { request->path, request, tsl_time_add (start, lo[s]),
-                             tsl_time_add (start, hi[s]),
-                             MIN (tsl_time_add (start, hi[s]), tsl_time_add (end, 1)), cancellable,
+    reads[s] = (RangeRead) { paths[s], request, tsl_time_add (start[s], lo[s]),
+                             tsl_time_add (start[s], hi[s]),
+                             MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
                              tsl_budget_new_part (whole, share) };
 
   /* The two ranges' reads are independent: one per core. */
@@ -429,12 +432,12 @@ read_ranges (const TslCompareRequest *request,
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
-  tsl_budget_give (whole, 2 * share);
 }
 
 /* The pass that tells the trace's span (and, from a pipe, its samples). */
 static TslTrace *
 read_first_pass (const TslCompareRequest *request,
+                 const char              *path,
                  guint                    k,
                  GCancellable            *cancellable,
                  GError                 **error)
@@ -446,13 +449,13 @@ read_first_pass (const TslCompareRequest *request,
     tsl_trace_set_budget (first, request->budget);
   /* Only the span is needed of a file that is re-read by range; one indexed
    * before (this process or the cache) knows it without a pass. */
-  if (k == SPAN_PASS_K && tsl_chunk_index_get_file_span (request->path, &start, &end))
+  if (k == SPAN_PASS_K && tsl_chunk_index_get_file_span (path, &start, &end))
     {
       tsl_trace_note_time (first, start);
       tsl_trace_note_time (first, end);
       return g_steal_pointer (&first);
     }
-  if (!tsl_read_path (first, request->path, NULL, NULL, cancellable, error))
+  if (!tsl_read_path (first, path, NULL, NULL, cancellable, error))
     return NULL;
   return g_steal_pointer (&first);
 }
@@ -468,11 +471,12 @@ trace_span (TslTrace *trace,
   return MAX (tsl_time_sub (*end, *start), 1);
 }
 
+/* A sampler state is a regular file with no events to re-read. */
 static gboolean
 is_seekable_file (const char *path)
 {
   return path != NULL && !g_str_equal (path, "-") &&
-         g_file_test (path, G_FILE_TEST_IS_REGULAR);
+         g_file_test (path, G_FILE_TEST_IS_REGULAR) && !tsl_state_file_test (path);
 }
 
 /* Resolves a range against the span and clips it; FALSE when it holds no time of the trace. */
@@ -542,10 +546,10 @@ ends_at_data_end (const TslRangeSpec *spec)
  * truly reaches past the data. */
 static void
 measure_ranges (const TslCompareRequest *request,
-                gint64                   start,
+                const gint64            *start,
                 const gint64            *lo,
                 const gint64            *hi,
-                gint64                   data_end,
+                const gint64            *data_end,
                 gint64                  *end,
                 double                  *seconds,
                 GPtrArray               *warnings)
@@ -555,11 +559,11 @@ measure_ranges (const TslCompareRequest *request,
 
   for (guint s = 0; s < 2; s++)
     {
-      gint64 a = tsl_time_add (start, lo[s]), b = tsl_time_add (start, hi[s]);
+      gint64 a = tsl_time_add (start[s], lo[s]), b = tsl_time_add (start[s], hi[s]);
 
-      end[s] = ends_at_data_end (specs[s]) ? MAX (data_end, a) : MIN (b, MAX (data_end, a));
-      if (!ends_at_data_end (specs[s]) && b > tsl_time_add (data_end, 1) &&
-          (double) tsl_time_sub (b, data_end) > 0.01 * (double) tsl_time_sub (b, a))
+      end[s] = ends_at_data_end (specs[s]) ? MAX (data_end[s], a) : MIN (b, MAX (data_end[s], a));
+      if (!ends_at_data_end (specs[s]) && b > tsl_time_add (data_end[s], 1) &&
+          (double) tsl_time_sub (b, data_end[s]) > 0.01 * (double) tsl_time_sub (b, a))
         {
           g_autofree char *length = tsl_duration_format ((double) tsl_time_sub (end[s], a));
 
@@ -577,70 +581,69 @@ is_quantile_stat (const TslCompareRequest *request)
                                request->stat == TSL_STAT_MAX);
 }
 
-/* Display names: the track's, with its process where two tracks share one. */
-static char *
-range_display_name (GPtrArray           *pairs,
-                    const TslRangeTrack *t)
+static const GArray *
+side_or_empty (const TrackData *td,
+               guint            s,
+               gboolean         sums,
+               const GArray    *empty)
 {
-  for (guint i = 0; i < pairs->len; i += 2)
-    {
-      const TslRangeTrack *o = g_ptr_array_index (pairs, i) ? g_ptr_array_index (pairs, i)
-                                                             : g_ptr_array_index (pairs, i + 1);
+  if (td == NULL)
+    return empty;
+  return sums ? td->sums[s] : td->values[s];
+}
 
-      if (g_str_equal (o->name, t->name) && (o->kind != t->kind || o->pid != t->pid || o->tid != t->tid))
-        return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", t->name, t->pid);
+/* A metric's median, p95 or max, from the kept values of each side's
+ * track (by_key[s] holds side s's tracks). */
+static gboolean
+quantile_metric_rows (TslCompareTable   *table,
+                      GHashTable        *by_key[2],
+                      const TslTrackPair *pair)
+{
+  g_autoptr(GArray) empty = g_array_new (FALSE, FALSE, sizeof (double));
+  const TrackData *td[2] = { NULL, NULL };
+  TrackData view = { 0 };
+
+  for (guint s = 0; s < 2; s++)
+    if (pair->t[s] != NULL)
+      {
+        g_autofree char *key = range_track_key (pair->t[s]);
+
+        td[s] = g_hash_table_lookup (by_key[s], key);
+      }
+  if (td[0] == NULL && td[1] == NULL)
+    return TRUE;
+  for (guint s = 0; s < 2; s++)
+    {
+      view.values[s] = (GArray *) side_or_empty (td[s], s, FALSE, empty);
+      view.sums[s] = (GArray *) side_or_empty (td[s], s, TRUE, empty);
+      view.events[s] = td[s] != NULL ? td[s]->events[s] : 0;
     }
-  return g_strdup (t->name);
+  return add_metric_rows (table, &view, pair->name);
 }
 
 static gboolean
 exact_rows (TslCompareTable *table,
             RangeRead       *reads,
             const gint64    *end,
-            GHashTable      *by_key,
-            GPtrArray       *tracks)
+            GHashTable      *by_key[2],
+            gboolean         two_files)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) pairs = g_ptr_array_new ();   /* A, B, A, B… (either may be NULL) */
+  g_autoptr(GPtrArray) pairs = _tsl_compare_match_tracks (reads[0].stats, reads[1].stats, two_files);
 
-  for (guint s = 0; s < 2; s++)
-    for (guint i = 0; i < tsl_range_stats_get_n_tracks (reads[s].stats); i++)
-      {
-        const TslRangeTrack *t = tsl_range_stats_get_track (reads[s].stats, i);
-        char *key;
-        gpointer at;
-
-        if (t == NULL)
-          continue;
-        key = range_track_key (t);
-        if (g_hash_table_lookup_extended (index, key, NULL, &at))
-          {
-            pairs->pdata[GPOINTER_TO_UINT (at) + s] = (gpointer) t;
-            g_free (key);
-            continue;
-          }
-        g_hash_table_insert (index, key, GUINT_TO_POINTER (pairs->len));
-        g_ptr_array_add (pairs, s == 0 ? (gpointer) t : NULL);
-        g_ptr_array_add (pairs, s == 1 ? (gpointer) t : NULL);
-      }
-
-  for (guint i = 0; i < pairs->len; i += 2)
+  for (guint i = 0; i < pairs->len; i++)
     {
-      const TslRangeTrack *a = g_ptr_array_index (pairs, i), *b = g_ptr_array_index (pairs, i + 1);
-      const TslRangeTrack *any = a != NULL ? a : b;
-      g_autofree char *name = range_display_name (pairs, any);
+      const TslTrackPair *pair = g_ptr_array_index (pairs, i);
+      const TslRangeTrack *any = pair->t[0] != NULL ? pair->t[0] : pair->t[1];
       gboolean metric = any->kind == TSL_TRACK_COUNTER || any->kind == TSL_TRACK_METRIC;
 
       if (metric && is_quantile_stat (table->request))
         {
-          g_autofree char *key = range_track_key (any);
-          const TrackData *td = g_hash_table_lookup (by_key, key);
-
-          if (td != NULL && !add_metric_rows (table, td, name))
+          if (!quantile_metric_rows (table, by_key, pair))
             return FALSE;
           continue;
         }
-      if (!_tsl_compare_exact_track_rows (table, reads[0].stats, reads[1].stats, end, name, a, b))
+      if (!_tsl_compare_exact_track_rows (table, reads[0].stats, reads[1].stats, end, pair->name,
+                                          pair->t[0], pair->t[1]))
         return FALSE;
     }
 
@@ -649,23 +652,36 @@ exact_rows (TslCompareTable *table,
 
 static GPtrArray *
 run (const TslCompareRequest *request,
+     TslExactReads           *keep,
      GCancellable            *cancellable,
      GPtrArray               *warnings,
      GError                 **error)
 {
   g_autoptr(TslTrace) first = NULL;
+  g_autoptr(TslTrace) first_b = NULL;
   g_autoptr(TslSnapshot) snap_a = NULL;
   g_autoptr(TslSnapshot) snap_b = NULL;
   g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) by_key_b = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func (track_data_free);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_compare_row_free);
   g_autofree char *range_key = NULL;
+  gboolean two_files = request->path_b != NULL;
   gboolean seekable = is_seekable_file (request->path);
   TslTrace *trace = request->trace;
-  gint64 start = 0, end = 0, span, lo[2], hi[2];
+  const char *paths[2] = { request->path, two_files ? request->path_b : request->path };
+  gint64 start[2] = { 0, 0 }, end[2] = { 0, 0 }, span[2], lo[2], hi[2];
   TslCompareTable table = { request, NULL, { 0, 0 }, rows, cancellable, error };
   RangeRead reads[2] = { { 0 } };
   gboolean ok = TRUE;
+
+  if (two_files && (!seekable || !is_seekable_file (request->path_b)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: comparing two files needs two regular files, to re-read a range of each"),
+                   seekable ? request->path_b : request->path);
+      return NULL;
+    }
 
   if (trace == NULL)
     {
@@ -676,31 +692,46 @@ run (const TslCompareRequest *request,
           return NULL;
         }
 
-      first = read_first_pass (request, seekable ? SPAN_PASS_K : request->k, cancellable, error);
+      first = read_first_pass (request, request->path, seekable ? SPAN_PASS_K : request->k, cancellable, error);
       if (first == NULL)
         return NULL;
       trace = first;
     }
 
-  span = trace_span (trace, &start, &end);
+  span[0] = trace_span (trace, &start[0], &end[0]);
+  if (two_files)
+    {
+      /* The window's merged trace is not B's: B's span is its own. */
+      first_b = read_first_pass (request, request->path_b, SPAN_PASS_K, cancellable, error);
+      if (first_b == NULL)
+        return NULL;
+      span[1] = trace_span (first_b, &start[1], &end[1]);
+    }
+  else
+    {
+      span[1] = span[0];
+      start[1] = start[0];
+      end[1] = end[0];
+    }
 
   /* Re-read ranges warn once the end of the data is known (below). */
-  if (!resolve_range (&request->a, "A", span, &lo[0], &hi[0], &table.seconds[0],
+  if (!resolve_range (&request->a, "A", span[0], &lo[0], &hi[0], &table.seconds[0],
                       seekable ? NULL : warnings, error) ||
-      !resolve_range (&request->b, "B", span, &lo[1], &hi[1], &table.seconds[1],
+      !resolve_range (&request->b, "B", span[1], &lo[1], &hi[1], &table.seconds[1],
                       seekable ? NULL : warnings, error))
     return NULL;
 
-  range_key = g_strdup_printf ("%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
-                               lo[0], hi[0], lo[1], hi[1]);
+  range_key = g_strdup_printf ("%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT "%s",
+                               lo[0], hi[0], lo[1], hi[1], two_files ? ",two files" : "");
   table.range_key = range_key;
 
   if (seekable)
     {
-      gint64 data_end, ends[2];
+      gint64 data_end[2], ends[2];
       const gboolean both[2] = { TRUE, TRUE };
+      GHashTable *keys[2] = { by_key, two_files ? by_key_b : by_key };
 
-      read_ranges (request, trace, start, end, lo, hi, both, reads, cancellable);
+      read_ranges (request, trace, paths, start, end, lo, hi, both, reads, cancellable);
       for (guint s = 0; s < 2; s++)
         {
           if (reads[s].error != NULL && (error == NULL || *error == NULL))
@@ -715,22 +746,39 @@ run (const TslCompareRequest *request,
           goto out;
         }
 
-      data_end = MAX (tsl_range_stats_get_data_end (reads[0].stats),
-                      tsl_range_stats_get_data_end (reads[1].stats));
+      for (guint s = 0; s < 2; s++)
+        data_end[s] = tsl_range_stats_get_data_end (reads[s].stats);
+      /* Two ranges of one file share its end. */
+      if (!two_files)
+        data_end[0] = data_end[1] = MAX (data_end[0], data_end[1]);
       measure_ranges (request, start, lo, hi, data_end, ends, table.seconds, warnings);
-      collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
-      collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
-      ok = exact_rows (&table, reads, ends, by_key, tracks);
+      collect_side (keys[0], tracks, snap_a, 0, lo[0], hi[0]);
+      collect_side (keys[1], tracks, snap_b, 1, lo[1], hi[1]);
+      ok = exact_rows (&table, reads, ends, keys, two_files);
+      if (ok && keep != NULL)
+        for (guint s = 0; s < 2; s++)
+          {
+            keep->stats[s] = g_steal_pointer (&reads[s].stats);
+            keep->lo[s] = tsl_time_add (start[s], lo[s]);
+            keep->end[s] = ends[s];
+            keep->seconds[s] = table.seconds[s];
+          }
       goto out;
     }
 
   snap_a = tsl_snapshot_new (trace);
   snap_b = tsl_snapshot_ref (snap_a);
-  g_ptr_array_add (warnings,
-                   g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
-                                    "(%u..%u per track over the whole trace), not exact values of each range",
-                                    request->path != NULL ? request->path : "the trace",
-                                    tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  if (tsl_state_file_test (request->path))
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is a sampler state, with no events to re-read: compared the samples "
+                                      "it kept (%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path, tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
+  else
+    g_ptr_array_add (warnings,
+                     g_strdup_printf ("%s is not a seekable file: compared the samples kept in one pass "
+                                      "(%u..%u per track over the whole trace), not exact values of each range",
+                                      request->path != NULL ? request->path : "the trace",
+                                      tsl_snapshot_get_k (snap_a), 2 * tsl_snapshot_get_k (snap_a)));
 
   collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
   collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
@@ -766,7 +814,7 @@ tsl_compare_run (const TslCompareRequest *request,
   g_return_val_if_fail (request != NULL, NULL);
   g_return_val_if_fail (request->trace == NULL || TSL_IS_TRACE (request->trace), NULL);
 
-  rows = run (request, cancellable, notes, error);
+  rows = run (request, NULL, cancellable, notes, error);
 
   if (warnings != NULL)
     {
@@ -774,6 +822,22 @@ tsl_compare_run (const TslCompareRequest *request,
       *warnings = (GStrv) g_ptr_array_steal (notes, NULL);
     }
 
+  return rows;
+}
+
+GPtrArray *
+_tsl_compare_run_keeping_reads (const TslCompareRequest *request,
+                                TslExactReads           *reads,
+                                GCancellable            *cancellable,
+                                GPtrArray               *warnings,
+                                GError                 **error)
+{
+  GPtrArray *rows;
+
+  *reads = (TslExactReads) { { NULL, NULL } };
+  rows = run (request, reads, cancellable, warnings, error);
+  if (rows == NULL)
+    _tsl_exact_reads_clear (reads);
   return rows;
 }
 
@@ -866,14 +930,16 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
   if (!is_seekable_file (request->path))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "%s is not a seekable file: its ranges cannot be re-read",
+                   tsl_state_file_test (request->path)
+                   ? "%s is a sampler state: it has no events to re-read"
+                   : "%s is not a seekable file: its ranges cannot be re-read",
                    request->path != NULL ? request->path : "the trace");
       return FALSE;
     }
 
   if (trace == NULL)
     {
-      first = read_first_pass (request, SPAN_PASS_K, cancellable, error);
+      first = read_first_pass (request, request->path, SPAN_PASS_K, cancellable, error);
       if (first == NULL)
         return FALSE;
       trace = first;
@@ -885,7 +951,12 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
     if (has[s] && !resolve_range (specs[s], s == 0 ? "A" : "B", span, &lo[s], &hi[s], &unused, NULL, error))
       return FALSE;
 
-  read_ranges (request, trace, start, end, lo, hi, has, reads, cancellable);
+  {
+    const char *paths[2] = { request->path, request->path };
+    const gint64 starts[2] = { start, start }, ends[2] = { end, end };
+
+    read_ranges (request, trace, paths, starts, ends, lo, hi, has, reads, cancellable);
+  }
   for (guint s = 0; s < 2; s++)
     {
       if (reads[s].error != NULL && ok)
@@ -905,8 +976,9 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
     {
       g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
       gint64 ends[2];
+      const gint64 starts[2] = { start, start }, data_ends[2] = { data_end, data_end };
 
-      measure_ranges (request, start, lo, hi, data_end, ends, out->seconds, notes);
+      measure_ranges (request, starts, lo, hi, data_ends, ends, out->seconds, notes);
       for (guint s = 0; s < 2; s++)
         {
           out->stats[s] = has[s] ? g_steal_pointer (&reads[s].stats) : NULL;

@@ -78,6 +78,7 @@ tsl_compare_request_copy (const TslCompareRequest *request)
 
   copy = g_memdup2 (request, sizeof *request);
   copy->path = g_strdup (request->path);
+  copy->path_b = g_strdup (request->path_b);
   if (request->trace != NULL)
     g_object_ref (request->trace);
   if (request->budget != NULL)
@@ -93,6 +94,7 @@ tsl_compare_request_free (TslCompareRequest *request)
     return;
 
   g_free (request->path);
+  g_free (request->path_b);
   g_clear_object (&request->trace);
   g_clear_pointer (&request->budget, tsl_budget_unref);
   g_free (request);

@@ -50,6 +50,9 @@ gboolean          tsl_compare_method_from_string(const char          *text,
 
 typedef struct {
   char             *path;          /* file to re-read per range; "-" is stdin */
+  char             *path_b;        /* (nullable) a second file: A is read from `path`,
+                                    * B from this one, each range from its own
+                                    * file's start; series matched by name */
   TslTrace         *trace;         /* (nullable) the first pass, if already read;
                                     * tsl_compare_run() takes its lock to read it */
   TslBudget        *budget;        /* (nullable) for the traces it reads; else the

@@ -75,6 +75,7 @@ track_free (gpointer data)
   if (t == NULL)
     return;
   g_free (t->name);
+  g_free (t->process);
   g_clear_pointer (&t->paths, g_ptr_array_unref);
   g_clear_pointer (&t->path_ids, g_hash_table_unref);
   g_ptr_array_unref (t->funcs);
@@ -461,6 +462,7 @@ tsl_range_stats_finish (TslRangeStats *self)
       t->name = g_strdup (tsl_trace_track_get_name (self->trace, i));
       t->pid = tsl_trace_track_get_pid (self->trace, i);
       t->tid = tsl_trace_track_get_tid (self->trace, i);
+      t->process = g_strdup (tsl_trace_get_process_name (self->trace, t->pid));
       g_ptr_array_sort (t->funcs, compare_funcs);
 
       if (!is_metric (t->kind))

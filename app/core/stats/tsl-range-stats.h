@@ -54,6 +54,7 @@ typedef struct {
   char         *name;
   gint64        pid;
   gint64        tid;
+  char         *process;      /* (nullable) the process's name, if the trace gave one */
   gboolean      spans;        /* a thread whose events carry durations */
   /* Metric and counter tracks, points inside the range */
   guint64       n;

@@ -29,10 +29,12 @@ typedef struct {
   TslJsonValue args;
   TslJsonValue sf;
   TslJsonValue stack;
-  /* The event's '{' in the buffer, for TslChromeModel.offset_buf; the
-   * padding keeps the size a multiple of 16 for clear_event(). */
+  TslJsonValue bind_id;   /* flow v2: the rare members beside it (flow_in,
+                           * flow_out, bp) are found by a second look */
+  /* The event's '{' in the buffer, for TslChromeModel.offset_buf, and the
+   * byte after its '}'; the size stays a multiple of 16 for clear_event(). */
   const char  *start;
-  gpointer     pad;
+  const char  *stop;
 } TslChromeEvent;
 
 /* Recent names by their bytes: interning is a hash lookup plus a copy,
@@ -82,6 +84,12 @@ typedef struct {
   gboolean    want_offsets;
   const char *offset_buf;
   gint64      offset_base;
+
+  /* Flow endpoints of 's'/'t'/'f' events while the trace wants flows:
+   * their thread may have no track yet (Chrome writes an 'X' after the
+   * flow events inside it), so they are recorded at the end. */
+  GArray     *pending_flows;
+  guint64     flows_dropped;
 
   guint32     unnamed;
   TslChromeName *names;       /* TSL_CHROME_NAME_CACHE entries */

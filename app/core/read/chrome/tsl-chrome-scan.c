@@ -22,6 +22,8 @@
 #define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
 #define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
 #define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
+#define KEY7(a, b, c, d, e, f, g) \
+  (KEY5 (a, b, c, d, e) | (guint64) (f) << 40 | (guint64) (g) << 48)
 #define ONES                G_GUINT64_CONSTANT (0x0101010101010101)
 #define KEY_WORD_MAX        7
 
@@ -50,6 +52,7 @@ slot_for_word (TslChromeEvent *ev,
     case KEY4 ('n', 'a', 'm', 'e'): return &ev->name;
     case KEY4 ('a', 'r', 'g', 's'): return &ev->args;
     case KEY5 ('s', 't', 'a', 'c', 'k'): return &ev->stack;
+    case KEY7 ('b', 'i', 'n', 'd', '_', 'i', 'd'): return &ev->bind_id;
     default: return NULL;
     }
 }
@@ -150,7 +153,7 @@ clear_event (TslChromeEvent *ev)
  * 16-byte compare then stands for the separator, the key and the colon. */
 #define NO_SLOT G_MAXUINT8
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TslChromeEvent, start) == 13 * sizeof (TslJsonValue));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TslChromeEvent, start) == 14 * sizeof (TslJsonValue));
 G_STATIC_ASSERT (sizeof (TslChromeEvent) / sizeof (TslJsonValue) < NO_SLOT);
 
 static inline TslJsonValue *
@@ -254,7 +257,7 @@ tsl_chrome_scan_event (const char     *p,
             return TSL_JSON_INCOMPLETE;
           if (*p == '}')
             {
-              *after = p + 1;
+              *after = ev->stop = p + 1;
               return TSL_JSON_OK;
             }
           if (i > 0)

@@ -33,6 +33,7 @@
 
 #include "tsl-perfetto-private.h"
 #include "tsl-proto.h"
+#include "tsl-rng.h"
 
 #define MAX_DEPTH       512       /* deeper slices are offered flat */
 #define MAX_EXTRA       8         /* extra counter values per event */
@@ -107,6 +108,7 @@ typedef struct {
 
 typedef struct {
   gint64  start_ns;
+  gint64  offset; /* of its SLICE_BEGIN packet, -1 if unknown */
   guint32 name;
   guint32 path;   /* the stack down to here as a string, once asked for; 0: not yet */
 } OpenSlice;
@@ -207,6 +209,7 @@ struct _TslPerfettoModel
   GByteArray   *inflated[MAX_NESTING];
   ZSTD_DStream *zstd;
   guint         nesting;
+  gint64        packet_offset; /* tsl_perfetto_model_set_offset(), -1: none */
 
   GString      *label;
   guint32       unnamed;
@@ -325,6 +328,7 @@ tsl_perfetto_model_new (TslTrace *trace)
   TslPerfettoModel *self = g_new0 (TslPerfettoModel, 1);
 
   self->trace = trace;
+  self->packet_offset = -1;
   self->trace_clock = BUILTIN_BOOTTIME;
   self->clock_epoch = 1;
   self->legacy_uuid = G_GUINT64_CONSTANT (1) << 63;
@@ -1307,6 +1311,11 @@ typedef struct {
   gboolean      has_extra_double_uuids;
   double        extra_double_values[MAX_EXTRA];
   guint         n_extra_double_values;
+  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
+  guint         n_flow_ids;
+  guint64       term_flow_ids[MAX_EXTRA];
+  guint         n_term_flow_ids;
+  guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
 } Event;
 
 /* Field by field: a memset of the whole struct (its arrays are only read up
@@ -1331,6 +1340,38 @@ event_init (Event *ev)
   ev->n_extra_double_uuids = 0;
   ev->has_extra_double_uuids = FALSE;
   ev->n_extra_double_values = 0;
+  ev->n_flow_ids = 0;
+  ev->n_term_flow_ids = 0;
+  ev->flows_seen[0] = ev->flows_seen[1] = 0;
+}
+
+/* flow_ids (fixed64, field 47) and terminating_flow_ids (48), or their
+ * deprecated varint forms (36, 42); packed or not. */
+static void
+read_flow_ids (const TslProtoField *f,
+               guint8               wire,
+               guint64             *out,
+               guint               *n,
+               guint64             *seen)
+{
+  if (f->wire == wire)
+    {
+      (*seen)++;
+      if (*n < MAX_EXTRA)
+        out[(*n)++] = f->value;
+    }
+  else if (f->wire == TSL_PROTO_LEN)
+    {
+      const guint8 *p = f->data, *end = f->data + f->len;
+      guint64 v;
+
+      while (p < end && tsl_proto_packed_next (&p, end, wire, &v))
+        {
+          (*seen)++;
+          if (*n < MAX_EXTRA)
+            out[(*n)++] = v;
+        }
+    }
 }
 
 static gboolean
@@ -1480,7 +1521,21 @@ decode_event (Event        *ev,
           if (f.wire == TSL_PROTO_LEN)
             legacy_event (ev, f.data, f.len);
           break;
-        default:  /* categories, annotations, flows, typed arguments: not shown */
+        case 47:
+          read_flow_ids (&f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+          break;
+        case 36:
+          read_flow_ids (&f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+          break;
+        case 48:
+          read_flow_ids (&f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
+                         &ev->flows_seen[1]);
+          break;
+        case 42:
+          read_flow_ids (&f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
+                         &ev->flows_seen[1]);
+          break;
+        default:  /* categories, annotations, typed arguments: read for details only */
           break;
         }
     }
@@ -1638,6 +1693,36 @@ counter_value (TslPerfettoModel *self,
   tsl_trace_offer (self->trace, ts_track (self, track), ts, value);
 }
 
+static inline gint64
+packet_offset (TslPerfettoModel *self)
+{
+  return self->nesting == 0 ? self->packet_offset : -1;
+}
+
+/* An event's flow ids bind to the slice it begins (or is): a flow id seen
+ * before continues there, a terminating one ends there (Perfetto's
+ * flow_ids are global within a trace). */
+static void
+event_flows (TslPerfettoModel *self,
+             guint             t,
+             gint64            ts,
+             guint             depth,
+             const Event      *ev)
+{
+  if (ev->flows_seen[0] + ev->flows_seen[1] == 0)
+    return;
+  tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_IDS, ev->flows_seen[0]);
+  tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_TERMINATING, ev->flows_seen[1]);
+  if (G_LIKELY (!tsl_trace_wants_flows (self->trace)))
+    return;
+  for (guint i = 0; i < ev->n_flow_ids; i++)
+    tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->flow_ids[i]), ts, depth,
+                           TSL_FLOW_BIND_SLICE, TSL_FLOW_IN | TSL_FLOW_OUT);
+  for (guint i = 0; i < ev->n_term_flow_ids; i++)
+    tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->term_flow_ids[i]), ts, depth,
+                           TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+}
+
 static void
 track_event (TslPerfettoModel *self,
              Sequence         *seq,
@@ -1707,6 +1792,7 @@ track_event (TslPerfettoModel *self,
 
         t = ts_track (self, track);
         tsl_trace_note_time (self->trace, ts);
+        event_flows (self, t, ts, track->n_open, ev);
         if (track->n_open >= MAX_DEPTH)
           {
             track->overflow++;
@@ -1720,7 +1806,7 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open++] = (OpenSlice) { ts, name, 0 };
+        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0 };
         break;
       }
 
@@ -1742,6 +1828,7 @@ track_event (TslPerfettoModel *self,
           }
         /* Offered now, at the slice's start, so it carries its duration. */
         dur = ts - track->open[track->n_open - 1].start_ns;
+        tsl_trace_set_event_offset (self->trace, track->open[track->n_open - 1].offset);
         if (tsl_trace_offer (self->trace, t, track->open[track->n_open - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, 0);
@@ -1755,6 +1842,8 @@ track_event (TslPerfettoModel *self,
                      ? ev->duration_us * 1000 : -1;
 
         t = ts_track (self, track);
+        event_flows (self, t, ts, track->n_open, ev);
+        tsl_trace_set_event_offset (self->trace, packet_offset (self));
         if (tsl_trace_offer (self->trace, t, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
         if (dur > 0 && ts <= G_MAXINT64 - dur)
@@ -1769,6 +1858,8 @@ track_event (TslPerfettoModel *self,
 
     default:  /* instants, and types this reader does not know */
       t = ts_track (self, track);
+      event_flows (self, t, ts, track->n_open, ev);
+      tsl_trace_set_event_offset (self->trace, packet_offset (self));
       if (tsl_trace_offer (self->trace, t, ts, NAN))
         set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
       break;
@@ -2117,6 +2208,13 @@ decode_packet (Packet       *pk,
 wrong_wire:
   *what = "a field of the TracePacket has the wrong wire type";
   return FALSE;
+}
+
+void
+tsl_perfetto_model_set_offset (TslPerfettoModel *self,
+                               gint64            offset)
+{
+  self->packet_offset = offset;
 }
 
 gboolean

@@ -28,6 +28,11 @@ gboolean          tsl_perfetto_model_packet     (TslPerfettoModel *self,
                                                  const guint8     *data,
                                                  gsize             len,
                                                  const char      **what);
+/* Where the next packet's key byte (0x0A) is in the input, for the exact
+ * view's slice details (tsl-perfetto-details.h); packets inside a
+ * compressed bundle have no position of their own. */
+void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
+                                                 gint64            offset);
 /* Packets that carried a TrackEvent since the last call. */
 guint64           tsl_perfetto_model_take_events (TslPerfettoModel *self);
 /* End of input: closes open slices, turns counts into warnings. */

@@ -138,6 +138,8 @@ perfetto_parse (gpointer       state,
       if (key >> 3 == 1)
         {
           self->n_packets++;
+          if (G_UNLIKELY (tsl_trace_wants_offsets (self->trace)))
+            tsl_perfetto_model_set_offset (self->model, (gint64) (self->offset + (start - buf)));
           if (!tsl_perfetto_model_packet (self->model, p, (gsize) n, &what))
             {
               if (++self->n_malformed <= MAX_POS_WARNINGS)

@@ -1,0 +1,129 @@
+/* tsl-trace-private.h: TslTrace's insides, for the model's own files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tsl-trace.c and tsl-trace-state.c (sampler state files, merges) share
+ * these; nothing outside app/core/model/ includes it.
+ */
+#pragma once
+
+#include "tsl-exact.h"
+#include "tsl-label-store.h"
+#include "tsl-trace.h"
+#include "tsl-warnings.h"
+
+G_BEGIN_DECLS
+
+#define TSL_TRACE_N_KINDS 4
+/* Past the budget, tracks of each kind fold into one of these (pid FOLD_PID). */
+#define FOLD_PID G_MAXINT64
+
+typedef struct
+{
+  TslTrackKind  kind;
+  gint64        pid;
+  gint64        tid;
+  guint32       name;   /* key part for non-thread tracks, 0 for threads */
+} TrackKey;
+
+typedef struct
+{
+  TrackKey      key;
+  guint32       unit;
+  guint32       display;   /* cached "Thread TID" */
+  gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
+  gboolean      spans;     /* values are durations (ns) of spans at their time */
+  TslSampler   *sampler;
+} Track;
+
+/* What one track costs beyond its samples' growth, taken from the budget
+ * when it is made: the track and its sampler with their first slots, the
+ * tables that find it, a reader's state for it and a snapshot's copy. */
+#define TRACK_COST 2048
+
+typedef struct
+{
+  guint32  name;
+  gboolean has_sort_index;
+  int      sort_index;
+} Meta;
+
+struct _TslTrace
+{
+  GObject         parent_instance;
+
+  GMutex          mutex;
+  TslSamplerMode  mode;
+  guint           k;
+  guint64         seed;
+  TslTimeGrid    *grid;
+
+  char           *format;
+
+  GStringChunk   *chunk;
+  GHashTable     *string_ids;    /* const char * (in chunk) → id */
+  GPtrArray      *strings;       /* id → const char *, [0] = NULL */
+  TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
+  guint           next_label_collect;
+
+  GPtrArray      *tracks;        /* Track * */
+  GHashTable     *track_ids;     /* TrackKey * (in tracks) → index + 1 */
+
+  TslBudget      *budget;
+  gboolean        folding;       /* the budget refused a track: new ones fold */
+  guint           fold_tracks[TSL_TRACE_N_KINDS];   /* index + 1 */
+  guint64         dropped_meta;  /* names of folded threads and processes not kept */
+
+  GHashTable     *processes;     /* gint64 * → Meta */
+  GHashTable     *threads;       /* TrackKey * (pid, tid) → Meta */
+
+  guint64         events;
+  guint64         flows[TSL_FLOW_COUNT_N];
+  gboolean        has_span;
+  gint64          span_start;
+  gint64          span_end;
+  gboolean        has_time;
+
+  gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
+  gint64          filter_start;
+  gint64          filter_end;
+
+  TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
+  gpointer        event_data;
+  gboolean        has_pending;   /* an event offered, its label not yet seen */
+  gboolean        pending_kept;  /* … and its sampler kept it */
+  guint           pending_track;
+  gint64          pending_time;
+  double          pending_value;
+  TslExact       *exact;         /* see tsl_trace_record_exact() */
+  gint64          event_offset;
+  gboolean        label_sampler; /* the last offer's label goes to its sampler */
+  gboolean        label_exact;   /* … and/or to the exact recorder */
+  /* For a chunk index (read/tsl-chunk-index.h): offered times since the
+   * last tsl_trace_take_window(), and a count of everything else a reader
+   * changed (tracks, names, units, warnings). */
+  gint64          window_min;
+  gint64          window_max;
+  guint64         changes;
+
+  TslWarnings    *warnings;
+  /* Count mode, a later part of a stream: events each track had before it
+   * (track key string → guint64 *), see tsl_trace_count_after(). */
+  GHashTable     *first_indices;
+};
+
+
+/* Makes a track holding `sampler` (taken); not in track_ids when folded. */
+guint             _tsl_trace_add_track          (TslTrace       *self,
+                                                 const TrackKey *key,
+                                                 TslSampler     *sampler,
+                                                 gboolean        folded);
+/* The name of the fold track of `kind` ("other threads", ...). */
+const char       *_tsl_trace_fold_name          (TslTrackKind    kind);
+void              _tsl_trace_collect_labels     (TslTrace       *self);
+/* Where a new count-mode track's events are numbered from (0 but in a
+ * later part, see tsl_trace_count_after()). */
+guint64           _tsl_trace_first_index        (TslTrace       *self,
+                                                 const TrackKey *key);
+
+G_END_DECLS

@@ -1,0 +1,422 @@
+/* test-state.c: sampler state files — round trip, merge == one pass, damage
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tsl-rng.h"
+#include "tsl-trace-state.h"
+
+/* A generated stream: tracks of every kind, unsorted times (time mode must
+ * not depend on order), fractional values whose sums are not exact in
+ * doubles, NANs, equal times, labels, metadata and warnings along the way. */
+typedef struct {
+  guint   kind;
+  gint64  pid;
+  gint64  tid;
+  gint64  time;
+  double  value;
+  guint   label;
+  guint   meta;     /* 1: a thread name, 2: a process name, 3: a warning */
+} Event;
+
+static Event *
+make_stream (guint64  seed,
+             guint    n,
+             gboolean wide)
+{
+  Event *events = g_new0 (Event, n);
+  TslRng rng;
+
+  tsl_rng_init (&rng, seed, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      Event *e = &events[i];
+      guint r = tsl_rng_bounded (&rng, 100);
+
+      e->kind = tsl_rng_bounded (&rng, 4);
+      e->pid = 1 + tsl_rng_bounded (&rng, 2);
+      e->tid = 10 + tsl_rng_bounded (&rng, 3 + (i > n / 2 ? 2 : 0));   /* new tracks late */
+      /* Roughly increasing with jitter; "wide" spans hours, so widths pass 2^32 ns. */
+      e->time = (gint64) i * (wide ? G_GINT64_CONSTANT (4000000000) : 1000) +
+                (gint64) tsl_rng_bounded (&rng, wide ? 900000000 : 5000) -
+                (r == 0 ? (gint64) tsl_rng_bounded (&rng, 100000) : 0);
+      if (r < 5)
+        e->time = events[i > 0 ? i - 1 : 0].time;
+      e->value = r < 8 ? NAN : tsl_rng_double (&rng) * 100.0 - 20.0;
+      if (r == 9)
+        e->value = r & 1 ? -0.0 : 0.0;
+      e->label = tsl_rng_bounded (&rng, 7);
+      e->meta = r == 97 ? 1 : r == 98 ? 2 : r == 99 ? 3 : 0;
+    }
+  return events;
+}
+
+static void
+feed (TslTrace    *trace,
+      const Event *events,
+      guint        from,
+      guint        to)
+{
+  static const char *names[] = { "main", "worker", "io", "gc", "render", "net", "idle" };
+  static const TslTrackKind kinds[] = { TSL_TRACK_THREAD, TSL_TRACK_COUNTER, TSL_TRACK_METRIC, TSL_TRACK_ASYNC };
+
+  for (guint i = from; i < to; i++)
+    {
+      const Event *e = &events[i];
+      char label[64];
+      guint track;
+
+      if (e->meta == 1)
+        tsl_trace_set_thread_name (trace, e->pid, e->tid, names[e->label]);
+      else if (e->meta == 2)
+        tsl_trace_set_process_name (trace, e->pid, names[e->label]);
+      else if (e->meta == 3)
+        tsl_trace_add_warning (trace, "warning %u", e->label);
+
+      track = tsl_trace_ensure_track (trace, kinds[e->kind], e->pid, e->tid, names[e->tid % 7]);
+      if (e->kind == TSL_TRACK_METRIC)
+        tsl_trace_track_set_unit (trace, track, "ms");
+      tsl_trace_add_events (trace, 1);
+      if (tsl_trace_offer (trace, track, e->time, e->value))
+        {
+          g_snprintf (label, sizeof label, "root;%s;leaf%u", names[e->label], e->label);
+          tsl_trace_set_label (trace, track, label);
+        }
+    }
+}
+
+static GBytes *
+state_of_range (TslSamplerMode  mode,
+                guint           k,
+                const Event    *events,
+                guint           from,
+                guint           to,
+                GPtrArray      *earlier)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, 0x5EED);
+
+  for (guint i = 0; earlier != NULL && i < earlier->len; i++)
+    tsl_trace_count_after (trace, g_ptr_array_index (earlier, i));
+  feed (trace, events, from, to);
+  return tsl_trace_save_state (trace);
+}
+
+static TslTrace *
+load_as (GBytes         *bytes,
+         TslSamplerMode  mode,
+         guint           k)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, k, 0x5EED);
+  g_autoptr(GError) error = NULL;
+
+  if (!tsl_trace_load_state (trace, bytes, "part.tss", &error))
+    g_error ("%s", error->message);
+  return g_steal_pointer (&trace);
+}
+
+static guint
+first_difference (GBytes *a,
+                  GBytes *b)
+{
+  gsize la, lb;
+  const guint8 *da = g_bytes_get_data (a, &la), *db = g_bytes_get_data (b, &lb);
+  guint i = 0;
+
+  while (i < la && i < lb && da[i] == db[i])
+    i++;
+  return i;
+}
+
+/* Random cuts into 2..5 parts, in both modes, K small enough that slices
+ * coarsen many times: the merged state's bytes are the one pass's. */
+static void
+check_merges (gboolean wide)
+{
+  guint runs = 0;
+
+  for (guint64 seed = 1; seed <= 40; seed++)
+    for (guint m = 0; m < 2; m++)
+      {
+        TslSamplerMode mode = m == 0 ? TSL_SAMPLER_COUNT : TSL_SAMPLER_TIME;
+        const guint n = 3000 + (guint) seed * 37;
+        g_autofree Event *events = make_stream (seed, n, wide);
+        g_autoptr(GBytes) whole = state_of_range (mode, 8 + (guint) seed % 5, events, 0, n, NULL);
+        g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
+        g_autoptr(TslTrace) merged = NULL;
+        g_autoptr(GBytes) bytes = NULL;
+        guint cuts[6], n_parts;
+        TslRng rng;
+
+        tsl_rng_init (&rng, seed, m + 1);
+        n_parts = 2 + tsl_rng_bounded (&rng, 4);
+        cuts[0] = 0;
+        cuts[n_parts] = n;
+        for (guint p = 1; p < n_parts; p++)
+          cuts[p] = tsl_rng_bounded (&rng, n + 1);
+        /* Sorted; empty parts allowed. */
+        for (guint a = 1; a < n_parts; a++)
+          for (guint b = a + 1; b < n_parts; b++)
+            if (cuts[b] < cuts[a])
+              {
+                guint t = cuts[a];
+
+                cuts[a] = cuts[b];
+                cuts[b] = t;
+              }
+
+        for (guint p = 0; p < n_parts; p++)
+          {
+            g_autoptr(GBytes) state = state_of_range (mode, 8 + (guint) seed % 5, events, cuts[p], cuts[p + 1],
+                                                      mode == TSL_SAMPLER_COUNT ? parts : NULL);
+
+            g_ptr_array_add (parts, load_as (state, mode, 8 + (guint) seed % 5));
+          }
+
+        merged = g_object_ref (g_ptr_array_index (parts, 0));
+        for (guint p = 1; p < n_parts; p++)
+          {
+            g_autoptr(GError) error = NULL;
+
+            g_assert_true (tsl_trace_merge (merged, g_ptr_array_index (parts, p), NULL, 0, &error));
+            g_assert_no_error (error);
+          }
+        bytes = tsl_trace_save_state (merged);
+        if (!g_bytes_equal (bytes, whole) && g_getenv ("TSL_TEST_DUMP") != NULL)
+          {
+            g_file_set_contents ("/tmp/merged.tss", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
+            g_file_set_contents ("/tmp/whole.tss", g_bytes_get_data (whole, NULL), g_bytes_get_size (whole), NULL);
+          }
+        if (!g_bytes_equal (bytes, whole))
+          g_error ("seed %" G_GUINT64_FORMAT ", %s mode, %u parts: merged state differs at byte %u",
+                   seed, m == 0 ? "count" : "time", n_parts, first_difference (bytes, whole));
+        runs++;
+      }
+  g_test_message ("%u random cut sets (%s spans), both modes: merged == one pass, byte for byte",
+                  runs, wide ? "hour-long" : "ms");
+}
+
+static void
+test_merge_equals_one_pass (void)
+{
+  check_merges (FALSE);
+}
+
+/* Spans of hours: time-mode slices wider than 2^32 ns still line up. */
+static void
+test_merge_wide (void)
+{
+  check_merges (TRUE);
+}
+
+static void
+test_round_trip (void)
+{
+  for (guint m = 0; m < 2; m++)
+    {
+      TslSamplerMode mode = m ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      g_autofree Event *events = make_stream (99, 5000, FALSE);
+      g_autoptr(GBytes) first = state_of_range (mode, 16, events, 0, 5000, NULL);
+      g_autoptr(TslTrace) trace = load_as (first, mode, 16);
+      g_autoptr(TslTrace) other = load_as (first, m ? TSL_SAMPLER_COUNT : TSL_SAMPLER_TIME, 4);
+      g_autoptr(GBytes) again = tsl_trace_save_state (trace);
+      g_auto(GStrv) warnings = tsl_trace_dup_warnings (other);
+      gint64 start, end;
+      guint n;
+
+      g_assert_true (g_bytes_equal (first, again));
+      g_assert_cmpint (tsl_trace_get_mode (trace), ==, mode);
+      g_assert_cmpuint (tsl_trace_get_k (trace), ==, 16);
+      g_assert_cmpuint (tsl_trace_get_events (trace), ==, 5000);
+      g_assert_true (tsl_trace_get_span (trace, &start, &end));
+      g_assert_cmpint (start, <=, end);
+      g_assert_cmpuint (tsl_trace_get_n_tracks (trace), >, 8);
+      /* Asked for another mode and K, the loader keeps the state's and says so. */
+      g_assert_cmpint (tsl_trace_get_mode (other), ==, mode);
+      g_assert_cmpuint (tsl_trace_get_k (other), ==, 16);
+      n = 0;
+      for (guint i = 0; warnings[i] != NULL; i++)
+        n += strstr (warnings[i], "part.tss is a sampler state of") != NULL;
+      g_assert_cmpuint (n, ==, 1);
+    }
+}
+
+/* The exact sums: any order and grouping gives the same bits. */
+static void
+test_exact_sums (void)
+{
+  g_autoptr(TslTimeGrid) grid = tsl_time_grid_new (4);
+  g_autoptr(TslSampler) forward = tsl_sampler_new_time (grid, 1);
+  g_autoptr(TslSampler) backward = tsl_sampler_new_time (grid, 1);
+  double values[1000];
+  double naive = 0;
+  const TslSample *a, *b;
+  guint na, nb;
+  TslRng rng;
+
+  tsl_rng_init (&rng, 5, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = (tsl_rng_double (&rng) - 0.5) * pow (10, tsl_rng_bounded (&rng, 8));
+  /* One instant, so one slice holds every event, added in opposite orders. */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      tsl_sampler_offer (forward, 0, values[i]);
+      naive += values[i];
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    tsl_sampler_offer (backward, 0, values[G_N_ELEMENTS (values) - 1 - i]);
+  a = tsl_sampler_peek_samples (forward, &na);
+  b = tsl_sampler_peek_samples (backward, &nb);
+  g_assert_cmpuint (na, ==, 1);
+  g_assert_cmpuint (nb, ==, 1);
+  g_assert_true (memcmp (&a[0].summary.sum, &b[0].summary.sum, sizeof (double)) == 0);
+  g_assert_true (memcmp (&a[0].summary.sum_lo, &b[0].summary.sum_lo, sizeof (double)) == 0);
+  g_assert_false (isnan (a[0].summary.sum_lo));
+  g_assert_cmpfloat (fabs (a[0].summary.sum - naive), <=, fabs (naive) * 1e-12 + 1e-6);
+}
+
+static GBytes *
+small_state (void)
+{
+  g_autofree Event *events = make_stream (3, 400, FALSE);
+
+  return state_of_range (TSL_SAMPLER_TIME, 8, events, 0, 400, NULL);
+}
+
+static void
+expect_error (GBytes       *bytes,
+              TslStateError code,
+              const char   *needle)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 0);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (tsl_trace_load_state (trace, bytes, "bad.tss", &error));
+  g_assert_error (error, TSL_STATE_ERROR, (gint) code);
+  g_assert_true (g_str_has_prefix (error->message, "bad.tss: byte "));
+  if (needle != NULL && strstr (error->message, needle) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, needle);
+}
+
+static GBytes *
+patched (GBytes *bytes,
+         gsize   at,
+         guint8  value)
+{
+  gsize len = g_bytes_get_size (bytes);
+  guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+
+  copy[at] = value;
+  return g_bytes_new_take (copy, len);
+}
+
+static void
+test_damage (void)
+{
+  g_autoptr(GBytes) good = small_state ();
+  gsize len = g_bytes_get_size (good);
+  g_autoptr(GBytes) future = patched (good, 8, TSL_STATE_VERSION + 1);
+  g_autoptr(GBytes) foreign = g_bytes_new_static ("{\"traceEvents\": []}", 19);
+  guint n_cuts = 0;
+
+  /* Every truncation is refused as truncated (or, inside the magic, foreign). */
+  for (gsize cut = 0; cut < len; cut += 1 + cut / 16)
+    {
+      g_autoptr(GBytes) part = g_bytes_new_from_bytes (good, 0, cut);
+
+      expect_error (part, cut < TSL_STATE_MAGIC_LEN ? TSL_STATE_ERROR_FOREIGN : TSL_STATE_ERROR_TRUNCATED,
+                    cut < TSL_STATE_MAGIC_LEN ? "not a Timeslice sampler state" : "truncated");
+      n_cuts++;
+    }
+  /* Any flipped byte of the body or checksum is caught. */
+  for (gsize at = TSL_STATE_HEADER_LEN; at < len; at += 7)
+    {
+      g_autoptr(GBytes) bad = patched (good, at, ((const guint8 *) g_bytes_get_data (good, NULL))[at] ^ 0x10);
+
+      expect_error (bad, TSL_STATE_ERROR_CORRUPT, "checksum");
+    }
+  /* A body length too long is a truncation; too short leaves bytes over. */
+  {
+    g_autoptr(GBytes) longer = patched (good, 17, ((const guint8 *) g_bytes_get_data (good, NULL))[17] + 1);
+    g_autoptr(GBytes) shorter = patched (good, 17, ((const guint8 *) g_bytes_get_data (good, NULL))[17] - 1);
+    g_autoptr(GBytes) reserved = patched (good, 12, 1);
+
+    expect_error (longer, TSL_STATE_ERROR_TRUNCATED, "truncated");
+    expect_error (shorter, TSL_STATE_ERROR_CORRUPT, "bytes after the end");
+    expect_error (reserved, TSL_STATE_ERROR_CORRUPT, "flags");
+  }
+  expect_error (future, TSL_STATE_ERROR_VERSION, "newer");
+  expect_error (foreign, TSL_STATE_ERROR_FOREIGN, "byte 0: not a Timeslice sampler state");
+  g_test_message ("%u truncations refused", n_cuts);
+}
+
+/* Count-mode parts read without --after cannot merge: said so, unchanged. */
+static void
+test_merge_errors (void)
+{
+  g_autofree Event *events = make_stream (4, 1000, FALSE);
+  g_autoptr(GBytes) a = state_of_range (TSL_SAMPLER_COUNT, 8, events, 0, 500, NULL);
+  g_autoptr(GBytes) b = state_of_range (TSL_SAMPLER_COUNT, 8, events, 500, 1000, NULL);
+  g_autoptr(GBytes) t = state_of_range (TSL_SAMPLER_TIME, 8, events, 500, 1000, NULL);
+  g_autoptr(TslTrace) ta = load_as (a, TSL_SAMPLER_COUNT, 8);
+  g_autoptr(TslTrace) tb = load_as (b, TSL_SAMPLER_COUNT, 8);
+  g_autoptr(TslTrace) tt = load_as (t, TSL_SAMPLER_TIME, 8);
+  g_autoptr(GBytes) before = tsl_trace_save_state (ta);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (tsl_trace_merge (ta, tb, NULL, 0, &error));
+  g_assert_error (error, TSL_STATE_ERROR, TSL_STATE_ERROR_MERGE);
+  g_assert_nonnull (strstr (error->message, "--after"));
+  g_clear_error (&error);
+  g_assert_false (tsl_trace_merge (ta, tt, NULL, 0, &error));
+  g_assert_error (error, TSL_STATE_ERROR, TSL_STATE_ERROR_MERGE);
+  after = tsl_trace_save_state (ta);
+  g_assert_true (g_bytes_equal (before, after));
+}
+
+/* Different sources: their tracks stay apart, in groups named after them. */
+static void
+test_merge_sources (void)
+{
+  g_autofree Event *events = make_stream (6, 800, FALSE);
+  g_autoptr(GBytes) a = state_of_range (TSL_SAMPLER_TIME, 8, events, 0, 800, NULL);
+  g_autoptr(TslTrace) one = load_as (a, TSL_SAMPLER_TIME, 8);
+  g_autoptr(TslTrace) two = load_as (a, TSL_SAMPLER_TIME, 8);
+  g_autoptr(TslTrace) all = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+  g_autoptr(GError) error = NULL;
+  guint named = 0;
+
+  g_assert_true (tsl_trace_merge (all, one, "before", 0, &error));
+  g_assert_true (tsl_trace_merge (all, two, "after", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tsl_trace_get_n_tracks (all), ==, 2 * tsl_trace_get_n_tracks (one));
+  g_assert_cmpuint (tsl_trace_get_events (all), ==, 1600);
+  for (guint i = 0; i < tsl_trace_get_n_tracks (all); i++)
+    {
+      const char *process = tsl_trace_get_process_name (all, tsl_trace_track_get_pid (all, i));
+
+      g_assert_nonnull (process);
+      g_assert_true (g_str_has_prefix (process, i < tsl_trace_get_n_tracks (one) ? "before" : "after"));
+      named++;
+    }
+  g_assert_cmpuint (named, ==, tsl_trace_get_n_tracks (all));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/state/round-trip", test_round_trip);
+  g_test_add_func ("/state/exact-sums", test_exact_sums);
+  g_test_add_func ("/state/merge-equals-one-pass", test_merge_equals_one_pass);
+  g_test_add_func ("/state/merge-wide", test_merge_wide);
+  g_test_add_func ("/state/merge-errors", test_merge_errors);
+  g_test_add_func ("/state/merge-sources", test_merge_sources);
+  g_test_add_func ("/state/damage", test_damage);
+
+  return g_test_run ();
+}
