@@ -60,7 +60,11 @@ def run(argv, env_extra):
     reads = []
     for line in out.decode(errors='replace').splitlines():
         if 'through the index' in line:
-            reads.append(int(line.split(': read ')[1].split(' ')[0]))
+            # Compressed input: the compressed bytes the read took.
+            if 'compressed bytes' in line:
+                reads.append(int(line.split('text, ')[1].split(' ')[0]))
+            else:
+                reads.append(int(line.split(': read ')[1].split(' ')[0]))
     return cpu, wall, reads
 
 
