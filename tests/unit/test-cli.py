@@ -36,8 +36,7 @@ for command in ('info', 'sample', 'merge', 'compare', 'export'):
 # (compare: or two files, BEFORE and AFTER; merge: its states).
 for command in ('info', 'sample', 'merge', 'compare', 'export'):
     r = run(command, '--help')
-    usage = r.stdout.splitlines()[1].strip() if r.stdout.count('
-') > 1 else ''
+    usage = r.stdout.splitlines()[1].strip() if r.stdout.count('\n') > 1 else ''
     param = {'compare': 'FILE | BEFORE AFTER', 'merge': 'STATE…'}.get(command, 'FILE')
     check(usage == f'timeslice {command} [OPTION…] {param}',
           f'{command} --help usage line is "timeslice {command} [OPTION…] {param}" (got "{usage}")')
