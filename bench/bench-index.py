@@ -3,7 +3,8 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   bench/bench-index.py [--mb 1000] [--runs 3] [--form object|array] [TIMESLICE]
+#   bench/bench-index.py [--mb 1000] [--runs 3] [--form object|array] [--file FILE]
+#                        [--rounds R] [TIMESLICE]
 #
 # Generates a seeded Chrome trace with bench/gen-chrome.py (threads'
 # bursts interleave, so the file is unsorted) in a temporary directory and
@@ -17,7 +18,10 @@
 #   range read took come from the read's debug message
 #   (G_MESSAGES_DEBUG=tsl-read-stream).
 # - `timeslice info` with and without recording the index: the first read's
-#   overhead.
+#   overhead, in CPU time and peak RSS.
+#
+# --rounds R is passed to compare (`--rounds 1`: the reads alone, without
+# the bootstrap); --file takes a trace (plain, gzip or zstd) instead.
 #
 # The machine is shared: the measure is CPU time (user + system of the
 # child, from getrusage) and bytes read, medians of interleaved runs; wall
@@ -39,18 +43,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def run(argv, env_extra):
     env = dict(os.environ, G_MESSAGES_DEBUG='tsl-read-stream')
     env.update(env_extra)
+    rss_file = os.path.join(tempfile.gettempdir(), 'tsl-bench-index-rss')
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    proc = subprocess.run(argv, env=env, capture_output=True)
+    # /usr/bin/time tells the child's own peak RSS (getrusage only the
+    # largest of all children).
+    proc = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', rss_file] + argv, env=env, capture_output=True)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit('%s failed: %s' % (' '.join(argv), proc.stderr.decode()[-500:]))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with open(rss_file) as f:
+        run.rss = int(f.read().split()[-1]) / 1024.0
+    out = proc.stdout
     reads = []
-    for line in proc.stdout.decode(errors='replace').splitlines():
+    for line in out.decode(errors='replace').splitlines():
         if 'through the index' in line:
-            reads.append(int(line.split(': read ')[1].split(' ')[0]))
+            # Compressed input: the compressed bytes the read took.
+            if 'compressed bytes' in line:
+                reads.append(int(line.split('text, ')[1].split(' ')[0]))
+            else:
+                reads.append(int(line.split(': read ')[1].split(' ')[0]))
     return cpu, wall, reads
 
 
@@ -60,6 +74,7 @@ def main():
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--form', default='object')
     parser.add_argument('--file', help='use this trace instead of generating one')
+    parser.add_argument('--rounds', type=int, help='compare --rounds')
     parser.add_argument('timeslice', nargs='?', default=os.path.join(ROOT, '_build-bench', 'app', 'timeslice'))
     args = parser.parse_args()
 
@@ -78,9 +93,12 @@ def main():
         kept = os.path.join(tmp, 'kept-cache')
         cold = os.path.join(tmp, 'cold-cache')
         rows = {}
+        rss = {}
         for r in range(args.runs):
             for a, b in ranges:
                 argv = [args.timeslice, 'compare', '--a', a, '--b', b, '-o', os.devnull, path]
+                if args.rounds is not None:
+                    argv[2:2] = ['--rounds', str(args.rounds)]
                 shutil.rmtree(cold, ignore_errors=True)
                 variants = (('no index', {'TSL_NO_INDEX': '1'}),
                             ('index', {'XDG_CACHE_HOME': cold}),
@@ -94,9 +112,11 @@ def main():
                 shutil.rmtree(cold, ignore_errors=True)
                 cpu, wall, reads = run([args.timeslice, 'info', path], env)
                 rows.setdefault(('info (first read)', label), []).append((cpu, wall, reads))
+                rss.setdefault(label, []).append(run.rss)
 
-        print('Chunk index, %s (%.0f MB Chrome JSON, %s form), %d runs, medians; CPU = user + system'
-              % (os.path.basename(path), size / 1e6, args.form, args.runs))
+        print('Chunk index, %s (%.0f MB), %d runs, medians; CPU = user + system; compare %s'
+              % (os.path.basename(path), size / 1e6, args.runs,
+                 '--rounds %d' % args.rounds if args.rounds is not None else 'at its default rounds'))
         print()
         print('| command | variant | CPU s | × no index | wall s | bytes read per range read |')
         print('|---|---|---:|---:|---:|---|')
@@ -107,6 +127,13 @@ def main():
             reads = runs[0][2]
             read_text = ', '.join('%.1f MB (%.1f %%)' % (n / 1e6, 100.0 * n / size) for n in reads) or '-'
             print('| %s | %s | %.2f | %.3f | %.2f | %s |' % (name, label, cpu, cpu / base, wall, read_text))
+        info = statistics.median(x[0] for x in rows[('info (first read)', 'no index')])
+        print()
+        for (name, label), runs in rows.items():
+            if name.startswith('compare') and label == 'cached':
+                print('%s, cached index: %.3f x info' % (name, statistics.median(x[0] for x in runs) / info))
+        print('info peak RSS: %.1f MiB without the index, %.1f MiB recording it' %
+              (statistics.median(rss['no index']), statistics.median(rss['index'])))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

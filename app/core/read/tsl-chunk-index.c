@@ -6,8 +6,10 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <gio/gunixoutputstream.h>
 
 #include "tsl-chunk-index.h"
 
@@ -237,8 +239,12 @@ gboolean
 tsl_chunk_index_due (TslChunkIndex *self,
                      guint64        offset)
 {
-  return self->valid && !self->closed && self->chunks->len > 0 &&
-         offset >= tsl_chunk_index_get_last_offset (self) + self->stride;
+  if (!self->valid || self->closed || self->chunks->len == 0)
+    return FALSE;
+  /* Every range read reads the first chunk: it is kept short. */
+  if (self->chunks->len == 1)
+    return offset >= MIN (self->stride, TSL_CHUNK_FIRST_BYTES);
+  return offset >= tsl_chunk_index_get_last_offset (self) + self->stride;
 }
 
 guint64
@@ -537,6 +543,14 @@ cache_evict (const char *dir)
   while ((name = g_dir_read_name (d)) != NULL)
     if (g_str_has_prefix (name, "index-") && g_str_has_suffix (name, ".tsi"))
       g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+    else if (g_str_has_prefix (name, "index-") && strstr (name, ".tsi.") != NULL)
+      {
+        /* A temporary an interrupted write left (or another's, which then
+         * simply writes no entry). */
+        g_autofree char *left = g_build_filename (dir, name, NULL);
+
+        g_unlink (left);
+      }
   while (names->len > CACHE_MAX_FILES)
     {
       guint oldest = 0;
@@ -557,6 +571,22 @@ cache_evict (const char *dir)
     }
 }
 
+/* Hands the bytes put so far to the checksum and the file: the entry is
+ * written in pieces, never held whole beside the index. */
+static gboolean
+cache_flush (GByteArray    *out,
+             GChecksum     *sum,
+             GOutputStream *file)
+{
+  gboolean ok;
+
+  if (sum != NULL)
+    g_checksum_update (sum, out->data, out->len);
+  ok = g_output_stream_write_all (file, out->data, out->len, NULL, NULL, NULL);
+  g_byte_array_set_size (out, 0);
+  return ok;
+}
+
 static void
 cache_save (GFileInputStream *stream,
             const TslFileKey *key,
@@ -564,14 +594,26 @@ cache_save (GFileInputStream *stream,
 {
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(GOutputStream) file = NULL;
   g_autofree char *dir = tsl_cache_get_dir ();
   g_autofree char *path = cache_path (key);
+  g_autofree char *tmp = NULL;
   guint8 digest[32];
   gsize len = sizeof digest;
   const char *format = index->format != NULL ? index->format : "";
+  gboolean ok = TRUE;
+  int fd;
 
   if (!tsl_file_hash_ends (stream, key->size, digest))
     return;
+  /* Written aside and renamed: a reader never sees half an entry. */
+  tmp = g_strconcat (path, ".XXXXXX", NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 || (fd = g_mkstemp_full (tmp, O_WRONLY, 0600)) < 0)
+    {
+      g_debug ("cannot write the index cache %s", path);
+      return;
+    }
+  file = g_unix_output_stream_new (fd, TRUE);
   put (out, CACHE_MAGIC, 8);
   put_u64 (out, CACHE_VERSION);
   put_u64 (out, strlen (PACKAGE_VERSION));
@@ -605,16 +647,19 @@ cache_save (GFileInputStream *stream,
       put_u64 (out, point_len);
       if (point_len > 0)
         put (out, g_bytes_get_data (chunk->point, NULL), point_len);
+      if (out->len >= 64 * 1024)
+        ok = ok && cache_flush (out, sum, file);
     }
-  g_checksum_update (sum, out->data, out->len);
+  ok = ok && cache_flush (out, sum, file);
   g_checksum_get_digest (sum, digest, &len);
   put (out, digest, sizeof digest);
-
-  /* Written aside and renamed: a reader never sees half an entry. */
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents (path, (const char *) out->data, out->len, NULL))
+  ok = ok && cache_flush (out, NULL, file) && g_output_stream_close (file, NULL, NULL) &&
+       g_rename (tmp, path) == 0;
+  if (!ok)
     {
+      /* A full disk: no entry, the file is read again next time. */
       g_debug ("cannot write the index cache %s", path);
+      g_unlink (tmp);
       return;
     }
   cache_evict (dir);

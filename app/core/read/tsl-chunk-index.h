@@ -37,7 +37,10 @@ G_BEGIN_DECLS
 /* Bytes between checkpoints at least; the index doubles it (merging
  * neighbours) when it would hold more than TSL_CHUNK_INDEX_MAX chunks or
  * TSL_CHUNK_INDEX_BYTES of saved state and access points. */
-#define TSL_CHUNK_BYTES      (4 * 1024 * 1024)
+#define TSL_CHUNK_BYTES      (1024 * 1024)
+/* The first chunk (always read) ends as soon as the sniffer's head is
+ * passed and this much was read. */
+#define TSL_CHUNK_FIRST_BYTES (64 * 1024)
 #define TSL_CHUNK_INDEX_MAX  1024
 #define TSL_CHUNK_INDEX_BYTES (1536 * 1024)
 /* A checkpoint's format state at most; a boundary needing more is passed. */

@@ -54,6 +54,9 @@ struct _TslInflate
   guint8         point_byte;
   guint          point_window_len;
   guint8        *point_window;
+  /* Compresses saved windows; kept, as deflateInit() clears ~256 KiB. */
+  z_stream       deflater;
+  gboolean       deflater_ready;
 };
 
 TslInflate *
@@ -84,6 +87,8 @@ tsl_inflate_free (TslInflate *self)
     inflateEnd (&self->z);
   if (self->zstd != NULL)
     ZSTD_freeDStream (self->zstd);
+  if (self->deflater_ready)
+    deflateEnd (&self->deflater);
   g_free (self->point_window);
   g_free (self);
 }
@@ -360,22 +365,30 @@ tsl_inflate_take_point (TslInflate *self,
   put_u64 (saved, self->point_out);
   if (self->kind == TSL_INFLATE_GZIP)
     {
-      /* The window compressed: JSON's 32 KiB take 3–6 KiB. */
-      uLongf zlen = compressBound (self->point_window_len);
+      /* The window compressed (zlib format, as uncompress() reads it):
+       * JSON's 32 KiB take 3–6 KiB. */
       guint base;
 
+      if (!self->deflater_ready)
+        self->deflater_ready = deflateInit (&self->deflater, 1) == Z_OK;
+      else
+        deflateReset (&self->deflater);
       g_byte_array_append (saved, &self->point_bits, 1);
       g_byte_array_append (saved, &self->point_byte, 1);
       put_u64 (saved, self->point_window_len);
       base = saved->len;
-      g_byte_array_set_size (saved, base + zlen);
-      if (compress2 (saved->data + base, &zlen, self->point_window, self->point_window_len, 1) != Z_OK)
+      g_byte_array_set_size (saved, base + compressBound (self->point_window_len));
+      self->deflater.next_in = self->point_window;
+      self->deflater.avail_in = self->point_window_len;
+      self->deflater.next_out = saved->data + base;
+      self->deflater.avail_out = saved->len - base;
+      if (!self->deflater_ready || deflate (&self->deflater, Z_FINISH) != Z_STREAM_END)
         {
-          /* Not compressible into its bound: cannot happen; no point then. */
+          /* Cannot happen within compressBound(); no point then. */
           g_byte_array_set_size (saved, base - 8 - 2 - POINT_HEAD);
           return;
         }
-      g_byte_array_set_size (saved, base + zlen);
+      g_byte_array_set_size (saved, base + self->deflater.total_out);
     }
 }
 
