@@ -19,13 +19,10 @@
 #define HEAD 6.0
 
 static double
-row_middle (const TslSnapshotTrack *track,
-            guint                   slice,
-            double                  top)
+row_middle (guint32 depth,
+            double  top)
 {
-  guint depth = MIN (track->slices[slice].depth, TSL_RENDER_MAX_ROWS - 1);
-
-  return top + depth * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_ROW_HEIGHT / 2.0;
+  return top + MIN (depth, TSL_RENDER_MAX_ROWS - 1) * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_ROW_HEIGHT / 2.0;
 }
 
 /* Past this many arrows in view the curves, dots and heads become straight
@@ -86,10 +83,8 @@ _tsl_render_flows (cairo_t                *cr,
       a.x1 = tsl_render_time_to_x (o, (double) f->to_ns);
       if ((a.x0 < left && a.x1 < left) || (a.x0 > o->width && a.x1 > o->width))
         continue;
-      a.y0 = row_middle (tsl_snapshot_get_track (snapshot, f->from_track), f->from_slice,
-                         tops[f->from_track]);
-      a.y1 = row_middle (tsl_snapshot_get_track (snapshot, f->to_track), f->to_slice,
-                         tops[f->to_track]);
+      a.y0 = row_middle (f->from_depth, tops[f->from_track]);
+      a.y1 = row_middle (f->to_depth, tops[f->to_track]);
       if ((a.y0 < header && a.y1 < header) || (a.y0 > o->height && a.y1 > o->height))
         continue;
       g_array_append_val (arrows, a);
