@@ -347,12 +347,12 @@ count_changed (cairo_surface_t *a,
 }
 
 /* Flow arrows: curves between the bound slices, lines when there are many
- * (written into the pixels), and past 20,000 in view a note instead; drawn
+ * (written into the pixels), and past 10,000 in view a note instead; drawn
  * only between the tracks' rows and the label column's edge. */
 static void
 test_flow_arrows (void)
 {
-  const guint counts[] = { 10, 5000, 30000 };
+  const guint counts[] = { 10, 5000, 12000 };
 
   for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
     {
@@ -376,7 +376,7 @@ test_flow_arrows (void)
       in_labels = count_changed (a, b, 0, (int) left - 1, 0, HEIGHT);
       in_note = count_changed (a, b, WIDTH - 300, WIDTH, (int) tsl_render_header_height (&options),
                                (int) tsl_render_header_height (&options) + 24);
-      if (counts[c] <= 20000)
+      if (counts[c] <= 10000)
         g_assert_cmpuint (in_gap, >, 0);
       else
         {

@@ -27,12 +27,12 @@ row_middle (guint32 depth,
 
 /* Past this many arrows in view the curves, dots and heads become straight
  * half-transparent lines, written into the pixels when the target allows:
- * a hairball of curves reads no better, and cost 1.5 s a paint at the flow
- * budget (bench/bench-render). */
-#define MAX_DETAILED 2000
+ * an antialiased curve costs cairo 20–40 µs, a line ~1.5 µs, and a
+ * hairball of curves reads no better (bench/bench-render). */
+#define MAX_DETAILED 300
 /* Past this many, none: a note says how many and to zoom in (at the flow
- * budget's 100,000, even the lines took 40–75 ms a paint). */
-#define MAX_DRAWN    20000
+ * budget, 26,000 lines in view took 40–75 ms a paint). */
+#define MAX_DRAWN    10000
 
 typedef struct {
   double x0, y0, x1, y1;
@@ -153,10 +153,12 @@ _tsl_render_flows (cairo_t                *cr,
        * forward, one to the same time bows out to the right. */
       double bend = MAX (fabs (a->x1 - a->x0) / 2, 16);
 
+      /* One stroke each: cairo's stroker took 75× longer on one path of
+       * 1,600 overlapping curves than on the curves one by one. */
       cairo_move_to (cr, a->x0, a->y0);
       cairo_curve_to (cr, a->x0 + bend, a->y0, a->x1 - bend, a->y1, a->x1 - HEAD * 0.6, a->y1);
+      cairo_stroke (cr);
     }
-  cairo_stroke (cr);
   for (guint i = 0; i < arrows->len; i++)
     {
       const Arrow *a = &g_array_index (arrows, Arrow, i);
