@@ -20,6 +20,10 @@
  *   exact NxM 1920x1080        the exact view (issue 18) at its budget: every
  *                              slice of N tracks × M slices (4-level calls),
  *                              1,000,000 in all, all in the viewport
+ *   exact NxM + F flows        the same with F flow arrows between random calls
+ *                              of neighbouring tracks (about a quarter in the
+ *                              viewport): curves, lines, and past 10,000 in
+ *                              view a note (the flow budget's 100,000)
  * each painter/naive case with "structured" stacks (root frames persist for hundreds of samples,
  * leaves change every sample, like a real profile) and "random" stacks (every
  * level changes every sample: the painter's worst case).
@@ -341,10 +345,13 @@ run_stacks (gboolean random_stacks,
   g_free (colors);
 }
 
-/* N tracks of `calls` nested calls, 4 slices each, recorded exactly. */
+/* N tracks of `calls` nested calls, 4 slices each, recorded exactly; and
+ * `flows` flow arrows, each from a root call to the next call of the next
+ * track. */
 static TslTrace *
 build_exact_trace (guint tracks,
-                   guint calls)
+                   guint calls,
+                   guint flows)
 {
   TslTrace *trace = tsl_trace_new (TSL_SAMPLER_TIME, K, 0x5EED);
   const gint64 call_ns = 400;
@@ -380,21 +387,35 @@ build_exact_trace (guint tracks,
             }
         }
     }
+  for (guint f = 0; f < flows; f++)
+    {
+      guint64 r = tsl_fmix64 (f + 1);
+      guint from = (guint) (r % tracks), to = (from + 1) % tracks;
+      gint64 call = (gint64) ((r >> 20) % (calls - 1));
+
+      /* Tracks were made in order: trace track i is the i-th thread. */
+      tsl_trace_record_flow (trace, from, f, call * call_ns, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+      tsl_trace_record_flow (trace, to, f, (call + 1) * call_ns, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+    }
   return trace;
 }
 
 static void
 run_exact (guint tracks,
            guint calls,
+           guint flows,
            guint runs)
 {
-  g_autoptr(TslTrace) trace = build_exact_trace (tracks, calls);
+  g_autoptr(TslTrace) trace = build_exact_trace (tracks, calls, flows);
   g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   g_autofree double *ms = g_new (double, runs);
   g_autofree double *cpu = g_new (double, runs);
-  g_autofree char *name = g_strdup_printf ("exact %ux%u", tracks, calls * 4);
-  g_autofree char *key = g_strdup_printf ("exact_%ux%u_viewport", tracks, calls * 4);
+  g_autofree char *name = flows ? g_strdup_printf ("exact %ux%u + %u flows", tracks, calls * 4, flows)
+                                 : g_strdup_printf ("exact %ux%u", tracks, calls * 4);
+  g_autofree char *key = flows ? g_strdup_printf ("exact_%ux%u_%uflows_viewport", tracks, calls * 4, flows)
+                               : g_strdup_printf ("exact_%ux%u_viewport", tracks, calls * 4);
+  guint n_flows = 0;
   TslRenderOptions options;
   guint64 n_slices = 0;
   double ignored;
@@ -403,6 +424,8 @@ run_exact (guint tracks,
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     n_slices += tsl_snapshot_get_track (snapshot, i)->n_slices;
   g_assert (n_slices == (guint64) tracks * calls * 4);
+  tsl_snapshot_get_flows (snapshot, &n_flows);
+  g_assert (n_flows == flows);
 
   tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
   paint_once (PAINTER_VIEWPORT, surface, snapshot, &options, NULL, &ignored);
@@ -443,7 +466,13 @@ main (int   argc,
   run_stacks (FALSE, runs);
   run_stacks (TRUE, runs);
   /* The exact budget: 100,000 slices a track, 1,000,000 in all. */
-  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 4, runs);
-  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, runs);
+  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 4, 0, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 0, runs);
+  /* … with flow arrows over it, about a quarter of them in view: curves
+   * (up to 300 in view), lines (up to 10,000), and the flow budget's (a
+   * note instead). */
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 1000, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 30000, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, TSL_EXACT_FLOWS / 2, runs);
   return 0;
 }

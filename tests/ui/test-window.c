@@ -998,8 +998,9 @@ test_track_resize_drag (void)
                            (TSL_RENDER_COUNTER_HEIGHT + 40)), <=, 3);
   g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
 
-  /* Far up: the smallest height, not less. */
-  pointer_to (window, timeline, x, round (edge) + 40);
+  /* From the edge where it is now, far up: the smallest height, not less. */
+  edge += tsl_timeline_view_get_counter_height (window->timeline) - TSL_RENDER_COUNTER_HEIGHT;
+  pointer_to (window, timeline, x, round (edge));
   xdo ("mousedown 1");
   settle (50);
   pointer_to (window, timeline, x, round (edge) - 10);

@@ -303,6 +303,92 @@ test_nested_exact (void)
   }
 }
 
+/* Two threads of `calls` calls; with `flows` arrows from call i of the
+ * first to call i of the second. */
+static TslSnapshot *
+flow_snapshot (guint calls,
+               guint flows)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 1);
+  guint t[2];
+
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  for (guint k = 0; k < 2; k++)
+    {
+      t[k] = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1 + k, NULL);
+      tsl_trace_track_set_unit (trace, t[k], "ns");
+      for (guint i = 0; i < calls; i++)
+        if (tsl_trace_offer (trace, t[k], (gint64) i * 1000 + k * 300, 500))
+          tsl_trace_set_label (trace, t[k], "call");
+    }
+  for (guint i = 0; i < flows; i++)
+    {
+      tsl_trace_record_flow (trace, t[0], i, (gint64) i * 1000, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+      tsl_trace_record_flow (trace, t[1], i, (gint64) i * 1000 + 300, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+    }
+  return tsl_snapshot_new (trace);
+}
+
+/* Pixels that differ between two paintings in [x0, x1) × [y0, y1). */
+static guint
+count_changed (cairo_surface_t *a,
+               cairo_surface_t *b,
+               int              x0,
+               int              x1,
+               int              y0,
+               int              y1)
+{
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += pixel (a, x, y) != pixel (b, x, y);
+  return n;
+}
+
+/* Flow arrows: curves between the bound slices, lines when there are many
+ * (written into the pixels), and past 10,000 in view a note instead; drawn
+ * only between the tracks' rows and the label column's edge. */
+static void
+test_flow_arrows (void)
+{
+  const guint counts[] = { 10, 5000, 12000 };
+
+  for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      g_autoptr(TslSnapshot) bare = flow_snapshot (counts[c], 0);
+      g_autoptr(TslSnapshot) with = flow_snapshot (counts[c], counts[c]);
+      cairo_surface_t *a, *b;
+      TslRenderOptions options;
+      double top0, top1, left;
+      guint n_flows = 0, in_gap, in_labels, in_note;
+
+      tsl_snapshot_get_flows (with, &n_flows);
+      g_assert_cmpuint (n_flows, ==, counts[c]);
+      tsl_render_options_init (&options, with, WIDTH, HEIGHT);
+      a = paint (bare, &options);
+      b = paint (with, &options);
+      left = tsl_render_label_width (&options);
+      top0 = tsl_render_header_height (&options) + tsl_render_track_top (with, &options, 0);
+      top1 = tsl_render_header_height (&options) + tsl_render_track_top (with, &options, 1);
+      /* Below the first track's row, above the second's: only arrows. */
+      in_gap = count_changed (a, b, (int) left + 1, WIDTH, (int) top0 + 16, (int) top1 - 1);
+      in_labels = count_changed (a, b, 0, (int) left - 1, 0, HEIGHT);
+      in_note = count_changed (a, b, WIDTH - 300, WIDTH, (int) tsl_render_header_height (&options),
+                               (int) tsl_render_header_height (&options) + 24);
+      if (counts[c] <= 10000)
+        g_assert_cmpuint (in_gap, >, 0);
+      else
+        {
+          g_assert_cmpuint (in_gap, ==, 0);
+          g_assert_cmpuint (in_note, >, 0);
+        }
+      g_assert_cmpuint (in_labels, ==, 0);
+      cairo_surface_destroy (a);
+      cairo_surface_destroy (b);
+    }
+}
+
 /* Issue 18: a NaN view start became INT64_MIN..INT64_MIN and the grid's
  * `t += step` never ended. The painter refuses an empty or reversed view,
  * and its tick loops count instead of stepping, so views far from zero,
@@ -712,6 +798,7 @@ main (int   argc,
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
   g_test_add_func ("/render/nested-sampled", test_nested_sampled);
   g_test_add_func ("/render/nested-exact", test_nested_exact);
+  g_test_add_func ("/render/flow-arrows", test_flow_arrows);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   g_test_add_func ("/render/labels", test_labels);
   g_test_add_func ("/render/search", test_search);

@@ -198,6 +198,7 @@ tsl_flow_match (const TslSnapshotTrack *tracks,
           TslSnapshotFlow flow = {
             open->track, open->slice, b->track, b->slice,
             point_of (tracks, open, TRUE), point_of (tracks, b, FALSE),
+            tracks[open->track].slices[open->slice].depth, tracks[b->track].slices[b->slice].depth,
           };
 
           g_array_append_val (flows, flow);

@@ -34,8 +34,9 @@ typedef struct {
 } TslSnapshotSlice;
 
 /* An arrow of a flow between two exact slices (tsl-flow-match.h): track
- * and slice indices of the snapshot, and the times (from the trace start)
- * where it leaves and arrives. */
+ * and slice indices of the snapshot, the times (from the trace start)
+ * where it leaves and arrives, and the slices' depths (copied, so that a
+ * painter need not reach into a million slices). */
 typedef struct {
   guint          from_track;
   guint          from_slice;
@@ -43,6 +44,8 @@ typedef struct {
   guint          to_slice;
   gint64         from_ns;
   gint64         to_ns;
+  guint32        from_depth;
+  guint32        to_depth;
 } TslSnapshotFlow;
 
 typedef struct {

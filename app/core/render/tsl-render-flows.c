@@ -12,23 +12,50 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "tsl-render-private.h"
 
 #define HEAD 6.0
 
 static double
-row_middle (const TslSnapshotTrack *track,
-            guint                   slice,
-            double                  top)
+row_middle (guint32 depth,
+            double  top)
 {
-  guint depth = MIN (track->slices[slice].depth, TSL_RENDER_MAX_ROWS - 1);
+  return top + MIN (depth, TSL_RENDER_MAX_ROWS - 1) * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_ROW_HEIGHT / 2.0;
+}
 
-  return top + depth * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_ROW_HEIGHT / 2.0;
+/* Past this many arrows in view the curves, dots and heads become straight
+ * half-transparent lines, written into the pixels when the target allows:
+ * an antialiased curve costs cairo 20–40 µs, a line ~1.5 µs, and a
+ * hairball of curves reads no better (bench/bench-render). */
+#define MAX_DETAILED 300
+/* Past this many, none: a note says how many and to zoom in (at the flow
+ * budget, 26,000 lines in view took 40–75 ms a paint). */
+#define MAX_DRAWN    10000
+
+typedef struct {
+  double x0, y0, x1, y1;
+} Arrow;
+
+/* By row, then column: neighbouring lines then share cache lines of the
+ * surface (drawn in surface order, a line a column, they missed the cache
+ * on every pixel: 350 ms for 26,000 arrows). */
+static int
+compare_arrows (const void *a,
+                const void *b)
+{
+  const Arrow *x = a, *y = b;
+  int ry = (int) floor (x->y0) - (int) floor (y->y0);
+
+  if (ry != 0)
+    return ry;
+  return (x->x0 > y->x0) - (x->x0 < y->x0);
 }
 
 void
 _tsl_render_flows (cairo_t                *cr,
+                   TslRenderCanvas        *canvas,
                    TslSnapshot            *snapshot,
                    const TslRenderOptions *o,
                    const TslRenderTheme   *theme,
@@ -38,52 +65,115 @@ _tsl_render_flows (cairo_t                *cr,
   guint n = 0;
   double left = tsl_render_label_width (o);
   double header = tsl_render_header_height (o);
+  g_autoptr(GArray) arrows = NULL;
 
   flows = tsl_snapshot_get_flows (snapshot, &n);
   if (n == 0)
     return;
 
-  cairo_save (cr);
-  cairo_rectangle (cr, left, header, MAX (o->width - left, 0), MAX (o->height - header, 0));
-  cairo_clip (cr);
-  cairo_set_line_width (cr, 1.25);
-  cairo_set_source_rgba (cr, theme->fg.r, theme->fg.g, theme->fg.b, 0.8);
-
+  arrows = g_array_new (FALSE, FALSE, sizeof (Arrow));
   for (guint i = 0; i < n; i++)
     {
       const TslSnapshotFlow *f = &flows[i];
-      double x0, y0, x1, y1, bend, angle;
+      Arrow a;
 
       if (isnan (tops[f->from_track]) || isnan (tops[f->to_track]))
         continue;
-      x0 = tsl_render_time_to_x (o, (double) f->from_ns);
-      x1 = tsl_render_time_to_x (o, (double) f->to_ns);
-      if ((x0 < left && x1 < left) || (x0 > o->width && x1 > o->width))
+      a.x0 = tsl_render_time_to_x (o, (double) f->from_ns);
+      a.x1 = tsl_render_time_to_x (o, (double) f->to_ns);
+      if ((a.x0 < left && a.x1 < left) || (a.x0 > o->width && a.x1 > o->width))
         continue;
-      y0 = row_middle (tsl_snapshot_get_track (snapshot, f->from_track), f->from_slice,
-                       tops[f->from_track]);
-      y1 = row_middle (tsl_snapshot_get_track (snapshot, f->to_track), f->to_slice,
-                       tops[f->to_track]);
-      if ((y0 < header && y1 < header) || (y0 > o->height && y1 > o->height))
+      a.y0 = row_middle (f->from_depth, tops[f->from_track]);
+      a.y1 = row_middle (f->to_depth, tops[f->to_track]);
+      if ((a.y0 < header && a.y1 < header) || (a.y0 > o->height && a.y1 > o->height))
         continue;
+      g_array_append_val (arrows, a);
+    }
+  if (arrows->len == 0)
+    return;
 
+  cairo_save (cr);
+  cairo_rectangle (cr, left, header, MAX (o->width - left, 0), MAX (o->height - header, 0));
+  cairo_clip (cr);
+  if (arrows->len > MAX_DRAWN)
+    {
+      g_autofree char *note = g_strdup_printf ("%u flow arrows in view: zoom in to draw them",
+                                               arrows->len);
+      cairo_text_extents_t ext;
+
+      cairo_set_font_size (cr, 11);
+      cairo_text_extents (cr, note, &ext);
+      cairo_set_source_rgba (cr, theme->gutter.r, theme->gutter.g, theme->gutter.b, 0.9);
+      cairo_rectangle (cr, o->width - ext.x_advance - 24, header + 4, ext.x_advance + 16, 18);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, theme->dim.r, theme->dim.g, theme->dim.b);
+      _tsl_render_show_text (cr, o->width - ext.x_advance - 16, header + 17, ext.x_advance + 8, note);
+      cairo_restore (cr);
+      return;
+    }
+  cairo_set_line_width (cr, 1.25);
+  cairo_set_source_rgba (cr, theme->fg.r, theme->fg.g, theme->fg.b, 0.8);
+
+  if (arrows->len > MAX_DETAILED && canvas->pixels != NULL)
+    {
+      double rgb[3] = { theme->fg.r, theme->fg.g, theme->fg.b };
+
+      qsort (arrows->data, arrows->len, sizeof (Arrow), compare_arrows);
+      cairo_surface_flush (cairo_get_target (cr));
+      for (guint i = 0; i < arrows->len; i++)
+        {
+          const Arrow *a = &g_array_index (arrows, Arrow, i);
+
+          _tsl_render_canvas_line (canvas, a->x0, a->y0, a->x1, a->y1, left, rgb, 0.5);
+        }
+      cairo_surface_mark_dirty (cairo_get_target (cr));
+      cairo_restore (cr);
+      return;
+    }
+  if (arrows->len > MAX_DETAILED)
+    {
+      cairo_set_line_width (cr, 1);
+      cairo_set_source_rgba (cr, theme->fg.r, theme->fg.g, theme->fg.b, 0.5);
+      for (guint i = 0; i < arrows->len; i++)
+        {
+          const Arrow *a = &g_array_index (arrows, Arrow, i);
+
+          cairo_move_to (cr, a->x0, a->y0);
+          cairo_line_to (cr, a->x1, a->y1);
+        }
+      cairo_stroke (cr);
+      cairo_restore (cr);
+      return;
+    }
+
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
       /* Leaves and arrives horizontally: a flow to a later slice bows
        * forward, one to the same time bows out to the right. */
-      bend = MAX (fabs (x1 - x0) / 2, 16);
-      cairo_move_to (cr, x0, y0);
-      cairo_curve_to (cr, x0 + bend, y0, x1 - bend, y1, x1 - HEAD * 0.6, y1);
+      double bend = MAX (fabs (a->x1 - a->x0) / 2, 16);
+
+      /* One stroke each: cairo's stroker took 75× longer on one path of
+       * 1,600 overlapping curves than on the curves one by one. */
+      cairo_move_to (cr, a->x0, a->y0);
+      cairo_curve_to (cr, a->x0 + bend, a->y0, a->x1 - bend, a->y1, a->x1 - HEAD * 0.6, a->y1);
       cairo_stroke (cr);
-
-      cairo_arc (cr, x0, y0, 2.0, 0, 2 * G_PI);
-      cairo_fill (cr);
-
-      angle = 0;  /* the curve's tangent at the head is horizontal */
-      cairo_move_to (cr, x1, y1);
-      cairo_line_to (cr, x1 - HEAD * cos (angle - 0.45), y1 - HEAD * sin (angle - 0.45));
-      cairo_line_to (cr, x1 - HEAD * cos (angle + 0.45), y1 - HEAD * sin (angle + 0.45));
-      cairo_close_path (cr);
-      cairo_fill (cr);
     }
+  for (guint i = 0; i < arrows->len; i++)
+    {
+      const Arrow *a = &g_array_index (arrows, Arrow, i);
+
+      /* A dot at the tail, a head pointing right at the arrival (the
+       * curve's tangent there is horizontal). */
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, a->x0, a->y0, 2.0, 0, 2 * G_PI);
+      cairo_close_path (cr);
+      cairo_move_to (cr, a->x1, a->y1);
+      cairo_line_to (cr, a->x1 - HEAD * cos (0.45), a->y1 - HEAD * sin (0.45));
+      cairo_line_to (cr, a->x1 - HEAD * cos (0.45), a->y1 + HEAD * sin (0.45));
+      cairo_close_path (cr);
+    }
+  cairo_fill (cr);
 
   cairo_restore (cr);
 }

@@ -62,9 +62,21 @@ void              _tsl_render_canvas_fill       (TslRenderCanvas     *c,
                                                  const double        *rgb,
                                                  double               alpha);
 
+/* A one-pixel line from (x0, y0) to (x1, y1) (user space), rgb at alpha
+ * "over", only where x >= min_x inside the tracks' clip. */
+void              _tsl_render_canvas_line       (TslRenderCanvas     *c,
+                                                 double               x0,
+                                                 double               y0,
+                                                 double               x1,
+                                                 double               y1,
+                                                 double               min_x,
+                                                 const double        *rgb,
+                                                 double               alpha);
+
 /* tsl-render-flows.c: the exact view's flow arrows, over the tracks;
  * tops[i] is track i's top (NAN when not drawn). */
 void              _tsl_render_flows             (cairo_t                *cr,
+                                                 TslRenderCanvas        *canvas,
                                                  TslSnapshot            *snapshot,
                                                  const TslRenderOptions *o,
                                                  const TslRenderTheme   *theme,

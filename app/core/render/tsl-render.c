@@ -1140,7 +1140,7 @@ tsl_render_paint (cairo_t                *cr,
       y += th;
     }
 
-  _tsl_render_flows (cr, snapshot, o, &theme, tops);
+  _tsl_render_flows (cr, &canvas, snapshot, o, &theme, tops);
 
   if (o->has_a)
     draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
