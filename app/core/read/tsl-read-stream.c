@@ -738,6 +738,15 @@ tsl_read_path_part (TslTrace    *trace,
   index = index_of (stream, path, &key, error);
   if (index == NULL)
     return FALSE;
+  /* A part is a byte range of the file, the index's offsets are of the
+   * decompressed text: they do not meet. */
+  if (tsl_chunk_index_is_compressed (index))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s: cannot be read in parts: it is compressed (gzip or zstd); "
+                   "decompress it first, or sample it whole", path);
+      return FALSE;
+    }
 
   /* The chunks that start inside this part's bytes; the first part has the
    * first chunk, whose offset is 0. */
