@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
-#include <gdk/x11/gdkx.h>
 
 #include "tsl-application.h"
 #include "tsl-range-summary.h"
@@ -18,6 +17,7 @@
 #include "tsl-snapshot.h"
 #include "tsl-summary-item.h"
 #include "tsl-window-private.h"
+#include "test-ui-input.h"
 #include "test-ui-util.h"
 
 static TslApplication *app;
@@ -854,51 +854,6 @@ test_zoom_detail (void)
   g_settings_reset (settings, "sampler-k");
   gtk_window_destroy (GTK_WINDOW (window));
   remove_big_trace (big, dir);
-}
-
-/* Real input through the X server (XTest), as a user gives it. */
-static void
-xdo (const char *args)
-{
-  g_autofree char *command = g_strdup_printf ("xdotool %s", args);
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-static void
-settle (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-/* Moves the pointer to (x, y) of `widget`. */
-static void
-pointer_to (TslWindow *window,
-            GtkWidget *widget,
-            double     x,
-            double     y)
-{
-  GtkNative *native = GTK_NATIVE (window);
-  double wx, wy, sx, sy;
-  g_autofree char *args = NULL;
-
-  g_assert_true (gtk_widget_translate_coordinates (widget, GTK_WIDGET (window), x, y, &wx, &wy));
-  gtk_native_get_surface_transform (native, &sx, &sy);
-  args = g_strdup_printf ("mousemove --sync --window %lu %d %d",
-                          (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
-                          (int) (wx + sx), (int) (wy + sy));
-  xdo (args);
-  settle (100);
 }
 
 /* Issue 18 item 6: the overview strip above the tracks; dragging its
