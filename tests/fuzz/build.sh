@@ -30,7 +30,7 @@ H
 cmp -s "$OUT/config.h.new" "$OUT/config.h" || mv "$OUT/config.h.new" "$OUT/config.h"
 rm -f "$OUT/config.h.new"
 
-PKGS="glib-2.0 gio-2.0 gio-unix-2.0 json-glib-1.0 cairo libzstd"
+PKGS="glib-2.0 gio-2.0 gio-unix-2.0 json-glib-1.0 cairo libzstd zlib"
 read -r -a PKG_CFLAGS <<< "$(pkg-config --cflags $PKGS)"
 read -r -a PKG_LIBS <<< "$(pkg-config --libs $PKGS)"
 CFLAGS=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
