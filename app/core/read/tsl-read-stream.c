@@ -125,6 +125,32 @@ tsl_read_stream (TslTrace         *trace,
                                NULL, user_data, cancellable, error);
 }
 
+/* Reads up to `want` bytes and feeds them under the trace lock; *got is 0
+ * at the end of the file. */
+static gboolean
+read_and_feed (TslReader    *reader,
+               TslTrace     *trace,
+               GInputStream *stream,
+               guint8       *buf,
+               gsize         want,
+               gsize        *got,
+               GCancellable *cancellable,
+               GError      **error)
+{
+  gboolean ok;
+
+  *got = 0;
+  if (!g_input_stream_read_all (stream, buf, want, got, cancellable, error))
+    return FALSE;
+  if (*got == 0)
+    return TRUE;
+  tsl_chunk_index_count_read (*got);
+  tsl_trace_lock (trace);
+  ok = tsl_reader_feed (reader, buf, *got, error);
+  tsl_trace_unlock (trace);
+  return ok;
+}
+
 /* One chunk of an indexed file, fed as it is read. */
 static gboolean
 feed_range (TslReader    *reader,
@@ -140,21 +166,14 @@ feed_range (TslReader    *reader,
     return FALSE;
   while (offset < end)
     {
-      gsize want = MIN (end - offset, FEED_BYTES);
-      gsize got = 0;
-      gboolean ok;
+      gsize got;
 
-      if (!g_input_stream_read_all (stream, buf, want, &got, cancellable, error))
+      if (!read_and_feed (reader, trace, stream, buf, MIN (end - offset, FEED_BYTES), &got,
+                          cancellable, error))
         return FALSE;
       if (got == 0)
         break;   /* shorter than indexed: the caller checked it had not changed */
-      tsl_chunk_index_count_read (got);
       offset += got;
-      tsl_trace_lock (trace);
-      ok = tsl_reader_feed (reader, buf, got, error);
-      tsl_trace_unlock (trace);
-      if (!ok)
-        return FALSE;
     }
   return TRUE;
 }
@@ -175,21 +194,14 @@ feed_compressed (TslReader    *reader,
     return FALSE;
   while (!tsl_reader_reached_text_end (reader))
     {
-      gsize got = 0;
-      gboolean ok;
+      gsize got;
 
       /* Small reads: the decompressor stops at the run's end. */
-      if (!g_input_stream_read_all (stream, buf, COMPRESSED_READ_BYTES, &got, cancellable, error))
+      if (!read_and_feed (reader, trace, stream, buf, COMPRESSED_READ_BYTES, &got, cancellable, error))
         return FALSE;
       if (got == 0)
         break;
-      tsl_chunk_index_count_read (got);
       *bytes += got;
-      tsl_trace_lock (trace);
-      ok = tsl_reader_feed (reader, buf, got, error);
-      tsl_trace_unlock (trace);
-      if (!ok)
-        return FALSE;
     }
   return TRUE;
 }

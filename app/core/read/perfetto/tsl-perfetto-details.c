@@ -80,21 +80,11 @@ intern_entry (State        *state,
               const guint8 *data,
               gsize         len)
 {
-  TslProtoCursor c;
-  TslProtoField f;
-  guint64 iid = 0;
-  const guint8 *name = NULL;
-  gsize name_len = 0;
+  guint64 iid;
+  const guint8 *name;
+  gsize name_len;
 
-  tsl_proto_cursor_init (&c, data, len);
-  while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
-    if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
-      iid = f.value;
-    else if (f.number == 2 && f.wire == TSL_PROTO_LEN)
-      {
-        name = f.data;
-        name_len = f.len;
-      }
+  tsl_perfetto_interned_entry (data, len, &iid, &name, &name_len);
   if (name != NULL)
     g_hash_table_insert (state->names[kind], g_memdup2 (&iid, sizeof iid),
                          g_utf8_make_valid ((const char *) name, (gssize) name_len));

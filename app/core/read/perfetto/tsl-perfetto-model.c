@@ -788,23 +788,11 @@ intern_string_entries (TslPerfettoModel *self,
                        const guint8     *data,
                        gsize             len)
 {
-  TslProtoCursor c;
-  TslProtoField f;
-  guint64 iid = 0;
-  const guint8 *str = NULL;
-  gsize str_len = 0;
+  guint64 iid;
+  const guint8 *str;
+  gsize str_len;
 
-  tsl_proto_cursor_init (&c, data, len);
-  while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
-    {
-      if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
-        iid = f.value;
-      else if (f.number == 2 && f.wire == TSL_PROTO_LEN)
-        {
-          str = f.data;
-          str_len = f.len;
-        }
-    }
+  tsl_perfetto_interned_entry (data, len, &iid, &str, &str_len);
   if (str == NULL || str_len == 0)
     id_map_insert (map, iid, self->unnamed);
   else

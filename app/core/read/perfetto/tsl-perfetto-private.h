@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "tsl-proto.h"
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -16,6 +17,32 @@ G_BEGIN_DECLS
 /* Packets larger than this are refused (Perfetto writes packets of at most
  * a few MiB; compressed bundles hold at most 512 KiB). */
 #define TSL_PERFETTO_MAX_PACKET ((gsize) 256 * 1024 * 1024)
+
+/* One {iid = 1, name = 2} entry of InternedData (event names, categories,
+ * debug annotation names); *name is NULL when it has none. */
+static inline void
+tsl_perfetto_interned_entry (const guint8  *data,
+                             gsize          len,
+                             guint64       *iid,
+                             const guint8 **name,
+                             gsize         *name_len)
+{
+  TslProtoCursor c;
+  TslProtoField f;
+
+  *iid = 0;
+  *name = NULL;
+  *name_len = 0;
+  tsl_proto_cursor_init (&c, data, len);
+  while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
+    if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
+      *iid = f.value;
+    else if (f.number == 2 && f.wire == TSL_PROTO_LEN)
+      {
+        *name = f.data;
+        *name_len = f.len;
+      }
+}
 
 typedef struct _TslPerfettoModel TslPerfettoModel;
 
