@@ -13,9 +13,14 @@ G_BEGIN_DECLS
 
 typedef struct { double r, g, b; } Rgb;
 
-/* A stack track's rows (tsl-render.c). */
-#define TSL_RENDER_ROW_HEIGHT 15
-#define TSL_RENDER_MAX_ROWS   8
+/* The timeline's layout (tsl-render-layout.c): a stack track's rows, and
+ * the bands above, between and below the tracks. */
+#define TSL_RENDER_ROW_HEIGHT   15
+#define TSL_RENDER_MAX_ROWS     8
+#define TSL_RENDER_TITLE_HEIGHT 34
+#define TSL_RENDER_GROUP_HEIGHT 24
+#define TSL_RENDER_TRACK_GAP    6
+#define TSL_RENDER_NOTE_HEIGHT  22
 
 typedef struct {
   Rgb bg;
@@ -28,6 +33,36 @@ typedef struct {
 
 void              _tsl_render_theme_init        (TslRenderTheme      *theme,
                                                  gboolean             dark);
+
+static inline void
+_tsl_render_set_rgb (cairo_t   *cr,
+                     const Rgb *c,
+                     double     alpha)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, alpha);
+}
+
+/* tsl-render-layout.c */
+double            _tsl_render_counter_height    (const TslRenderOptions *o);
+/* A track's height on screen, the gap below it included. */
+double            _tsl_render_height_of         (const TslRenderOptions *o,
+                                                 const TslSnapshotTrack *track);
+gboolean          _tsl_render_starts_group      (TslSnapshot            *snapshot,
+                                                 guint                   i);
+gboolean          _tsl_render_is_collapsed      (const TslRenderOptions *o,
+                                                 gint64                  pid);
+
+/* tsl-render-ruler.c: the ruler's band at `top`, and the ticks' lines from
+ * `top` down. */
+void              _tsl_render_ruler             (cairo_t                *cr,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 double                  top);
+void              _tsl_render_grid              (cairo_t                *cr,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 double                  top);
+
 /* Draws `text` at (x, y), ellipsized to `max_width`; text that cairo would
  * refuse (invalid UTF-8, noncharacters) is drawn with U+FFFD instead. */
 void              _tsl_render_show_text         (cairo_t             *cr,
@@ -81,5 +116,31 @@ void              _tsl_render_flows             (cairo_t                *cr,
                                                  const TslRenderOptions *o,
                                                  const TslRenderTheme   *theme,
                                                  const double           *tops);
+
+/* tsl-render-tracks.c: one track's content, its top at `top`. */
+gboolean          _tsl_render_matches           (const TslRenderOptions *o,
+                                                 const char             *name);
+void              _tsl_render_stacks            (cairo_t                *cr,
+                                                 TslRenderCanvas        *canvas,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslSnapshotTrack *track,
+                                                 const TslRenderOptions *o,
+                                                 double                  top);
+void              _tsl_render_slices            (cairo_t                *cr,
+                                                 TslRenderCanvas        *canvas,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslSnapshotTrack *track,
+                                                 const TslRenderOptions *o,
+                                                 double                  top);
+void              _tsl_render_series            (cairo_t                *cr,
+                                                 const TslSnapshotTrack *track,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 double                  top);
+void              _tsl_render_mark              (cairo_t                *cr,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 const TslSnapshotTrack *track,
+                                                 double                  top);
 
 G_END_DECLS
