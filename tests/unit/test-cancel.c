@@ -393,6 +393,43 @@ test_export_full_disk (void)
   g_rmdir (dir);
 }
 
+/* The window passes a follow callback to every load (follow may be turned on
+ * mid-read): a load that is not following still reopens an unchanged file
+ * from the state cache, and saves it there. */
+static void
+test_loader_state_cache (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autofree char *old_max = g_strdup (g_getenv ("TSL_CACHE_MAX_BYTES"));
+  guint64 events[2];
+
+  g_setenv ("TSL_CACHE_MAX_BYTES", "1000000000", TRUE);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 50, 1);
+      g_autoptr(TslDocumentLoader) loader = tsl_document_loader_new (file, trace);
+      Result r = { FALSE, FALSE, NULL };
+
+      if (i == 1)
+        g_test_expect_message ("tsl-state-cache", G_LOG_LEVEL_DEBUG, "*bytes of state from the cache");
+      tsl_document_loader_load_async (loader, NULL, load_done, &r);
+      while (!r.done)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_no_error (r.error);
+      g_assert_true (r.ok);
+      g_assert_false (tsl_document_loader_get_follow (loader));
+      events[i] = tsl_trace_get_events (trace);
+    }
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (events[0], ==, N_EVENTS);
+  g_assert_cmpuint (events[1], ==, events[0]);
+
+  if (old_max != NULL)
+    g_setenv ("TSL_CACHE_MAX_BYTES", old_max, TRUE);
+  else
+    g_unsetenv ("TSL_CACHE_MAX_BYTES");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -405,6 +442,7 @@ main (int    argc,
   g_test_add_func ("/cancel/read-stream", test_read_stream);
   g_test_add_func ("/cancel/document-loader", test_loader);
   g_test_add_func ("/document-loader/notify", test_loader_notify);
+  g_test_add_func ("/document-loader/state-cache", test_loader_state_cache);
   g_test_add_func ("/cancel/compare", test_compare);
   g_test_add_func ("/export/unwritable", test_export_unwritable);
   g_test_add_func ("/export/full-disk", test_export_full_disk);

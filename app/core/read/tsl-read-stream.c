@@ -469,8 +469,10 @@ read_stream_cached (TslTrace         *trace,
       (index = tsl_chunk_index_find (G_FILE_INPUT_STREAM (stream), &key)) != NULL)
     return read_indexed (trace, stream, display_name, index, threads, progress, user_data,
                          cancellable, error);
-  /* A whole read of a file read before, unchanged: its state from the cache. */
-  if (keyed && follow == NULL && state_cache &&
+  /* A whole read of a file read before, unchanged: its state from the cache.
+   * The window always passes `follow` (it may be turned on mid-read), so
+   * what counts is whether it asks to follow now. */
+  if (keyed && (follow == NULL || !follow (user_data)) && state_cache &&
       tsl_state_cache_load (trace, G_FILE_INPUT_STREAM (stream), &key, display_name))
     {
       if (progress != NULL)
@@ -575,7 +577,7 @@ read_stream_cached (TslTrace         *trace,
           memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
         {
           tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
-          if (follow == NULL)
+          if (follow == NULL || !follow (user_data))
             tsl_state_cache_save (trace, G_FILE_INPUT_STREAM (stream), &key);
         }
     }
