@@ -76,6 +76,7 @@ struct _TslComparePanel
   GtkColumnViewColumn *columns[N_COLUMNS];
 
   guint               debounce;
+  gint64              queued_at;  /* monotonic µs of the change being computed */
   guint               k;
   gboolean            has_a;
   gboolean            has_b;
@@ -411,6 +412,9 @@ compare_cb (GObject      *object,
   update_summary (self);
   gtk_stack_set_visible_child_name (self->stack, "results");
   gtk_single_selection_set_selected (self->selection, 0);
+  /* bench/window-compare.py reads this (G_MESSAGES_DEBUG=tsl-compare-panel). */
+  g_debug ("compare: %u rows, %.1f ms from the last change to the table",
+           rows->len, (g_get_monotonic_time () - self->queued_at) / 1000.0);
 }
 
 static void
@@ -561,6 +565,17 @@ start_compare (TslComparePanel *self)
   tsl_compare_run_async (request, self->cancellable, compare_cb, g_object_ref (self));
 }
 
+void
+tsl_compare_panel_flush (TslComparePanel *self)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  if (self->debounce == 0)
+    return;
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  start_compare (self);
+}
+
 static gboolean
 debounce_cb (gpointer data)
 {
@@ -574,6 +589,7 @@ debounce_cb (gpointer data)
 static void
 queue_compare (TslComparePanel *self)
 {
+  self->queued_at = g_get_monotonic_time ();
   g_clear_handle_id (&self->debounce, g_source_remove);
   self->debounce = g_timeout_add (DEBOUNCE_MS, debounce_cb, self);
 }

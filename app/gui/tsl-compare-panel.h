@@ -41,6 +41,9 @@ void              tsl_compare_panel_set_ranges   (TslComparePanel *self,
                                                   gboolean         has_b,
                                                   gint64           b_start,
                                                   gint64           b_end);
+/* Starts the computation a change queued now rather than after the pause
+ * that lets a drag or typing settle. */
+void              tsl_compare_panel_flush        (TslComparePanel *self);
 /* Confidence and rounds follow (and set) these settings. */
 void              tsl_compare_panel_bind_settings (TslComparePanel *self,
                                                   GSettings       *settings);

@@ -51,6 +51,7 @@ struct _TslTimelineView
 
   gboolean       select_b;
   TslRangeId     dragging_range;
+  gboolean       selecting;     /* a drag is moving a range's end */
   double         drag_start_x;
   double         drag_start_y;
   double         drag_start_view;
@@ -383,6 +384,14 @@ tsl_timeline_view_set_range (TslTimelineView *self,
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[RANGES_CHANGED], 0);
+}
+
+gboolean
+tsl_timeline_view_get_selecting (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->selecting;
 }
 
 gboolean
@@ -743,6 +752,7 @@ on_drag_update (GtkGestureDrag  *gesture,
     double t1 = CLAMP (tsl_render_x_to_time (&o, self->drag_start_x + dx), 0, span_of (self));
 
     self->range_group[self->dragging_range] = self->drag_start_group;
+    self->selecting = TRUE;
     tsl_timeline_view_set_range (self, self->dragging_range, (gint64) MIN (t0, t1), (gint64) MAX (t0, t1));
   }
 }
@@ -811,6 +821,13 @@ on_drag_end (GtkGestureDrag  *gesture,
   TslRenderOptions o;
   TslRenderHit hit;
 
+  /* The selection is final now: listeners that waited for it go. */
+  if (self->selecting)
+    {
+      self->selecting = FALSE;
+      g_signal_emit (self, signals[RANGES_CHANGED], 0);
+      return;
+    }
   /* The release's offset: motion events may have been compressed. */
   if (self->drag_resizes_tracks)
     {
@@ -1094,7 +1111,8 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   /**
    * TslTimelineView::ranges-changed:
    *
-   * Range A or B was set or cleared.
+   * Range A or B was set or cleared. A drag emits it on every step, then once
+   * more at the release, when tsl_timeline_view_get_selecting() is FALSE.
    */
   signals[RANGES_CHANGED] = g_signal_new ("ranges-changed", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);

@@ -69,6 +69,9 @@ void              tsl_timeline_view_set_range_group  (TslTimelineView *self,
                                                       gint64           pid);
 gint64            tsl_timeline_view_get_range_group  (TslTimelineView *self,
                                                       TslRangeId       range);
+/* TRUE while a drag moves a range: ranges-changed is emitted on every
+ * step, then once more, not selecting, when the button is released. */
+gboolean          tsl_timeline_view_get_selecting    (TslTimelineView *self);
 gboolean          tsl_timeline_view_get_range        (TslTimelineView *self,
                                                       TslRangeId       range,
                                                       gint64          *start_ns,

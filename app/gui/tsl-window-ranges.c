@@ -98,6 +98,9 @@ _tsl_window_update_ranges (TslWindow *self)
 
   tsl_compare_panel_set_range_parts (self->compare_panel, part_a, part_b);
   tsl_compare_panel_set_ranges (self->compare_panel, has_a, a0, a1, has_b, b0, b1);
+  /* A released drag, a typed time or a shortcut is final: no pause. */
+  if (!tsl_timeline_view_get_selecting (self->timeline))
+    tsl_compare_panel_flush (self->compare_panel);
   _tsl_window_flame_set_ranges (self, has_a, a0, a1, has_b, b0, b1);
 }
 
