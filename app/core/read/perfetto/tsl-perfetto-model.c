@@ -1404,6 +1404,136 @@ legacy_event (Event        *ev,
   return TRUE;
 }
 
+/* One field of a TrackEvent, any but the common ones decode_event() reads
+ * itself. */
+static void
+event_field (Event               *ev,
+             const TslProtoField *f)
+{
+  switch (f->number)
+    {
+    case 9:
+      if (f->wire == TSL_PROTO_VARINT)
+        ev->type = (int) MIN (f->value, 99);
+      break;
+    case 11:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_track = TRUE;
+          ev->track = f->value;
+        }
+      break;
+    case 10:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_name_iid = TRUE;
+          ev->name_iid = f->value;
+          ev->name = NULL;
+        }
+      break;
+    case 23:
+      if (f->wire == TSL_PROTO_LEN)
+        {
+          ev->name = f->data;
+          ev->name_len = f->len;
+          ev->has_name_iid = FALSE;
+        }
+      break;
+    case 30:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_counter = TRUE;
+          ev->counter = (double) (gint64) f->value;
+        }
+      break;
+    case 44:
+      if (f->wire == TSL_PROTO_I64)
+        {
+          ev->has_counter = TRUE;
+          ev->counter = tsl_proto_double (f->value);
+        }
+      break;
+    case 1:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_delta_us = TRUE;
+          ev->delta_us = (gint64) f->value;
+        }
+      break;
+    case 16:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_absolute_us = TRUE;
+          ev->absolute_us = (gint64) f->value;
+        }
+      break;
+    case 31:
+      ev->has_extra_uuids = TRUE;
+      read_uuid_list (f, ev->extra_uuids, &ev->n_extra_uuids);
+      break;
+    case 45:
+      ev->has_extra_double_uuids = TRUE;
+      read_uuid_list (f, ev->extra_double_uuids, &ev->n_extra_double_uuids);
+      break;
+    case 12:
+      {
+        guint64 v[MAX_EXTRA];
+        guint n = 0;
+
+        read_uuid_list (f, v, &n);
+        for (guint i = 0; i < n && ev->n_extra_values < MAX_EXTRA; i++)
+          ev->extra_values[ev->n_extra_values++] = (gint64) v[i];
+        break;
+      }
+    case 46:
+      if (f->wire == TSL_PROTO_I64 && ev->n_extra_double_values < MAX_EXTRA)
+        ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (f->value);
+      else if (f->wire == TSL_PROTO_LEN)
+        {
+          const guint8 *p = f->data, *end = f->data + f->len;
+          guint64 v;
+
+          while (p < end && ev->n_extra_double_values < MAX_EXTRA &&
+                 tsl_proto_packed_next (&p, end, TSL_PROTO_I64, &v))
+            ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (v);
+        }
+      break;
+    case 6:
+      if (f->wire == TSL_PROTO_LEN)
+        legacy_event (ev, f->data, f->len);
+      break;
+    case 47:
+      read_flow_ids (f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+      break;
+    case 36:
+      read_flow_ids (f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+      break;
+    case 48:
+      read_flow_ids (f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
+                     &ev->flows_seen[1]);
+      break;
+    case 42:
+      read_flow_ids (f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
+                     &ev->flows_seen[1]);
+      break;
+    default:  /* categories, annotations, typed arguments: read for details only */
+      break;
+    }
+}
+
+/* The keys (number << 3 | wire type) of the fields most events carry, read
+ * without going through a TslProtoField: with the dispatch on the whole key
+ * byte the wire type needs no test of its own. */
+enum {
+  KEY_DELTA_US = 1 << 3 | TSL_PROTO_VARINT,
+  KEY_TYPE = 9 << 3 | TSL_PROTO_VARINT,
+  KEY_NAME_IID = 10 << 3 | TSL_PROTO_VARINT,
+  KEY_TRACK_UUID = 11 << 3 | TSL_PROTO_VARINT,
+  KEY_EXTRA_VALUE = 12 << 3 | TSL_PROTO_VARINT,
+  KEY_LEGACY_EVENT = 6 << 3 | TSL_PROTO_LEN,
+  KEY_EXTRA_VALUES = 12 << 3 | TSL_PROTO_LEN,
+};
+
 /* FALSE when the event is not well-formed. */
 static gboolean
 decode_event (Event        *ev,
@@ -1415,119 +1545,59 @@ decode_event (Event        *ev,
   TslProtoStatus st;
 
   tsl_proto_cursor_init (&c, data, len);
-  while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
+  for (;;)
     {
-      switch (f.number)
+      const guint8 *q = c.p + 1;
+      guint8 key;
+      guint64 v;
+
+      if (G_UNLIKELY (c.p >= c.end))
+        return TRUE;
+      key = *c.p;
+      /* One-byte keys of fields 1..15 with a varint, or a length that fits. */
+      if (key >= 0x08 && key < 0x80 && (key & 7) == TSL_PROTO_VARINT &&
+          tsl_proto_varint (&q, c.end, &v) == TSL_PROTO_OK)
         {
-        case 9:
-          if (f.wire == TSL_PROTO_VARINT)
-            ev->type = (int) MIN (f.value, 99);
-          break;
-        case 11:
-          if (f.wire == TSL_PROTO_VARINT)
+          c.p = q;
+          switch (key)
             {
-              ev->has_track = TRUE;
-              ev->track = f.value;
-            }
-          break;
-        case 10:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
+            case KEY_TYPE:
+              ev->type = (int) MIN (v, 99);
+              break;
+            case KEY_NAME_IID:
               ev->has_name_iid = TRUE;
-              ev->name_iid = f.value;
+              ev->name_iid = v;
               ev->name = NULL;
-            }
-          break;
-        case 23:
-          if (f.wire == TSL_PROTO_LEN)
-            {
-              ev->name = f.data;
-              ev->name_len = f.len;
-              ev->has_name_iid = FALSE;
-            }
-          break;
-        case 30:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_counter = TRUE;
-              ev->counter = (double) (gint64) f.value;
-            }
-          break;
-        case 44:
-          if (f.wire == TSL_PROTO_I64)
-            {
-              ev->has_counter = TRUE;
-              ev->counter = tsl_proto_double (f.value);
-            }
-          break;
-        case 1:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
+              break;
+            case KEY_TRACK_UUID:
+              ev->has_track = TRUE;
+              ev->track = v;
+              break;
+            case KEY_DELTA_US:
               ev->has_delta_us = TRUE;
-              ev->delta_us = (gint64) f.value;
+              ev->delta_us = (gint64) v;
+              break;
+            case KEY_EXTRA_VALUE:
+              if (ev->n_extra_values < MAX_EXTRA)
+                ev->extra_values[ev->n_extra_values++] = (gint64) v;
+              break;
+            default:  /* categories, ...: unused */
+              break;
             }
-          break;
-        case 16:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_absolute_us = TRUE;
-              ev->absolute_us = (gint64) f.value;
-            }
-          break;
-        case 31:
-          ev->has_extra_uuids = TRUE;
-          read_uuid_list (&f, ev->extra_uuids, &ev->n_extra_uuids);
-          break;
-        case 45:
-          ev->has_extra_double_uuids = TRUE;
-          read_uuid_list (&f, ev->extra_double_uuids, &ev->n_extra_double_uuids);
-          break;
-        case 12:
-          {
-            guint64 v[MAX_EXTRA];
-            guint n = 0;
-
-            read_uuid_list (&f, v, &n);
-            for (guint i = 0; i < n && ev->n_extra_values < MAX_EXTRA; i++)
-              ev->extra_values[ev->n_extra_values++] = (gint64) v[i];
-            break;
-          }
-        case 46:
-          if (f.wire == TSL_PROTO_I64 && ev->n_extra_double_values < MAX_EXTRA)
-            ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (f.value);
-          else if (f.wire == TSL_PROTO_LEN)
-            {
-              const guint8 *p = f.data, *end = f.data + f.len;
-              guint64 v;
-
-              while (p < end && ev->n_extra_double_values < MAX_EXTRA &&
-                     tsl_proto_packed_next (&p, end, TSL_PROTO_I64, &v))
-                ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (v);
-            }
-          break;
-        case 6:
-          if (f.wire == TSL_PROTO_LEN)
-            legacy_event (ev, f.data, f.len);
-          break;
-        case 47:
-          read_flow_ids (&f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
-          break;
-        case 36:
-          read_flow_ids (&f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
-          break;
-        case 48:
-          read_flow_ids (&f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
-                         &ev->flows_seen[1]);
-          break;
-        case 42:
-          read_flow_ids (&f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
-                         &ev->flows_seen[1]);
-          break;
-        default:  /* categories, annotations, typed arguments: read for details only */
-          break;
+          continue;
         }
+      if (key >= 0x08 && key < 0x80 && (key & 7) == TSL_PROTO_LEN &&
+          key != KEY_LEGACY_EVENT && key != KEY_EXTRA_VALUES &&
+          tsl_proto_varint (&q, c.end, &v) == TSL_PROTO_OK && v <= (guint64) (c.end - q))
+        {
+          /* Annotations, source locations, ...: read for details only. */
+          c.p = q + v;
+          continue;
+        }
+      if ((st = tsl_proto_next (&c, &f)) != TSL_PROTO_OK)
+        return st == TSL_PROTO_END;
+      event_field (ev, &f);
     }
-  return st == TSL_PROTO_END;
 }
 
 static guint32
@@ -1691,14 +1761,12 @@ packet_offset (TslPerfettoModel *self)
  * before continues there, a terminating one ends there (Perfetto's
  * flow_ids are global within a trace). */
 static void
-event_flows (TslPerfettoModel *self,
-             guint             t,
-             gint64            ts,
-             guint             depth,
-             const Event      *ev)
+record_flows (TslPerfettoModel *self,
+              guint             t,
+              gint64            ts,
+              guint             depth,
+              const Event      *ev)
 {
-  if (ev->flows_seen[0] + ev->flows_seen[1] == 0)
-    return;
   tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_IDS, ev->flows_seen[0]);
   tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_TERMINATING, ev->flows_seen[1]);
   if (G_LIKELY (!tsl_trace_wants_flows (self->trace)))
@@ -1709,6 +1777,18 @@ event_flows (TslPerfettoModel *self,
   for (guint i = 0; i < ev->n_term_flow_ids; i++)
     tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->term_flow_ids[i]), ts, depth,
                            TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+}
+
+/* Most events have no flows: no call for them. */
+static inline void
+event_flows (TslPerfettoModel *self,
+             guint             t,
+             gint64            ts,
+             guint             depth,
+             const Event      *ev)
+{
+  if (G_UNLIKELY (ev->flows_seen[0] + ev->flows_seen[1] != 0))
+    record_flows (self, t, ts, depth, ev);
 }
 
 static void
@@ -2120,8 +2200,51 @@ decode_packet (Packet       *pk,
   pk->payload.data = NULL;
   pk->payload.len = 0;
   tsl_proto_cursor_init (&c, data, len);
-  while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
+  for (;;)
     {
+      const guint8 *q = c.p + 1;
+      guint64 v;
+
+      if (G_UNLIKELY (c.p >= c.end))
+        {
+          st = TSL_PROTO_END;
+          break;
+        }
+      /* The fields of most packets, by their one-byte keys (as in
+       * decode_event()); then any field through the general path. */
+      switch (*c.p)
+        {
+        case PKT_TIMESTAMP << 3 | TSL_PROTO_VARINT:
+        case PKT_SEQUENCE_ID << 3 | TSL_PROTO_VARINT:
+        case PKT_SEQUENCE_FLAGS << 3 | TSL_PROTO_VARINT:
+        case PKT_TRUSTED_UID << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          if (*c.p == (PKT_TIMESTAMP << 3 | TSL_PROTO_VARINT))
+            {
+              pk->has_time = TRUE;
+              pk->timestamp = v;
+            }
+          else if (*c.p == (PKT_SEQUENCE_ID << 3 | TSL_PROTO_VARINT))
+            pk->seq_id = (guint32) v;
+          else if (*c.p == (PKT_SEQUENCE_FLAGS << 3 | TSL_PROTO_VARINT))
+            pk->flags = (guint32) v;
+          c.p = q;
+          continue;
+        case PKT_TRACK_EVENT << 3 | TSL_PROTO_LEN:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK || v > (guint64) (c.end - q))
+            break;
+          pk->kind = PKT_TRACK_EVENT;
+          pk->payload.wire = TSL_PROTO_LEN;
+          pk->payload.data = q;
+          pk->payload.len = (gsize) v;
+          c.p = q + v;
+          continue;
+        default:
+          break;
+        }
+      if ((st = tsl_proto_next (&c, &f)) != TSL_PROTO_OK)
+        break;
       switch (f.number)
         {
         case PKT_TIMESTAMP:

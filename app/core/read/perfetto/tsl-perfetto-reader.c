@@ -83,6 +83,7 @@ perfetto_parse (gpointer       state,
   PerfettoState *self = state;
   const guint8 *p = buf;
   const guint8 *end = buf + len;
+  gboolean offsets = tsl_trace_wants_offsets (self->trace);
 
   while (p < end)
     {
@@ -138,7 +139,7 @@ perfetto_parse (gpointer       state,
       if (key >> 3 == 1)
         {
           self->n_packets++;
-          if (G_UNLIKELY (tsl_trace_wants_offsets (self->trace)))
+          if (G_UNLIKELY (offsets))
             tsl_perfetto_model_set_offset (self->model, (gint64) (self->offset + (start - buf)));
           if (!tsl_perfetto_model_packet (self->model, p, (gsize) n, &what))
             {
