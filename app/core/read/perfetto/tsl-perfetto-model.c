@@ -45,6 +45,7 @@ typedef TslPerfettoPacket Packet;
 #define MAX_KIND        1024      /* packet kinds counted by field number */
 #define MAX_PATHS       8192      /* stack labels kept as strings */
 #define MAX_PATH_LEN    512
+#define N_DIRECT_NAMES  256       /* interned event names looked up without hashing */
 
 #define SEQ_INCREMENTAL_STATE_CLEARED 1
 #define SEQ_NEEDS_INCREMENTAL_STATE   2
@@ -128,11 +129,14 @@ typedef struct {
   gboolean valid;          /* incremental state usable */
   gboolean was_cleared;    /* ever */
   IdMap    maps[N_MAPS];   /* interned data, by MapKind */
+  /* MAP_NAMES for small iids, as trace string + 1 (0: look in the map). */
+  guint32  names[N_DIRECT_NAMES];
   GArray  *stack_frames;   /* guint64: count, then frame iids */
   /* TracePacketDefaults */
   guint32  clock_id;
   gboolean has_track;
   guint64  track;
+  Track   *default_track;  /* track's, once looked up */
   guint64  extra_uuids[MAX_EXTRA];
   guint    n_extra_uuids;
   guint64  extra_double_uuids[MAX_EXTRA];
@@ -388,6 +392,8 @@ clear_incremental_state (Sequence *seq)
   g_array_set_size (seq->stack_frames, 0);
   seq->clock_id = 0;
   seq->has_track = FALSE;
+  seq->default_track = NULL;
+  memset (seq->names, 0, sizeof seq->names);
   seq->n_extra_uuids = 0;
   seq->n_extra_double_uuids = 0;
   g_clear_pointer (&seq->clocks, g_free);
@@ -582,9 +588,31 @@ clock_offset (TslPerfettoModel *self,
   return FALSE;
 }
 
-/* `value` on clock `id` as trace time in ns; FALSE (and counted) when it
- * cannot be converted or is out of range. */
+/* The clock `id` and its offset to the trace clock, into the sequence's
+ * cache; FALSE (and counted) when no snapshot relates it. */
 static gboolean
+cache_clock (TslPerfettoModel *self,
+             Sequence         *seq,
+             guint32           id)
+{
+  Clock *c = get_clock (self, seq, id, FALSE);
+  gint64 offset;
+
+  if (c == NULL || !clock_offset (self, seq, id, &offset))
+    {
+      self->n_bad_clock++;
+      return FALSE;
+    }
+  seq->cache_epoch = self->clock_epoch;
+  seq->cache_id = id;
+  seq->cache_clock = c;
+  seq->cache_offset = offset;
+  return TRUE;
+}
+
+/* `value` on clock `id` as trace time in ns; FALSE (and counted) when it
+ * cannot be converted or is out of range. Inline: every packet has one. */
+static inline gboolean
 to_trace_time (TslPerfettoModel *self,
                Sequence         *seq,
                guint32           id,
@@ -593,7 +621,6 @@ to_trace_time (TslPerfettoModel *self,
 {
   Clock *c;
   guint64 ns;
-  gint64 offset;
 
   self->clock_used = TRUE;
   if (G_LIKELY (id == self->trace_clock && id < 64 && !self->builtin[id].incremental &&
@@ -610,35 +637,17 @@ to_trace_time (TslPerfettoModel *self,
 
   /* The sequence's last clock and its offset, until a snapshot (or a reset
    * of the sequence) changes any. */
-  if (G_LIKELY (seq->cache_epoch == self->clock_epoch && seq->cache_id == id))
-    {
-      c = seq->cache_clock;
-      offset = seq->cache_offset;
-    }
-  else
-    {
-      c = get_clock (self, seq, id, FALSE);
-      if (c == NULL || !clock_offset (self, seq, id, &offset))
-        {
-          self->n_bad_clock++;
-          return FALSE;
-        }
-      seq->cache_epoch = self->clock_epoch;
-      seq->cache_id = id;
-      seq->cache_clock = c;
-      seq->cache_offset = offset;
-    }
+  if (G_UNLIKELY (seq->cache_epoch != self->clock_epoch || seq->cache_id != id) &&
+      !cache_clock (self, seq, id))
+    return FALSE;
+  c = seq->cache_clock;
   if (c->incremental)
     {
       c->last += value;
       value = c->last;
     }
-  if (__builtin_mul_overflow (value, MAX (c->mult, 1), &ns) || ns > G_MAXINT64)
-    {
-      self->n_bad_time++;
-      return FALSE;
-    }
-  if (add_overflows ((gint64) ns, offset, out))
+  if (G_UNLIKELY (__builtin_mul_overflow (value, MAX (c->mult, 1), &ns) || ns > G_MAXINT64 ||
+                  add_overflows ((gint64) ns, seq->cache_offset, out)))
     {
       self->n_bad_time++;
       return FALSE;
@@ -749,22 +758,27 @@ clock_snapshot (TslPerfettoModel *self,
 
 /* Interned data */
 
-static gboolean
+/* Into `map`, and into `direct` (N_DIRECT_NAMES entries) if not NULL. */
+static void
 intern_string_entries (TslPerfettoModel *self,
                        IdMap            *map,
+                       guint32          *direct,
                        const guint8     *data,
                        gsize             len)
 {
   guint64 iid;
   const guint8 *str;
   gsize str_len;
+  guint32 id;
 
   tsl_perfetto_interned_entry (data, len, &iid, &str, &str_len);
   if (str == NULL || str_len == 0)
-    id_map_insert (map, iid, self->unnamed);
+    id = self->unnamed;
   else
-    id_map_insert (map, iid, tsl_trace_intern_len (self->trace, (const char *) str, str_len));
-  return TRUE;
+    id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
+  id_map_insert (map, iid, id);
+  if (direct != NULL && iid < N_DIRECT_NAMES)
+    direct[iid] = id + 1;
 }
 
 static void
@@ -841,10 +855,10 @@ interned_data (TslPerfettoModel *self,
       switch (f.number)
         {
         case 2:   /* event_names */
-          intern_string_entries (self, &seq->maps[MAP_NAMES], f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_NAMES], seq->names, f.data, f.len);
           break;
         case 5:   /* function_names */
-          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], NULL, f.data, f.len);
           break;
         case 6:   /* frames */
           intern_frame (seq, f.data, f.len);
@@ -882,6 +896,7 @@ packet_defaults (Sequence     *seq,
                 {
                   seq->has_track = TRUE;
                   seq->track = g.value;
+                  seq->default_track = NULL;
                 }
               else if (g.number == 31)
                 tsl_perfetto_uuid_list (&g, seq->extra_uuids, &seq->n_extra_uuids);
@@ -1230,7 +1245,9 @@ event_name (TslPerfettoModel *self,
       : self->unnamed;
   if (!ev->has_name_iid)
     return self->unnamed;
-  if (G_LIKELY (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id)))
+  if (G_LIKELY (ev->name_iid < N_DIRECT_NAMES && seq->names[ev->name_iid] != 0))
+    return seq->names[ev->name_iid] - 1;
+  if (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id))
     return (guint32) id;
   self->n_undefined_iid++;
   return self->unnamed;
@@ -1424,7 +1441,12 @@ track_event (TslPerfettoModel *self,
   else if (ev->has_track)
     track = lookup_track (self, ev->track, TRUE);
   else if (seq->has_track)
-    track = lookup_track (self, seq->track, TRUE);
+    {
+      /* Tracks live as long as the model. */
+      if (G_UNLIKELY (seq->default_track == NULL))
+        seq->default_track = lookup_track (self, seq->track, TRUE);
+      track = seq->default_track;
+    }
   else if (seq->thread_track != NULL)
     track = seq->thread_track;
   else
