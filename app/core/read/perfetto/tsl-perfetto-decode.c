@@ -350,20 +350,27 @@ decode_packet (Packet       *pk,
       switch (*c.p)
         {
         case PKT_TIMESTAMP << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->has_time = TRUE;
+          pk->timestamp = v;
+          c.p = q;
+          continue;
         case PKT_SEQUENCE_ID << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->seq_id = (guint32) v;
+          c.p = q;
+          continue;
         case PKT_SEQUENCE_FLAGS << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->flags = (guint32) v;
+          c.p = q;
+          continue;
         case PKT_TRUSTED_UID << 3 | TSL_PROTO_VARINT:
           if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
             break;
-          if (*c.p == (PKT_TIMESTAMP << 3 | TSL_PROTO_VARINT))
-            {
-              pk->has_time = TRUE;
-              pk->timestamp = v;
-            }
-          else if (*c.p == (PKT_SEQUENCE_ID << 3 | TSL_PROTO_VARINT))
-            pk->seq_id = (guint32) v;
-          else if (*c.p == (PKT_SEQUENCE_FLAGS << 3 | TSL_PROTO_VARINT))
-            pk->flags = (guint32) v;
           c.p = q;
           continue;
         case PKT_TRACK_EVENT << 3 | TSL_PROTO_LEN:
