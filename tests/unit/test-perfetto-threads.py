@@ -4,8 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # With TSL_READER_THREADS=eager the Perfetto reader decodes packets on the
-# reading thread and models them on a second one from the first packet (by
-# default only after a few MiB); with 0, on one thread. Every Perfetto input
+# reading thread and models them on a second one from the first packet;
+# with 0 (and by default), on one thread. Every Perfetto input
 # we have (perfetto-outputs.py: fixtures, fuzz regressions, the unit test's
 # traces, generated ones) must give byte-identical `info --json`, `sample`
 # CSVs, messages and exit status either way, from a file and from a pipe

@@ -52,16 +52,18 @@ enum {
   TYPE_COMPLETE = 100,  /* a legacy 'X' event with its duration */
 };
 
+/* Fields are ordered so that what every packet sets shares few cache
+ * lines: records are written on one core and read on another. */
 typedef struct {
-  gboolean      has_time;
   guint64       timestamp;
-  gboolean      has_clock;
   guint32       clock_id;
   guint32       seq_id;
   guint32       flags;
-  gboolean      cleared;
-  gboolean      dropped;
   guint32       kind;       /* field number of the payload, 0 for none */
+  guint8        has_time;
+  guint8        has_clock;
+  guint8        cleared;
+  guint8        dropped;
   TslProtoField payload;
   const guint8 *interned;
   gsize         interned_len;
@@ -70,48 +72,51 @@ typedef struct {
 } TslPerfettoPacket;
 
 typedef struct {
+  /* Set for every event (event_init()). */
   int           type;
-  gboolean      has_track;
-  guint64       track;
-  gboolean      has_name_iid;
-  guint64       name_iid;
+  guint8        has_track;
+  guint8        has_name_iid;
+  guint8        has_counter;
+  guint8        has_delta_us;
+  guint8        has_absolute_us;
+  guint8        has_pid_override;
+  guint8        has_tid_override;
+  guint8        has_extra_uuids;
+  guint8        has_extra_double_uuids;
+  guint         n_extra_uuids;
+  guint         n_extra_values;
+  guint         n_extra_double_uuids;
+  guint         n_extra_double_values;
+  guint         n_flow_ids;
+  guint         n_term_flow_ids;
   const guint8 *name;
   gsize         name_len;
-  gboolean      has_counter;
-  double        counter;
-  gboolean      has_delta_us;
-  gint64        delta_us;
-  gboolean      has_absolute_us;
-  gint64        absolute_us;
   gint64        duration_us;
-  gboolean      has_pid_override;
-  gint64        pid_override;
-  gboolean      has_tid_override;
-  gint64        tid_override;
-  guint64       extra_uuids[MAX_EXTRA];
-  guint         n_extra_uuids;
-  gboolean      has_extra_uuids;
-  gint64        extra_values[MAX_EXTRA];
-  guint         n_extra_values;
-  guint64       extra_double_uuids[MAX_EXTRA];
-  guint         n_extra_double_uuids;
-  gboolean      has_extra_double_uuids;
-  double        extra_double_values[MAX_EXTRA];
-  guint         n_extra_double_values;
-  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
-  guint         n_flow_ids;
-  guint64       term_flow_ids[MAX_EXTRA];
-  guint         n_term_flow_ids;
   guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
+  /* Set where their flag says. */
+  guint64       track;
+  guint64       name_iid;
+  double        counter;
+  gint64        delta_us;
+  gint64        absolute_us;
+  gint64        pid_override;
+  gint64        tid_override;
+  /* Read up to their counts. */
+  guint64       extra_uuids[MAX_EXTRA];
+  gint64        extra_values[MAX_EXTRA];
+  guint64       extra_double_uuids[MAX_EXTRA];
+  double        extra_double_values[MAX_EXTRA];
+  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
+  guint64       term_flow_ids[MAX_EXTRA];
 } TslPerfettoEvent;
 
 /* One decoded packet. */
 typedef struct {
-  gboolean           ok;        /* a well-formed TracePacket; else `what` says why */
-  gboolean           event_ok;  /* kind is PKT_TRACK_EVENT: the event is well formed */
   const char        *what;
   guint64            pos;       /* of its key byte, for positions in messages */
   TslPerfettoPacket  pk;
+  guint8             ok;        /* a well-formed TracePacket; else `what` says why */
+  guint8             event_ok;  /* kind is PKT_TRACK_EVENT: the event is well formed */
   TslPerfettoEvent   ev;        /* kind is PKT_TRACK_EVENT and event_ok */
 } TslPerfettoRecord;
 

@@ -9,10 +9,12 @@
  * "FILE:BYTE: message" (there are no lines). A trace cut short keeps what
  * came before and warns.
  *
- * Past the first few MiB (or at once with TSL_READER_THREADS=eager), this
- * thread only frames and decodes packets, and a worker models them
- * (tsl-perfetto-pipe.h); every parse call drains the worker before it
- * returns or touches the trace itself.
+ * With TSL_READER_THREADS=eager this thread only frames and decodes
+ * packets, and a worker models them (tsl-perfetto-pipe.h); every parse call
+ * drains the worker before it returns or touches the trace itself. Not by
+ * default: on the two shared cores it was measured on, handing each record
+ * (a few cache lines) to the other core cost more CPU than the split saved,
+ * and the wall clock did not gain either (README, Perfetto ingest).
  */
 #define G_LOG_DOMAIN "tsl-perfetto-reader"
 
@@ -24,9 +26,6 @@
 #include "tsl-proto.h"
 
 #define MAX_POS_WARNINGS 10
-/* Small traces are read on one thread: a thread costs more than it saves. */
-#define PIPE_AFTER_BYTES (4 * 1024 * 1024)
-#define PIPE_MIN_BYTES   (64 * 1024)
 
 typedef struct {
   TslTrace         *trace;
@@ -125,21 +124,10 @@ context_idle (gpointer ctx)
 }
 
 static TslPerfettoPipe *
-want_pipe (PerfettoState *self,
-           gsize          len)
+want_pipe (PerfettoState *self)
 {
-  switch (tsl_reader_context_get_threads (self->ctx))
-    {
-    case TSL_READER_THREADS_EAGER:
-      break;
-    case TSL_READER_THREADS_AUTO:
-      if (self->offset >= PIPE_AFTER_BYTES && len >= PIPE_MIN_BYTES)
-        break;
-      return NULL;
-    case TSL_READER_THREADS_NEVER:
-    default:
-      return NULL;
-    }
+  if (tsl_reader_context_get_threads (self->ctx) != TSL_READER_THREADS_EAGER)
+    return NULL;
   if (self->pipe == NULL)
     {
       self->pipe = tsl_perfetto_pipe_new (apply_record, self);
@@ -158,7 +146,7 @@ perfetto_parse (gpointer       state,
   PerfettoState *self = state;
   const guint8 *p = buf;
   const guint8 *end = buf + len;
-  TslPerfettoPipe *pipe = want_pipe (self, len);
+  TslPerfettoPipe *pipe = want_pipe (self);
 
   /* The worker is idle between calls: this is not a race. */
   self->offsets = tsl_trace_wants_offsets (self->trace);
