@@ -18,15 +18,8 @@
 #define MAX_INFLATED  ((gsize) 256 * 1024 * 1024)
 #define MAX_NESTING   4
 
-/* TracePacket and InternedData fields (perfetto_trace.proto). */
+/* TracePacket fields: tsl-perfetto-decode.h. */
 enum {
-  PKT_SEQUENCE_ID = 10,
-  PKT_TRACK_EVENT = 11,
-  PKT_INTERNED_DATA = 12,
-  PKT_SEQUENCE_FLAGS = 13,
-  PKT_INCREMENTAL_STATE_CLEARED = 41,
-  PKT_COMPRESSED_PACKETS = 50,
-  PKT_ZSTD_COMPRESSED_PACKETS = 133,
   SEQ_INCREMENTAL_STATE_CLEARED = 1,
 };
 

@@ -31,56 +31,24 @@
 #include <gio/gio.h>
 #include <zstd.h>
 
+#include "tsl-perfetto-decode.h"
 #include "tsl-perfetto-private.h"
 #include "tsl-proto.h"
 #include "tsl-rng.h"
 
+typedef TslPerfettoEvent Event;
+typedef TslPerfettoPacket Packet;
+
 #define MAX_DEPTH       512       /* deeper slices are offered flat */
-#define MAX_EXTRA       8         /* extra counter values per event */
 #define MAX_INFLATED    ((gsize) 32 * 1024 * 1024)  /* a bundle holds at most 512 KiB */
 #define MAX_NESTING     2         /* compressed packets inside compressed packets */
 #define MAX_KIND        1024      /* packet kinds counted by field number */
 #define MAX_PATHS       8192      /* stack labels kept as strings */
 #define MAX_PATH_LEN    512
-
-/* TracePacket */
-enum {
-  PKT_FTRACE_EVENTS = 1,
-  PKT_PROCESS_TREE = 2,
-  PKT_TRUSTED_UID = 3,
-  PKT_CLOCK_SNAPSHOT = 6,
-  PKT_TIMESTAMP = 8,
-  PKT_SEQUENCE_ID = 10,
-  PKT_TRACK_EVENT = 11,
-  PKT_INTERNED_DATA = 12,
-  PKT_SEQUENCE_FLAGS = 13,
-  PKT_INCREMENTAL_STATE_CLEARED = 41,
-  PKT_PREVIOUS_PACKET_DROPPED = 42,
-  PKT_PROCESS_DESCRIPTOR = 43,
-  PKT_THREAD_DESCRIPTOR = 44,
-  PKT_COMPRESSED_PACKETS = 50,
-  PKT_STREAMING_PROFILE = 54,
-  PKT_TIMESTAMP_CLOCK_ID = 58,
-  PKT_DEFAULTS = 59,
-  PKT_TRACK_DESCRIPTOR = 60,
-  PKT_PERF_SAMPLE = 66,
-  PKT_TRUSTED_PID = 79,
-  PKT_FIRST_PACKET_ON_SEQUENCE = 87,
-  PKT_MACHINE_ID = 98,
-  PKT_ZSTD_COMPRESSED_PACKETS = 133,
-};
+#define N_DIRECT_NAMES  256       /* interned event names looked up without hashing */
 
 #define SEQ_INCREMENTAL_STATE_CLEARED 1
 #define SEQ_NEEDS_INCREMENTAL_STATE   2
-
-enum {
-  TYPE_UNSPECIFIED = 0,
-  TYPE_SLICE_BEGIN = 1,
-  TYPE_SLICE_END = 2,
-  TYPE_INSTANT = 3,
-  TYPE_COUNTER = 4,
-  TYPE_COMPLETE = 100,  /* a legacy 'X' event with its duration */
-};
 
 #define BUILTIN_REALTIME  1
 #define BUILTIN_MONOTONIC 3
@@ -161,11 +129,14 @@ typedef struct {
   gboolean valid;          /* incremental state usable */
   gboolean was_cleared;    /* ever */
   IdMap    maps[N_MAPS];   /* interned data, by MapKind */
+  /* MAP_NAMES for small iids, as trace string + 1 (0: look in the map). */
+  guint32  names[N_DIRECT_NAMES];
   GArray  *stack_frames;   /* guint64: count, then frame iids */
   /* TracePacketDefaults */
   guint32  clock_id;
   gboolean has_track;
   guint64  track;
+  Track   *default_track;  /* track's, once looked up */
   guint64  extra_uuids[MAX_EXTRA];
   guint    n_extra_uuids;
   guint64  extra_double_uuids[MAX_EXTRA];
@@ -421,6 +392,8 @@ clear_incremental_state (Sequence *seq)
   g_array_set_size (seq->stack_frames, 0);
   seq->clock_id = 0;
   seq->has_track = FALSE;
+  seq->default_track = NULL;
+  memset (seq->names, 0, sizeof seq->names);
   seq->n_extra_uuids = 0;
   seq->n_extra_double_uuids = 0;
   g_clear_pointer (&seq->clocks, g_free);
@@ -615,9 +588,31 @@ clock_offset (TslPerfettoModel *self,
   return FALSE;
 }
 
-/* `value` on clock `id` as trace time in ns; FALSE (and counted) when it
- * cannot be converted or is out of range. */
+/* The clock `id` and its offset to the trace clock, into the sequence's
+ * cache; FALSE (and counted) when no snapshot relates it. */
 static gboolean
+cache_clock (TslPerfettoModel *self,
+             Sequence         *seq,
+             guint32           id)
+{
+  Clock *c = get_clock (self, seq, id, FALSE);
+  gint64 offset;
+
+  if (c == NULL || !clock_offset (self, seq, id, &offset))
+    {
+      self->n_bad_clock++;
+      return FALSE;
+    }
+  seq->cache_epoch = self->clock_epoch;
+  seq->cache_id = id;
+  seq->cache_clock = c;
+  seq->cache_offset = offset;
+  return TRUE;
+}
+
+/* `value` on clock `id` as trace time in ns; FALSE (and counted) when it
+ * cannot be converted or is out of range. Inline: every packet has one. */
+static inline gboolean
 to_trace_time (TslPerfettoModel *self,
                Sequence         *seq,
                guint32           id,
@@ -626,7 +621,6 @@ to_trace_time (TslPerfettoModel *self,
 {
   Clock *c;
   guint64 ns;
-  gint64 offset;
 
   self->clock_used = TRUE;
   if (G_LIKELY (id == self->trace_clock && id < 64 && !self->builtin[id].incremental &&
@@ -643,35 +637,17 @@ to_trace_time (TslPerfettoModel *self,
 
   /* The sequence's last clock and its offset, until a snapshot (or a reset
    * of the sequence) changes any. */
-  if (G_LIKELY (seq->cache_epoch == self->clock_epoch && seq->cache_id == id))
-    {
-      c = seq->cache_clock;
-      offset = seq->cache_offset;
-    }
-  else
-    {
-      c = get_clock (self, seq, id, FALSE);
-      if (c == NULL || !clock_offset (self, seq, id, &offset))
-        {
-          self->n_bad_clock++;
-          return FALSE;
-        }
-      seq->cache_epoch = self->clock_epoch;
-      seq->cache_id = id;
-      seq->cache_clock = c;
-      seq->cache_offset = offset;
-    }
+  if (G_UNLIKELY (seq->cache_epoch != self->clock_epoch || seq->cache_id != id) &&
+      !cache_clock (self, seq, id))
+    return FALSE;
+  c = seq->cache_clock;
   if (c->incremental)
     {
       c->last += value;
       value = c->last;
     }
-  if (__builtin_mul_overflow (value, MAX (c->mult, 1), &ns) || ns > G_MAXINT64)
-    {
-      self->n_bad_time++;
-      return FALSE;
-    }
-  if (add_overflows ((gint64) ns, offset, out))
+  if (G_UNLIKELY (__builtin_mul_overflow (value, MAX (c->mult, 1), &ns) || ns > G_MAXINT64 ||
+                  add_overflows ((gint64) ns, seq->cache_offset, out)))
     {
       self->n_bad_time++;
       return FALSE;
@@ -782,22 +758,27 @@ clock_snapshot (TslPerfettoModel *self,
 
 /* Interned data */
 
-static gboolean
+/* Into `map`, and into `direct` (N_DIRECT_NAMES entries) if not NULL. */
+static void
 intern_string_entries (TslPerfettoModel *self,
                        IdMap            *map,
+                       guint32          *direct,
                        const guint8     *data,
                        gsize             len)
 {
   guint64 iid;
   const guint8 *str;
   gsize str_len;
+  guint32 id;
 
   tsl_perfetto_interned_entry (data, len, &iid, &str, &str_len);
   if (str == NULL || str_len == 0)
-    id_map_insert (map, iid, self->unnamed);
+    id = self->unnamed;
   else
-    id_map_insert (map, iid, tsl_trace_intern_len (self->trace, (const char *) str, str_len));
-  return TRUE;
+    id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
+  id_map_insert (map, iid, id);
+  if (direct != NULL && iid < N_DIRECT_NAMES)
+    direct[iid] = id + 1;
 }
 
 static void
@@ -874,10 +855,10 @@ interned_data (TslPerfettoModel *self,
       switch (f.number)
         {
         case 2:   /* event_names */
-          intern_string_entries (self, &seq->maps[MAP_NAMES], f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_NAMES], seq->names, f.data, f.len);
           break;
         case 5:   /* function_names */
-          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], NULL, f.data, f.len);
           break;
         case 6:   /* frames */
           intern_frame (seq, f.data, f.len);
@@ -888,26 +869,6 @@ interned_data (TslPerfettoModel *self,
         default:  /* categories, annotation names, source locations, ...: unused */
           break;
         }
-    }
-}
-
-static void
-read_uuid_list (const TslProtoField *f,
-                guint64             *out,
-                guint               *n)
-{
-  if (f->wire == TSL_PROTO_VARINT)
-    {
-      if (*n < MAX_EXTRA)
-        out[(*n)++] = f->value;
-    }
-  else if (f->wire == TSL_PROTO_LEN)
-    {
-      const guint8 *p = f->data, *end = f->data + f->len;
-      guint64 v;
-
-      while (p < end && *n < MAX_EXTRA && tsl_proto_packed_next (&p, end, TSL_PROTO_VARINT, &v))
-        out[(*n)++] = v;
     }
 }
 
@@ -935,11 +896,12 @@ packet_defaults (Sequence     *seq,
                 {
                   seq->has_track = TRUE;
                   seq->track = g.value;
+                  seq->default_track = NULL;
                 }
               else if (g.number == 31)
-                read_uuid_list (&g, seq->extra_uuids, &seq->n_extra_uuids);
+                tsl_perfetto_uuid_list (&g, seq->extra_uuids, &seq->n_extra_uuids);
               else if (g.number == 45)
-                read_uuid_list (&g, seq->extra_double_uuids, &seq->n_extra_double_uuids);
+                tsl_perfetto_uuid_list (&g, seq->extra_double_uuids, &seq->n_extra_double_uuids);
             }
         }
     }
@@ -1270,266 +1232,6 @@ process_tree (TslPerfettoModel *self,
 
 /* Track events */
 
-typedef struct {
-  int           type;
-  gboolean      has_track;
-  guint64       track;
-  gboolean      has_name_iid;
-  guint64       name_iid;
-  const guint8 *name;
-  gsize         name_len;
-  gboolean      has_counter;
-  double        counter;
-  gboolean      has_delta_us;
-  gint64        delta_us;
-  gboolean      has_absolute_us;
-  gint64        absolute_us;
-  gint64        duration_us;
-  gboolean      has_pid_override;
-  gint64        pid_override;
-  gboolean      has_tid_override;
-  gint64        tid_override;
-  guint64       extra_uuids[MAX_EXTRA];
-  guint         n_extra_uuids;
-  gboolean      has_extra_uuids;
-  gint64        extra_values[MAX_EXTRA];
-  guint         n_extra_values;
-  guint64       extra_double_uuids[MAX_EXTRA];
-  guint         n_extra_double_uuids;
-  gboolean      has_extra_double_uuids;
-  double        extra_double_values[MAX_EXTRA];
-  guint         n_extra_double_values;
-  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
-  guint         n_flow_ids;
-  guint64       term_flow_ids[MAX_EXTRA];
-  guint         n_term_flow_ids;
-  guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
-} Event;
-
-/* Field by field: a memset of the whole struct (its arrays are only read up
- * to their counts) took a third of the time of a small packet. */
-static inline void
-event_init (Event *ev)
-{
-  ev->type = TYPE_UNSPECIFIED;
-  ev->has_track = FALSE;
-  ev->has_name_iid = FALSE;
-  ev->name = NULL;
-  ev->name_len = 0;
-  ev->has_counter = FALSE;
-  ev->has_delta_us = FALSE;
-  ev->has_absolute_us = FALSE;
-  ev->duration_us = 0;
-  ev->has_pid_override = FALSE;
-  ev->has_tid_override = FALSE;
-  ev->n_extra_uuids = 0;
-  ev->has_extra_uuids = FALSE;
-  ev->n_extra_values = 0;
-  ev->n_extra_double_uuids = 0;
-  ev->has_extra_double_uuids = FALSE;
-  ev->n_extra_double_values = 0;
-  ev->n_flow_ids = 0;
-  ev->n_term_flow_ids = 0;
-  ev->flows_seen[0] = ev->flows_seen[1] = 0;
-}
-
-/* flow_ids (fixed64, field 47) and terminating_flow_ids (48), or their
- * deprecated varint forms (36, 42); packed or not. */
-static void
-read_flow_ids (const TslProtoField *f,
-               guint8               wire,
-               guint64             *out,
-               guint               *n,
-               guint64             *seen)
-{
-  if (f->wire == wire)
-    {
-      (*seen)++;
-      if (*n < MAX_EXTRA)
-        out[(*n)++] = f->value;
-    }
-  else if (f->wire == TSL_PROTO_LEN)
-    {
-      const guint8 *p = f->data, *end = f->data + f->len;
-      guint64 v;
-
-      while (p < end && tsl_proto_packed_next (&p, end, wire, &v))
-        {
-          (*seen)++;
-          if (*n < MAX_EXTRA)
-            out[(*n)++] = v;
-        }
-    }
-}
-
-static gboolean
-legacy_event (Event        *ev,
-              const guint8 *data,
-              gsize         len)
-{
-  TslProtoCursor c;
-  TslProtoField f;
-  int phase = 0;
-
-  tsl_proto_cursor_init (&c, data, len);
-  while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
-    {
-      if (f.wire != TSL_PROTO_VARINT)
-        continue;
-      switch (f.number)
-        {
-        case 1:
-          if (!ev->has_name_iid && ev->name == NULL)
-            {
-              ev->has_name_iid = TRUE;
-              ev->name_iid = f.value;
-            }
-          break;
-        case 2: phase = (int) (gint32) f.value; break;
-        case 3: ev->duration_us = (gint64) f.value; break;
-        case 18: ev->has_pid_override = TRUE; ev->pid_override = (gint32) f.value; break;
-        case 19: ev->has_tid_override = TRUE; ev->tid_override = (gint32) f.value; break;
-        default: break;
-        }
-    }
-  if (ev->type != TYPE_UNSPECIFIED)
-    return TRUE;
-  switch (phase)
-    {
-    case 'B': ev->type = TYPE_SLICE_BEGIN; break;
-    case 'E': ev->type = TYPE_SLICE_END; break;
-    case 'X': ev->type = TYPE_COMPLETE; break;
-    default: ev->type = TYPE_INSTANT; break;
-    }
-  return TRUE;
-}
-
-/* FALSE when the event is not well-formed. */
-static gboolean
-decode_event (Event        *ev,
-              const guint8 *data,
-              gsize         len)
-{
-  TslProtoCursor c;
-  TslProtoField f;
-  TslProtoStatus st;
-
-  tsl_proto_cursor_init (&c, data, len);
-  while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
-    {
-      switch (f.number)
-        {
-        case 9:
-          if (f.wire == TSL_PROTO_VARINT)
-            ev->type = (int) MIN (f.value, 99);
-          break;
-        case 11:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_track = TRUE;
-              ev->track = f.value;
-            }
-          break;
-        case 10:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_name_iid = TRUE;
-              ev->name_iid = f.value;
-              ev->name = NULL;
-            }
-          break;
-        case 23:
-          if (f.wire == TSL_PROTO_LEN)
-            {
-              ev->name = f.data;
-              ev->name_len = f.len;
-              ev->has_name_iid = FALSE;
-            }
-          break;
-        case 30:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_counter = TRUE;
-              ev->counter = (double) (gint64) f.value;
-            }
-          break;
-        case 44:
-          if (f.wire == TSL_PROTO_I64)
-            {
-              ev->has_counter = TRUE;
-              ev->counter = tsl_proto_double (f.value);
-            }
-          break;
-        case 1:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_delta_us = TRUE;
-              ev->delta_us = (gint64) f.value;
-            }
-          break;
-        case 16:
-          if (f.wire == TSL_PROTO_VARINT)
-            {
-              ev->has_absolute_us = TRUE;
-              ev->absolute_us = (gint64) f.value;
-            }
-          break;
-        case 31:
-          ev->has_extra_uuids = TRUE;
-          read_uuid_list (&f, ev->extra_uuids, &ev->n_extra_uuids);
-          break;
-        case 45:
-          ev->has_extra_double_uuids = TRUE;
-          read_uuid_list (&f, ev->extra_double_uuids, &ev->n_extra_double_uuids);
-          break;
-        case 12:
-          {
-            guint64 v[MAX_EXTRA];
-            guint n = 0;
-
-            read_uuid_list (&f, v, &n);
-            for (guint i = 0; i < n && ev->n_extra_values < MAX_EXTRA; i++)
-              ev->extra_values[ev->n_extra_values++] = (gint64) v[i];
-            break;
-          }
-        case 46:
-          if (f.wire == TSL_PROTO_I64 && ev->n_extra_double_values < MAX_EXTRA)
-            ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (f.value);
-          else if (f.wire == TSL_PROTO_LEN)
-            {
-              const guint8 *p = f.data, *end = f.data + f.len;
-              guint64 v;
-
-              while (p < end && ev->n_extra_double_values < MAX_EXTRA &&
-                     tsl_proto_packed_next (&p, end, TSL_PROTO_I64, &v))
-                ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (v);
-            }
-          break;
-        case 6:
-          if (f.wire == TSL_PROTO_LEN)
-            legacy_event (ev, f.data, f.len);
-          break;
-        case 47:
-          read_flow_ids (&f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
-          break;
-        case 36:
-          read_flow_ids (&f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
-          break;
-        case 48:
-          read_flow_ids (&f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
-                         &ev->flows_seen[1]);
-          break;
-        case 42:
-          read_flow_ids (&f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
-                         &ev->flows_seen[1]);
-          break;
-        default:  /* categories, annotations, typed arguments: read for details only */
-          break;
-        }
-    }
-  return st == TSL_PROTO_END;
-}
-
 static guint32
 event_name (TslPerfettoModel *self,
             Sequence         *seq,
@@ -1543,7 +1245,9 @@ event_name (TslPerfettoModel *self,
       : self->unnamed;
   if (!ev->has_name_iid)
     return self->unnamed;
-  if (G_LIKELY (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id)))
+  if (G_LIKELY (ev->name_iid < N_DIRECT_NAMES && seq->names[ev->name_iid] != 0))
+    return seq->names[ev->name_iid] - 1;
+  if (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id))
     return (guint32) id;
   self->n_undefined_iid++;
   return self->unnamed;
@@ -1691,14 +1395,12 @@ packet_offset (TslPerfettoModel *self)
  * before continues there, a terminating one ends there (Perfetto's
  * flow_ids are global within a trace). */
 static void
-event_flows (TslPerfettoModel *self,
-             guint             t,
-             gint64            ts,
-             guint             depth,
-             const Event      *ev)
+record_flows (TslPerfettoModel *self,
+              guint             t,
+              gint64            ts,
+              guint             depth,
+              const Event      *ev)
 {
-  if (ev->flows_seen[0] + ev->flows_seen[1] == 0)
-    return;
   tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_IDS, ev->flows_seen[0]);
   tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_TERMINATING, ev->flows_seen[1]);
   if (G_LIKELY (!tsl_trace_wants_flows (self->trace)))
@@ -1709,6 +1411,18 @@ event_flows (TslPerfettoModel *self,
   for (guint i = 0; i < ev->n_term_flow_ids; i++)
     tsl_trace_record_flow (self->trace, t, tsl_mix64 (0x9f10, ev->term_flow_ids[i]), ts, depth,
                            TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+}
+
+/* Most events have no flows: no call for them. */
+static inline void
+event_flows (TslPerfettoModel *self,
+             guint             t,
+             gint64            ts,
+             guint             depth,
+             const Event      *ev)
+{
+  if (G_UNLIKELY (ev->flows_seen[0] + ev->flows_seen[1] != 0))
+    record_flows (self, t, ts, depth, ev);
 }
 
 static void
@@ -1727,7 +1441,12 @@ track_event (TslPerfettoModel *self,
   else if (ev->has_track)
     track = lookup_track (self, ev->track, TRUE);
   else if (seq->has_track)
-    track = lookup_track (self, seq->track, TRUE);
+    {
+      /* Tracks live as long as the model. */
+      if (G_UNLIKELY (seq->default_track == NULL))
+        seq->default_track = lookup_track (self, seq->track, TRUE);
+      track = seq->default_track;
+    }
   else if (seq->thread_track != NULL)
     track = seq->thread_track;
   else
@@ -1979,23 +1698,6 @@ perf_sample (TslPerfettoModel *self,
 
 /* Packets */
 
-typedef struct {
-  gboolean      has_time;
-  guint64       timestamp;
-  gboolean      has_clock;
-  guint32       clock_id;
-  guint32       seq_id;
-  guint32       flags;
-  gboolean      cleared;
-  gboolean      dropped;
-  guint32       kind;       /* field number of the payload, 0 for none */
-  TslProtoField payload;
-  const guint8 *interned;
-  gsize         interned_len;
-  const guint8 *defaults;
-  gsize         defaults_len;
-} Packet;
-
 static gboolean model_bytes (TslPerfettoModel *self, const guint8 *data, gsize len);
 
 /* compressed_packets (deflate, with a zlib or gzip header) or
@@ -2093,111 +1795,6 @@ compressed_packets (TslPerfettoModel *self,
   self->nesting--;
 }
 
-static gboolean
-decode_packet (Packet       *pk,
-               const guint8 *data,
-               gsize         len,
-               const char  **what)
-{
-  TslProtoCursor c;
-  TslProtoField f;
-  TslProtoStatus st;
-
-  pk->has_time = FALSE;
-  pk->has_clock = FALSE;
-  pk->seq_id = 0;
-  pk->flags = 0;
-  pk->cleared = FALSE;
-  pk->dropped = FALSE;
-  pk->kind = 0;
-  pk->timestamp = 0;
-  pk->clock_id = 0;
-  pk->interned = NULL;
-  pk->interned_len = 0;
-  pk->defaults = NULL;
-  pk->defaults_len = 0;
-  pk->payload.wire = TSL_PROTO_VARINT;
-  pk->payload.data = NULL;
-  pk->payload.len = 0;
-  tsl_proto_cursor_init (&c, data, len);
-  while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
-    {
-      switch (f.number)
-        {
-        case PKT_TIMESTAMP:
-          pk->has_time = TRUE;
-          pk->timestamp = f.value;
-          break;
-        case PKT_TIMESTAMP_CLOCK_ID:
-          pk->has_clock = TRUE;
-          pk->clock_id = (guint32) MIN (f.value, G_MAXUINT32);
-          break;
-        case PKT_SEQUENCE_ID:
-          pk->seq_id = (guint32) f.value;
-          break;
-        case PKT_SEQUENCE_FLAGS:
-          pk->flags = (guint32) f.value;
-          break;
-        case PKT_INCREMENTAL_STATE_CLEARED:
-          pk->cleared = f.value != 0;
-          break;
-        case PKT_PREVIOUS_PACKET_DROPPED:
-          pk->dropped = f.value != 0;
-          break;
-        case PKT_INTERNED_DATA:
-          if (f.wire != TSL_PROTO_LEN)
-            goto wrong_wire;
-          pk->interned = f.data;
-          pk->interned_len = f.len;
-          continue;
-        case PKT_DEFAULTS:
-          if (f.wire != TSL_PROTO_LEN)
-            goto wrong_wire;
-          pk->defaults = f.data;
-          pk->defaults_len = f.len;
-          continue;
-        case PKT_TRUSTED_UID:
-        case PKT_TRUSTED_PID:
-        case PKT_FIRST_PACKET_ON_SEQUENCE:
-        case PKT_MACHINE_ID:
-          break;
-        default:
-          pk->kind = f.number;
-          pk->payload = f;
-          continue;
-        }
-      if (f.wire != TSL_PROTO_VARINT)
-        goto wrong_wire;
-    }
-  if (st != TSL_PROTO_END)
-    {
-      *what = st == TSL_PROTO_TRUNCATED
-              ? "a field runs past the end of its TracePacket"
-              : "a field of the TracePacket has no valid key (number 0, wire type 3, 4, 6 or 7, "
-                "or a varint longer than 10 bytes)";
-      return FALSE;
-    }
-
-  /* Payloads this reader decodes must be messages. */
-  switch (pk->kind)
-    {
-    case PKT_TRACK_EVENT: case PKT_TRACK_DESCRIPTOR: case PKT_CLOCK_SNAPSHOT:
-    case PKT_PROCESS_DESCRIPTOR: case PKT_THREAD_DESCRIPTOR: case PKT_PROCESS_TREE:
-    case PKT_STREAMING_PROFILE: case PKT_PERF_SAMPLE: case PKT_COMPRESSED_PACKETS:
-    case PKT_ZSTD_COMPRESSED_PACKETS:
-      if (pk->payload.wire != TSL_PROTO_LEN)
-        goto wrong_wire;
-      break;
-    default:
-      break;
-    }
-  return TRUE;
-
-wrong_wire:
-  *what = "a field of the TracePacket has the wrong wire type";
-  return FALSE;
-}
-
 void
 tsl_perfetto_model_set_offset (TslPerfettoModel *self,
                                gint64            offset)
@@ -2206,61 +1803,63 @@ tsl_perfetto_model_set_offset (TslPerfettoModel *self,
 }
 
 gboolean
-tsl_perfetto_model_packet (TslPerfettoModel *self,
-                           const guint8     *data,
-                           gsize             len,
-                           const char      **what)
+tsl_perfetto_model_apply (TslPerfettoModel        *self,
+                          const TslPerfettoRecord *rec,
+                          const char             **what)
 {
-  Packet pk;
+  const Packet *pk = &rec->pk;
   Sequence *seq;
   gint64 ts = 0;
   gboolean has_time = FALSE;
 
-  if (!decode_packet (&pk, data, len, what))
-    return FALSE;
+  if (!rec->ok)
+    {
+      *what = rec->what;
+      return FALSE;
+    }
 
-  if (pk.kind == PKT_TRACK_EVENT)
+  if (pk->kind == PKT_TRACK_EVENT)
     self->events++;
 
-  seq = get_sequence (self, pk.seq_id);
-  if (pk.dropped && seq->valid)
+  seq = get_sequence (self, pk->seq_id);
+  if (pk->dropped && seq->valid)
     {
       self->n_data_loss++;
       seq->valid = FALSE;
     }
-  if (pk.cleared || (pk.flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0)
+  if (pk->cleared || (pk->flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0)
     clear_incremental_state (seq);
-  if ((pk.flags & SEQ_NEEDS_INCREMENTAL_STATE) != 0 && !seq->valid)
+  if ((pk->flags & SEQ_NEEDS_INCREMENTAL_STATE) != 0 && !seq->valid)
     {
       self->n_needs_state++;
       return TRUE;
     }
-  if (pk.defaults != NULL)
-    packet_defaults (seq, pk.defaults, pk.defaults_len);
-  if (pk.interned != NULL)
-    interned_data (self, seq, pk.interned, pk.interned_len);
+  if (pk->defaults != NULL)
+    packet_defaults (seq, pk->defaults, pk->defaults_len);
+  if (pk->interned != NULL)
+    interned_data (self, seq, pk->interned, pk->interned_len);
 
-  switch (pk.kind)
+  switch (pk->kind)
     {
     case PKT_CLOCK_SNAPSHOT:
-      clock_snapshot (self, seq, pk.payload.data, pk.payload.len);
+      clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
       return TRUE;
     case PKT_COMPRESSED_PACKETS:
     case PKT_ZSTD_COMPRESSED_PACKETS:
-      compressed_packets (self, pk.payload.data, pk.payload.len,
-                          pk.kind == PKT_ZSTD_COMPRESSED_PACKETS);
+      compressed_packets (self, pk->payload.data, pk->payload.len,
+                          pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
       return TRUE;
     case PKT_TRACK_DESCRIPTOR:
-      track_descriptor (self, pk.payload.data, pk.payload.len);
+      track_descriptor (self, pk->payload.data, pk->payload.len);
       return TRUE;
     case PKT_PROCESS_DESCRIPTOR:
-      process_descriptor (self, pk.payload.data, pk.payload.len, NULL);
+      process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
       return TRUE;
     case PKT_THREAD_DESCRIPTOR:
-      legacy_thread (self, seq, pk.payload.data, pk.payload.len);
+      legacy_thread (self, seq, pk->payload.data, pk->payload.len);
       return TRUE;
     case PKT_PROCESS_TREE:
-      process_tree (self, pk.payload.data, pk.payload.len);
+      process_tree (self, pk->payload.data, pk->payload.len);
       return TRUE;
     case 0:
       return TRUE;
@@ -2268,43 +1867,50 @@ tsl_perfetto_model_packet (TslPerfettoModel *self,
       break;
     }
 
-  if (pk.has_time)
+  if (pk->has_time)
     {
-      guint32 clock = pk.has_clock ? pk.clock_id
+      guint32 clock = pk->has_clock ? pk->clock_id
                       : seq->clock_id != 0 ? seq->clock_id : BUILTIN_BOOTTIME;
 
-      if (!to_trace_time (self, seq, clock, pk.timestamp, &ts))
+      if (!to_trace_time (self, seq, clock, pk->timestamp, &ts))
         return TRUE;
       has_time = TRUE;
     }
 
-  switch (pk.kind)
+  switch (pk->kind)
     {
     case PKT_TRACK_EVENT:
-      {
-        Event ev;
-
-        event_init (&ev);
-        if (!decode_event (&ev, pk.payload.data, pk.payload.len))
-          {
-            *what = "its TrackEvent is not a well-formed message";
-            return FALSE;
-          }
-        track_event (self, seq, has_time, ts, &ev);
-        break;
-      }
+      if (!rec->event_ok)
+        {
+          *what = "its TrackEvent is not a well-formed message";
+          return FALSE;
+        }
+      track_event (self, seq, has_time, ts, &rec->ev);
+      break;
     case PKT_STREAMING_PROFILE:
-      streaming_profile (self, seq, pk.payload.data, pk.payload.len);
+      streaming_profile (self, seq, pk->payload.data, pk->payload.len);
       break;
     case PKT_PERF_SAMPLE:
       if (has_time)
-        perf_sample (self, seq, ts, pk.payload.data, pk.payload.len);
+        perf_sample (self, seq, ts, pk->payload.data, pk->payload.len);
       break;
     default:
-      self->kinds[MIN (pk.kind, MAX_KIND)]++;
+      self->kinds[MIN (pk->kind, MAX_KIND)]++;
       break;
     }
   return TRUE;
+}
+
+gboolean
+tsl_perfetto_model_packet (TslPerfettoModel *self,
+                           const guint8     *data,
+                           gsize             len,
+                           const char      **what)
+{
+  TslPerfettoRecord rec;
+
+  tsl_perfetto_decode (&rec, data, len);
+  return tsl_perfetto_model_apply (self, &rec, what);
 }
 
 /* A Trace in memory: the inside of compressed packets. FALSE if its framing

@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "tsl-perfetto-decode.h"
 #include "tsl-proto.h"
 #include "tsl-trace.h"
 
@@ -55,6 +56,10 @@ gboolean          tsl_perfetto_model_packet     (TslPerfettoModel *self,
                                                  const guint8     *data,
                                                  gsize             len,
                                                  const char      **what);
+/* The same, decoded already (tsl_perfetto_decode()). */
+gboolean          tsl_perfetto_model_apply      (TslPerfettoModel        *self,
+                                                 const TslPerfettoRecord *rec,
+                                                 const char             **what);
 /* Where the next packet's key byte (0x0A) is in the input, for the exact
  * view's slice details (tsl-perfetto-details.h); packets inside a
  * compressed bundle have no position of their own. */

@@ -65,6 +65,22 @@ tsl_proto_varint (const guint8 **p,
       *p = q + 1;
       return TSL_PROTO_OK;
     }
+  /* Room for the longest varint: no end test per byte (timestamps take
+   * eight or nine). */
+  if (G_LIKELY (end - q >= 10))
+    {
+      for (guint i = 0; i < 10; i++)
+        {
+          v |= (guint64) (q[i] & 0x7f) << (7 * i);
+          if (q[i] < 0x80)
+            {
+              *out = v;
+              *p = q + i + 1;
+              return TSL_PROTO_OK;
+            }
+        }
+      return TSL_PROTO_BAD;
+    }
   for (guint shift = 0; shift < 70; shift += 7)
     {
       if (q >= end)
