@@ -6,7 +6,16 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "tsl-exact.h"
+
+/* A label table slot: 0 is empty, else the label's id and (part of) its
+ * hash. */
+typedef struct {
+  guint32 id;
+  guint32 hash;
+} LabelSlot;
 
 struct _TslExact
 {
@@ -19,7 +28,8 @@ struct _TslExact
   GPtrArray    *tracks;     /* GArray of TslExactSlice per track, NULL until used */
   TslExactSlice *last;      /* the slice tsl_exact_set_label() names */
   GStringChunk *chunk;
-  GHashTable   *label_ids;  /* label (in chunk) → id */
+  LabelSlot    *slots;      /* label → id, open addressing; n_slots a power of 2 */
+  guint         n_slots;
   GPtrArray    *labels;     /* id → label; [0] = "" */
   GArray       *flows;      /* TslExactFlow, at most max_flows */
   guint         max_flows;
@@ -48,7 +58,8 @@ tsl_exact_new (gint64 start_ns,
   self->complete = TRUE;
   self->tracks = g_ptr_array_new_with_free_func (slices_free);
   self->chunk = g_string_chunk_new (4096);
-  self->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->n_slots = 1024;
+  self->slots = g_new0 (LabelSlot, self->n_slots);
   self->labels = g_ptr_array_new ();
   g_ptr_array_add (self->labels, (gpointer) "");
   self->flows = g_array_new (FALSE, FALSE, sizeof (TslExactFlow));
@@ -62,7 +73,7 @@ drop_all (TslExact *self)
   self->complete = FALSE;
   self->last = NULL;
   g_ptr_array_set_size (self->tracks, 0);
-  g_hash_table_remove_all (self->label_ids);
+  memset (self->slots, 0, self->n_slots * sizeof (LabelSlot));
   g_ptr_array_set_size (self->labels, 1);
   g_string_chunk_clear (self->chunk);
   g_array_set_size (self->flows, 0);
@@ -74,7 +85,7 @@ tsl_exact_free (TslExact *self)
   if (self == NULL)
     return;
   g_ptr_array_unref (self->tracks);
-  g_hash_table_unref (self->label_ids);
+  g_free (self->slots);
   g_ptr_array_unref (self->labels);
   g_string_chunk_free (self->chunk);
   g_array_unref (self->flows);
@@ -123,26 +134,84 @@ tsl_exact_record (TslExact *self,
   return TRUE;
 }
 
+/* Every kept slice names its stack, and most stacks of a view are new:
+ * one hash of the bytes, read 8 at a time, serves the lookup and the
+ * insertion (no copy of the label to look it up). */
+static guint32
+label_hash (const char *s,
+            gsize       len)
+{
+  guint64 h = 0x9e3779b97f4a7c15 ^ len;
+
+  for (; len >= 8; s += 8, len -= 8)
+    {
+      guint64 w;
+
+      memcpy (&w, s, 8);
+      h = (h ^ w) * 0xff51afd7ed558ccd;
+      h ^= h >> 32;
+    }
+  if (len > 0)
+    {
+      guint64 w = 0;
+
+      memcpy (&w, s, len);
+      h = (h ^ w) * 0xc4ceb9fe1a85ec53;
+    }
+  h ^= h >> 29;
+  return (guint32) h;
+}
+
+static void
+grow_slots (TslExact *self)
+{
+  guint n = self->n_slots * 2;
+  LabelSlot *slots = g_new0 (LabelSlot, n);
+
+  for (guint i = 0; i < self->n_slots; i++)
+    if (self->slots[i].id != 0)
+      {
+        guint j = self->slots[i].hash & (n - 1);
+
+        while (slots[j].id != 0)
+          j = (j + 1) & (n - 1);
+        slots[j] = self->slots[i];
+      }
+  g_free (self->slots);
+  self->slots = slots;
+  self->n_slots = n;
+}
+
 void
 tsl_exact_set_label (TslExact   *self,
                      const char *label,
                      gsize       len)
 {
-  g_autofree char *key = NULL;
-  gpointer id;
+  guint32 hash, id;
+  guint i;
 
   if (self->last == NULL)
     return;
-  key = g_strndup (label, len);
-  if (!g_hash_table_lookup_extended (self->label_ids, key, NULL, &id))
+  hash = label_hash (label, len);
+  for (i = hash & (self->n_slots - 1); self->slots[i].id != 0; i = (i + 1) & (self->n_slots - 1))
     {
-      char *stored = g_string_chunk_insert_len (self->chunk, label, len);
+      const char *stored = g_ptr_array_index (self->labels, self->slots[i].id);
 
-      id = GUINT_TO_POINTER (self->labels->len);
-      g_ptr_array_add (self->labels, stored);
-      g_hash_table_insert (self->label_ids, stored, id);
+      /* strncmp stops at a shorter label's end. */
+      if (self->slots[i].hash == hash && strncmp (stored, label, len) == 0 && stored[len] == '\0')
+        {
+          self->last->label = self->slots[i].id;
+          self->last = NULL;
+          return;
+        }
     }
-  self->last->label = GPOINTER_TO_UINT (id);
+  id = self->labels->len;
+  g_ptr_array_add (self->labels, g_string_chunk_insert_len (self->chunk, label, len));
+  self->slots[i] = (LabelSlot) { id, hash };
+  /* At most half full. */
+  if (2 * (self->labels->len - 1) > self->n_slots)
+    grow_slots (self);
+  self->last->label = id;
   self->last = NULL;
 }
 
