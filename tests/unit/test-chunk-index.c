@@ -7,7 +7,8 @@
  * track, sample, value, summary and stack), in count and in time mode (the
  * window's zoom detail reads), for seeded random ranges of generated
  * unsorted traces, while reading a small part of the file. A file that
- * changed since is read whole; the index stays capped in size.
+ * changed since is read whole; the index stays capped in size. A file being
+ * followed has an index of what was read so far, which grows with it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -325,6 +326,164 @@ test_changed_file (void)
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
 }
 
+/* Follow mode: the reader waits at the end of a growing file. */
+typedef struct {
+  char     *path;
+  TslTrace *trace;
+  gint      following;
+  gboolean  ok;
+} Follower;
+
+static gboolean
+keep_following (gpointer data)
+{
+  Follower *f = data;
+
+  return g_atomic_int_get (&f->following);
+}
+
+static gpointer
+follow_thread (gpointer data)
+{
+  Follower *f = data;
+  g_autoptr(GFile) file = g_file_new_for_path (f->path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+
+  f->ok = stream != NULL &&
+          tsl_read_stream_full (f->trace, G_INPUT_STREAM (stream), f->path, 0, NULL, keep_following,
+                                f, NULL, &error);
+  g_assert_no_error (error);
+  return NULL;
+}
+
+static void
+append (const char *path,
+        const char *text,
+        gsize       len)
+{
+  FILE *f = fopen (path, "ab");
+
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (text, 1, len, f), ==, len);
+  g_assert_cmpint (fclose (f), ==, 0);
+}
+
+/* The follower's index of the file as it is now: it publishes one each
+ * time it reaches the end. */
+static TslChunkIndex *
+wait_for_index (const char *path)
+{
+  for (guint tries = 0; tries < 300; tries++)
+    {
+      TslChunkIndex *index = lookup (path);
+
+      if (index != NULL)
+        return index;
+      g_usleep (100 * 1000);
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* A filtered read of the file's bytes as a stream that has no index: a
+ * full scan. */
+static TslSnapshot *
+scan_range (const char     *path,
+            TslSamplerMode  mode,
+            gint64          lo,
+            gint64          hi)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (mode, 32, 7);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  stream = g_memory_input_stream_new_from_data (g_steal_pointer (&text), len, g_free);
+  tsl_trace_set_time_filter (trace, lo, hi);
+  g_assert_true (tsl_read_stream (trace, stream, path, len, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return tsl_snapshot_new (trace);
+}
+
+/* Ranges of the part appended last: through the index (fewer bytes than the
+ * file) and by a full scan, the same. */
+static void
+check_follow_ranges (const char *path,
+                     GRand      *rand,
+                     double      from,
+                     double      to)
+{
+  g_autoptr(TslChunkIndex) index = wait_for_index (path);
+  guint n = tsl_chunk_index_get_n_chunks (index);
+  guint64 size = tsl_chunk_index_get_chunk_end (index, n - 1);
+  gint64 start, end;
+  GStatBuf st;
+
+  /* Of the whole file as it is now. */
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint (size, ==, (guint64) st.st_size);
+  tsl_chunk_index_get_span (index, &start, &end);
+  for (guint trial = 0; trial < 4; trial++)
+    {
+      TslSamplerMode mode = trial % 2 ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      gint64 lo = start + (gint64) (g_rand_double_range (rand, from, to - 0.02) * (end - start));
+      gint64 hi = lo + (end - start) / 50;
+      guint64 bytes = 0;
+      g_autoptr(TslSnapshot) via = read_range (path, mode, lo, hi, TRUE, &bytes);
+      g_autoptr(TslSnapshot) whole = scan_range (path, mode, lo, hi);
+
+      assert_same (via, whole);
+      g_assert_cmpuint (bytes, >, 0);
+      g_assert_cmpuint (bytes, <, size / 2);
+    }
+}
+
+/* Issue 19 item 5: a followed file's index grows with it, so a range read
+ * of the file as it is now reads only its chunks, and gives what a full
+ * scan does. */
+static void
+test_follow (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  Follower f = { NULL, trace, TRUE, FALSE };
+  GThread *thread;
+  gsize len, cut[3];
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "16384", TRUE);
+  path = write_chrome (1500, 11);
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  /* Cut at event boundaries: the file grows by whole events, as a tracer
+   * writes it (the last part closes the document). */
+  cut[0] = strstr (text + len / 3, ",\n") - text;
+  cut[1] = strstr (text + 2 * len / 3, ",\n") - text;
+  cut[2] = len;
+  g_assert_true (g_file_set_contents (path, text, cut[0], NULL));
+  f.path = path;
+  thread = g_thread_new ("follow", follow_thread, &f);
+
+  check_follow_ranges (path, rand, 0, 1);
+  for (guint part = 1; part < 3; part++)
+    {
+      g_usleep (20 * 1000);   /* another mtime */
+      append (path, text + cut[part - 1], cut[part] - cut[part - 1]);
+      /* Now mostly in the new part: the index must have grown into it. */
+      check_follow_ranges (path, rand, part == 1 ? 0.5 : 0.7, 1);
+    }
+  g_atomic_int_set (&f.following, FALSE);
+  g_thread_join (thread);
+  g_assert_true (f.ok);
+  /* The whole read's index, kept when following stops. */
+  check_follow_ranges (path, rand, 0, 1);
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -334,5 +493,6 @@ main (int    argc,
   g_test_add_func ("/chunk-index/capped", test_capped);
   g_test_add_func ("/chunk-index/gzip", test_gzip);
   g_test_add_func ("/chunk-index/changed-file", test_changed_file);
+  g_test_add_func ("/chunk-index/follow", test_follow);
   return g_test_run ();
 }

@@ -214,6 +214,42 @@ tsl_chunk_index_close (TslChunkIndex *self,
     close_open_chunk (self, trace, TRUE);
 }
 
+TslChunkIndex *
+tsl_chunk_index_snapshot (TslChunkIndex *self,
+                          guint64        size,
+                          gint64         start_ns,
+                          gint64         end_ns,
+                          const char    *format)
+{
+  TslChunkIndex *copy;
+
+  if (!self->valid || self->closed || self->chunks->len == 0 ||
+      size < tsl_chunk_index_get_last_offset (self))
+    return NULL;
+  copy = tsl_chunk_index_new ();
+  copy->stride = self->stride;
+  copy->compressed = self->compressed;
+  copy->state_bytes = self->state_bytes;
+  for (guint i = 0; i < self->chunks->len; i++)
+    {
+      TslChunk chunk = g_array_index (self->chunks, TslChunk, i);
+
+      if (chunk.state != NULL)
+        g_bytes_ref (chunk.state);
+      if (chunk.point != NULL)
+        g_bytes_ref (chunk.point);
+      g_array_append_val (copy->chunks, chunk);
+    }
+  /* The open chunk: its bounds are not known yet, and it ends the text. */
+  g_array_index (copy->chunks, TslChunk, copy->chunks->len - 1).must_read = TRUE;
+  copy->size = size;
+  copy->closed = TRUE;
+  copy->span_start = start_ns;
+  copy->span_end = end_ns;
+  copy->format = g_strdup (format);
+  return copy;
+}
+
 void
 tsl_chunk_index_invalidate (TslChunkIndex *self)
 {

@@ -100,6 +100,15 @@ void              tsl_chunk_index_add           (TslChunkIndex    *self,
 void              tsl_chunk_index_close         (TslChunkIndex    *self,
                                                  TslTrace         *trace,
                                                  guint64           size);
+/* Follow mode: a closed copy of an index still being recorded, for the text
+ * read so far (`size` bytes, the trace's span and format then); its last
+ * chunk, from the last checkpoint on, is read always. NULL if there is no
+ * valid index yet. (transfer full) (nullable) */
+TslChunkIndex    *tsl_chunk_index_snapshot      (TslChunkIndex    *self,
+                                                 guint64           size,
+                                                 gint64            start_ns,
+                                                 gint64            end_ns,
+                                                 const char       *format);
 /* The format cannot resume inside this file: no index. */
 void              tsl_chunk_index_invalidate    (TslChunkIndex    *self);
 gboolean          tsl_chunk_index_is_valid      (TslChunkIndex    *self);
@@ -176,6 +185,10 @@ void              tsl_reader_set_index          (TslReader        *self,
 gboolean          tsl_reader_restore            (TslReader        *self,
                                                  const guint8     *saved,
                                                  gsize             len);
+/* Follow mode, at the current end of a plain (not compressed) file whose
+ * format is decided: the index of what was read so far
+ * (tsl_chunk_index_snapshot()). (transfer full) (nullable) */
+TslChunkIndex    *tsl_reader_snapshot_index     (TslReader        *self);
 /* Whether the input is gzip or zstd (known after the first bytes). */
 gboolean          tsl_reader_is_compressed      (TslReader        *self);
 /* Compressed input: puts the decompressor at a chunk's access point and

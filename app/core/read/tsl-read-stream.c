@@ -435,6 +435,30 @@ read_stream (TslTrace         *trace,
                              user_data, TRUE, cancellable, error);
 }
 
+/* Follow mode, at the current end of the file: the index of what was read
+ * so far, kept in this process under the file's identity now, so range
+ * reads of the growing file (the window's zoom detail, compare) go through
+ * it. Only when the file is still the size that was read: one that grew
+ * meanwhile gets it at the next end. Returns the size published, or 0. */
+static guint64
+publish_index (TslReader        *reader,
+               GInputStream     *stream,
+               const TslFileKey *key,
+               guint64           bytes_read)
+{
+  g_autoptr(TslChunkIndex) snapshot = NULL;
+  TslFileKey now;
+
+  if (!tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &now) ||
+      now.dev != key->dev || now.inode != key->inode || now.size != bytes_read)
+    return 0;
+  snapshot = tsl_reader_snapshot_index (reader);
+  if (snapshot == NULL)
+    return 0;
+  tsl_chunk_index_remember (&now, snapshot);
+  return bytes_read;
+}
+
 /* `state_cache` FALSE: a read that must really read (to make an index). */
 static gboolean
 read_stream_cached (TslTrace         *trace,
@@ -456,6 +480,8 @@ read_stream_cached (TslTrace         *trace,
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
   gboolean first_feed = FALSE;
+  guint64 published = 0;   /* follow mode: the size of the last index published */
+  gboolean followed = FALSE;   /* waited at the end for the file to grow */
   TslFileKey key;
   gboolean keyed;
   gint64 lo, hi;
@@ -537,8 +563,11 @@ read_stream_cached (TslTrace         *trace,
           /* Follow mode: a growing file's end is only where it is now. */
           if (follow != NULL && follow (user_data))
             {
+              followed = TRUE;
               tsl_trace_lock (trace);
               ok = tsl_reader_settle (reader, error);
+              if (ok && index != NULL && bytes_read != published)
+                published = publish_index (reader, stream, &key, bytes_read);
               tsl_trace_unlock (trace);
               if (!ok)
                 break;
@@ -573,11 +602,14 @@ read_stream_cached (TslTrace         *trace,
     {
       TslFileKey after;
 
-      if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) &&
-          memcmp (&after, &key, sizeof key) == 0 && after.size == bytes_read)
+      /* Followed: the file grew as it was read (the same file); its state
+       * is kept only for an unchanged file. */
+      if (tsl_file_key_query (G_FILE_INPUT_STREAM (stream), &after) && after.size == bytes_read &&
+          (memcmp (&after, &key, sizeof key) == 0 ||
+           (followed && after.dev == key.dev && after.inode == key.inode)))
         {
-          tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &key, index);
-          if (follow == NULL || !follow (user_data))
+          tsl_chunk_index_store (G_FILE_INPUT_STREAM (stream), &after, index);
+          if (memcmp (&after, &key, sizeof key) == 0 && (follow == NULL || !follow (user_data)))
             tsl_state_cache_save (trace, G_FILE_INPUT_STREAM (stream), &key);
         }
     }

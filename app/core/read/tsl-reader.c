@@ -580,6 +580,22 @@ note_checkpoint (TslReader    *self,
     }
 }
 
+TslChunkIndex *
+tsl_reader_snapshot_index (TslReader *self)
+{
+  gint64 start = 0, end = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  /* Compressed text has no end to stop at until the stream's. */
+  if (self->index == NULL || self->format == NULL || self->format->checkpoint == NULL ||
+      self->inflate != NULL || self->encoding != ENC_UTF8 || self->skipped_bom ||
+      self->bytes_in < self->sniffed_len)
+    return NULL;
+  tsl_trace_get_span (self->trace, &start, &end);
+  return tsl_chunk_index_snapshot (self->index, self->bytes_in, start, end, self->format->name);
+}
+
 static gboolean
 run_format (TslReader     *self,
             const guint8  *buf,
