@@ -15,6 +15,7 @@
 
 #include "tsl-budget.h"
 #include "tsl-compare.h"
+#include "tsl-csv-writer.h"
 #include "tsl-read-stream.h"
 #include "tsl-trace.h"
 #include "tsl-rng.h"
@@ -709,6 +710,42 @@ test_cli (void)
   }
 }
 
+/* The CSV's numbers: the shortest %.Ng (N >= 6) that reads back as the same
+ * double, as a search of every N from 6 up finds it, for doubles of every
+ * magnitude and for short decimals. */
+static void
+test_csv_number (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  const double special[] = { 0.0, -0.0, 0.5, 1.0 / 3.0, 1e300, -1e-300, 4.9e-324, INFINITY, -INFINITY,
+                             G_MAXDOUBLE, 100.0, 123456789.0, 0.1 + 0.2 };
+
+  for (guint i = 0; i < 40000 + G_N_ELEMENTS (special); i++)
+    {
+      double v;
+      char want[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *got = NULL;
+
+      if (i < G_N_ELEMENTS (special))
+        v = special[i];
+      else if (i % 3 == 0)   /* a short decimal: few digits */
+        v = g_rand_int_range (rand, -100000, 100000) / pow (10, g_rand_int_range (rand, 0, 6));
+      else
+        v = (g_rand_boolean (rand) ? 1 : -1) * g_rand_double (rand) * pow (10, g_rand_int_range (rand, -30, 30));
+      for (int precision = 6; precision <= 17; precision++)
+        {
+          char fmt[8];
+
+          g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+          g_ascii_formatd (want, sizeof want, fmt, v);
+          if (g_ascii_strtod (want, NULL) == v)
+            break;
+        }
+      got = tsl_csv_format_double (v);
+      g_assert_cmpstr (got, ==, want);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -728,6 +765,7 @@ main (int   argc,
   g_test_add_func ("/compare/budget-held-elsewhere", test_budget_held_elsewhere);
   g_test_add_func ("/compare/async", test_async);
   g_test_add_func ("/compare/cli", test_cli);
+  g_test_add_func ("/compare/csv-number", test_csv_number);
 
   return g_test_run ();
 }
