@@ -20,11 +20,26 @@ _tsl_snapshot_intern_frame (TslSnapshot *self,
                             const char  *name,
                             gsize        len)
 {
-  g_autofree char *key = g_strndup (name, len);
+  g_autofree char *key = NULL;
+  char local[128];
   gpointer id;
 
-  if (g_hash_table_lookup_extended (self->frame_ids, key, NULL, &id))
-    return GPOINTER_TO_UINT (id);
+  /* Every frame of every sample comes here, and almost all were seen: the
+   * lookup of a short name needs no copy on the heap. */
+  if (len < sizeof local)
+    {
+      memcpy (local, name, len);
+      local[len] = '\0';
+      if (g_hash_table_lookup_extended (self->frame_ids, local, NULL, &id))
+        return GPOINTER_TO_UINT (id);
+      key = g_strdup (local);
+    }
+  else
+    {
+      key = g_strndup (name, len);
+      if (g_hash_table_lookup_extended (self->frame_ids, key, NULL, &id))
+        return GPOINTER_TO_UINT (id);
+    }
 
   g_ptr_array_add (self->frame_names, key);
   g_hash_table_insert (self->frame_ids, key, GUINT_TO_POINTER (self->frame_names->len - 1));
