@@ -15,6 +15,11 @@
  * slice recorded, a quarter view of margin each side, reader threads as
  * the window's). Also prints what the index holds (chunks, saved state
  * and access points). FILE may be gzip or zstd.
+ *
+ * BENCH_INDEXED_ONLY=1 leaves out the whole-file reads and BENCH_DETAIL_ONLY=1
+ * the compare reads, for profiling, e.g. the detail reads' instructions:
+ *   BENCH_INDEXED_ONLY=1 BENCH_DETAIL_ONLY=1 TSL_READER_THREADS=0 valgrind --tool=callgrind \
+ *     --toggle-collect=tsl_read_path_full _build-bench/bench/bench-range-read FILE
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +85,8 @@ main (int    argc,
   double first_cpu;
   /* For profiling the range reads alone. */
   gboolean indexed_only = g_getenv ("BENCH_INDEXED_ONLY") != NULL;
+  /* For profiling the zoom detail reads alone. */
+  gboolean detail_only = g_getenv ("BENCH_DETAIL_ONLY") != NULL;
 
   if (argc < 2)
     {
@@ -125,6 +132,8 @@ main (int    argc,
       double cpu[2][3], wall[2][3];
       guint64 bytes = 0;
 
+      if (detail_only && !detail)
+        continue;
       for (guint run = 0; run < 3; run++)
         for (guint i = 0; i < (indexed_only ? 1 : 2); i++)
           {
