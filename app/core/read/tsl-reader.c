@@ -207,17 +207,21 @@ tsl_format_set_stack_label (TslTrace         *trace,
                             const char       *leaf)
 {
   g_string_truncate (scratch, 0);
-  for (guint i = 0; i < depth; i++)
+  /* Every kept slice or sample comes here: each frame is copied once, its
+   * ';' made ':' as tsl_frames_append() does. */
+  for (guint i = 0; i < depth + (leaf != NULL); i++)
     {
+      const char *part = i < depth ? name (data, i) : leaf;
+      gsize len = strlen (part);
+      gsize at = scratch->len + (i > 0);
+      char *p, *end;
+
+      g_string_set_size (scratch, at + len);
       if (i > 0)
-        g_string_append_c (scratch, ';');
-      tsl_frames_append (scratch, name (data, i), -1);
-    }
-  if (leaf != NULL)
-    {
-      if (depth > 0)
-        g_string_append_c (scratch, ';');
-      tsl_frames_append (scratch, leaf, -1);
+        scratch->str[at - 1] = ';';
+      memcpy (scratch->str + at, part, len);
+      for (p = scratch->str + at, end = p + len; (p = memchr (p, ';', end - p)) != NULL; p++)
+        *p = ':';
     }
   tsl_trace_set_label_joined (trace, track, scratch->str, scratch->len);
 }
