@@ -116,6 +116,11 @@ def main():
         result["load_s"] = round(t - started, 3)
         result["events"] = int(m.group(1))
         time.sleep(1.0)  # the last redraw
+        perf = None
+        if os.environ.get("WC_PERF"):  # profile the selections: perf record into this file
+            perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(app.pid),
+                                     "-o", os.environ["WC_PERF"]],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         x, y, w, h = window_geometry()
         # The timeline's plot: right of the 205 px label column, left of the
@@ -138,6 +143,9 @@ def main():
                                    "window_ms": float(m.group(2)),
                                    "outside_ms": round((t - released) * 1000, 1)})
             time.sleep(1.0)
+        if perf is not None:
+            perf.send_signal(2)
+            perf.wait(30)
     finally:
         app.terminate()
         app.wait(10)
