@@ -1,0 +1,275 @@
+/* tsl-chrome-scanners.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Segments are claimed in order under one mutex (a claim per tens of
+ * kilobytes of JSON, so the lock is cold), scanned without it, and marked
+ * done with an atomic store. The caller claims too whenever the segment it
+ * wants next is still being scanned, so the threads balance themselves: the
+ * one that also models scans fewer segments. Either side spins briefly
+ * before it sleeps (a segment is scanned in about 100 µs, close to what a
+ * futex wake-up costs).
+ */
+#define G_LOG_DOMAIN "tsl-reader"
+
+#include "config.h"
+
+#include "tsl-chrome-scanners.h"
+
+#define SPIN_ROUNDS 2000
+
+enum {
+  SEG_FREE,
+  SEG_CLAIMED,
+  SEG_DONE,
+};
+
+typedef struct {
+  TslChromeSegment seg;
+  gint             state;
+} Slot;
+
+struct _TslChromeScanners
+{
+  GMutex     mutex;
+  GCond      work_cond;
+  GCond      done_cond;
+  GPtrArray *threads;
+  gboolean (*idle) (gpointer data);
+  gpointer   idle_data;
+
+  /* Under the mutex. */
+  GArray    *slots;        /* Slot; n_slots of them in use */
+  guint      n_slots;
+  guint      next;         /* the first unclaimed */
+  gint       generation;   /* bumped at every start (also read atomically) */
+  gint       quit;
+  gint       workers_sleeping;
+  gint       caller_sleeping;
+  guint64    by_caller;    /* segments the caller scanned */
+};
+
+static inline void
+cpu_relax (void)
+{
+#if defined (__x86_64__) || defined (__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+/* The next unclaimed slot, or NULL. */
+static Slot *
+claim (TslChromeScanners *self)
+{
+  Slot *slot = NULL;
+
+  g_mutex_lock (&self->mutex);
+  if (self->next < self->n_slots)
+    {
+      slot = &g_array_index (self->slots, Slot, self->next++);
+      g_atomic_int_set (&slot->state, SEG_CLAIMED);
+    }
+  g_mutex_unlock (&self->mutex);
+  return slot;
+}
+
+static void
+scan (TslChromeScanners *self,
+      Slot              *slot,
+      TslChromeShape    *shape)
+{
+  TslChromeSegment *seg = &slot->seg;
+  gboolean need = seg->need_in;
+
+  g_array_set_size (seg->events, 0);
+  seg->stop = tsl_chrome_run_events (seg->start, seg->end, seg->events, shape, &need);
+  seg->need_out = need;
+  g_atomic_int_set (&slot->state, SEG_DONE);
+  if (g_atomic_int_get (&self->caller_sleeping))
+    {
+      g_mutex_lock (&self->mutex);
+      g_cond_broadcast (&self->done_cond);
+      g_mutex_unlock (&self->mutex);
+    }
+}
+
+static gpointer
+worker (gpointer data)
+{
+  TslChromeScanners *self = data;
+  TslChromeShape *shape = g_new0 (TslChromeShape, 1);
+  gint seen = 0;
+
+  for (;;)
+    {
+      Slot *slot;
+      guint i;
+
+      for (i = 0; i < SPIN_ROUNDS; i++)
+        {
+          if (g_atomic_int_get (&self->generation) != seen || g_atomic_int_get (&self->quit))
+            break;
+          cpu_relax ();
+        }
+      if (i == SPIN_ROUNDS)
+        {
+          g_mutex_lock (&self->mutex);
+          self->workers_sleeping++;
+          while (g_atomic_int_get (&self->generation) == seen && !g_atomic_int_get (&self->quit))
+            g_cond_wait (&self->work_cond, &self->mutex);
+          self->workers_sleeping--;
+          g_mutex_unlock (&self->mutex);
+        }
+      if (g_atomic_int_get (&self->quit))
+        break;
+      seen = g_atomic_int_get (&self->generation);
+      while ((slot = claim (self)) != NULL)
+        scan (self, slot, shape);
+    }
+
+  g_free (shape);
+  return NULL;
+}
+
+TslChromeScanners *
+tsl_chrome_scanners_new (guint      n_threads,
+                         gboolean (*idle) (gpointer data),
+                         gpointer   idle_data)
+{
+  TslChromeScanners *self = g_new0 (TslChromeScanners, 1);
+
+  g_mutex_init (&self->mutex);
+  g_cond_init (&self->work_cond);
+  g_cond_init (&self->done_cond);
+  self->idle = idle;
+  self->idle_data = idle_data;
+  self->slots = g_array_new (FALSE, TRUE, sizeof (Slot));
+  self->threads = g_ptr_array_new ();
+  for (guint i = 1; i < n_threads; i++)
+    g_ptr_array_add (self->threads, g_thread_new ("tsl-chrome-scan", worker, self));
+  return self;
+}
+
+void
+tsl_chrome_scanners_free (TslChromeScanners *self)
+{
+  if (self == NULL)
+    return;
+
+  tsl_chrome_scanners_finish (self);
+  g_mutex_lock (&self->mutex);
+  g_atomic_int_set (&self->quit, 1);
+  g_cond_broadcast (&self->work_cond);
+  g_mutex_unlock (&self->mutex);
+  for (guint i = 0; i < self->threads->len; i++)
+    g_thread_join (g_ptr_array_index (self->threads, i));
+  g_ptr_array_unref (self->threads);
+  for (guint i = 0; i < self->slots->len; i++)
+    g_array_unref (g_array_index (self->slots, Slot, i).seg.events);
+  g_array_unref (self->slots);
+  g_mutex_clear (&self->mutex);
+  g_cond_clear (&self->work_cond);
+  g_cond_clear (&self->done_cond);
+  g_free (self);
+}
+
+void
+tsl_chrome_scanners_start (TslChromeScanners *self,
+                           const char *const *cuts,
+                           guint              n_cuts,
+                           const char        *end,
+                           gboolean           need_first)
+{
+  g_return_if_fail (n_cuts > 0);
+
+  g_mutex_lock (&self->mutex);
+  g_assert (self->next == self->n_slots);
+  if (self->slots->len < n_cuts)
+    {
+      guint old = self->slots->len;
+
+      g_array_set_size (self->slots, n_cuts);
+      for (guint i = old; i < n_cuts; i++)
+        g_array_index (self->slots, Slot, i).seg.events = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
+    }
+  for (guint i = 0; i < n_cuts; i++)
+    {
+      Slot *slot = &g_array_index (self->slots, Slot, i);
+
+      slot->seg.start = cuts[i];
+      slot->seg.end = i + 1 < n_cuts ? cuts[i + 1] : end;
+      slot->seg.need_in = i == 0 && need_first;
+      slot->state = SEG_FREE;
+    }
+  self->n_slots = n_cuts;
+  self->next = 0;
+  g_atomic_int_inc (&self->generation);
+  if (self->workers_sleeping > 0)
+    g_cond_broadcast (&self->work_cond);
+  g_mutex_unlock (&self->mutex);
+}
+
+/* Until the slot is done: spinning, then asleep. */
+static void
+wait_done (TslChromeScanners *self,
+           Slot              *slot)
+{
+  for (guint i = 0; i < SPIN_ROUNDS; i++)
+    {
+      if (g_atomic_int_get (&slot->state) == SEG_DONE)
+        return;
+      cpu_relax ();
+    }
+  g_mutex_lock (&self->mutex);
+  g_atomic_int_set (&self->caller_sleeping, 1);
+  while (g_atomic_int_get (&slot->state) != SEG_DONE)
+    g_cond_wait (&self->done_cond, &self->mutex);
+  g_atomic_int_set (&self->caller_sleeping, 0);
+  g_mutex_unlock (&self->mutex);
+}
+
+const TslChromeSegment *
+tsl_chrome_scanners_get (TslChromeScanners *self,
+                         guint              i,
+                         TslChromeShape    *shape)
+{
+  Slot *want;
+
+  g_return_val_if_fail (i < self->n_slots, NULL);
+
+  want = &g_array_index (self->slots, Slot, i);
+  while (g_atomic_int_get (&want->state) != SEG_DONE)
+    {
+      Slot *slot = claim (self);
+
+      if (slot != NULL)
+        {
+          scan (self, slot, shape);
+          self->by_caller++;
+        }
+      else if (self->idle == NULL || !self->idle (self->idle_data))
+        wait_done (self, want);
+    }
+  return &want->seg;
+}
+
+void
+tsl_chrome_scanners_finish (TslChromeScanners *self)
+{
+  g_mutex_lock (&self->mutex);
+  self->next = self->n_slots;
+  g_mutex_unlock (&self->mutex);
+  for (guint i = 0; i < self->n_slots; i++)
+    {
+      Slot *slot = &g_array_index (self->slots, Slot, i);
+
+      if (g_atomic_int_get (&slot->state) == SEG_CLAIMED)
+        wait_done (self, slot);
+    }
+}
+
+guint64
+tsl_chrome_scanners_get_by_caller (TslChromeScanners *self)
+{
+  return self->by_caller;
+}
