@@ -59,12 +59,16 @@ void              tsl_reader_set_max_record     (TslReader      *self,
 /* NULL until sniffed. */
 const char       *tsl_reader_get_format         (TslReader      *self);
 
-/* Whether a format may work on a second thread (Chrome JSON: tokenizing on
- * the caller's, modelling on another). The result is the same either way.
- * The default comes from TSL_READER_THREADS: "0" never, "eager" from the
- * first event (for tests), otherwise auto: once several MiB of events came,
- * on a machine with more than one core. Callers that already keep every
- * core busy (two reads at once) ask for never. */
+/* Whether a format may work on more threads than the caller's (Chrome
+ * JSON: a regular file's buffers tokenized on every core and modelled in
+ * order on the caller's; other input tokenized on the caller's and
+ * modelled on a second). The result is the same either way. The default
+ * comes from TSL_READER_THREADS: "0" or "1" never, N (up to 256) N threads,
+ * "eager" two from the first event (for tests), "pipe" the two-thread
+ * reader also for regular files (benchmarks), otherwise auto: once several
+ * MiB of events came, on every online core when there is more than one.
+ * Callers that already keep every core busy (two reads at once) ask for
+ * never. */
 typedef enum {
   TSL_READER_THREADS_DEFAULT,   /* the environment's choice, as above */
   TSL_READER_THREADS_AUTO,

@@ -237,17 +237,21 @@ tsl_chrome_scanners_get (TslChromeScanners *self,
 
   g_return_val_if_fail (i < self->n_slots, NULL);
 
+  /* The caller's own work first (reading the next feed ahead): no other
+   * thread can do it, while any can scan. */
   want = &g_array_index (self->slots, Slot, i);
   while (g_atomic_int_get (&want->state) != SEG_DONE)
     {
-      Slot *slot = claim (self);
+      Slot *slot;
 
-      if (slot != NULL)
+      if (self->idle != NULL && self->idle (self->idle_data))
+        continue;
+      if ((slot = claim (self)) != NULL)
         {
           scan (self, slot, shape);
           self->by_caller++;
         }
-      else if (self->idle == NULL || !self->idle (self->idle_data))
+      else
         wait_done (self, want);
     }
   return &want->seg;
