@@ -81,7 +81,10 @@ void              tsl_reader_set_threads        (TslReader        *self,
 
 /* Work the reading thread may do while a format waits for its other thread
  * (tsl_read_stream() reads the next feed ahead): TRUE if it did some, FALSE
- * when there is none left for now. Called with the trace locked. */
+ * when there is none left for now. Called with the trace locked, only
+ * inside a feed() call, one call at a time, but not always on the caller's
+ * thread: the Chrome reader's scanner threads take it off the modelling
+ * one (so it must touch only what the caller leaves alone during feed()). */
 typedef gboolean (*TslReaderIdleFunc)           (gpointer          user_data);
 
 void              tsl_reader_set_idle_func      (TslReader        *self,

@@ -6,7 +6,11 @@
  * kilobytes of JSON, so the lock is cold), scanned without it, and marked
  * done with an atomic store. The caller claims too whenever the segment it
  * wants next is still being scanned, so the threads balance themselves: the
- * one that also models scans fewer segments. Either side spins briefly
+ * one that also models scans fewer segments. The caller's idle work
+ * (reading the next feed ahead, counting newlines) is done by whichever
+ * thread is free first, one at a time, and only between start() and
+ * finish(): the modelling thread is the bottleneck, and a scanner thread
+ * can take that work off it. Either side spins briefly
  * before it sleeps (a segment is scanned in about 100 µs, close to what a
  * futex wake-up costs).
  *
@@ -23,6 +27,14 @@
 #include "tsl-chrome-scanners.h"
 
 #define SPIN_ROUNDS 2000
+
+/* The idle work (see TslReaderIdleFunc): one thread at a time, and only
+ * while a buffer is scanned. */
+enum {
+  IDLE_CLOSED,
+  IDLE_OPEN,
+  IDLE_BUSY,
+};
 
 enum {
   SEG_FREE,
@@ -52,6 +64,7 @@ struct _TslChromeScanners
   gint       quit;
   gint       workers_sleeping;
   gint       caller_sleeping;
+  gint       idle_state;
   guint64    by_caller;    /* segments the caller scanned */
 };
 
@@ -77,6 +90,20 @@ claim (TslChromeScanners *self)
     }
   pthread_mutex_unlock (&self->mutex);
   return slot;
+}
+
+/* One step of the idle work, if no other thread is at it; FALSE when
+ * there is none (or another thread has it). */
+static gboolean
+run_idle (TslChromeScanners *self)
+{
+  gboolean more;
+
+  if (self->idle == NULL || !g_atomic_int_compare_and_exchange (&self->idle_state, IDLE_OPEN, IDLE_BUSY))
+    return FALSE;
+  more = self->idle (self->idle_data);
+  g_atomic_int_set (&self->idle_state, more ? IDLE_OPEN : IDLE_CLOSED);
+  return more;
 }
 
 static void
@@ -129,8 +156,14 @@ worker (gpointer data)
       if (g_atomic_int_get (&self->quit))
         break;
       seen = g_atomic_int_get (&self->generation);
-      while ((slot = claim (self)) != NULL)
-        scan (self, slot, shape);
+      for (;;)
+        {
+          if (run_idle (self))
+            continue;
+          if ((slot = claim (self)) == NULL)
+            break;
+          scan (self, slot, shape);
+        }
     }
 
   g_free (shape);
@@ -209,6 +242,7 @@ tsl_chrome_scanners_start (TslChromeScanners *self,
     }
   self->n_slots = n_cuts;
   self->next = 0;
+  g_atomic_int_set (&self->idle_state, IDLE_OPEN);
   g_atomic_int_inc (&self->generation);
   if (self->workers_sleeping > 0)
     pthread_cond_broadcast (&self->work_cond);
@@ -250,7 +284,7 @@ tsl_chrome_scanners_get (TslChromeScanners *self,
     {
       Slot *slot;
 
-      if (self->idle != NULL && self->idle (self->idle_data))
+      if (run_idle (self))
         continue;
       if ((slot = claim (self)) != NULL)
         {
@@ -269,6 +303,10 @@ tsl_chrome_scanners_finish (TslChromeScanners *self)
   pthread_mutex_lock (&self->mutex);
   self->next = self->n_slots;
   pthread_mutex_unlock (&self->mutex);
+  /* Closed once no thread is at it. */
+  while (!g_atomic_int_compare_and_exchange (&self->idle_state, IDLE_OPEN, IDLE_CLOSED) &&
+         g_atomic_int_get (&self->idle_state) != IDLE_CLOSED)
+    cpu_relax ();
   for (guint i = 0; i < self->n_slots; i++)
     {
       Slot *slot = &g_array_index (self->slots, Slot, i);
