@@ -179,8 +179,6 @@ chrome_destroy (gpointer state)
 static gboolean
 want_pipe (TslChrome *self)
 {
-  if (self->parallel)
-    return FALSE;
   switch (tsl_reader_context_get_threads (self->ctx))
     {
     case TSL_READER_THREADS_EAGER:
@@ -399,6 +397,7 @@ parse_events (TslChrome   *self,
   guint64 n_before_split = 0;
   gint64 start_us = 0;
   gboolean eager;
+  gboolean scanned = FALSE;
   Step step = STEP_NEED_MORE;
 
   *list_done = FALSE;
@@ -411,11 +410,17 @@ parse_events (TslChrome   *self,
    * (the one a feed boundary cut, say), where waking the worker and
    * waiting for it costs more than modelling them here. */
   eager = tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER;
-  pipe = self->event_bytes >= self->pipe_resume_at && (eager || end - p >= PIPE_MIN_BYTES)
-         ? self->pipe : NULL;
+  /* A regular file's big buffer: on every core. What is left of it (an
+   * event its end cut, say) is modelled here; smaller buffers (gzip's,
+   * follow mode's) go through the pipe. */
   if (self->parallel &&
       (self->split_rand != NULL || (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * SEGMENT_BYTES)))
-    p = parallel_events (self, p, end);
+    {
+      p = parallel_events (self, p, end);
+      scanned = TRUE;
+    }
+  pipe = !scanned && self->event_bytes >= self->pipe_resume_at && (eager || end - p >= PIPE_MIN_BYTES)
+         ? self->pipe : NULL;
 
   /* A big buffer of events: the worker takes its head, we go on from a
    * guessed event boundary. */
