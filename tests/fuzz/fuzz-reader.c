@@ -14,7 +14,9 @@
  * read is repeated with the reader's second thread from the first event
  * (TSL_READER_THREADS_EAGER: the Chrome reader then also splits every
  * buffer's scan at a guessed event boundary); that must give exactly the
- * same trace: samples, times, values, stacks and warnings.
+ * same trace: samples, times, values, stacks and warnings. So must a read
+ * as of a regular file on three threads with every buffer cut at random
+ * places (TSL_READER_SPLIT_SEED: the Chrome reader's parallel scan).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -134,23 +136,43 @@ fingerprint (TslTrace *trace)
 }
 
 static gboolean
+no_idle (gpointer data)
+{
+  return FALSE;
+}
+
+/* parallel_seed: not 0, a read as of a regular file on three threads (a
+ * reader with an idle function reads ahead) cut at random places. */
+static gboolean
 read_input (const guint8      *data,
             gsize              size,
             gsize              split,
             TslSamplerMode     mode,
             TslReaderThreads   threads,
+            guint              parallel_seed,
             guint64           *events,
             const char       **format,
             guint64           *print)
 {
   g_autoptr(TslTrace) trace = tsl_trace_new (mode, FUZZ_K, 7);
-  g_autoptr(TslReader) reader = tsl_reader_new (trace, "fuzz");
+  g_autoptr(TslReader) reader = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) warnings = NULL;
   gboolean ok;
 
+  if (parallel_seed != 0)
+    {
+      char seed[16];
+
+      g_snprintf (seed, sizeof seed, "%u", parallel_seed);
+      g_setenv ("TSL_READER_THREADS", "3", TRUE);
+      g_setenv ("TSL_READER_SPLIT_SEED", seed, TRUE);
+    }
+  reader = tsl_reader_new (trace, "fuzz");
   tsl_reader_set_max_record (reader, 1024 * 1024);
   tsl_reader_set_threads (reader, threads);
+  if (parallel_seed != 0)
+    tsl_reader_set_idle_func (reader, no_idle, NULL);
 #ifdef TSL_FUZZ_FORMAT
   g_assert (tsl_reader_set_format (reader, TSL_FUZZ_FORMAT));
 #endif
@@ -159,6 +181,11 @@ read_input (const guint8      *data,
        && tsl_reader_feed (reader, data + split, size - split, &error)
        && tsl_reader_finish (reader, &error);
   g_assert (ok == (error == NULL));
+  if (parallel_seed != 0)
+    {
+      g_unsetenv ("TSL_READER_THREADS");
+      g_unsetenv ("TSL_READER_SPLIT_SEED");
+    }
 
   *events = tsl_trace_get_events (trace);
   /* Static strings of the format table, valid after the reader is gone. */
@@ -292,10 +319,11 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   guint hash = 5381;
   guint64 events_whole = 0;
   guint64 events_split = 0;
-  guint64 events_eager = 0;
-  guint64 print_whole, print_split, print_eager;
-  gboolean ok_whole, ok_split, ok_eager;
+  guint64 events_eager = 0, events_parallel = 0;
+  guint64 print_whole, print_split, print_eager, print_parallel;
+  gboolean ok_whole, ok_split, ok_eager, ok_parallel;
   const char *format_eager = NULL;
+  const char *format_parallel = NULL;
   const char *format_whole = NULL;
   const char *format_split = NULL;
 
@@ -314,12 +342,26 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     hash = hash * 33 + input[i];
   split = len > 0 ? hash % (len + 1) : 0;
 
-  ok_whole = read_input (input, len, len, TSL_SAMPLER_COUNT, TSL_READER_THREADS_NEVER,
+  ok_whole = read_input (input, len, len, TSL_SAMPLER_COUNT, TSL_READER_THREADS_NEVER, 0,
                          &events_whole, &format_whole, &print_whole);
-  ok_split = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_NEVER,
+  ok_split = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_NEVER, 0,
                          &events_split, &format_split, &print_split);
-  ok_eager = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_EAGER,
+  ok_eager = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_EAGER, 0,
                          &events_eager, &format_eager, &print_eager);
+  ok_parallel = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_AUTO,
+                            (guint) hash | 1, &events_parallel, &format_parallel, &print_parallel);
+
+  /* Nor must scanning on three threads. */
+  if (ok_parallel != ok_split || events_parallel != events_split || print_parallel != print_split ||
+      g_strcmp0 (format_parallel, format_split) != 0)
+    {
+      g_printerr ("the parallel scan changed the result: %s %" G_GUINT64_FORMAT
+                  " events %016" G_GINT64_MODIFIER "x, one thread %s %" G_GUINT64_FORMAT
+                  " events %016" G_GINT64_MODIFIER "x\n",
+                  ok_parallel ? "ok" : "failed", events_parallel, print_parallel,
+                  ok_split ? "ok" : "failed", events_split, print_split);
+      abort ();
+    }
 
   /* A second thread must change nothing at all. */
   if (ok_eager != ok_split || events_eager != events_split || print_eager != print_split ||

@@ -71,6 +71,9 @@ const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
  * (UTF-16) and its offsets are not the text's. */
 gint64            tsl_reader_context_get_input_offset (TslReaderContext *ctx);
 TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
+/* Threads a format may scan on, the caller's included: 1 with
+ * TSL_READER_THREADS_NEVER, else TSL_READER_THREADS=N or the online cores. */
+guint             tsl_reader_context_get_n_threads (TslReaderContext *ctx);
 /* Some of the caller's work while this thread would wait: see
  * TslReaderIdleFunc. FALSE when there is none. */
 gboolean          tsl_reader_context_idle       (TslReaderContext *ctx);

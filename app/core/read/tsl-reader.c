@@ -97,6 +97,7 @@ struct _TslReader
   gboolean          failed;
   gboolean          finished;
   TslReaderThreads  threads;
+  guint             n_threads;
   TslReaderIdleFunc idle;
   gpointer          idle_data;
 
@@ -184,6 +185,14 @@ tsl_reader_context_get_threads (TslReaderContext *ctx)
   return ctx->reader->threads;
 }
 
+guint
+tsl_reader_context_get_n_threads (TslReaderContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, 1);
+
+  return ctx->reader->threads == TSL_READER_THREADS_NEVER ? 1 : MAX (ctx->reader->n_threads, 2);
+}
+
 /* The caller's idle work first (reading the next feed), then the newlines
  * of this parse call's buffer, which run_format() would otherwise count
  * after the call, while the format's other thread has nothing to do. */
@@ -240,16 +249,27 @@ tsl_reader_context_reads_ahead (TslReaderContext *ctx)
   return ctx->reader->idle != NULL;
 }
 
+/* TSL_READER_THREADS: "0" or "1" one thread, "eager" two from the first
+ * event (tests), N (2 to 256) that many; otherwise every online core. */
+static guint
+default_n_threads (void)
+{
+  const char *env = g_getenv ("TSL_READER_THREADS");
+  guint64 n;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 0, 256, &n, NULL))
+    return MAX (n, 1);
+  return g_get_num_processors ();
+}
+
 static TslReaderThreads
 default_threads (void)
 {
   const char *env = g_getenv ("TSL_READER_THREADS");
 
-  if (g_strcmp0 (env, "0") == 0)
-    return TSL_READER_THREADS_NEVER;
   if (g_strcmp0 (env, "eager") == 0)
     return TSL_READER_THREADS_EAGER;
-  return g_get_num_processors () > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
+  return default_n_threads () > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
 }
 
 TslReader *
@@ -269,6 +289,7 @@ tsl_reader_new (TslTrace   *trace,
   self->ctx.reader = self;
   tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
+  self->n_threads = default_n_threads ();
   self->text_end = G_MAXUINT64;
 
   return self;

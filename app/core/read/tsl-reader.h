@@ -59,12 +59,16 @@ void              tsl_reader_set_max_record     (TslReader      *self,
 /* NULL until sniffed. */
 const char       *tsl_reader_get_format         (TslReader      *self);
 
-/* Whether a format may work on a second thread (Chrome JSON: tokenizing on
- * the caller's, modelling on another). The result is the same either way.
- * The default comes from TSL_READER_THREADS: "0" never, "eager" from the
- * first event (for tests), otherwise auto: once several MiB of events came,
- * on a machine with more than one core. Callers that already keep every
- * core busy (two reads at once) ask for never. */
+/* Whether a format may work on more threads than the caller's (Chrome
+ * JSON: a regular file's buffers tokenized on every core and modelled in
+ * order on the caller's; other input tokenized on the caller's and
+ * modelled on a second). The result is the same either way. The default
+ * comes from TSL_READER_THREADS: "0" or "1" never, N (up to 256) N threads,
+ * "eager" two from the first event (for tests), "pipe" the two-thread
+ * reader also for regular files (benchmarks), otherwise auto: once several
+ * MiB of events came, on every online core when there is more than one.
+ * Callers that already keep every core busy (two reads at once) ask for
+ * never. */
 typedef enum {
   TSL_READER_THREADS_DEFAULT,   /* the environment's choice, as above */
   TSL_READER_THREADS_AUTO,
@@ -77,7 +81,10 @@ void              tsl_reader_set_threads        (TslReader        *self,
 
 /* Work the reading thread may do while a format waits for its other thread
  * (tsl_read_stream() reads the next feed ahead): TRUE if it did some, FALSE
- * when there is none left for now. Called with the trace locked. */
+ * when there is none left for now. Called with the trace locked, only
+ * inside a feed() call, one call at a time, but not always on the caller's
+ * thread: the Chrome reader's scanner threads take it off the modelling
+ * one (so it must touch only what the caller leaves alone during feed()). */
 typedef gboolean (*TslReaderIdleFunc)           (gpointer          user_data);
 
 void              tsl_reader_set_idle_func      (TslReader        *self,

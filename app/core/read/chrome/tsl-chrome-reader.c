@@ -12,6 +12,8 @@
  * carry its duration. Per-thread state is the stack of open spans, nothing
  * per event.
  */
+#define G_LOG_DOMAIN "tsl-reader"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -21,6 +23,7 @@
 #include "tsl-json-scan.h"
 #include "tsl-chrome-private.h"
 #include "tsl-chrome-pipe.h"
+#include "tsl-chrome-scanners.h"
 
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */
@@ -38,6 +41,12 @@
 #define SPLIT_MIN_BYTES    (128 * 1024)
 /* Fewer bytes than this are modelled on the reading thread. */
 #define PIPE_MIN_BYTES     (16 * 1024)
+/* A regular file's buffers are scanned on every core in segments of about
+ * this size (see parallel_events()). TSL_READER_SPLIT_SEED=S (tests) cuts
+ * every buffer from the first event at random places instead, most of them
+ * no event start, in segments of up to SPLIT_RANDOM_BYTES. */
+#define SEGMENT_BYTES      (64 * 1024)
+#define SPLIT_RANDOM_BYTES 4096
 
 typedef enum {
   ST_START,
@@ -78,6 +87,14 @@ struct _TslChrome {
   gint64            balanced_at;    /* µs, the end of the last split call */
   gint64            idle_all_us;    /* the worker's, since then */
   guint64           pipe_resume_at; /* event_bytes from which to use the pipe again */
+  /* Scanning on every core (a regular file): instead of the pipe. */
+  gboolean          parallel;
+  TslChromeScanners *scanners;
+  GPtrArray         *cuts;          /* const char *, of the current buffer */
+  GArray            *rescan;        /* TslChromeEvent, after a wrong guess */
+  GRand             *split_rand;    /* TSL_READER_SPLIT_SEED */
+  guint64           n_segments;
+  guint64           n_wrong;        /* segments that did not start at an event */
 };
 
 typedef struct _TslChrome TslChrome;
@@ -126,6 +143,14 @@ chrome_create (TslTrace         *trace,
   self->ctx = ctx;
   self->state = ST_START;
   self->split_share = 0.2;
+  /* TSL_READER_THREADS=pipe: the two-thread reader a pipe gets, for the
+   * benchmarks. */
+  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
+                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
+                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
+                   tsl_reader_context_get_n_threads (ctx) > 1;
+  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
+    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
   return self;
 }
 
@@ -135,6 +160,16 @@ chrome_destroy (gpointer state)
   TslChrome *self = state;
 
   g_clear_pointer (&self->pipe, tsl_chrome_pipe_free);
+  if (self->n_segments > 0)
+    g_debug ("%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%" G_GUINT64_FORMAT
+             " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+             tsl_reader_context_get_name (self->ctx), self->n_segments,
+             tsl_reader_context_get_n_threads (self->ctx),
+             tsl_chrome_scanners_get_by_caller (self->scanners), self->n_wrong);
+  g_clear_pointer (&self->scanners, tsl_chrome_scanners_free);
+  g_clear_pointer (&self->cuts, g_ptr_array_unref);
+  g_clear_pointer (&self->rescan, g_array_unref);
+  g_clear_pointer (&self->split_rand, g_rand_free);
   tsl_chrome_model_clear (&self->model);
   g_clear_pointer (&self->held_samples, g_byte_array_unref);
   g_free (self);
@@ -233,6 +268,117 @@ resolve_split (TslChrome  *self,
   return stop;
 }
 
+static void
+model_events (TslChrome    *self,
+              const GArray *events)
+{
+  for (guint i = 0; i < events->len; i++)
+    {
+      if (self->list_is_samples)
+        tsl_chrome_model_sample (&self->model, &g_array_index (events, TslChromeEvent, i));
+      else
+        tsl_chrome_model_event (&self->model, &g_array_index (events, TslChromeEvent, i));
+    }
+  self->n_events += events->len;
+}
+
+/* Where the buffer from p is cut into segments: p, then guessed event
+ * starts about SEGMENT_BYTES apart (or, for the tests, random places). */
+static void
+cut_segments (TslChrome  *self,
+              const char *p,
+              const char *end)
+{
+  GPtrArray *cuts = self->cuts;
+
+  g_ptr_array_set_size (cuts, 0);
+  g_ptr_array_add (cuts, (gpointer) p);
+  if (self->split_rand != NULL)
+    {
+      const char *at = p;
+
+      while (end - at > 1)
+        {
+          const char *cut;
+
+          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
+          /* Mostly any byte; sometimes what a real cut would take. */
+          cut = g_rand_int_range (self->split_rand, 0, 4) == 0 ? tsl_chrome_guess_event_start (at, end) : at;
+          if (cut == NULL || cut >= end)
+            break;
+          g_ptr_array_add (cuts, (gpointer) cut);
+          at = cut;
+        }
+      return;
+    }
+  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
+    {
+      const char *cut = tsl_chrome_guess_event_start (p + (end - p) / k * i, end);
+
+      if (cut != NULL && cut > (const char *) cuts->pdata[cuts->len - 1])
+        g_ptr_array_add (cuts, (gpointer) cut);
+    }
+}
+
+/* A regular file's buffer of events scanned on every core, modelled here in
+ * order: a segment is used only if it starts exactly where the scan before
+ * it stopped, with no ',' due (after the first), which makes its scan the
+ * one-thread scan's. After a wrong guess this thread rescans from where it
+ * is to the next cut. Stops at what is not an event or a ',' (the list's
+ * end, an error, a non-object, an event cut by the buffer's end), for the
+ * one-thread loop to deal with. Returns where it stopped. */
+static const char *
+parallel_events (TslChrome  *self,
+                 const char *p,
+                 const char *end)
+{
+  const char *const *cuts;
+  gboolean need = self->need_separator;
+  guint n;
+
+  if (self->scanners == NULL)
+    {
+      self->scanners = tsl_chrome_scanners_new (tsl_reader_context_get_n_threads (self->ctx),
+                                                context_idle, self->ctx);
+      self->cuts = g_ptr_array_new ();
+      self->rescan = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
+    }
+  cut_segments (self, p, end);
+  n = self->cuts->len;
+  cuts = (const char *const *) self->cuts->pdata;
+  if (n < 2)
+    return p;
+  tsl_chrome_scanners_start (self->scanners, cuts, n, end, need);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+      const char *from = p;
+      gboolean need_before = need;
+
+      if (cuts[i] == p && (i == 0 || !need))
+        {
+          const TslChromeSegment *seg = tsl_chrome_scanners_get (self->scanners, i, &self->shape);
+
+          model_events (self, seg->events);
+          p = seg->stop;
+          need = seg->need_out;
+          continue;
+        }
+      self->n_wrong++;
+      g_array_set_size (self->rescan, 0);
+      p = tsl_chrome_run_events (p, target, self->rescan, &self->shape, &need);
+      model_events (self, self->rescan);
+      if (p == from && need == need_before)
+        break;
+    }
+
+  tsl_chrome_scanners_finish (self->scanners);
+  self->need_separator = need;
+  return p;
+}
+
 /* The elements of traceEvents (or of the top-level array, or of samples).
  * Consumes whole events; leaves *pp at the first byte not consumed. */
 static Step
@@ -251,6 +397,7 @@ parse_events (TslChrome   *self,
   guint64 n_before_split = 0;
   gint64 start_us = 0;
   gboolean eager;
+  gboolean scanned = FALSE;
   Step step = STEP_NEED_MORE;
 
   *list_done = FALSE;
@@ -263,7 +410,16 @@ parse_events (TslChrome   *self,
    * (the one a feed boundary cut, say), where waking the worker and
    * waiting for it costs more than modelling them here. */
   eager = tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER;
-  pipe = self->event_bytes >= self->pipe_resume_at && (eager || end - p >= PIPE_MIN_BYTES)
+  /* A regular file's big buffer: on every core. What is left of it (an
+   * event its end cut, say) is modelled here; smaller buffers (gzip's,
+   * follow mode's) go through the pipe. */
+  if (self->parallel &&
+      (self->split_rand != NULL || (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * SEGMENT_BYTES)))
+    {
+      p = parallel_events (self, p, end);
+      scanned = TRUE;
+    }
+  pipe = !scanned && self->event_bytes >= self->pipe_resume_at && (eager || end - p >= PIPE_MIN_BYTES)
          ? self->pipe : NULL;
 
   /* A big buffer of events: the worker takes its head, we go on from a
