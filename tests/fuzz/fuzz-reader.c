@@ -308,6 +308,27 @@ transform (const guint8 *data,
 }
 #endif
 
+/* Aborts, saying what differs, unless a read on more threads (`what`) gave
+ * what the one-thread read gave. */
+static void
+expect_same_as_one_thread (const char *what,
+                           gboolean    ok,
+                           guint64     events,
+                           guint64     print,
+                           const char *format,
+                           gboolean    ok_one,
+                           guint64     events_one,
+                           guint64     print_one,
+                           const char *format_one)
+{
+  if (ok == ok_one && events == events_one && print == print_one && g_strcmp0 (format, format_one) == 0)
+    return;
+  g_printerr ("%s changed the result: %s %" G_GUINT64_FORMAT " events %016" G_GINT64_MODIFIER
+              "x, one thread %s %" G_GUINT64_FORMAT " events %016" G_GINT64_MODIFIER "x\n",
+              what, ok ? "ok" : "failed", events, print, ok_one ? "ok" : "failed", events_one, print_one);
+  abort ();
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
@@ -351,29 +372,12 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   ok_parallel = read_input (input, len, split, TSL_SAMPLER_TIME, TSL_READER_THREADS_AUTO,
                             (guint) hash | 1, &events_parallel, &format_parallel, &print_parallel);
 
-  /* Nor must scanning on three threads. */
-  if (ok_parallel != ok_split || events_parallel != events_split || print_parallel != print_split ||
-      g_strcmp0 (format_parallel, format_split) != 0)
-    {
-      g_printerr ("the parallel scan changed the result: %s %" G_GUINT64_FORMAT
-                  " events %016" G_GINT64_MODIFIER "x, one thread %s %" G_GUINT64_FORMAT
-                  " events %016" G_GINT64_MODIFIER "x\n",
-                  ok_parallel ? "ok" : "failed", events_parallel, print_parallel,
-                  ok_split ? "ok" : "failed", events_split, print_split);
-      abort ();
-    }
-
-  /* A second thread must change nothing at all. */
-  if (ok_eager != ok_split || events_eager != events_split || print_eager != print_split ||
-      g_strcmp0 (format_eager, format_split) != 0)
-    {
-      g_printerr ("the second reader thread changed the result: %s %" G_GUINT64_FORMAT
-                  " events %016" G_GINT64_MODIFIER "x, one thread %s %" G_GUINT64_FORMAT
-                  " events %016" G_GINT64_MODIFIER "x\n",
-                  ok_eager ? "ok" : "failed", events_eager, print_eager,
-                  ok_split ? "ok" : "failed", events_split, print_split);
-      abort ();
-    }
+  /* Nor must scanning on three threads, and a second thread must change
+   * nothing at all. */
+  expect_same_as_one_thread ("the parallel scan", ok_parallel, events_parallel, print_parallel,
+                             format_parallel, ok_split, events_split, print_split, format_split);
+  expect_same_as_one_thread ("the second reader thread", ok_eager, events_eager, print_eager,
+                             format_eager, ok_split, events_split, print_split, format_split);
 
   /* Where the bytes are cut must not change what is read. The one exception
    * is by design: a sniffer may be certain from the first bytes so that a slow
