@@ -272,7 +272,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int ret;
 
   g_test_init (&argc, &argv, NULL);
@@ -280,10 +279,7 @@ main (int   argc,
   if (!ui_test_init ())
     return 77;
 
-  app = tsl_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = ui_test_app_new ();
 
   g_test_add_func ("/merge/compare", test_merged_compare);
 

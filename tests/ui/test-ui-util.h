@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "tsl-application.h"
+
 /* Runs the main context until done (data) holds; fails after timeout_ms. */
 static inline void
 iterate_until (gboolean (*done) (gpointer),
@@ -37,4 +39,18 @@ ui_test_init (void)
     }
   adw_init ();
   return TRUE;
+}
+
+/* The application of a test's windows, registered but not unique: it runs
+ * beside any Timeslice already open on the display. */
+static inline TslApplication *
+ui_test_app_new (void)
+{
+  g_autoptr(GError) error = NULL;
+  TslApplication *app = tsl_application_new ();
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  return app;
 }
