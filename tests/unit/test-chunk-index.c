@@ -201,6 +201,166 @@ test_same_as_whole (void)
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
 }
 
+static void
+count_segment_messages (const char     *domain,
+                        GLogLevelFlags  level,
+                        const char     *message,
+                        gpointer        data)
+{
+  if (strstr (message, "segments scanned on 3 threads") != NULL)
+    (*(guint *) data)++;
+}
+
+/* A zoom's detail read: time mode, every slice kept. */
+static TslSnapshot *
+read_detail (const char       *path,
+             gint64            lo,
+             gint64            hi,
+             gboolean          indexed,
+             TslReaderThreads  threads)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 32, 7);
+  g_autoptr(GError) error = NULL;
+
+  if (!indexed)
+    g_setenv ("TSL_NO_INDEX", "1", TRUE);
+  tsl_trace_set_time_filter (trace, lo, hi);
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  g_assert_true (tsl_read_path_full (trace, path, threads, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_unsetenv ("TSL_NO_INDEX");
+  return tsl_snapshot_new (trace);
+}
+
+/* A range read of a regular file scans its chunks on several threads, as
+ * a whole read does (tsl-chrome-scanners.c), with the same result as one
+ * thread reading the whole file: samples and every exact slice. Random
+ * cuts (TSL_READER_SPLIT_SEED) make many guesses wrong. */
+static void
+test_threads (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31);
+  gint64 start, end, span;
+  guint n_parallel = 0;
+  guint handler;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  path = write_chrome (6000, 5);
+  read_whole (path, &start, &end);
+  span = end - start;
+  handler = g_log_set_handler ("tsl-reader", G_LOG_LEVEL_DEBUG, count_segment_messages, &n_parallel);
+  for (guint trial = 0; trial < 8; trial++)
+    {
+      double width = trial < 4 ? 0.02 : g_rand_double_range (rand, 0.05, 0.5);
+      gint64 lo = start + (gint64) (g_rand_double_range (rand, 0, 1 - width) * span);
+      gint64 hi = lo + (gint64) (width * span);
+      g_autofree char *seed = g_strdup_printf ("%u", trial + 1);
+      g_autoptr(TslSnapshot) whole = read_detail (path, lo, hi, FALSE, TSL_READER_THREADS_NEVER);
+      g_autoptr(TslSnapshot) via = NULL;
+      gint64 wa, wb, va, vb;
+
+      g_setenv ("TSL_READER_THREADS", "3", TRUE);
+      g_setenv ("TSL_READER_SPLIT_SEED", seed, TRUE);
+      via = read_detail (path, lo, hi, TRUE, TSL_READER_THREADS_DEFAULT);
+      g_unsetenv ("TSL_READER_SPLIT_SEED");
+      g_unsetenv ("TSL_READER_THREADS");
+
+      assert_same (via, whole);
+      g_assert_true (tsl_snapshot_get_exact (whole, &wa, &wb));
+      g_assert_true (tsl_snapshot_get_exact (via, &va, &vb));
+      g_assert_cmpint (wa, ==, va);
+      g_assert_cmpint (wb, ==, vb);
+      for (guint i = 0; i < tsl_snapshot_get_n_tracks (whole); i++)
+        {
+          const TslSnapshotTrack *tw = tsl_snapshot_get_track (whole, i);
+          const TslSnapshotTrack *tv = tsl_snapshot_get_track (via, i);
+
+          g_assert_cmpint (tw->exact, ==, tv->exact);
+          g_assert_cmpuint (tw->n_slices, ==, tv->n_slices);
+          for (guint j = 0; j < tw->n_slices; j++)
+            {
+              g_assert_cmpint (tw->slices[j].start_ns, ==, tv->slices[j].start_ns);
+              g_assert_cmpint (tw->slices[j].end_ns, ==, tv->slices[j].end_ns);
+              g_assert_cmpint (tw->slices[j].offset, ==, tv->slices[j].offset);
+              g_assert_cmpuint (tw->slices[j].depth, ==, tv->slices[j].depth);
+              g_assert_cmpstr (tsl_snapshot_get_frame_name (whole, tw->slices[j].frame), ==,
+                               tsl_snapshot_get_frame_name (via, tv->slices[j].frame));
+            }
+        }
+    }
+  g_log_remove_handler ("tsl-reader", handler);
+  /* Every indexed read went through the scanner threads. */
+  g_assert_cmpuint (n_parallel, ==, 8);
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
+/* Positions after a jump: a warning names the line and column of its
+ * cell, and a slice the byte offset of its event, as in a whole read. The
+ * chunk a range read resumes at knows its line and column. */
+static void
+test_positions (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GString) s = g_string_new ("ts,cpu,mem\n");
+  gint64 start, end;
+  const guint rows = 120000, bad = 95000;
+  int fd;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  for (guint i = 0; i < rows; i++)
+    {
+      /* Some rows end in a quoted field with a newline inside: lines and
+       * rows differ. */
+      if (i == bad)
+        g_string_append_printf (s, "%u,oops,%u\n", i, i % 97);
+      else if (i % 7 == 0)
+        g_string_append_printf (s, "%u,%u,\"%u\n%u\"\n", i, i % 13, i % 97, i);
+      else
+        g_string_append_printf (s, "%u,%u,%u\n", i, i % 13, i % 97);
+    }
+  fd = g_file_open_tmp ("tsl-index-XXXXXX.csv", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  read_whole (path, &start, &end);
+
+  for (guint indexed = 0; indexed < 2; indexed++)
+    {
+      g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 32, 7);
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) warnings = NULL;
+      guint64 before = tsl_chunk_index_get_bytes_read ();
+      gboolean found = FALSE;
+
+      if (!indexed)
+        g_setenv ("TSL_NO_INDEX", "1", TRUE);
+      /* Rows are seconds: the bad row's second and a few around it. */
+      tsl_trace_set_time_filter (trace, (gint64) (bad - 50) * G_GINT64_CONSTANT (1000000000),
+                                 (gint64) (bad + 50) * G_GINT64_CONSTANT (1000000000));
+      g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_unsetenv ("TSL_NO_INDEX");
+      if (indexed)
+        g_assert_cmpuint (tsl_chunk_index_get_bytes_read () - before, <, s->len / 4);
+      warnings = tsl_trace_dup_warnings (trace);
+      for (guint i = 0; warnings[i] != NULL; i++)
+        {
+          g_autofree char *where = g_strdup_printf ("%s:%u:", path, bad + bad / 7 + 1 + 2);
+
+          if (strstr (warnings[i], "oops") != NULL || strstr (warnings[i], where) != NULL)
+            {
+              g_assert_nonnull (strstr (warnings[i], where));
+              found = TRUE;
+            }
+        }
+      g_assert_true (found);
+    }
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
 /* The file gzip-compressed: offsets are of the decompressed text, and each range read resumes the decompressor at an access point. */
 static void
 test_gzip (void)
@@ -492,6 +652,8 @@ main (int    argc,
   g_test_add_func ("/chunk-index/same-as-whole", test_same_as_whole);
   g_test_add_func ("/chunk-index/capped", test_capped);
   g_test_add_func ("/chunk-index/gzip", test_gzip);
+  g_test_add_func ("/chunk-index/threads", test_threads);
+  g_test_add_func ("/chunk-index/positions", test_positions);
   g_test_add_func ("/chunk-index/changed-file", test_changed_file);
   g_test_add_func ("/chunk-index/follow", test_follow);
   return g_test_run ();

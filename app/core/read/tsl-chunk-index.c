@@ -169,12 +169,14 @@ void
 tsl_chunk_index_add (TslChunkIndex *self,
                      TslTrace      *trace,
                      guint64        offset,
+                     guint64        line,
+                     guint64        column,
                      const guint8  *state,
                      gsize          state_len,
                      const guint8  *point,
                      gsize          point_len)
 {
-  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, NULL, NULL };
+  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, line, column, NULL, NULL };
 
   g_return_if_fail (!self->closed);
 
@@ -471,7 +473,7 @@ tsl_chunk_index_count_read (guint64 bytes)
  * CACHE_MAX_FILES entries, the oldest removed first. */
 
 #define CACHE_MAGIC       "TSLINDEX"
-#define CACHE_VERSION     2
+#define CACHE_VERSION     3
 #define CACHE_END_BYTES   (64 * 1024)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
@@ -677,6 +679,8 @@ cache_save (GFileInputStream *stream,
       put_u64 (out, chunk->min_ns);
       put_u64 (out, chunk->max_ns);
       put_u64 (out, chunk->must_read);
+      put_u64 (out, chunk->line);
+      put_u64 (out, chunk->column);
       put_u64 (out, state_len);
       if (state_len > 0)
         put (out, g_bytes_get_data (chunk->state, NULL), state_len);
@@ -762,6 +766,8 @@ cache_load (GFileInputStream *stream,
       chunk.min_ns = (gint64) get_u64 (&r);
       chunk.max_ns = (gint64) get_u64 (&r);
       chunk.must_read = get_u64 (&r) != 0;
+      chunk.line = get_u64 (&r);
+      chunk.column = get_u64 (&r);
       state_len = get_u64 (&r);
       if (state_len > TSL_CHUNK_STATE_MAX || (p = get (&r, state_len)) == NULL)
         return NULL;
@@ -777,7 +783,7 @@ cache_load (GFileInputStream *stream,
         chunk.point = g_bytes_new (p, point_len);
       /* Offsets rise from 0 and stay inside the text; every chunk of a
        * compressed file but the first has its access point. */
-      if ((i == 0 && chunk.offset != 0) ||
+      if ((i == 0 && chunk.offset != 0) || chunk.line == 0 || chunk.column == 0 ||
           (i > 0 && chunk.offset <= g_array_index (index->chunks, TslChunk, index->chunks->len - 1).offset) ||
           chunk.offset >= index->size ||
           (index->compressed && i > 0 && chunk.point == NULL))

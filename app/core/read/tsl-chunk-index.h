@@ -51,6 +51,8 @@ typedef struct {
   gint64   min_ns;      /* offered times; min > max when none */
   gint64   max_ns;
   gboolean must_read;
+  guint64  line;        /* 1-based line and column of offset, for messages */
+  guint64  column;
   GBytes  *state;       /* the format's state at offset; NULL for none */
   GBytes  *point;       /* compressed input: the decompressor's access point
                          * at or before offset (tsl-inflate.h); NULL for none */
@@ -92,6 +94,8 @@ void              tsl_chunk_index_unref         (TslChunkIndex    *self);
 void              tsl_chunk_index_add           (TslChunkIndex    *self,
                                                  TslTrace         *trace,
                                                  guint64           offset,
+                                                 guint64           line,
+                                                 guint64           column,
                                                  const guint8     *state,
                                                  gsize             state_len,
                                                  const guint8     *point,
@@ -179,12 +183,12 @@ void              tsl_chunk_index_count_read    (guint64           bytes);
 void              tsl_reader_set_index          (TslReader        *self,
                                                  TslChunkIndex    *index);
 /* Before feeding the chunk that starts at a checkpoint other than where the
- * reader is: puts the format in the state saved there. FALSE when the reader
- * is not at a record boundary or the state cannot be restored: the caller
- * then reads the whole file instead. */
+ * reader is: puts the format in the state saved there, and the reader at
+ * the chunk's offset, line and column (event offsets, messages). FALSE when
+ * the reader is not at a record boundary or the state cannot be restored:
+ * the caller then reads the whole file instead. */
 gboolean          tsl_reader_restore            (TslReader        *self,
-                                                 const guint8     *saved,
-                                                 gsize             len);
+                                                 const TslChunk   *chunk);
 /* Follow mode, at the current end of a plain (not compressed) file whose
  * format is decided: the index of what was read so far
  * (tsl_chunk_index_snapshot()). (transfer full) (nullable) */

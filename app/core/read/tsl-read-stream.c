@@ -38,13 +38,15 @@ typedef struct {
   gsize         n;
   gboolean      done;     /* a short read, an error or a cancellation */
   GError       *error;
+  guint64       left;     /* what may still be read: a range read's run of chunks */
+  guint8       *bufs;     /* a range read's two feeds */
 } Feed;
 
 /* One read into the feed; FALSE when it is complete. */
 static gboolean
 feed_read (Feed *feed)
 {
-  gsize want = MIN (READ_BYTES, FEED_BYTES - feed->n);
+  gsize want = MIN (MIN (READ_BYTES, FEED_BYTES - feed->n), feed->left);
   gssize got;
 
   if (feed->done || want == 0)
@@ -62,6 +64,7 @@ feed_read (Feed *feed)
       return FALSE;
     }
   feed->n += got;
+  feed->left -= got;
   if ((gsize) got < want)
     feed->done = TRUE;
   return !feed->done && feed->n < FEED_BYTES;
@@ -75,7 +78,7 @@ read_ahead (gpointer data)
 {
   Feed *feed = data;
 
-  if (feed->done || feed->n == FEED_BYTES)
+  if (feed->done || feed->n == FEED_BYTES || feed->left == 0)
     return FALSE;
   feed_read (feed);
   return TRUE;
@@ -151,31 +154,76 @@ read_and_feed (TslReader    *reader,
   return ok;
 }
 
-/* One chunk of an indexed file, fed as it is read. */
+/* Chunks of an indexed file from `offset` to `end`, fed as they are read;
+ * on a regular file the next feed is read ahead (read_ahead()) while the
+ * format works on the last, as in a whole read. */
 static gboolean
-feed_range (TslReader    *reader,
-            TslTrace     *trace,
-            GInputStream *stream,
-            guint8       *buf,
-            guint64       offset,
-            guint64       end,
-            GCancellable *cancellable,
-            GError      **error)
+feed_range (TslReader *reader,
+            TslTrace  *trace,
+            Feed      *feed,
+            guint64    offset,
+            guint64    end,
+            GError   **error)
 {
-  if (!g_seekable_seek (G_SEEKABLE (stream), offset, G_SEEK_SET, cancellable, error))
+  if (!g_seekable_seek (G_SEEKABLE (feed->stream), offset, G_SEEK_SET, feed->cancellable, error))
     return FALSE;
-  while (offset < end)
+  feed->n = 0;
+  feed->done = FALSE;
+  feed->left = end - offset;
+  for (;;)
     {
-      gsize got;
+      const guint8 *chunk;
+      gsize n;
+      gboolean ok;
 
-      if (!read_and_feed (reader, trace, stream, buf, MIN (end - offset, FEED_BYTES), &got,
-                          cancellable, error))
-        return FALSE;
-      if (got == 0)
-        break;   /* shorter than indexed: the caller checked it had not changed */
-      offset += got;
+      if (!feed_fill (feed, error))
+        {
+          feed->left = 0;
+          return FALSE;
+        }
+      chunk = feed->buf;
+      n = feed->n;
+      if (n == 0)
+        break;   /* the run's end, or shorter than indexed: the caller checked it had not changed */
+      feed->buf = chunk == feed->bufs ? feed->bufs + FEED_BYTES : feed->bufs;
+      feed->n = 0;
+      feed->done = FALSE;
+      tsl_chunk_index_count_read (n);
+      tsl_trace_lock (trace);
+      ok = tsl_reader_feed (reader, chunk, n, error);
+      tsl_trace_unlock (trace);
+      if (!ok)
+        {
+          feed->left = 0;
+          return FALSE;
+        }
     }
+  feed->left = 0;
   return TRUE;
+}
+
+/* A range read's feeds, two of FEED_BYTES; read ahead only on a regular
+ * file, where a read does not wait for a writer. */
+static void
+range_feed_init (Feed         *feed,
+                 TslReader    *reader,
+                 GInputStream *stream,
+                 GCancellable *cancellable)
+{
+  *feed = (Feed) { .stream = stream, .cancellable = cancellable };
+  feed->bufs = g_malloc (2 * FEED_BYTES);
+  feed->buf = feed->bufs;
+  if (is_regular_file (stream, cancellable))
+    tsl_reader_set_idle_func (reader, read_ahead, feed);
+}
+
+static void
+range_feed_clear (Feed *feed)
+{
+  feed->left = 0;
+  feed->buf = NULL;
+  g_clear_pointer (&feed->bufs, g_free);
+  g_clear_error (&feed->error);
 }
 
 /* Compressed input from `offset` until the reader has the text it was
@@ -236,8 +284,7 @@ read_compressed_run (TslReader     *reader,
     {
       const TslChunk *chunk = tsl_chunk_index_get_chunk (index, first);
 
-      if (!tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
-                               chunk->state ? g_bytes_get_size (chunk->state) : 0))
+      if (!tsl_reader_restore (reader, chunk))
         {
           g_debug ("%s: cannot resume at chunk %u; reading on from chunk %u", display_name, first, at);
           from = at;
@@ -281,7 +328,8 @@ read_indexed (TslTrace         *trace,
               GError          **error)
 {
   g_autoptr(TslReader) reader = tsl_reader_new (trace, display_name);
-  g_autofree guint8 *buf = g_malloc (FEED_BYTES);
+  g_autofree guint8 *buf = NULL;
+  Feed feed;
   guint n = tsl_chunk_index_get_n_chunks (index);
   guint64 total = tsl_chunk_index_get_chunk_end (index, n - 1);
   guint64 done = 0, compressed_read = 0;
@@ -293,6 +341,13 @@ read_indexed (TslTrace         *trace,
 
   if (threads != TSL_READER_THREADS_DEFAULT)
     tsl_reader_set_threads (reader, threads);
+  if (compressed)
+    {
+      buf = g_malloc (FEED_BYTES);
+      feed = (Feed) { .stream = stream, .cancellable = cancellable };
+    }
+  else
+    range_feed_init (&feed, reader, stream, cancellable);
   tsl_trace_get_time_filter (trace, &lo, &hi);
   /* Times are relative to the whole file's start, as in a whole read. */
   tsl_chunk_index_get_span (index, &start, &end);
@@ -318,16 +373,15 @@ read_indexed (TslTrace         *trace,
           continue;
         }
       if (i != next &&
-          !tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
-                               chunk->state ? g_bytes_get_size (chunk->state) : 0))
+          !tsl_reader_restore (reader, chunk))
         {
           g_debug ("%s: cannot resume at byte %" G_GUINT64_FORMAT "; reading on from %" G_GUINT64_FORMAT,
                    display_name, chunk->offset, tsl_chunk_index_get_chunk (index, next)->offset);
           chunk = tsl_chunk_index_get_chunk (index, next);
         }
-      if (!feed_range (reader, trace, stream, buf, chunk->offset, tsl_chunk_index_get_chunk_end (index, i),
-                       cancellable, error))
+      if (!feed_range (reader, trace, &feed, chunk->offset, tsl_chunk_index_get_chunk_end (index, i), error))
         {
+          range_feed_clear (&feed);
           if (error != NULL && *error != NULL && (*error)->domain != TSL_READER_ERROR)
             g_prefix_error (error, "%s: ", display_name);
           return FALSE;
@@ -339,6 +393,7 @@ read_indexed (TslTrace         *trace,
         progress (done, total, tsl_trace_get_events (trace), user_data);
     }
 
+  range_feed_clear (&feed);
   tsl_trace_lock (trace);
   ok = tsl_reader_finish (reader, error);
   tsl_trace_unlock (trace);
@@ -476,7 +531,7 @@ read_stream_cached (TslTrace         *trace,
   g_autoptr(TslReader) reader = NULL;
   g_autoptr(TslChunkIndex) index = NULL;
   g_autofree guint8 *chunks = NULL;
-  Feed feed = { stream, cancellable, NULL, 0, FALSE, NULL };
+  Feed feed = { .stream = stream, .cancellable = cancellable, .left = G_MAXUINT64 };
   guint64 bytes_read = 0;
   gboolean ok = TRUE;
   gboolean first_feed = FALSE;
@@ -737,8 +792,7 @@ resume_at (TslReader     *reader,
   const TslChunk *chunk = tsl_chunk_index_get_chunk (index, i);
 
   if (i == next ||
-      tsl_reader_restore (reader, chunk->state ? g_bytes_get_data (chunk->state, NULL) : NULL,
-                          chunk->state ? g_bytes_get_size (chunk->state) : 0))
+      tsl_reader_restore (reader, chunk))
     return TRUE;
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                "%s: byte %" G_GUINT64_FORMAT ": cannot start a part here (the file's index does not fit it)",
@@ -758,7 +812,7 @@ tsl_read_path_part (TslTrace    *trace,
   g_autoptr(TslChunkIndex) index = NULL;
   g_autoptr(TslReader) reader = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree guint8 *buf = NULL;
+  Feed feed;
   guint64 lo, hi;
   guint first = G_MAXUINT, last = 0, next = 0, n;
   TslFileKey key;
@@ -813,7 +867,7 @@ tsl_read_path_part (TslTrace    *trace,
     return TRUE;   /* more parts than chunks: this one is empty */
 
   reader = tsl_reader_new (trace, path);
-  buf = g_malloc (FEED_BYTES);
+  range_feed_init (&feed, reader, G_INPUT_STREAM (stream), NULL);
   if (first > 0)
     {
       /* Before the part: the head for its header, and every chunk that made
@@ -826,9 +880,8 @@ tsl_read_path_part (TslTrace    *trace,
           if (i > 0 && !tsl_chunk_index_get_chunk (index, i)->must_read)
             continue;
           ok = resume_at (reader, index, i, next, path, error) &&
-               feed_range (reader, trace, G_INPUT_STREAM (stream), buf,
-                           tsl_chunk_index_get_chunk (index, i)->offset,
-                           tsl_chunk_index_get_chunk_end (index, i), NULL, error);
+               feed_range (reader, trace, &feed, tsl_chunk_index_get_chunk (index, i)->offset,
+                           tsl_chunk_index_get_chunk_end (index, i), error);
           next = i + 1;
           /* A format not yet certain waits for 64 KiB: decide it now. */
           if (ok && i == 0)
@@ -843,9 +896,8 @@ tsl_read_path_part (TslTrace    *trace,
       ok = ok && resume_at (reader, index, first, next, path, error);
     }
   if (ok)
-    ok = feed_range (reader, trace, G_INPUT_STREAM (stream), buf,
-                     tsl_chunk_index_get_chunk (index, first)->offset,
-                     tsl_chunk_index_get_chunk_end (index, last), NULL, error);
+    ok = feed_range (reader, trace, &feed, tsl_chunk_index_get_chunk (index, first)->offset,
+                     tsl_chunk_index_get_chunk_end (index, last), error);
   /* Only the part with the last chunk ends the document (later parts are
    * empty): the others stop between events, their open spans closed by the
    * parts after them. */
@@ -855,6 +907,7 @@ tsl_read_path_part (TslTrace    *trace,
       ok = tsl_reader_finish (reader, error);
       tsl_trace_unlock (trace);
     }
+  range_feed_clear (&feed);
   if (!ok && error != NULL && *error != NULL && (*error)->domain != TSL_READER_ERROR &&
       !g_str_has_prefix ((*error)->message, path))
     g_prefix_error (error, "%s: ", path);

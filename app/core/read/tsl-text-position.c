@@ -60,6 +60,16 @@ tsl_text_position_init (TslTextPosition *self)
 }
 
 void
+tsl_text_position_jump (TslTextPosition *self,
+                        guint64          line,
+                        guint64          column)
+{
+  tsl_text_position_init (self);
+  self->line = line;
+  self->column = column;
+}
+
+void
 tsl_text_position_set_buffer (TslTextPosition *self,
                               const guint8    *buf,
                               gsize            len)

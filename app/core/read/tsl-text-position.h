@@ -42,6 +42,11 @@ void      tsl_text_position_locate      (TslTextPosition *self,
                                          guint64         *column);
 /* Counts up to 64 KiB more of the buffer's newlines; FALSE when all are. */
 gboolean  tsl_text_position_count_ahead (TslTextPosition *self);
+/* Between buffers: the next one starts at this line and column (a jump to
+ * a checkpoint of the chunk index). */
+void      tsl_text_position_jump        (TslTextPosition *self,
+                                         guint64          line,
+                                         guint64          column);
 /* The first `consumed` bytes of the buffer are done with. */
 void      tsl_text_position_advance     (TslTextPosition *self,
                                          gsize            consumed);
