@@ -7,7 +7,9 @@
 # again and the result is what a read without the cache gives, never stale.
 # --no-cache neither reads nor writes it; a size cap evicts the oldest first.
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -170,6 +172,47 @@ if os.geteuid() != 0:
     os.chmod(os.path.join(ro, 'timeslice'), 0o500)
     data, hit = state_of(src, environ=dict(env, XDG_CACHE_HOME=ro))
     check(data == fresh(src) and not hit, 'read-only cache folder: read in full, no error')
+
+# A full disk (a file size limit: writes past it fail with EFBIG) while the
+# entry is written: the read works, and neither an entry nor its temporary is
+# left; with room again, the next read writes it whole.
+full_home = path('full')
+full = dict(env, XDG_CACHE_HOME=full_home)
+entry_size = len(second) + 400
+info_plain = subprocess.run([exe, 'info', '--no-cache', src], capture_output=True,
+                            env={k: v for k, v in env.items() if k != 'G_MESSAGES_DEBUG'}).stdout
+
+
+def limit_file_size():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (entry_size // 2, entry_size // 2))
+
+
+r = subprocess.run([exe, 'info', src], capture_output=True, env=full, preexec_fn=limit_file_size, timeout=120)
+left = os.listdir(os.path.join(full_home, 'timeslice'))
+# GLib prints the debug messages on standard output: the reason, then the rest.
+out = r.stdout.split(b'\n')
+failed = [l for l in out if b'cannot write the state cache' in l]
+rest = b'\n'.join(l for l in out if b'-DEBUG' not in l)
+check(r.returncode == 0 and failed and rest == info_plain, f'disk full while saving the state: read in full, no error ({failed})')
+check(not [n for n in left if n.startswith('state-')], f'disk full: no entry nor temporary left ({left})')
+state_of(src, environ=full)
+_, hit = state_of(src, environ=full)
+check(hit, 'room again: the entry is written whole and loads')
+
+# A temporary an interrupted save left is removed by a later save once an
+# hour old; a recent one (another process still writing it) is left alone.
+d = os.path.join(full_home, 'timeslice')
+stale, recent = os.path.join(d, 'state-1-2-0123456789abcdef.tsc.AbC123'), os.path.join(d, 'state-1-2-0123456789abcdef.tsc.XyZ789')
+for t in (stale, recent):
+    with open(t, 'wb') as f:
+        f.write(b'half an entry')
+os.utime(stale, (time.time() - 7200, time.time() - 7200))
+for n in os.listdir(d):
+    if n.endswith('.tsc'):
+        os.unlink(os.path.join(d, n))
+state_of(src, environ=full)
+check(not os.path.exists(stale) and os.path.exists(recent), 'an hour-old temporary removed, a recent one kept')
 
 # A size cap: the entries used longest ago go first.
 capped = dict(env, XDG_CACHE_HOME=path('capped'))

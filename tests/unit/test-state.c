@@ -242,6 +242,48 @@ test_round_trip (void)
     }
 }
 
+/* Written to a stream in pieces, the state is the bytes tsl_trace_save_state()
+ * gives, of the size announced; a stream that fills up (a full disk) fails
+ * the write with its error, at any point. */
+static void
+test_stream (void)
+{
+  for (guint m = 0; m < 2; m++)
+    {
+      TslSamplerMode mode = m ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      g_autofree Event *events = make_stream (7 + m, 20000, FALSE);
+      g_autoptr(TslTrace) trace = tsl_trace_new (mode, 64, 0x5EED);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(TslStateWriter) writer = NULL;
+      g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+      g_autoptr(GBytes) written = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize size;
+
+      feed (trace, events, 0, 20000);
+      bytes = tsl_trace_save_state (trace);
+      size = g_bytes_get_size (bytes);
+      g_assert_cmpuint (size, >, 2 * 64 * 1024);   /* more than two pieces */
+      writer = tsl_state_writer_new (trace);
+      g_assert_cmpuint (tsl_state_writer_get_size (writer), ==, size);
+      g_assert_true (tsl_state_writer_write (writer, out, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_output_stream_close (out, NULL, NULL));
+      written = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+      g_assert_true (g_bytes_equal (bytes, written));
+
+      for (gsize room = 0; room < size; room += size / 7 + 1)
+        {
+          g_autofree guint8 *buf = g_malloc (MAX (room, 1));
+          g_autoptr(GOutputStream) full = g_memory_output_stream_new (buf, room, NULL, NULL);
+          g_autoptr(GError) full_error = NULL;
+
+          g_assert_false (tsl_state_writer_write (writer, full, NULL, &full_error));
+          g_assert_error (full_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+        }
+    }
+}
+
 /* The exact sums: any order and grouping gives the same bits. */
 static void
 test_exact_sums (void)
@@ -412,6 +454,7 @@ main (int    argc,
 
   g_test_add_func ("/state/round-trip", test_round_trip);
   g_test_add_func ("/state/exact-sums", test_exact_sums);
+  g_test_add_func ("/state/stream", test_stream);
   g_test_add_func ("/state/merge-equals-one-pass", test_merge_equals_one_pass);
   g_test_add_func ("/state/merge-wide", test_merge_wide);
   g_test_add_func ("/state/merge-errors", test_merge_errors);

@@ -60,20 +60,63 @@ tsl_state_file_test (const char *path)
          tsl_state_sniff (head, got);
 }
 
-/* Writing */
+/* Writing
+ *
+ * The strings come first but are numbered by the body's first uses, so the
+ * body is walked twice: once only counting (its length, the strings), then
+ * written through a 64 KiB buffer to a stream or into an array of the exact
+ * size. A state is never held twice. */
+
+#define WRITE_BUFFER (64 * 1024)
 
 typedef struct {
-  GByteArray *out;
-  GHashTable *ids;      /* string (owned by `order`) → id */
-  GPtrArray  *order;    /* id - 1 → string */
+  GByteArray    *out;       /* written into this, or */
+  GOutputStream *stream;    /* through buf into this; neither: counted */
+  guint8        *buf;
+  gsize          fill;
+  GChecksum     *sum;       /* of what reaches `stream` */
+  GCancellable  *cancellable;
+  GError        *error;     /* the stream's first error: the rest is dropped */
+  guint64        len;       /* bytes put */
+  GHashTable    *ids;       /* string (owned by `order`) → id */
+  GPtrArray     *order;     /* id - 1 → string */
 } Writer;
+
+static void
+flush (Writer *w)
+{
+  if (w->fill > 0 && w->error == NULL)
+    {
+      g_checksum_update (w->sum, w->buf, w->fill);
+      g_output_stream_write_all (w->stream, w->buf, w->fill, NULL, w->cancellable, &w->error);
+    }
+  w->fill = 0;
+}
 
 static void
 put (Writer     *w,
      const void *data,
      gsize       len)
 {
-  g_byte_array_append (w->out, data, len);
+  w->len += len;
+  if (w->out != NULL)
+    g_byte_array_append (w->out, data, len);
+  else if (w->stream != NULL)
+    {
+      if (w->fill + len > WRITE_BUFFER)
+        flush (w);
+      if (len > WRITE_BUFFER)
+        {
+          if (w->error == NULL)
+            {
+              g_checksum_update (w->sum, data, len);
+              g_output_stream_write_all (w->stream, data, len, NULL, w->cancellable, &w->error);
+            }
+          return;
+        }
+      memcpy (w->buf + w->fill, data, len);
+      w->fill += len;
+    }
 }
 
 static void
@@ -284,6 +327,125 @@ put_body (Writer   *w,
   put_u64 (w, tsl_warnings_get_dropped (self->warnings));
 }
 
+struct _TslStateWriter
+{
+  TslTrace  *trace;
+  GHashTable *ids;
+  GPtrArray  *order;
+  guint64     strings_len;
+  guint64     body_len;     /* the rest of the body, after the strings */
+};
+
+/**
+ * tsl_state_writer_new:
+ *
+ * Walks the trace once to number its strings and size its state; the trace
+ * must not change (keep it locked) until the writer is written and freed.
+ */
+TslStateWriter *
+tsl_state_writer_new (TslTrace *trace)
+{
+  TslStateWriter *self;
+  Writer w = { 0 };
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
+
+  self = g_new0 (TslStateWriter, 1);
+  self->trace = g_object_ref (trace);
+  self->ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->order = g_ptr_array_new_with_free_func (g_free);
+  w.ids = self->ids;
+  w.order = self->order;
+  put_body (&w, trace);
+  self->body_len = w.len;
+  self->strings_len = 4;
+  for (guint i = 0; i < self->order->len; i++)
+    self->strings_len += 4 + strlen (g_ptr_array_index (self->order, i));
+  return self;
+}
+
+void
+tsl_state_writer_free (TslStateWriter *self)
+{
+  if (self == NULL)
+    return;
+  g_object_unref (self->trace);
+  g_hash_table_unref (self->ids);
+  g_ptr_array_unref (self->order);
+  g_free (self);
+}
+
+/* The whole state file's size, header and checksum included. */
+guint64
+tsl_state_writer_get_size (TslStateWriter *self)
+{
+  return TSL_STATE_HEADER_LEN + self->strings_len + self->body_len + TSL_STATE_CHECKSUM_LEN;
+}
+
+/* Everything but the checksum; FALSE if it was not what the counting walk
+ * measured (the trace changed in between). */
+static gboolean
+put_state (TslStateWriter *self,
+           Writer         *w)
+{
+  w->ids = self->ids;
+  w->order = self->order;
+  put (w, magic, sizeof magic);
+  put_u32 (w, TSL_STATE_VERSION);
+  put_u32 (w, 0);
+  put_u64 (w, self->strings_len + self->body_len);
+  put_u32 (w, self->order->len);
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      const char *str = g_ptr_array_index (self->order, i);
+
+      put_u32 (w, strlen (str));
+      put (w, str, strlen (str));
+    }
+  put_body (w, self->trace);
+  return w->len == TSL_STATE_HEADER_LEN + self->strings_len + self->body_len;
+}
+
+/**
+ * tsl_state_writer_write:
+ *
+ * Writes the state file to @out (not closed), in 64 KiB pieces.
+ */
+gboolean
+tsl_state_writer_write (TslStateWriter *self,
+                        GOutputStream  *out,
+                        GCancellable   *cancellable,
+                        GError        **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *buf = g_malloc (WRITE_BUFFER);
+  guint8 digest[TSL_STATE_CHECKSUM_LEN];
+  gsize digest_len = sizeof digest;
+  Writer w = { 0 };
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  w.stream = out;
+  w.buf = buf;
+  w.sum = sum;
+  w.cancellable = cancellable;
+  if (!put_state (self, &w) && w.error == NULL)
+    w.error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "the trace changed while its state was written");
+  flush (&w);
+  if (w.error == NULL)
+    {
+      g_checksum_get_digest (sum, digest, &digest_len);
+      g_output_stream_write_all (out, digest, sizeof digest, NULL, cancellable, &w.error);
+    }
+  if (w.error != NULL)
+    {
+      g_propagate_error (error, w.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * tsl_trace_save_state:
  *
@@ -292,41 +454,23 @@ put_body (Writer   *w,
 GBytes *
 tsl_trace_save_state (TslTrace *self)
 {
-  g_autoptr(GByteArray) body = g_byte_array_new ();
-  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
-  Writer w = { body, ids, order };
-  g_autoptr(GByteArray) file = g_byte_array_new ();
-  Writer f = { file, NULL, NULL };
+  g_autoptr(TslStateWriter) writer = NULL;
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(GByteArray) file = NULL;
   guint8 digest[TSL_STATE_CHECKSUM_LEN];
   gsize digest_len = sizeof digest;
-  guint64 strings_len = 4;
+  Writer w = { 0 };
 
   g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
 
-  put_body (&w, self);
-  for (guint i = 0; i < order->len; i++)
-    strings_len += 4 + strlen (g_ptr_array_index (order, i));
-
-  put (&f, magic, sizeof magic);
-  put_u32 (&f, TSL_STATE_VERSION);
-  put_u32 (&f, 0);
-  put_u64 (&f, strings_len + body->len);
-  put_u32 (&f, order->len);
-  for (guint i = 0; i < order->len; i++)
-    {
-      const char *str = g_ptr_array_index (order, i);
-
-      put_u32 (&f, strlen (str));
-      put (&f, str, strlen (str));
-    }
-  put (&f, body->data, body->len);
-
+  writer = tsl_state_writer_new (self);
+  file = g_byte_array_sized_new (tsl_state_writer_get_size (writer));
+  w.out = file;
+  if (!put_state (writer, &w))
+    g_warn_if_reached ();
   g_checksum_update (sum, file->data, file->len);
   g_checksum_get_digest (sum, digest, &digest_len);
-  put (&f, digest, sizeof digest);
-
+  g_byte_array_append (file, digest, sizeof digest);
   return g_byte_array_free_to_bytes (g_steal_pointer (&file));
 }
 

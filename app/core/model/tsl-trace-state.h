@@ -21,6 +21,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -52,6 +54,18 @@ gboolean          tsl_state_file_test           (const char     *path);
 
 /* (transfer full): the state of `trace` in the file format. */
 GBytes           *tsl_trace_save_state          (TslTrace       *trace);
+
+/* The same state written to a stream, never held whole: sized first (the
+ * trace locked and unchanged until written), then written. */
+typedef struct _TslStateWriter TslStateWriter;
+
+TslStateWriter   *tsl_state_writer_new          (TslTrace       *trace);
+guint64           tsl_state_writer_get_size     (TslStateWriter *writer);
+gboolean          tsl_state_writer_write        (TslStateWriter *writer,
+                                                 GOutputStream  *out,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+void              tsl_state_writer_free         (TslStateWriter *writer);
 /* Fills `trace`, which has no track yet, from `state`; its mode, K and seed
  * become the state's (with a warning if they differ). Errors name
  * `display_name` and the byte. */
@@ -84,5 +98,7 @@ gboolean          tsl_trace_merge               (TslTrace       *self,
  * part), so that this part's state merges after theirs. */
 void              tsl_trace_count_after         (TslTrace       *self,
                                                  TslTrace       *earlier);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslStateWriter, tsl_state_writer_free)
 
 G_END_DECLS

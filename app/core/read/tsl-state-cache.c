@@ -7,16 +7,19 @@
  * ends, the sampler parameters, the state's length and the state
  * (docs/state-format.md), whose own SHA-256 covers it: the header is
  * checked byte for byte, so one hash pass checks the whole entry. Written
- * aside and renamed (g_file_set_contents), so a reader never sees half an
- * entry.
+ * aside in pieces and renamed, so a reader never sees half an entry, and
+ * an interrupted write leaves a temporary the next save removes.
  */
 #define G_LOG_DOMAIN "tsl-state-cache"
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <utime.h>
 #include <glib/gstdio.h>
+#include <gio/gunixoutputstream.h>
 
 #include "tsl-state-cache.h"
 #include "tsl-trace-state.h"
@@ -146,6 +149,11 @@ evict (const char *dir,
       Entry e = { g_build_filename (dir, name, NULL), 0, 0 };
       GStatBuf st;
 
+      /* A temporary an interrupted save left (an hour old: not one being
+       * written now). */
+      if (g_str_has_prefix (name, "state-") && strstr (name, ".tsc.") != NULL &&
+          g_stat (e.path, &st) == 0 && st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - 3600)
+        g_unlink (e.path);
       if (!g_str_has_prefix (name, "state-") || !g_str_has_suffix (name, ".tsc") ||
           g_stat (e.path, &st) != 0)
         {
@@ -173,12 +181,17 @@ tsl_state_cache_save (TslTrace         *trace,
                       const TslFileKey *key)
 {
   g_autoptr(GByteArray) out = NULL;
-  g_autoptr(GBytes) state = NULL;
+  g_autoptr(TslStateWriter) writer = NULL;
+  g_autoptr(GOutputStream) file = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *dir = tsl_cache_get_dir ();
   g_autofree char *path = NULL;
+  g_autofree char *tmp = NULL;
   guint8 ends[32];
   gint64 lo, hi;
+  gboolean ok, existed;
   Params p;
+  int fd;
 
   g_return_if_fail (TSL_IS_TRACE (trace));
 
@@ -189,21 +202,42 @@ tsl_state_cache_save (TslTrace         *trace,
     return;
 
   params_of (trace, &p);
-  tsl_trace_lock (trace);
-  state = tsl_trace_save_state (trace);
-  tsl_trace_unlock (trace);
-  if (g_bytes_get_size (state) > max_bytes ())
-    return;
-
-  out = header (key, &p, ends);
-  put_u64 (out, g_bytes_get_size (state));
-  g_byte_array_append (out, g_bytes_get_data (state, NULL), g_bytes_get_size (state));
-
   path = entry_path (key, &p);
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents (path, (const char *) out->data, out->len, NULL))
+  /* Written aside and renamed, as g_file_set_contents() would, but in
+   * 64 KiB pieces: the state is never held in memory, let alone twice. */
+  tmp = g_strconcat (path, ".XXXXXX", NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 || (fd = g_mkstemp_full (tmp, O_WRONLY, 0600)) < 0)
     {
       g_debug ("cannot write the state cache %s", path);
+      return;
+    }
+  file = g_unix_output_stream_new (fd, TRUE);
+  out = header (key, &p, ends);
+
+  tsl_trace_lock (trace);
+  writer = tsl_state_writer_new (trace);
+  ok = tsl_state_writer_get_size (writer) <= max_bytes ();
+  if (!ok)
+    g_debug ("the state (%" G_GUINT64_FORMAT " bytes) is over the cache's size", tsl_state_writer_get_size (writer));
+  else
+    {
+      put_u64 (out, tsl_state_writer_get_size (writer));
+      ok = g_output_stream_write_all (file, out->data, out->len, NULL, NULL, &error) &&
+           tsl_state_writer_write (writer, file, NULL, &error);
+    }
+  tsl_trace_unlock (trace);
+
+  /* Replacing an entry: on disk before the rename, or a crash could leave
+   * neither (what g_file_set_contents() does too). */
+  existed = g_file_test (path, G_FILE_TEST_EXISTS);
+  ok = ok && (!existed || fsync (fd) == 0) && g_output_stream_close (file, NULL, &error) &&
+       g_rename (tmp, path) == 0;
+  if (!ok)
+    {
+      /* Too large, a full disk: no entry, the file is read again next time. */
+      g_debug ("cannot write the state cache %s: %s", path,
+               error != NULL ? error->message : "not renamed into place");
+      g_unlink (tmp);
       return;
     }
   evict (dir, max_bytes ());
