@@ -13,6 +13,10 @@
 
 #include <glib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "tsl-scan-pool.h"
 
 G_BEGIN_DECLS
@@ -42,6 +46,73 @@ typedef struct {
 
 void     tsl_csv_splitter_init  (TslCsvSplitter *self);
 void     tsl_csv_splitter_clear (TslCsvSplitter *self);
+
+#ifdef __SSE2__
+/* Fields a row may have for tsl_csv_split_plain_row(); wider rows go the
+ * memchr way. */
+#define TSL_CSV_PLAIN_FIELDS 64
+
+/* The common row, without quotes and followed by its newline: one pass over
+ * 16-byte blocks finds the separators, the newline and any quote, where
+ * memchr() per field and an append per field took a third of the time of a
+ * metric file. Appends them to `out`. Inline, for the one-thread loop as
+ * much as for the scanners. Returns the bytes the row spans, or 0 when
+ * tsl_csv_split_row() must take it (a quote, the buffer's end, a very wide
+ * row). */
+static inline gsize
+tsl_csv_split_plain_row (char        sep_char,
+                         const char *p,
+                         const char *end,
+                         GArray     *out)
+{
+  const __m128i sep = _mm_set1_epi8 (sep_char);
+  const __m128i newline = _mm_set1_epi8 ('\n');
+  const __m128i quote = _mm_set1_epi8 ('"');
+  TslCsvField fields[TSL_CSV_PLAIN_FIELDS];
+  guint n = 0;
+  const char *s = p;   /* the current field's start */
+
+  for (const char *q = p; end - q >= 16; q += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) q);
+      guint nl = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline));
+      guint quotes = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote));
+      guint seps = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, sep));
+      guint before = nl != 0 ? (nl & -nl) - 1 : 0xffff;   /* the bytes before the newline */
+
+      if ((quotes & before) != 0)
+        return 0;
+      for (seps &= before; seps != 0; seps &= seps - 1)
+        {
+          const char *c = q + __builtin_ctz (seps);
+
+          if (n == TSL_CSV_PLAIN_FIELDS - 1)
+            return 0;
+          fields[n++] = (TslCsvField) { s, c - s };
+          s = c + 1;
+        }
+      if (nl != 0)
+        {
+          const char *eol = q + __builtin_ctz (nl);
+          const char *line_end = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
+
+          fields[n++] = (TslCsvField) { s, line_end - s };
+          g_array_append_vals (out, fields, n);
+          return eol + 1 - p;
+        }
+    }
+  return 0;
+}
+#else
+static inline gsize
+tsl_csv_split_plain_row (char        sep_char,
+                         const char *p,
+                         const char *end,
+                         GArray     *out)
+{
+  return 0;
+}
+#endif
 
 /* Appends the fields of the row at p to `fields` (TslCsvField; those of a
  * row with quotes point into the splitter's scratch, until its next row).
