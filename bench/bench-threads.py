@@ -3,7 +3,8 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--file F | --mb 1000] [--runs 3]
+#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--format chrome|csv|perf]
+#                          [--file F | --mb 1000] [--runs 3]
 #
 # Times `timeslice info --no-cache FILE` (a regular file) and
 # `cat FILE | timeslice info --no-cache -` (a pipe) with TSL_READER_THREADS
@@ -58,6 +59,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--exe", default=os.path.join(ROOT, "_build-bench", "app", "timeslice"))
     parser.add_argument("--baseline-exe", help="another build's timeslice, run with its defaults")
+    parser.add_argument("--format", choices=("chrome", "csv", "perf"), default="chrome",
+                        help="what to generate when --file is not given")
     parser.add_argument("--file", help="an existing trace (default: generate one in /tmp)")
     parser.add_argument("--mb", type=float, default=1000)
     parser.add_argument("--runs", type=int, default=3)
@@ -66,17 +69,25 @@ def main():
 
     path = args.file
     made = False
+    generators = {
+        "chrome": (".json", ["gen-chrome.py", "--mb", str(args.mb), "--seed", "1"]),
+        "csv": (".csv", ["gen-csv.py", str(args.mb)]),
+        "perf": (".perf.txt", ["gen-perf.py", str(args.mb)]),
+    }
+    suffix, generator = generators[args.format]
     if path is None:
-        path = "/tmp/timeslice-bench-threads-%g.json" % args.mb
+        path = "/tmp/timeslice-bench-threads-%g%s" % (args.mb, suffix)
         if not os.path.exists(path):
             with open(path + ".part", "wb") as f:
-                subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen-chrome.py"),
-                                "--mb", str(args.mb), "--seed", "1"], stdout=f, check=True)
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", generator[0])] + generator[1:],
+                               stdout=f, check=True)
             os.rename(path + ".part", path)
             made = True
     subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
 
-    configs = [("pipe", "two-thread reader (before; TSL_READER_THREADS=pipe)", args.exe, "pipe")]
+    pipe_label = ("two-thread reader (before; TSL_READER_THREADS=pipe)" if args.format == "chrome"
+                  else "pipe (one thread for this format)")
+    configs = [("pipe", pipe_label, args.exe, "pipe")]
     if args.baseline_exe:
         configs.append(("baseline", "baseline build, its default", args.baseline_exe, None))
     configs += [(str(n), "%d thread%s" % (n, "s" if n > 1 else ""), args.exe, str(n)) for n in (1, 2, 3, 4)]
@@ -98,15 +109,18 @@ def main():
     load_after = os.getloadavg()
 
     size = os.path.getsize(path) / 1e6
-    print("Ingest of %s (%.0f MB, gen-chrome.py --seed 1) by `timeslice info --no-cache`; medians of %d "
+    base_key = "pipe" if args.format == "chrome" else "1"
+    print("Ingest of %s (%.0f MB, %s) by `timeslice info --no-cache`; medians of %d "
           "interleaved runs; load average %.2f before, %.2f after; %d online cores."
-          % (os.path.basename(path), size, args.runs, load_before[0], load_after[0], os.cpu_count()))
+          % (os.path.basename(path), size, " ".join(generator) if args.file is None else "given",
+             args.runs, load_before[0], load_after[0], os.cpu_count()))
     for kind, _ in kinds:
-        base = statistics.median(r[0] for r in results[(kind, "pipe")])
+        base = statistics.median(r[0] for r in results[(kind, base_key)])
         print()
         print("%s:" % ("Regular file" if kind == "file" else "Pipe (`cat FILE | timeslice info -`)"))
         print()
-        print("| TSL_READER_THREADS | wall s | vs two-thread reader | MB/s | CPU s | peak RSS MiB |")
+        print("| TSL_READER_THREADS | wall s | vs %s | MB/s | CPU s | peak RSS MiB |"
+              % ("two-thread reader" if base_key == "pipe" else "one thread"))
         print("|---|---:|---:|---:|---:|---:|")
         for key, label, _, _ in configs:
             runs = results[(kind, key)]

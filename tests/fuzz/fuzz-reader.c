@@ -16,7 +16,8 @@
  * buffer's scan at a guessed event boundary); that must give exactly the
  * same trace: samples, times, values, stacks and warnings. So must a read
  * as of a regular file on three threads with every buffer cut at random
- * places (TSL_READER_SPLIT_SEED: the Chrome reader's parallel scan).
+ * places (TSL_READER_SPLIT_SEED: the Chrome, CSV and perf script readers'
+ * parallel scans).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test-parallel-read.c: a regular file's Chrome events scanned on N threads
+/* test-parallel-read.c: a regular file's Chrome events, CSV rows and perf records scanned on N threads
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -11,7 +11,11 @@
  * summary, name and warning), the event count and the chunk index (every
  * checkpoint's offset, time bounds and saved state) must be the one-thread
  * read's. Generated traces hold what misleads a guess: '},{' inside nested
- * arrays and strings, non-object entries, an error, a cut end.
+ * arrays and strings, non-object entries, an error, a cut end. The CSV
+ * and perf script readers are checked the same way (tsl-csv-reader.c,
+ * tsl-perf-reader.c): rows with quoted fields holding newlines, CRLF,
+ * comments, bad cells and ragged rows; records with blank lines, bad
+ * headers and frame lines outside records.
  */
 #include <stdio.h>
 #include <string.h>
@@ -118,6 +122,89 @@ write_trace (Form   form,
     }
   g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
   return path;
+}
+
+static char *
+write_text (const char *suffix,
+            GString    *s)
+{
+  g_autofree char *template = g_strdup_printf ("tsl-parallel-XXXXXX%s", suffix);
+  char *path = NULL;
+  int fd = g_file_open_tmp (template, &path, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  return path;
+}
+
+/* A CSV file whose newlines inside quoted fields mislead a cut after a
+ * newline, with CRLF rows, blank and '#' lines, bad cells, bad times and
+ * ragged rows. */
+static char *
+write_csv (guint n,
+           guint seed)
+{
+  static const char *const notes[] = { "x", "\"line\nbreak\"", "\"two\n\nbreaks, \"\"q\"\"\"",
+                                       "", "\"a,b\"", "\"\n12,13\n\"" };
+  g_autoptr(GString) s = g_string_new ("timestamp,\"a,\nb\",c,note,d\n");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  gint64 t = 1500000000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double r = g_rand_double (rand);
+      const char *eol = g_rand_int_range (rand, 0, 5) == 0 ? "\r\n" : "\n";
+
+      t += g_rand_int_range (rand, 0, 5);
+      if (r < 0.02)
+        g_string_append_printf (s, "%" G_GINT64_FORMAT ",1%s", t, eol);
+      else if (r < 0.04)
+        g_string_append_printf (s, "soon,1,2,x,3%s", eol);
+      else if (r < 0.05)
+        g_string_append_printf (s, "# a comment%s%s", eol, eol);
+      else
+        g_string_append_printf (s, "%" G_GINT64_FORMAT ",%s,%d,%s,%.3f%s", t,
+                                r < 0.08 ? "n/a" : "1.5", g_rand_int_range (rand, -5, 5),
+                                notes[g_rand_int_range (rand, 0, G_N_ELEMENTS (notes))],
+                                g_rand_double (rand), eol);
+    }
+  return write_text (".csv", s);
+}
+
+/* perf script records with blank lines, CRLF, '#' lines, bad headers and
+ * frame lines outside any record. */
+static char *
+write_perf (guint n,
+            guint seed)
+{
+  g_autoptr(GString) s = g_string_new ("# ========\n# captured on: test\n");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  double t = 100.0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double r = g_rand_double (rand);
+      const char *eol = g_rand_int_range (rand, 0, 5) == 0 ? "\r\n" : "\n";
+      guint depth = g_rand_int_range (rand, 0, 12);
+
+      t += g_rand_double (rand) * 0.01;
+      if (r < 0.03)
+        g_string_append_printf (s, "garbage line %u%s", i, eol);
+      else if (r < 0.05)
+        g_string_append_printf (s, "\t    ffff orphan (/lib/x.so)%s", eol);
+      else if (r < 0.07)
+        g_string_append_printf (s, "# comment%s", eol);
+      g_string_append_printf (s, "app 100/%d [%03d] %.6f: %d cycles: %s", 100 + (int) (i % 4),
+                              (int) (i % 4), t, g_rand_int_range (rand, 1, 9999), eol);
+      for (guint d = 0; d < depth; d++)
+        g_string_append_printf (s, "\t%12x fn_%d+0x%x (/usr/lib/lib%d.so)%s",
+                                g_rand_int (rand), g_rand_int_range (rand, 0, 50),
+                                g_rand_int_range (rand, 0, 99), g_rand_int_range (rand, 0, 3), eol);
+      if (g_rand_int_range (rand, 0, 10) != 0)
+        g_string_append (s, eol);
+    }
+  return write_text (".txt", s);
 }
 
 /* The driver's idle work (reading ahead): plain, unlocked state that the
@@ -252,9 +339,9 @@ count_segments (const char     *domain,
 }
 
 static void
-check_form (Form form)
+check_file (const char *path,
+            gboolean    expect_ok)
 {
-  g_autofree char *path = write_trace (form, 15000, 11 + form);
   g_autofree char *data = NULL;
   guint64 segments = n_segments, wrong = n_wrong;
   gsize len;
@@ -281,10 +368,7 @@ check_form (Form form)
             assert_same_index (one.index, many.index);
             result_clear (&many);
           }
-        if (form == FORM_ERROR)
-          g_assert_false (one.ok);
-        else
-          g_assert_true (one.ok);
+        g_assert_cmpint (one.ok, ==, expect_ok);
         result_clear (&one);
       }
   g_unlink (path);
@@ -293,6 +377,14 @@ check_form (Form form)
                   n_segments - segments, n_wrong - wrong);
   g_assert_cmpuint (n_wrong - wrong, >, 100);
   g_assert_cmpuint (n_segments - segments - (n_wrong - wrong), >, 100);
+}
+
+static void
+check_form (Form form)
+{
+  g_autofree char *path = write_trace (form, 15000, 11 + form);
+
+  check_file (path, form != FORM_ERROR);
 }
 
 static void
@@ -327,6 +419,22 @@ test_cut (void)
   check_form (FORM_CUT);
 }
 
+static void
+test_csv (void)
+{
+  g_autofree char *path = write_csv (20000, 5);
+
+  check_file (path, TRUE);
+}
+
+static void
+test_perf (void)
+{
+  g_autofree char *path = write_perf (5000, 6);
+
+  check_file (path, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -338,5 +446,7 @@ main (int   argc,
   g_test_add_func ("/parallel-read/odd", test_odd);
   g_test_add_func ("/parallel-read/error", test_error);
   g_test_add_func ("/parallel-read/cut", test_cut);
+  g_test_add_func ("/parallel-read/csv", test_csv);
+  g_test_add_func ("/parallel-read/perf", test_perf);
   return g_test_run ();
 }

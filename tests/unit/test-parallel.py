@@ -93,7 +93,7 @@ def main():
         one, _, _ = read(tmp, path, 1, None)
         if path in gen[:2] and one[4] == b'':
             failures.append('%s: no chunk index in the cache to compare' % path)
-        # Other formats are read on one thread whatever N: once is enough.
+        # Other formats once (CSV and perf script on every N: test-parallel-text.py).
         chrome = b'"format" : "chrome-json"' in one[6]
         runs = [(threads, rng.randrange(1 << 30)) for threads in ((2, 3, 4) if chrome else (4,))]
         if path in gen[:2]:

@@ -12,10 +12,10 @@
  * all-caps column (CPU, IFACE, DEV) keys the rows, so series are named like
  * "%usr{CPU=0}", and a header column ending in "[...]" means rows may be longer.
  *
- * Rows without quotes are split in place, sixteen bytes a step (memchr at a
- * buffer's end); a row with a quote takes the RFC 4180 path (doubled quotes,
- * newlines inside quotes) into a scratch buffer. Nothing is allocated per
- * row.
+ * Rows are split by tsl-csv-scan.c. A regular file's big buffers are cut at
+ * guessed row starts and split on every core, numbers and times parsed
+ * too; this thread models the rows in order, using a segment only if it
+ * starts where the rows before it ended (see parallel_rows()).
  */
 #define G_LOG_DOMAIN "tsl-csv-reader"
 
@@ -23,14 +23,19 @@
 
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include <glib/gi18n-lib.h>
 
+#include "tsl-csv-private.h"
 #include "tsl-format-private.h"
+#include "tsl-scan-pool.h"
 #include "tsl-text-private.h"
+
+/* A regular file's buffers are split on every core in segments of about
+ * this size. TSL_READER_SPLIT_SEED=S (tests) cuts every buffer at random
+ * places instead, most of them no row start, in segments of up to
+ * SPLIT_RANDOM_BYTES. */
+#define SEGMENT_BYTES      (64 * 1024)
+#define SPLIT_RANDOM_BYTES 4096
 
 typedef enum {
   COL_TEXT,   /* ignored */
@@ -47,10 +52,7 @@ typedef enum {
   TIME_ORDINAL,
 } TimeMode;
 
-typedef struct {
-  const char *p;
-  gsize       len;
-} Field;
+typedef TslCsvField Field;
 
 typedef struct {
   guint64  count;
@@ -77,8 +79,16 @@ typedef struct {
   GHashTable       *tracks;          /* series name → track + 1 */
   GString          *name_buf;
   GArray           *fields;          /* Field of the current row */
-  GString          *unquoted;
-  GArray           *offsets;         /* gsize pairs, slow path */
+  TslCsvSplitter    splitter;
+
+  /* Splitting on every core (a regular file). */
+  gboolean          parallel;
+  TslScanPool      *pool;
+  TslCsvPlan        plan;
+  GPtrArray        *cuts;            /* const char *, of the current buffer */
+  GRand            *split_rand;      /* TSL_READER_SPLIT_SEED */
+  guint64           n_segments;
+  guint64           n_wrong;         /* segments not used: not where a row started */
 
   guint64           n_rows;
   Tally             ragged;
@@ -226,8 +236,14 @@ csv_create (TslTrace         *trace,
   self->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->name_buf = g_string_sized_new (64);
   self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
-  self->unquoted = g_string_sized_new (256);
-  self->offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
+  tsl_csv_splitter_init (&self->splitter);
+  /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
+  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
+                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
+                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
+                   tsl_reader_context_get_n_threads (ctx) > 1;
+  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
+    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
   return self;
 }
 
@@ -242,8 +258,18 @@ csv_destroy (gpointer data)
   g_hash_table_unref (self->tracks);
   g_string_free (self->name_buf, TRUE);
   g_array_unref (self->fields);
-  g_string_free (self->unquoted, TRUE);
-  g_array_unref (self->offsets);
+  tsl_csv_splitter_clear (&self->splitter);
+  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
+  if (self->n_segments > 0)
+    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%" G_GUINT64_FORMAT
+             " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+             tsl_reader_context_get_name (self->ctx), self->n_segments,
+             tsl_reader_context_get_n_threads (self->ctx),
+             tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
+  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  g_clear_pointer (&self->plan.value_cols, g_array_unref);
+  g_clear_pointer (&self->cuts, g_ptr_array_unref);
+  g_clear_pointer (&self->split_rand, g_rand_free);
   g_free (self->ragged.first);
   g_free (self->bad_time.first);
   g_free (self->bad_value.first);
@@ -252,73 +278,8 @@ csv_destroy (gpointer data)
   g_free (self);
 }
 
-static void
-add_field (CsvState   *self,
-           const char *p,
-           gsize       len)
-{
-  Field f = { p, len };
-
-  g_array_append_val (self->fields, f);
-}
-
-#ifdef __SSE2__
-/* Fields a row may have for split_plain_row(); wider rows go the memchr way. */
-#define PLAIN_FIELDS 64
-
-/* The common row, without quotes and followed by its newline: one pass over
- * 16-byte blocks finds the separators, the newline and any quote, where
- * memchr() per field and an append per field took a third of the time of a
- * metric file. Returns the bytes the row spans, or 0 when split_row() must
- * take it (a quote, the buffer's end, a very wide row). */
-static gsize
-split_plain_row (CsvState   *self,
-                 const char *p,
-                 const char *end)
-{
-  const __m128i sep = _mm_set1_epi8 (self->sep);
-  const __m128i newline = _mm_set1_epi8 ('\n');
-  const __m128i quote = _mm_set1_epi8 ('"');
-  Field fields[PLAIN_FIELDS];
-  guint n = 0;
-  const char *s = p;   /* the current field's start */
-
-  for (const char *q = p; end - q >= 16; q += 16)
-    {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) q);
-      guint nl = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline));
-      guint quotes = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote));
-      guint seps = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, sep));
-      guint before = nl != 0 ? (nl & -nl) - 1 : 0xffff;   /* the bytes before the newline */
-
-      if ((quotes & before) != 0)
-        return 0;
-      for (seps &= before; seps != 0; seps &= seps - 1)
-        {
-          const char *c = q + __builtin_ctz (seps);
-
-          if (n == PLAIN_FIELDS - 1)
-            return 0;
-          fields[n++] = (Field) { s, c - s };
-          s = c + 1;
-        }
-      if (nl != 0)
-        {
-          const char *eol = q + __builtin_ctz (nl);
-          const char *line_end = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
-
-          fields[n++] = (Field) { s, line_end - s };
-          g_array_set_size (self->fields, 0);
-          g_array_append_vals (self->fields, fields, n);
-          return eol + 1 - p;
-        }
-    }
-  return 0;
-}
-#endif
-
-/* Splits the row at p into self->fields. Returns the bytes it spans
- * (with its newline), or 0 when it is not complete yet. */
+/* The row at p into self->fields (see tsl_csv_split_row()); a quoted field
+ * the input's end cuts is counted at the row's offset. */
 static gsize
 split_row (CsvState   *self,
            const char *p,
@@ -326,120 +287,19 @@ split_row (CsvState   *self,
            gboolean    at_eof,
            gsize       base_offset)
 {
-  const char *nl;
-  const char *eol;
-  const char *q;
-  gboolean in_quotes = FALSE;
-  gsize field_start;
-
-#ifdef __SSE2__
-  gsize used = split_plain_row (self, p, end);
-
-  if (used != 0)
-    return used;
-#endif
-  nl = memchr (p, '\n', end - p);
-  eol = nl ? nl : end;
-
-  if (nl == NULL && !at_eof)
-    return 0;
+  gboolean unterminated, quoted;
+  gsize used;
 
   g_array_set_size (self->fields, 0);
-
-  if (memchr (p, '"', eol - p) == NULL)
-    {
-      const char *s = p;
-      const char *line_end = eol;
-
-      if (line_end > p && line_end[-1] == '\r')
-        line_end--;
-      for (;;)
-        {
-          const char *c = memchr (s, self->sep, line_end - s);
-
-          if (c == NULL)
-            {
-              add_field (self, s, line_end - s);
-              break;
-            }
-          add_field (self, s, c - s);
-          s = c + 1;
-        }
-      return (nl ? nl + 1 : end) - p;
-    }
-
-  /* RFC 4180: fields are unquoted into a scratch buffer; pointers are fixed
-   * up once the row is complete because the buffer may move while growing. */
-  g_string_truncate (self->unquoted, 0);
-  g_array_set_size (self->offsets, 0);
-  field_start = 0;
-  q = p;
-  for (;;)
-    {
-      char c;
-
-      if (q == end)
-        {
-          if (!at_eof)
-            return 0;
-          if (in_quotes)
-            tally (self, &self->unterminated, base_offset);
-          break;
-        }
-
-      c = *q;
-      if (in_quotes)
-        {
-          if (c == '"')
-            {
-              if (q + 1 == end && !at_eof)
-                return 0;
-              if (q + 1 < end && q[1] == '"')
-                {
-                  g_string_append_c (self->unquoted, '"');
-                  q += 2;
-                  continue;
-                }
-              in_quotes = FALSE;
-              q++;
-              continue;
-            }
-          g_string_append_c (self->unquoted, c);
-          q++;
-          continue;
-        }
-
-      if (c == self->sep)
-        {
-          gsize pair[2] = { field_start, self->unquoted->len - field_start };
-
-          g_array_append_vals (self->offsets, pair, 2);
-          field_start = self->unquoted->len;
-          q++;
-          continue;
-        }
-      if (c == '\n')
-        {
-          q++;
-          break;
-        }
-      if (c == '"' && self->unquoted->len == field_start)
-        in_quotes = TRUE;
-      else if (!(c == '\r' && (q + 1 == end || q[1] == '\n')))
-        g_string_append_c (self->unquoted, c);
-      q++;
-    }
-
-  {
-    gsize pair[2] = { field_start, self->unquoted->len - field_start };
-
-    g_array_append_vals (self->offsets, pair, 2);
-  }
-  for (guint i = 0; i < self->offsets->len; i += 2)
-    add_field (self, self->unquoted->str + g_array_index (self->offsets, gsize, i),
-               g_array_index (self->offsets, gsize, i + 1));
-
-  return q - p;
+  /* The common row inline; the rest again from the start. */
+  used = tsl_csv_split_plain_row (self->sep, p, end, self->fields);
+  if (G_LIKELY (used != 0))
+    return used;
+  used = tsl_csv_split_row (&self->splitter, self->sep, p, end, at_eof, self->fields,
+                            &unterminated, &quoted);
+  if (unterminated)
+    tally (self, &self->unterminated, base_offset);
+  return used;
 }
 
 static void
@@ -495,37 +355,13 @@ set_header (CsvState *self)
     }
 }
 
-static gboolean
-parse_time (CsvState   *self,
-            const char *p,
-            gsize       len,
-            gint64     *ns)
-{
-  double v;
-
-  while (len > 0 && tsl_text_is_space (*p))
-    p++, len--;
-
-  if (self->time_mode == TIME_ISO || (len >= 10 && p[4] == '-'))
-    {
-      if (tsl_text_parse_iso8601_ns (p, len, ns))
-        return TRUE;
-    }
-  if (tsl_text_parse_seconds_ns (p, len, ns))
-    return TRUE;
-  if (tsl_text_parse_double (p, len, &v) && v > -9.2e9 && v < 9.2e9)
-    {
-      *ns = (gint64) (v * 1e9);
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* The first data row of a section decides which columns hold numbers. */
 static void
-learn_kinds (CsvState *self)
+learn_kinds (CsvState    *self,
+             const Field *fields,
+             guint        n_fields)
 {
-  guint n = MIN (self->fields->len, self->names->len);
+  guint n = MIN (n_fields, self->names->len);
   gboolean long_form = FALSE;
   int named_value = -1;
 
@@ -536,7 +372,7 @@ learn_kinds (CsvState *self)
   for (guint i = 0; i < n; i++)
     {
       ColumnKind *kind = &g_array_index (self->kinds, ColumnKind, i);
-      const Field *f = &g_array_index (self->fields, Field, i);
+      const Field *f = &fields[i];
       double v;
 
       if (*kind == COL_VALUE && f->len > 0 && !tsl_text_parse_double (f->p, f->len, &v))
@@ -562,12 +398,12 @@ learn_kinds (CsvState *self)
 
   if (self->time_mode == TIME_UNKNOWN && self->time_col < (int) n)
     {
-      const Field *f = &g_array_index (self->fields, Field, self->time_col);
+      const Field *f = &fields[self->time_col];
       gint64 ns;
 
       if (f->len >= 10 && f->p[4] == '-' && tsl_text_parse_iso8601_ns (f->p, f->len, &ns))
         self->time_mode = TIME_ISO;
-      else if (parse_time (self, f->p, f->len, &ns))
+      else if (tsl_csv_parse_time (f->p, f->len, &ns))
         self->time_mode = TIME_SECONDS;
       else
         {
@@ -590,8 +426,9 @@ learn_kinds (CsvState *self)
 }
 
 static guint
-keyed_track (CsvState *self,
-             guint     col)
+keyed_track (CsvState    *self,
+             const Field *fields,
+             guint        col)
 {
   GString *name = self->name_buf;
   gboolean braces = FALSE;
@@ -603,7 +440,7 @@ keyed_track (CsvState *self,
     {
       if (g_array_index (self->kinds, ColumnKind, i) == COL_SERIES)
         {
-          const Field *f = &g_array_index (self->fields, Field, i);
+          const Field *f = &fields[i];
 
           if (name->len > 0)
             g_string_append_c (name, '/');
@@ -620,7 +457,7 @@ keyed_track (CsvState *self,
     {
       if (g_array_index (self->kinds, ColumnKind, i) == COL_KEY)
         {
-          const Field *f = &g_array_index (self->fields, Field, i);
+          const Field *f = &fields[i];
 
           g_string_append_c (name, braces ? ',' : '{');
           braces = TRUE;
@@ -643,11 +480,12 @@ keyed_track (CsvState *self,
 }
 
 static gboolean
-is_restart_marker (CsvState *self)
+is_restart_marker (const Field *fields,
+                   guint        n_fields)
 {
-  for (guint i = 0; i < self->fields->len; i++)
+  for (guint i = 0; i < n_fields; i++)
     {
-      const Field *f = &g_array_index (self->fields, Field, i);
+      const Field *f = &fields[i];
 
       if (f->len >= 13 && memcmp (f->p, "LINUX-RESTART", 13) == 0)
         return TRUE;
@@ -655,18 +493,23 @@ is_restart_marker (CsvState *self)
   return FALSE;
 }
 
-static void
-process_row (CsvState *self,
-             gsize     offset)
+/* A data row: its fields, and when a scanner thread split it, its row and
+ * the cells it parsed (else NULL). Inlined in both loops, so that the
+ * one-thread one has no test of `row` or `cells`. */
+static G_ALWAYS_INLINE inline void
+process_row (CsvState        *self,
+             gsize            offset,
+             const Field     *fields,
+             guint            n_fields,
+             const TslCsvRow *row,
+             const TslCsvCell *cells)
 {
   guint n_cols = self->names->len;
-  guint n_fields = self->fields->len;
-  const Field *fields = (const Field *) (gpointer) self->fields->data;
   gint64 t;
 
   if (n_fields != n_cols && !(self->variable_rows && n_fields > n_cols))
     {
-      if (is_restart_marker (self))
+      if (is_restart_marker (fields, n_fields))
         {
           tally (self, &self->restarts, offset);
           return;
@@ -678,11 +521,20 @@ process_row (CsvState *self,
 
   self->n_rows++;
   if (!self->kinds_known)
-    learn_kinds (self);
+    learn_kinds (self, fields, n_fields);
 
   if (self->time_mode == TIME_ORDINAL)
     t = (gint64) self->n_rows - 1;
-  else if (!parse_time (self, fields[self->time_col].p, fields[self->time_col].len, &t))
+  else if (row != NULL && row->time_col == self->time_col)
+    {
+      if (!row->time_ok)
+        {
+          tally (self, &self->bad_time, offset);
+          return;
+        }
+      t = row->time_ns;
+    }
+  else if (!tsl_csv_parse_time (fields[self->time_col].p, fields[self->time_col].len, &t))
     {
       tally (self, &self->bad_time, offset);
       return;
@@ -698,15 +550,238 @@ process_row (CsvState *self,
           fields[i].len == 0)
         continue;
 
-      if (!tsl_text_parse_double (fields[i].p, fields[i].len, &v))
+      if (cells != NULL && cells[i].state != TSL_CSV_UNPARSED)
+        {
+          if (cells[i].state == TSL_CSV_NOT_NUMBER)
+            {
+              tally (self, &self->bad_value, offset);
+              continue;
+            }
+          v = cells[i].v;
+        }
+      else if (!tsl_text_parse_double (fields[i].p, fields[i].len, &v))
         {
           tally (self, &self->bad_value, offset);
           continue;
         }
 
-      track = self->keyed ? keyed_track (self, i) : g_array_index (self->col_tracks, guint, i);
+      track = self->keyed ? keyed_track (self, fields, i) : g_array_index (self->col_tracks, guint, i);
       tsl_trace_offer (self->trace, track, t, v);
     }
+}
+
+/* The one-thread loop: the records that start in [p, limit) (a record may
+ * run on to end). *blocked when one needs more input. Returns where it
+ * stopped. */
+static const char *
+parse_rows (CsvState   *self,
+            const char *base,
+            const char *p,
+            const char *limit,
+            const char *end,
+            gboolean    at_eof,
+            gboolean   *blocked)
+{
+  *blocked = FALSE;
+  while (p < limit)
+    {
+      gsize row_len;
+
+      /* Blank lines, comments and ('#'-prefixed) headers. */
+      if (*p == '\n' || *p == '\r' || *p == '#' || self->names->len == 0)
+        {
+          const char *nl = memchr (p, '\n', end - p);
+          const char *eol = nl ? nl : end;
+          const char *s = p;
+
+          if (nl == NULL && !at_eof)
+            {
+              *blocked = TRUE;
+              break;
+            }
+          if (*s == '#')
+            {
+              s++;
+              while (s < eol && *s == ' ')
+                s++;
+            }
+          if (eol > s && !(eol - s == 1 && *s == '\r') &&
+              (*p != '#' || ((self->names->len == 0 || self->hash_header) &&
+                             memchr (s, self->sep, eol - s) != NULL)))
+            {
+              /* A quoted header may span lines: go on after what it used. */
+              gsize used = split_row (self, s, end, at_eof, s - base);
+
+              if (used == 0)
+                {
+                  *blocked = TRUE;
+                  break;
+                }
+              self->hash_header = *p == '#';
+              set_header (self);
+              p = s + used;
+              continue;
+            }
+          p = nl ? nl + 1 : end;
+          continue;
+        }
+
+      row_len = split_row (self, p, end, at_eof, p - base);
+      if (row_len == 0)
+        {
+          *blocked = TRUE;
+          break;
+        }
+      process_row (self, p - base, (const Field *) (gpointer) self->fields->data, self->fields->len,
+                   NULL, NULL);
+      p += row_len;
+    }
+  return p;
+}
+
+/* Where the buffer from p is cut into segments: p, then the row starts after
+ * the newlines about SEGMENT_BYTES apart (a guess: the newline may be inside
+ * a quoted field), or, for the tests, random places. */
+static void
+cut_segments (CsvState   *self,
+              const char *p,
+              const char *end)
+{
+  GPtrArray *cuts = self->cuts;
+
+  g_ptr_array_set_size (cuts, 0);
+  g_ptr_array_add (cuts, (gpointer) p);
+  if (self->split_rand != NULL)
+    {
+      const char *at = p;
+
+      while (end - at > 1)
+        {
+          const char *cut;
+
+          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
+          /* Mostly any byte; sometimes what a real cut would take. */
+          cut = at;
+          if (g_rand_int_range (self->split_rand, 0, 4) == 0)
+            {
+              const char *nl = memchr (at, '\n', end - at);
+
+              cut = nl != NULL ? nl + 1 : NULL;
+            }
+          if (cut == NULL || cut >= end)
+            break;
+          g_ptr_array_add (cuts, (gpointer) cut);
+          at = cut;
+        }
+      return;
+    }
+  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
+    {
+      const char *at = p + (end - p) / k * i;
+      const char *nl = memchr (at, '\n', end - at);
+
+      if (nl != NULL && nl + 1 < end && nl + 1 > (const char *) cuts->pdata[cuts->len - 1])
+        g_ptr_array_add (cuts, (gpointer) (nl + 1));
+    }
+}
+
+/* What the scanner threads parse, as of now: a column's numbers where they
+ * are values so far, the time column's times. A guess only: a row's cells
+ * are used for the columns that turn out to be values and its time for
+ * the column that is the time column when it is modelled (a header may
+ * come in between). */
+static void
+make_plan (CsvState   *self,
+           const char *end,
+           gboolean    at_eof)
+{
+  TslCsvPlan *plan = &self->plan;
+
+  plan->sep = self->sep;
+  plan->at_eof = at_eof;
+  plan->end = end;
+  plan->time_col = self->time_mode != TIME_ORDINAL ? self->time_col : -1;
+  g_array_set_size (plan->value_cols, self->names->len);
+  for (guint i = 0; i < self->names->len; i++)
+    g_array_index (plan->value_cols, guint8, i) =
+      g_array_index (self->kinds, ColumnKind, i) == COL_VALUE &&
+      (self->value_col < 0 || (int) i == self->value_col);
+}
+
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
+/* A regular file's buffer split on every core and modelled here in order.
+ * A segment is used only if it starts exactly where this thread is, after
+ * a header (before one, every line is a header): then its rows are the
+ * rows the one-thread loop would split there, as splitting depends on the
+ * bytes and the separator only. From where a segment's scan stopped (a
+ * '#' line, a '\r' line), and in a segment that does not start where this
+ * thread is (the guess was inside a quoted field, or the row before ran
+ * past it), the one-thread loop goes on to the next cut. Returns where it
+ * stopped; *blocked as parse_rows(). */
+static const char *
+parallel_rows (CsvState   *self,
+               const char *base,
+               const char *p,
+               const char *end,
+               gboolean    at_eof,
+               gboolean   *blocked)
+{
+  const char *const *cuts;
+  guint n;
+
+  *blocked = FALSE;
+  if (self->pool == NULL)
+    {
+      self->plan.value_cols = g_array_new (FALSE, FALSE, sizeof (guint8));
+      self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
+                                      &tsl_csv_scan_funcs, &self->plan,
+                                      context_idle, self->ctx);
+      self->cuts = g_ptr_array_new ();
+    }
+  cut_segments (self, p, end);
+  n = self->cuts->len;
+  cuts = (const char *const *) self->cuts->pdata;
+  if (n < 2)
+    return p;
+  make_plan (self, end, at_eof);
+  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n && !*blocked; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+      const TslCsvSegment *seg;
+
+      if (cuts[i] != p || self->names->len == 0)
+        {
+          self->n_wrong++;
+          if (p < target)
+            p = parse_rows (self, base, p, target, end, at_eof, blocked);
+          continue;
+        }
+      seg = tsl_scan_pool_get (self->pool, i, &self->splitter)->result;
+      for (guint j = 0; j < seg->rows->len; j++)
+        {
+          const TslCsvRow *row = &g_array_index (seg->rows, TslCsvRow, j);
+          gsize offset = row->start - base;
+
+          if (row->unterminated)
+            tally (self, &self->unterminated, offset);
+          process_row (self, offset, &g_array_index (seg->fields, Field, row->first), row->n_fields,
+                       row, &g_array_index (seg->cells, TslCsvCell, row->first));
+        }
+      p = seg->stop;
+      if (p < target)
+        p = parse_rows (self, base, p, target, end, at_eof, blocked);
+    }
+
+  tsl_scan_pool_finish (self->pool);
+  return p;
 }
 
 static gssize
@@ -721,6 +796,7 @@ csv_parse (gpointer       data,
   const char *end = base + len;
   const char *p = base;
   guint64 rows_before = self->n_rows;
+  gboolean blocked = FALSE;
 
   if (self->sep == 0)
     {
@@ -736,49 +812,12 @@ csv_parse (gpointer       data,
         self->sep = ',';
     }
 
-  while (p < end)
-    {
-      gsize row_len;
-
-      /* Blank lines, comments and ('#'-prefixed) headers. */
-      if (*p == '\n' || *p == '\r' || *p == '#' || self->names->len == 0)
-        {
-          const char *nl = memchr (p, '\n', end - p);
-          const char *eol = nl ? nl : end;
-          const char *s = p;
-
-          if (nl == NULL && !at_eof)
-            break;
-          if (*s == '#')
-            {
-              s++;
-              while (s < eol && *s == ' ')
-                s++;
-            }
-          if (eol > s && !(eol - s == 1 && *s == '\r') &&
-              (*p != '#' || ((self->names->len == 0 || self->hash_header) &&
-                             memchr (s, self->sep, eol - s) != NULL)))
-            {
-              /* A quoted header may span lines: go on after what it used. */
-              gsize used = split_row (self, s, end, at_eof, s - base);
-
-              if (used == 0)
-                break;
-              self->hash_header = *p == '#';
-              set_header (self);
-              p = s + used;
-              continue;
-            }
-          p = nl ? nl + 1 : end;
-          continue;
-        }
-
-      row_len = split_row (self, p, end, at_eof, p - base);
-      if (row_len == 0)
-        break;
-      process_row (self, p - base);
-      p += row_len;
-    }
+  /* A big buffer after the header: on every core (the tests cut every
+   * buffer, the header's too). */
+  if (self->parallel && (self->split_rand != NULL || (self->names->len > 0 && end - p >= 2 * SEGMENT_BYTES)))
+    p = parallel_rows (self, base, p, end, at_eof, &blocked);
+  if (!blocked)
+    p = parse_rows (self, base, p, end, end, at_eof, &blocked);
 
   tsl_trace_add_events (self->trace, self->n_rows - rows_before);
 

@@ -11,6 +11,12 @@
  * spaces (and digits), so the header is anchored on the time token, or, in old
  * perf output without times, on the event token. The sampler decides from the
  * header alone; frame lines of events it will not keep are only stepped over.
+ *
+ * A regular file's big buffers are cut after blank lines (which always end a
+ * record) into segments whose records are found and whose headers are
+ * parsed on every core (read/tsl-scan-pool.c); this thread models them in
+ * order, using a segment only if it starts where it is (see
+ * parallel_records()).
  */
 #define G_LOG_DOMAIN "tsl-perf-reader"
 
@@ -22,10 +28,17 @@
 
 #include "tsl-frames.h"
 #include "tsl-format-private.h"
+#include "tsl-scan-pool.h"
 #include "tsl-text-private.h"
 
 #define MAX_TOKENS        48
 #define MAX_POS_WARNINGS  10
+/* A regular file's buffers are scanned on every core in segments of about
+ * this size. TSL_READER_SPLIT_SEED=S (tests) cuts every buffer at random
+ * places instead, most of them no record start, in segments of up to
+ * SPLIT_RANDOM_BYTES. */
+#define SEGMENT_BYTES      (64 * 1024)
+#define SPLIT_RANDOM_BYTES 4096
 
 typedef struct {
   const char *p;
@@ -51,9 +64,44 @@ typedef struct {
   Span        inline_frame; /* frame on the header line (no call chains) */
 } Header;
 
+/* A record a scanner thread found: its header line at start, its frame
+ * lines [frames, frames_end). */
+typedef struct {
+  Header      h;
+  const char *start;
+  const char *frames;
+  const char *frames_end;
+} Record;
+
+/* A segment's records: from its start, every record whose header starts
+ * before its end; blank and '#' lines are passed over, and the scan stops
+ * before any other line a record cannot start with (a frame line, a bad
+ * header: they are counted or warned about) and before a record the
+ * buffer's end cuts or may cut. */
+typedef struct {
+  GArray     *records;   /* Record */
+  const char *stop;
+} Segment;
+
+/* What the scanner threads read; set before tsl_scan_pool_start() and not
+ * until tsl_scan_pool_finish(). */
+typedef struct {
+  const char *end;
+  gboolean    at_eof;
+} Plan;
+
 typedef struct {
   TslTrace         *trace;
   TslReaderContext *ctx;
+
+  /* Scanning on every core (a regular file). */
+  gboolean          parallel;
+  TslScanPool      *pool;
+  Plan              plan;
+  GPtrArray        *cuts;
+  GRand            *split_rand;      /* TSL_READER_SPLIT_SEED */
+  guint64           n_segments;
+  guint64           n_wrong;
 
   gboolean          started;
   gboolean          no_time;
@@ -410,6 +458,13 @@ perf_create (TslTrace         *trace,
   self->comms = g_ptr_array_new_with_free_func (g_free);
   self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->label = g_string_sized_new (256);
+  /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
+  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
+                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
+                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
+                   tsl_reader_context_get_n_threads (ctx) > 1;
+  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
+    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
   return self;
 }
 
@@ -422,6 +477,16 @@ perf_destroy (gpointer data)
   g_array_unref (self->frames);
   g_free (self->first_event);
   g_string_free (self->label, TRUE);
+  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
+  if (self->n_segments > 0)
+    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
+           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+           tsl_reader_context_get_name (self->ctx), self->n_segments,
+           tsl_reader_context_get_n_threads (self->ctx),
+           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
+  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  g_clear_pointer (&self->cuts, g_ptr_array_unref);
+  g_clear_pointer (&self->split_rand, g_rand_free);
   g_free (self);
 }
 
@@ -513,20 +578,21 @@ ends_whole (const char *p,
   return end > p && end[-1] == ')';
 }
 
-static gssize
-perf_parse (gpointer       data,
-            const guint8  *buf,
-            gsize          len,
-            gboolean       at_eof,
-            GError       **error)
+/* The one-thread loop: the records whose first line starts in [p, limit)
+ * (a record may run on to end). *blocked when one needs more input.
+ * Returns where it stopped. */
+static const char *
+parse_records (PerfState  *self,
+               const char *base,
+               const char *p,
+               const char *limit,
+               const char *end,
+               gboolean    at_eof,
+               guint64    *events,
+               gboolean   *blocked)
 {
-  PerfState *self = data;
-  const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
-  guint64 events = 0;
-
-  while (p < end)
+  *blocked = FALSE;
+  while (p < limit)
     {
       const char *nl = memchr (p, '\n', end - p);
       const char *eol;
@@ -537,7 +603,10 @@ perf_parse (gpointer       data,
       gboolean cut;
 
       if (nl == NULL && !at_eof)
-        break;
+        {
+          *blocked = TRUE;
+          break;
+        }
       eol = nl ? nl : end;
       line_len = eol - p;
       if (line_len > 0 && p[line_len - 1] == '\r')
@@ -594,13 +663,270 @@ perf_parse (gpointer       data,
           continue;
         }
       process_record (self, &h, frames, q);
-      events++;
+      (*events)++;
       p = q;
       continue;
 
 incomplete:
+      *blocked = TRUE;
       break;
     }
+
+
+  return p;
+}
+
+/* The end of the record whose frame lines start at q: the first line that
+ * is not one, or NULL when the buffer's end may still cut it. *cut when the
+ * input ends inside a frame line that does not look whole. */
+static const char *
+record_end (const char *q,
+            const char *end,
+            gboolean    at_eof,
+            gboolean   *cut)
+{
+  *cut = FALSE;
+  for (;;)
+    {
+      const char *fnl;
+
+      if (q == end)
+        return at_eof ? q : NULL;
+      fnl = memchr (q, '\n', end - q);
+      if (fnl == NULL && !at_eof)
+        return NULL;
+      if (!is_frame_line (q, (fnl ? fnl : end) - q))
+        return q;
+      *cut = fnl == NULL && !ends_whole (q, end);
+      q = fnl ? fnl + 1 : end;
+    }
+}
+
+static void
+scan_segment (gpointer        data,
+              TslScanSegment *seg,
+              gpointer        scratch)
+{
+  const Plan *plan = data;
+  Segment *out = seg->result;
+  const char *end = plan->end;
+  const char *p = seg->start;
+
+  g_array_set_size (out->records, 0);
+  while (p < seg->end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      gsize line_len;
+      Record r;
+      gboolean cut;
+
+      if (nl == NULL)
+        break;   /* the reader's: at the end, or a cut line */
+      line_len = nl - p;
+      if (line_len > 0 && p[line_len - 1] == '\r')
+        line_len--;
+      if (line_len == 0 || p[0] == '#')
+        {
+          p = nl + 1;
+          continue;
+        }
+      if (is_frame_line (p, line_len) || !parse_header (p, line_len, &r.h))
+        break;
+      r.start = p;
+      r.frames = nl + 1;
+      r.frames_end = record_end (r.frames, end, plan->at_eof, &cut);
+      if (r.frames_end == NULL || cut)
+        break;
+      g_array_append_val (out->records, r);
+      p = r.frames_end;
+    }
+  out->stop = p;
+}
+
+static gpointer
+segment_new (gpointer data)
+{
+  Segment *seg = g_new0 (Segment, 1);
+
+  seg->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  return seg;
+}
+
+static void
+segment_free (gpointer result)
+{
+  Segment *seg = result;
+
+  g_array_unref (seg->records);
+  g_free (seg);
+}
+
+static const TslScanFuncs perf_scan_funcs = {
+  .scan = scan_segment,
+  .result_new = segment_new,
+  .result_free = segment_free,
+};
+
+/* The start of the line after the first blank line from `at`, or NULL. */
+static const char *
+after_blank_line (const char *at,
+                  const char *end)
+{
+  const char *nl;
+
+  while ((nl = memchr (at, '\n', end - at)) != NULL)
+    {
+      const char *next = nl + 1;
+
+      if (next < end && next[0] == '\n')
+        return next + 1 < end ? next + 1 : NULL;
+      if (end - next >= 2 && next[0] == '\r' && next[1] == '\n')
+        return next + 2 < end ? next + 2 : NULL;
+      at = next;
+    }
+  return NULL;
+}
+
+/* Where the buffer from p is cut into segments: p, then after the blank
+ * lines about SEGMENT_BYTES apart (a record ends at a blank line, so that
+ * is where the one-thread loop is), or, for the tests, random places. */
+static void
+cut_segments (PerfState  *self,
+              const char *p,
+              const char *end)
+{
+  GPtrArray *cuts = self->cuts;
+
+  g_ptr_array_set_size (cuts, 0);
+  g_ptr_array_add (cuts, (gpointer) p);
+  if (self->split_rand != NULL)
+    {
+      const char *at = p;
+
+      while (end - at > 1)
+        {
+          const char *cut;
+
+          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
+          /* Mostly any byte; sometimes a line start or what a real cut
+           * would take. */
+          switch (g_rand_int_range (self->split_rand, 0, 6))
+            {
+            case 0:
+              cut = memchr (at, '\n', end - at);
+              cut = cut != NULL ? cut + 1 : NULL;
+              break;
+            case 1:
+              cut = after_blank_line (at, end);
+              break;
+            default:
+              cut = at;
+            }
+          if (cut == NULL || cut >= end)
+            break;
+          g_ptr_array_add (cuts, (gpointer) cut);
+          at = cut;
+        }
+      return;
+    }
+  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
+    {
+      const char *cut = after_blank_line (p + (end - p) / k * i, end);
+
+      if (cut != NULL && cut > (const char *) cuts->pdata[cuts->len - 1])
+        g_ptr_array_add (cuts, (gpointer) cut);
+    }
+}
+
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
+/* A regular file's buffer scanned on every core and modelled here in
+ * order. A segment is used only if it starts exactly where this thread is:
+ * then its records are the ones the one-thread loop would find there, as
+ * finding them and parsing their headers depends on the bytes alone. From
+ * where a segment's scan stopped, and in a segment that does not start
+ * where this thread is, the one-thread loop goes on to the next cut.
+ * Returns where it stopped; *blocked as parse_records(). */
+static const char *
+parallel_records (PerfState  *self,
+                  const char *base,
+                  const char *p,
+                  const char *end,
+                  gboolean    at_eof,
+                  guint64    *events,
+                  gboolean   *blocked)
+{
+  const char *const *cuts;
+  guint n;
+
+  *blocked = FALSE;
+  if (self->pool == NULL)
+    {
+      self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
+                                      &perf_scan_funcs, &self->plan, context_idle, self->ctx);
+      self->cuts = g_ptr_array_new ();
+    }
+  cut_segments (self, p, end);
+  n = self->cuts->len;
+  cuts = (const char *const *) self->cuts->pdata;
+  if (n < 2)
+    return p;
+  self->plan.end = end;
+  self->plan.at_eof = at_eof;
+  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n && !*blocked; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+      const Segment *seg;
+
+      if (cuts[i] != p)
+        {
+          self->n_wrong++;
+          if (p < target)
+            p = parse_records (self, base, p, target, end, at_eof, events, blocked);
+          continue;
+        }
+      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
+      for (guint j = 0; j < seg->records->len; j++)
+        {
+          Record *r = &g_array_index (seg->records, Record, j);
+
+          process_record (self, &r->h, r->frames, r->frames_end);
+        }
+      *events += seg->records->len;
+      p = seg->stop;
+      if (p < target)
+        p = parse_records (self, base, p, target, end, at_eof, events, blocked);
+    }
+
+  tsl_scan_pool_finish (self->pool);
+  return p;
+}
+
+static gssize
+perf_parse (gpointer       data,
+            const guint8  *buf,
+            gsize          len,
+            gboolean       at_eof,
+            GError       **error)
+{
+  PerfState *self = data;
+  const char *base = (const char *) buf;
+  const char *end = base + len;
+  const char *p = base;
+  guint64 events = 0;
+  gboolean blocked = FALSE;
+
+  if (self->parallel && (self->split_rand != NULL || end - p >= 2 * SEGMENT_BYTES))
+    p = parallel_records (self, base, p, end, at_eof, &events, &blocked);
+  if (!blocked)
+    p = parse_records (self, base, p, end, end, at_eof, &events, &blocked);
 
   tsl_trace_add_events (self->trace, events);
 

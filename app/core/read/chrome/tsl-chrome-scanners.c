@@ -1,175 +1,69 @@
-/* tsl-chrome-scanners.c
+/* tsl-chrome-scanners.c: the Chrome reader's scans on read/tsl-scan-pool.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Segments are claimed in order under one mutex (a claim per tens of
- * kilobytes of JSON, so the lock is cold), scanned without it, and marked
- * done with an atomic store. The caller claims too whenever the segment it
- * wants next is still being scanned, so the threads balance themselves: the
- * one that also models scans fewer segments. The caller's idle work
- * (reading the next feed ahead, counting newlines) is done by whichever
- * thread is free first, one at a time, and only between start() and
- * finish(): the modelling thread is the bottleneck, and a scanner thread
- * can take that work off it. Either side spins briefly (a few µs)
- * before it sleeps: 2000 rounds cost more CPU than the wake-ups they saved
- * on a busy 2-core machine (1 GB: 3.1–3.6 s of CPU on 2 threads against
- * 2.5–3.4 s with 200).
- *
- * The lock and the condition variables are POSIX ones rather than GMutex
- * and GCond (futexes that ThreadSanitizer cannot see), so that a TSan build
- * checks this file.
+ * A segment's result is its TslChromeSegment; each scanner thread has its
+ * own shape cache (the caller passes its own to get()).
  */
 #define G_LOG_DOMAIN "tsl-reader"
 
 #include "config.h"
 
-#include <pthread.h>
-
 #include "tsl-chrome-scanners.h"
-
-#define SPIN_ROUNDS 200
-
-/* The idle work (see TslReaderIdleFunc): one thread at a time, and only
- * while a buffer is scanned. */
-enum {
-  IDLE_CLOSED,
-  IDLE_OPEN,
-  IDLE_BUSY,
-};
-
-enum {
-  SEG_FREE,
-  SEG_CLAIMED,
-  SEG_DONE,
-};
-
-typedef struct {
-  TslChromeSegment seg;
-  gint             state;
-} Slot;
+#include "tsl-scan-pool.h"
 
 struct _TslChromeScanners
 {
-  pthread_mutex_t mutex;
-  pthread_cond_t  work_cond;
-  pthread_cond_t  done_cond;
-  GPtrArray *threads;
-  gboolean (*idle) (gpointer data);
-  gpointer   idle_data;
-
-  /* Under the mutex. */
-  GArray    *slots;        /* Slot; n_slots of them in use */
-  guint      n_slots;
-  guint      next;         /* the first unclaimed */
-  gint       generation;   /* bumped at every start (also read atomically) */
-  gint       quit;
-  gint       workers_sleeping;
-  gint       caller_sleeping;
-  gint       idle_state;
-  guint64    by_caller;    /* segments the caller scanned */
+  TslScanPool *pool;
 };
 
-static inline void
-cpu_relax (void)
-{
-#if defined (__x86_64__) || defined (__i386__)
-  __builtin_ia32_pause ();
-#endif
-}
-
-/* The next unclaimed slot, or NULL. */
-static Slot *
-claim (TslChromeScanners *self)
-{
-  Slot *slot = NULL;
-
-  pthread_mutex_lock (&self->mutex);
-  if (self->next < self->n_slots)
-    {
-      slot = &g_array_index (self->slots, Slot, self->next++);
-      g_atomic_int_set (&slot->state, SEG_CLAIMED);
-    }
-  pthread_mutex_unlock (&self->mutex);
-  return slot;
-}
-
-/* One step of the idle work, if no other thread is at it; FALSE when
- * there is none (or another thread has it). */
-static gboolean
-run_idle (TslChromeScanners *self)
-{
-  gboolean more;
-
-  if (self->idle == NULL || !g_atomic_int_compare_and_exchange (&self->idle_state, IDLE_OPEN, IDLE_BUSY))
-    return FALSE;
-  more = self->idle (self->idle_data);
-  g_atomic_int_set (&self->idle_state, more ? IDLE_OPEN : IDLE_CLOSED);
-  return more;
-}
-
 static void
-scan (TslChromeScanners *self,
-      Slot              *slot,
-      TslChromeShape    *shape)
+scan_segment (gpointer        data,
+              TslScanSegment *seg,
+              gpointer        scratch)
 {
-  TslChromeSegment *seg = &slot->seg;
+  TslChromeSegment *out = seg->result;
   gboolean need = seg->need_in;
 
-  g_array_set_size (seg->events, 0);
-  seg->stop = tsl_chrome_run_events (seg->start, seg->end, seg->events, shape, &need);
-  seg->need_out = need;
-  g_atomic_int_set (&slot->state, SEG_DONE);
-  if (g_atomic_int_get (&self->caller_sleeping))
-    {
-      pthread_mutex_lock (&self->mutex);
-      pthread_cond_broadcast (&self->done_cond);
-      pthread_mutex_unlock (&self->mutex);
-    }
+  out->start = seg->start;
+  out->end = seg->end;
+  out->need_in = seg->need_in;
+  g_array_set_size (out->events, 0);
+  out->stop = tsl_chrome_run_events (seg->start, seg->end, out->events, scratch, &need);
+  out->need_out = need;
 }
 
 static gpointer
-worker (gpointer data)
+shape_new (gpointer data)
 {
-  TslChromeScanners *self = data;
-  TslChromeShape *shape = g_new0 (TslChromeShape, 1);
-  gint seen = 0;
-
-  for (;;)
-    {
-      Slot *slot;
-      guint i;
-
-      for (i = 0; i < SPIN_ROUNDS; i++)
-        {
-          if (g_atomic_int_get (&self->generation) != seen || g_atomic_int_get (&self->quit))
-            break;
-          cpu_relax ();
-        }
-      if (i == SPIN_ROUNDS)
-        {
-          pthread_mutex_lock (&self->mutex);
-          self->workers_sleeping++;
-          while (g_atomic_int_get (&self->generation) == seen && !g_atomic_int_get (&self->quit))
-            pthread_cond_wait (&self->work_cond, &self->mutex);
-          self->workers_sleeping--;
-          pthread_mutex_unlock (&self->mutex);
-        }
-      if (g_atomic_int_get (&self->quit))
-        break;
-      seen = g_atomic_int_get (&self->generation);
-      for (;;)
-        {
-          if (run_idle (self))
-            continue;
-          if ((slot = claim (self)) == NULL)
-            break;
-          scan (self, slot, shape);
-        }
-    }
-
-  g_free (shape);
-  return NULL;
+  return g_new0 (TslChromeShape, 1);
 }
+
+static gpointer
+segment_new (gpointer data)
+{
+  TslChromeSegment *seg = g_new0 (TslChromeSegment, 1);
+
+  seg->events = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
+  return seg;
+}
+
+static void
+segment_free (gpointer result)
+{
+  TslChromeSegment *seg = result;
+
+  g_array_unref (seg->events);
+  g_free (seg);
+}
+
+static const TslScanFuncs chrome_funcs = {
+  .scan = scan_segment,
+  .scratch_new = shape_new,
+  .scratch_free = g_free,
+  .result_new = segment_new,
+  .result_free = segment_free,
+};
 
 TslChromeScanners *
 tsl_chrome_scanners_new (guint      n_threads,
@@ -178,15 +72,7 @@ tsl_chrome_scanners_new (guint      n_threads,
 {
   TslChromeScanners *self = g_new0 (TslChromeScanners, 1);
 
-  pthread_mutex_init (&self->mutex, NULL);
-  pthread_cond_init (&self->work_cond, NULL);
-  pthread_cond_init (&self->done_cond, NULL);
-  self->idle = idle;
-  self->idle_data = idle_data;
-  self->slots = g_array_new (FALSE, TRUE, sizeof (Slot));
-  self->threads = g_ptr_array_new ();
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (self->threads, g_thread_new ("tsl-chrome-scan", worker, self));
+  self->pool = tsl_scan_pool_new (n_threads, &chrome_funcs, NULL, idle, idle_data);
   return self;
 }
 
@@ -196,20 +82,7 @@ tsl_chrome_scanners_free (TslChromeScanners *self)
   if (self == NULL)
     return;
 
-  tsl_chrome_scanners_finish (self);
-  pthread_mutex_lock (&self->mutex);
-  g_atomic_int_set (&self->quit, 1);
-  pthread_cond_broadcast (&self->work_cond);
-  pthread_mutex_unlock (&self->mutex);
-  for (guint i = 0; i < self->threads->len; i++)
-    g_thread_join (g_ptr_array_index (self->threads, i));
-  g_ptr_array_unref (self->threads);
-  for (guint i = 0; i < self->slots->len; i++)
-    g_array_unref (g_array_index (self->slots, Slot, i).seg.events);
-  g_array_unref (self->slots);
-  pthread_mutex_destroy (&self->mutex);
-  pthread_cond_destroy (&self->work_cond);
-  pthread_cond_destroy (&self->done_cond);
+  tsl_scan_pool_free (self->pool);
   g_free (self);
 }
 
@@ -220,53 +93,7 @@ tsl_chrome_scanners_start (TslChromeScanners *self,
                            const char        *end,
                            gboolean           need_first)
 {
-  g_return_if_fail (n_cuts > 0);
-
-  pthread_mutex_lock (&self->mutex);
-  g_assert (self->next == self->n_slots);
-  if (self->slots->len < n_cuts)
-    {
-      guint old = self->slots->len;
-
-      g_array_set_size (self->slots, n_cuts);
-      for (guint i = old; i < n_cuts; i++)
-        g_array_index (self->slots, Slot, i).seg.events = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
-    }
-  for (guint i = 0; i < n_cuts; i++)
-    {
-      Slot *slot = &g_array_index (self->slots, Slot, i);
-
-      slot->seg.start = cuts[i];
-      slot->seg.end = i + 1 < n_cuts ? cuts[i + 1] : end;
-      slot->seg.need_in = i == 0 && need_first;
-      slot->state = SEG_FREE;
-    }
-  self->n_slots = n_cuts;
-  self->next = 0;
-  g_atomic_int_set (&self->idle_state, IDLE_OPEN);
-  g_atomic_int_inc (&self->generation);
-  if (self->workers_sleeping > 0)
-    pthread_cond_broadcast (&self->work_cond);
-  pthread_mutex_unlock (&self->mutex);
-}
-
-/* Until the slot is done: spinning, then asleep. */
-static void
-wait_done (TslChromeScanners *self,
-           Slot              *slot)
-{
-  for (guint i = 0; i < SPIN_ROUNDS; i++)
-    {
-      if (g_atomic_int_get (&slot->state) == SEG_DONE)
-        return;
-      cpu_relax ();
-    }
-  pthread_mutex_lock (&self->mutex);
-  g_atomic_int_set (&self->caller_sleeping, 1);
-  while (g_atomic_int_get (&slot->state) != SEG_DONE)
-    pthread_cond_wait (&self->done_cond, &self->mutex);
-  g_atomic_int_set (&self->caller_sleeping, 0);
-  pthread_mutex_unlock (&self->mutex);
+  tsl_scan_pool_start (self->pool, cuts, n_cuts, end, need_first);
 }
 
 const TslChromeSegment *
@@ -274,51 +101,17 @@ tsl_chrome_scanners_get (TslChromeScanners *self,
                          guint              i,
                          TslChromeShape    *shape)
 {
-  Slot *want;
-
-  g_return_val_if_fail (i < self->n_slots, NULL);
-
-  /* The caller's own work first (reading the next feed ahead): no other
-   * thread can do it, while any can scan. */
-  want = &g_array_index (self->slots, Slot, i);
-  while (g_atomic_int_get (&want->state) != SEG_DONE)
-    {
-      Slot *slot;
-
-      if (run_idle (self))
-        continue;
-      if ((slot = claim (self)) != NULL)
-        {
-          scan (self, slot, shape);
-          self->by_caller++;
-        }
-      else
-        wait_done (self, want);
-    }
-  return &want->seg;
+  return tsl_scan_pool_get (self->pool, i, shape)->result;
 }
 
 void
 tsl_chrome_scanners_finish (TslChromeScanners *self)
 {
-  pthread_mutex_lock (&self->mutex);
-  self->next = self->n_slots;
-  pthread_mutex_unlock (&self->mutex);
-  /* Closed once no thread is at it. */
-  while (!g_atomic_int_compare_and_exchange (&self->idle_state, IDLE_OPEN, IDLE_CLOSED) &&
-         g_atomic_int_get (&self->idle_state) != IDLE_CLOSED)
-    cpu_relax ();
-  for (guint i = 0; i < self->n_slots; i++)
-    {
-      Slot *slot = &g_array_index (self->slots, Slot, i);
-
-      if (g_atomic_int_get (&slot->state) == SEG_CLAIMED)
-        wait_done (self, slot);
-    }
+  tsl_scan_pool_finish (self->pool);
 }
 
 guint64
 tsl_chrome_scanners_get_by_caller (TslChromeScanners *self)
 {
-  return self->by_caller;
+  return tsl_scan_pool_get_by_caller (self->pool);
 }

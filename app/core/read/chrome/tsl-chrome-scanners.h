@@ -12,7 +12,8 @@
  *
  * Scanner threads touch only the segments and the buffer, and only between
  * tsl_chrome_scanners_start() and tsl_chrome_scanners_finish(), which the
- * caller calls before its parse call returns.
+ * caller calls before its parse call returns. The threads are the format-
+ * neutral pool of read/tsl-scan-pool.c.
  */
 #pragma once
 
