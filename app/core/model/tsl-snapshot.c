@@ -12,6 +12,7 @@
 
 #include "tsl-flow-match.h"
 #include "tsl-hash.h"
+#include "tsl-label-store.h"
 #include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
@@ -191,12 +192,19 @@ copy_slices (TslSnapshot      *self,
   qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
 }
 
+/* A stack split before: where its frame ids start in self->frames. */
+typedef struct {
+  guint offset;
+  guint n_plus_1;   /* 0: not split yet */
+} StackOf;
+
 static void
 copy_track (TslSnapshot      *self,
             TslTrace         *trace,
             guint             track,
             TslSnapshotTrack *out,
-            GArray           *frame_offsets)
+            GArray           *frame_offsets,
+            GArray          **stacks)
 {
   TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
   TslTimeGrid *grid = tsl_trace_get_time_grid (trace);
@@ -249,7 +257,25 @@ copy_track (TslSnapshot      *self,
         }
 
       if (out->kind == TSL_TRACK_THREAD || out->kind == TSL_TRACK_ASYNC)
-        s->n_frames = split_stack (self, tsl_trace_lookup (trace, samples[i].label));
+        {
+          /* One split per distinct stack: samples of one label share its frames. */
+          guint32 label = samples[i].label;
+          GArray *memo = stacks[(label & TSL_LABEL_TAG) != 0];
+          guint at = label & ~TSL_LABEL_TAG;
+
+          if (at >= memo->len)
+            g_array_set_size (memo, at + 1);
+          if (g_array_index (memo, StackOf, at).n_plus_1 == 0)
+            {
+              s->n_frames = split_stack (self, tsl_trace_lookup (trace, label));
+              g_array_index (memo, StackOf, at) = (StackOf) { offset, s->n_frames + 1 };
+            }
+          else
+            {
+              offset = g_array_index (memo, StackOf, at).offset;
+              s->n_frames = g_array_index (memo, StackOf, at).n_plus_1 - 1;
+            }
+        }
       g_array_append_val (frame_offsets, offset);
       out->max_depth = MAX (out->max_depth, s->n_frames);
 
@@ -315,6 +341,10 @@ tsl_snapshot_new (TslTrace *trace)
 {
   TslSnapshot *self;
   g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* By label id: interned names, then the label store's (TSL_LABEL_TAG). */
+  g_autoptr(GArray) names_split = g_array_new (FALSE, TRUE, sizeof (StackOf));
+  g_autoptr(GArray) labels_split = g_array_new (FALSE, TRUE, sizeof (StackOf));
+  GArray *stacks[2] = { names_split, labels_split };
   g_autofree TslExactFlow *ends_copy = NULL;
   guint n_ends = 0;
   gint64 start = 0, end = 0;
@@ -339,7 +369,7 @@ tsl_snapshot_new (TslTrace *trace)
 
   for (guint i = 0; i < self->n_tracks; i++)
     {
-      copy_track (self, trace, i, &self->tracks[i], frame_offsets);
+      copy_track (self, trace, i, &self->tracks[i], frame_offsets, stacks);
       self->tracks[i].trace_index = i;
     }
 
