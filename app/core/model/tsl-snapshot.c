@@ -80,28 +80,30 @@ _tsl_snapshot_intern_frame (TslSnapshot *self,
   return id;
 }
 
-/* Splits "root;child;leaf" into frame ids appended to self->frames. */
+/* Splits "root;child;leaf" into frame ids appended to self->frames (sized
+ * once per stack, written in place). */
 static guint
 split_stack (TslSnapshot *self,
              const char  *label)
 {
   const char *p = label;
-  guint n = 0;
+  guint n = 1, at;
 
   if (label == NULL || *label == '\0')
     return 0;
 
-  for (;;)
+  for (const char *q = strchr (label, ';'); q != NULL; q = strchr (q + 1, ';'))
+    n++;
+  at = self->frames->len;
+  g_array_set_size (self->frames, at + n);
+  for (guint f = 0; f < n; f++)
     {
-      const char *semi = strchr (p, ';');
+      const char *semi = f + 1 < n ? strchr (p, ';') : NULL;
       gsize len = semi ? (gsize) (semi - p) : strlen (p);
-      guint32 id = _tsl_snapshot_intern_frame (self, p, len);
 
-      g_array_append_val (self->frames, id);
-      n++;
-      if (semi == NULL)
-        break;
-      p = semi + 1;
+      g_array_index (self->frames, guint32, at + f) = _tsl_snapshot_intern_frame (self, p, len);
+      if (semi != NULL)
+        p = semi + 1;
     }
 
   return n;
@@ -212,6 +214,7 @@ copy_track (TslSnapshot      *self,
   const char *process;
   gint64 width, origin = 0;
   guint n = 0;
+  guint first;
 
   samples = tsl_sampler_peek_samples (sampler, &n);
   width = tsl_sampler_get_slice_size (sampler);
@@ -230,6 +233,8 @@ copy_track (TslSnapshot      *self,
   out->events = tsl_sampler_get_events (sampler);
   out->n_samples = n;
   out->samples = g_new0 (TslSnapshotSample, n);
+  first = frame_offsets->len;
+  g_array_set_size (frame_offsets, first + n);
   out->value_min = NAN;
   out->value_max = NAN;
 
@@ -276,7 +281,7 @@ copy_track (TslSnapshot      *self,
               s->n_frames = g_array_index (memo, StackOf, at).n_plus_1 - 1;
             }
         }
-      g_array_append_val (frame_offsets, offset);
+      g_array_index (frame_offsets, guint, first + i) = offset;
       out->max_depth = MAX (out->max_depth, s->n_frames);
 
       if (!isnan (s->summary.min))
