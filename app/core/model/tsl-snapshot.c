@@ -12,7 +12,6 @@
 
 #include "tsl-flow-match.h"
 #include "tsl-hash.h"
-#include "tsl-label-store.h"
 #include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
@@ -194,19 +193,12 @@ copy_slices (TslSnapshot      *self,
   qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
 }
 
-/* A stack split before: where its frame ids start in self->frames. */
-typedef struct {
-  guint offset;
-  guint n_plus_1;   /* 0: not split yet */
-} StackOf;
-
 static void
 copy_track (TslSnapshot      *self,
             TslTrace         *trace,
             guint             track,
             TslSnapshotTrack *out,
-            GArray           *frame_offsets,
-            GArray          **stacks)
+            GArray           *frame_offsets)
 {
   TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
   TslTimeGrid *grid = tsl_trace_get_time_grid (trace);
@@ -262,25 +254,7 @@ copy_track (TslSnapshot      *self,
         }
 
       if (out->kind == TSL_TRACK_THREAD || out->kind == TSL_TRACK_ASYNC)
-        {
-          /* One split per distinct stack: samples of one label share its frames. */
-          guint32 label = samples[i].label;
-          GArray *memo = stacks[(label & TSL_LABEL_TAG) != 0];
-          guint at = label & ~TSL_LABEL_TAG;
-
-          if (at >= memo->len)
-            g_array_set_size (memo, at + 1);
-          if (g_array_index (memo, StackOf, at).n_plus_1 == 0)
-            {
-              s->n_frames = split_stack (self, tsl_trace_lookup (trace, label));
-              g_array_index (memo, StackOf, at) = (StackOf) { offset, s->n_frames + 1 };
-            }
-          else
-            {
-              offset = g_array_index (memo, StackOf, at).offset;
-              s->n_frames = g_array_index (memo, StackOf, at).n_plus_1 - 1;
-            }
-        }
+        s->n_frames = split_stack (self, tsl_trace_lookup (trace, samples[i].label));
       g_array_index (frame_offsets, guint, first + i) = offset;
       out->max_depth = MAX (out->max_depth, s->n_frames);
 
@@ -346,10 +320,6 @@ tsl_snapshot_new (TslTrace *trace)
 {
   TslSnapshot *self;
   g_autoptr(GArray) frame_offsets = g_array_new (FALSE, FALSE, sizeof (guint));
-  /* By label id: interned names, then the label store's (TSL_LABEL_TAG). */
-  g_autoptr(GArray) names_split = g_array_new (FALSE, TRUE, sizeof (StackOf));
-  g_autoptr(GArray) labels_split = g_array_new (FALSE, TRUE, sizeof (StackOf));
-  GArray *stacks[2] = { names_split, labels_split };
   g_autofree TslExactFlow *ends_copy = NULL;
   guint n_ends = 0;
   gint64 start = 0, end = 0;
@@ -374,7 +344,7 @@ tsl_snapshot_new (TslTrace *trace)
 
   for (guint i = 0; i < self->n_tracks; i++)
     {
-      copy_track (self, trace, i, &self->tracks[i], frame_offsets, stacks);
+      copy_track (self, trace, i, &self->tracks[i], frame_offsets);
       self->tracks[i].trace_index = i;
     }
 

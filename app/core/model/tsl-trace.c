@@ -1193,15 +1193,11 @@ tsl_trace_take_window (TslTrace *self,
 /* Collects the labels no sampler holds any more once a quarter more than
  * the last collection kept (at least 4096) have come in: amortised O(1) per
  * label, and the store never much larger than what the samplers hold, so
- * peak memory does not grow with the input. When a collection freed less
- * than a quarter (the samplers keep nearly every event: a short range), the
- * next waits for twice as many: each pass over the store then frees half
- * of it or more, or the store is at most twice what the samplers hold. */
+ * peak memory does not grow with the input. */
 void
 _tsl_trace_collect_labels (TslTrace *self)
 {
   g_autofree TslSampler **samplers = NULL;
-  guint before = tsl_label_store_get_size (self->labels);
   guint live;
 
   samplers = g_new (TslSampler *, MAX (self->tracks->len, 1));
@@ -1210,10 +1206,7 @@ _tsl_trace_collect_labels (TslTrace *self)
   tsl_label_store_collect (self->labels, samplers, self->tracks->len);
 
   live = tsl_label_store_get_size (self->labels);
-  if ((guint64) live * 4 > (guint64) before * 3)
-    self->next_label_collect = live + MAX (4096, live);
-  else
-    self->next_label_collect = live + MAX (4096, live / 4);
+  self->next_label_collect = live + MAX (4096, live / 4);
 }
 
 static void

@@ -23,57 +23,33 @@ typedef struct {
 struct _TslLabelStore
 {
   GPtrArray *labels;   /* index → owned Label *; [0] unused */
-  guint64   *slots;    /* 0 = empty, else the hash's low 32 bits << 32 | an index into labels */
+  guint32   *slots;    /* 0 = empty, else an index into labels */
   gsize      mask;     /* n_slots - 1; the table is at most half full */
 };
 
-/* A slot keeps the hash beside the index: a probe past another label, and
- * the re-placing when the table grows, need not read that label (a cache
- * miss each: the labels are scattered over the heap). */
-static inline guint64
-slot_of (guint64 hash,
-         guint32 index)
-{
-  return (guint64) (guint32) hash << 32 | index;
-}
-
 static void
-place (guint64 *slots,
+place (guint32 *slots,
        gsize    mask,
-       guint64  slot)
+       guint64  hash,
+       guint32  index)
 {
-  gsize i = (slot >> 32) & mask;
+  gsize i = hash & mask;
 
   while (slots[i] != 0)
     i = (i + 1) & mask;
-  slots[i] = slot;
+  slots[i] = index;
 }
 
-/* Twice the slots, from the old ones. */
 static void
 grow (TslLabelStore *self)
 {
   gsize n_slots = (self->mask + 1) * 2;
-  guint64 *old = self->slots;
 
-  self->slots = g_new0 (guint64, n_slots);
-  for (gsize i = 0; i <= self->mask; i++)
-    if (old[i] != 0)
-      place (self->slots, n_slots - 1, old[i]);
-  self->mask = n_slots - 1;
-  g_free (old);
-}
-
-/* `n_slots` slots, from the labels (their indices changed). */
-static void
-rebuild (TslLabelStore *self,
-         gsize          n_slots)
-{
   g_free (self->slots);
-  self->slots = g_new0 (guint64, n_slots);
+  self->slots = g_new0 (guint32, n_slots);
   self->mask = n_slots - 1;
   for (guint i = 1; i < self->labels->len; i++)
-    place (self->slots, self->mask, slot_of (((Label *) g_ptr_array_index (self->labels, i))->hash, i));
+    place (self->slots, self->mask, ((Label *) g_ptr_array_index (self->labels, i))->hash, i);
 }
 
 TslLabelStore *
@@ -84,7 +60,7 @@ tsl_label_store_new (void)
   self->labels = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->labels, NULL);
   self->mask = 1023;
-  self->slots = g_new0 (guint64, self->mask + 1);
+  self->slots = g_new0 (guint32, self->mask + 1);
   return self;
 }
 
@@ -108,15 +84,11 @@ tsl_label_store_intern_len (TslLabelStore *self,
   Label *label;
   gsize i;
 
-  for (i = (guint32) hash & self->mask; self->slots[i] != 0; i = (i + 1) & self->mask)
+  for (i = hash & self->mask; self->slots[i] != 0; i = (i + 1) & self->mask)
     {
-      guint32 index = (guint32) self->slots[i];
-
-      if ((self->slots[i] >> 32) != (guint32) hash)
-        continue;
-      label = g_ptr_array_index (self->labels, index);
+      label = g_ptr_array_index (self->labels, self->slots[i]);
       if (label->hash == hash && label->len == len && memcmp (label->str, str, len) == 0)
-        return index | TSL_LABEL_TAG;
+        return self->slots[i] | TSL_LABEL_TAG;
     }
 
   label = g_malloc (sizeof (Label) + len + 1);
@@ -124,7 +96,7 @@ tsl_label_store_intern_len (TslLabelStore *self,
   label->len = len;
   memcpy (label->str, str, len + 1);
   g_ptr_array_add (self->labels, label);
-  self->slots[i] = slot_of (hash, self->labels->len - 1);
+  self->slots[i] = self->labels->len - 1;
   if (self->labels->len * 2 > self->mask + 1)
     grow (self);
   return (self->labels->len - 1) | TSL_LABEL_TAG;
@@ -198,5 +170,6 @@ tsl_label_store_collect (TslLabelStore  *self,
 
   while (n_slots < (gsize) self->labels->len * 4)
     n_slots *= 2;
-  rebuild (self, n_slots);
+  self->mask = n_slots / 2 - 1;       /* grow() doubles it and re-places */
+  grow (self);
 }
