@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   bench/bench-index.py [--mb 1000] [--runs 3] [--form object|array] [--file FILE]
-#                        [--rounds R] [TIMESLICE]
+#                        [--rounds R] [--baseline OTHER] [--cached-only] [TIMESLICE]
 #
 # Generates a seeded Chrome trace with bench/gen-chrome.py (threads'
 # bursts interleave, so the file is unsorted) in a temporary directory and
@@ -22,6 +22,10 @@
 #
 # --rounds R is passed to compare (`--rounds 1`: the reads alone, without
 # the bootstrap); --file takes a trace (plain, gzip or zstd) instead.
+# --baseline OTHER also runs the cached compare with another build (say
+# main's), interleaved with TIMESLICE's, and prints after ÷ before;
+# --cached-only leaves out the compares without the index or with an empty
+# cache (the slow ones) and keeps `info` for the ratio.
 #
 # The machine is shared: the measure is CPU time (user + system of the
 # child, from getrusage) and bytes read, medians of interleaved runs; wall
@@ -75,6 +79,8 @@ def main():
     parser.add_argument('--form', default='object')
     parser.add_argument('--file', help='use this trace instead of generating one')
     parser.add_argument('--rounds', type=int, help='compare --rounds')
+    parser.add_argument('--baseline', help='another timeslice to run the cached compare with, for a before/after')
+    parser.add_argument('--cached-only', action='store_true', help='only the cached compares (and info)')
     parser.add_argument('timeslice', nargs='?', default=os.path.join(ROOT, '_build-bench', 'app', 'timeslice'))
     args = parser.parse_args()
 
@@ -103,11 +109,16 @@ def main():
                 variants = (('no index', {'TSL_NO_INDEX': '1'}),
                             ('index', {'XDG_CACHE_HOME': cold}),
                             ('cached', {'XDG_CACHE_HOME': kept}))
+                if args.cached_only:
+                    variants = variants[2:]
                 if r == 0:
                     run(argv, {'XDG_CACHE_HOME': kept})   # leaves the entry
                 for label, env in variants:
                     cpu, wall, reads = run(argv, env)
                     rows.setdefault(('compare %s / %s' % (a, b), label), []).append((cpu, wall, reads))
+                if args.baseline is not None:
+                    cpu, wall, reads = run([args.baseline] + argv[1:], {'XDG_CACHE_HOME': kept})
+                    rows.setdefault(('compare %s / %s' % (a, b), 'cached, baseline'), []).append((cpu, wall, reads))
             for label, env in (('no index', {'TSL_NO_INDEX': '1'}), ('index', {'XDG_CACHE_HOME': cold})):
                 shutil.rmtree(cold, ignore_errors=True)
                 cpu, wall, reads = run([args.timeslice, 'info', path], env)
@@ -121,17 +132,26 @@ def main():
         print('| command | variant | CPU s | × no index | wall s | bytes read per range read |')
         print('|---|---|---:|---:|---:|---|')
         for (name, label), runs in rows.items():
-            base = statistics.median(x[0] for x in rows[(name, 'no index')])
+            base = rows.get((name, 'no index'))
             cpu = statistics.median(x[0] for x in runs)
             wall = statistics.median(x[1] for x in runs)
             reads = runs[0][2]
             read_text = ', '.join('%.1f MB (%.1f %%)' % (n / 1e6, 100.0 * n / size) for n in reads) or '-'
-            print('| %s | %s | %.2f | %.3f | %.2f | %s |' % (name, label, cpu, cpu / base, wall, read_text))
+            ratio = '%.3f' % (cpu / statistics.median(x[0] for x in base)) if base else '-'
+            print('| %s | %s | %.2f | %s | %.2f | %s |' % (name, label, cpu, ratio, wall, read_text))
         info = statistics.median(x[0] for x in rows[('info (first read)', 'no index')])
+        info_wall = statistics.median(x[1] for x in rows[('info (first read)', 'no index')])
         print()
         for (name, label), runs in rows.items():
-            if name.startswith('compare') and label == 'cached':
-                print('%s, cached index: %.3f x info' % (name, statistics.median(x[0] for x in runs) / info))
+            if name.startswith('compare') and label.startswith('cached'):
+                print('%s, %s index: %.3f x info in CPU, %.3f x in wall time' %
+                      (name, label, statistics.median(x[0] for x in runs) / info,
+                       statistics.median(x[1] for x in runs) / info_wall))
+            if name.startswith('compare') and label == 'cached' and (name, 'cached, baseline') in rows:
+                before = rows[(name, 'cached, baseline')]
+                print('%s, cached: after / before = %.3f in CPU, %.3f in wall time' %
+                      (name, statistics.median(x[0] for x in runs) / statistics.median(x[0] for x in before),
+                       statistics.median(x[1] for x in runs) / statistics.median(x[1] for x in before)))
         print('info peak RSS: %.1f MiB without the index, %.1f MiB recording it' %
               (statistics.median(rss['no index']), statistics.median(rss['index'])))
     finally:

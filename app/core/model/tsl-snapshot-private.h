@@ -18,7 +18,8 @@ typedef struct {
 struct _TslSnapshot
 {
   GPtrArray        *frame_names;  /* id → name; id 0 is "" */
-  GHashTable       *frame_ids;    /* name → id */
+  guint64          *frame_slots;  /* name → id: open addressing, each slot hash << 32 | (id + 1), 0 empty */
+  guint             frame_mask;
   GArray           *frames;       /* guint32 frame ids of every sample's stack */
   TslSnapshotTrack *tracks;
   guint             n_tracks;

@@ -11,64 +11,98 @@
 #include <string.h>
 
 #include "tsl-flow-match.h"
+#include "tsl-hash.h"
 #include "tsl-snapshot-private.h"
 #include "tsl-time-math.h"
 
 
+static void
+grow_frame_slots (TslSnapshot *self)
+{
+  guint mask = self->frame_mask * 2 + 1;
+  guint64 *slots = g_new0 (guint64, (gsize) mask + 1);
+
+  for (guint i = 0; i <= self->frame_mask; i++)
+    if (self->frame_slots[i] != 0)
+      {
+        guint j = (guint) (self->frame_slots[i] >> 32) & mask;
+
+        while (slots[j] != 0)
+          j = (j + 1) & mask;
+        slots[j] = self->frame_slots[i];
+      }
+  g_free (self->frame_slots);
+  self->frame_slots = slots;
+  self->frame_mask = mask;
+}
+
+/* The frame's slot for `name`, or the empty slot where it would go. */
+static guint64 *
+find_frame_slot (TslSnapshot *self,
+                 const char  *name,
+                 gsize        len,
+                 guint32      hash)
+{
+  guint i;
+
+  for (i = hash & self->frame_mask; self->frame_slots[i] != 0; i = (i + 1) & self->frame_mask)
+    if ((guint32) (self->frame_slots[i] >> 32) == hash)
+      {
+        const char *known = g_ptr_array_index (self->frame_names, (guint32) self->frame_slots[i] - 1);
+
+        if (memcmp (known, name, len) == 0 && known[len] == '\0')
+          break;
+      }
+  return &self->frame_slots[i];
+}
+
+/* Every frame of every sample comes here, and almost all were seen: one
+ * hash of the name's bytes in place, no copy to look it up. */
 guint32
 _tsl_snapshot_intern_frame (TslSnapshot *self,
                             const char  *name,
                             gsize        len)
 {
-  g_autofree char *key = NULL;
-  char local[128];
-  gpointer id;
+  guint32 hash = (guint32) tsl_hash_bytes (name, len);
+  guint64 *slot = find_frame_slot (self, name, len, hash);
+  guint32 id;
 
-  /* Every frame of every sample comes here, and almost all were seen: the
-   * lookup of a short name needs no copy on the heap. */
-  if (len < sizeof local)
-    {
-      memcpy (local, name, len);
-      local[len] = '\0';
-      if (g_hash_table_lookup_extended (self->frame_ids, local, NULL, &id))
-        return GPOINTER_TO_UINT (id);
-      key = g_strdup (local);
-    }
-  else
-    {
-      key = g_strndup (name, len);
-      if (g_hash_table_lookup_extended (self->frame_ids, key, NULL, &id))
-        return GPOINTER_TO_UINT (id);
-    }
+  if (*slot != 0)
+    return (guint32) *slot - 1;
 
-  g_ptr_array_add (self->frame_names, key);
-  g_hash_table_insert (self->frame_ids, key, GUINT_TO_POINTER (self->frame_names->len - 1));
-  g_steal_pointer (&key);
-  return self->frame_names->len - 1;
+  id = self->frame_names->len;
+  g_ptr_array_add (self->frame_names, g_strndup (name, len));
+  *slot = (guint64) hash << 32 | (id + 1);
+  /* At most half full. */
+  if (2 * self->frame_names->len > self->frame_mask)
+    grow_frame_slots (self);
+  return id;
 }
 
-/* Splits "root;child;leaf" into frame ids appended to self->frames. */
+/* Splits "root;child;leaf" into frame ids appended to self->frames (sized
+ * once per stack, written in place). */
 static guint
 split_stack (TslSnapshot *self,
              const char  *label)
 {
   const char *p = label;
-  guint n = 0;
+  guint n = 1, at;
 
   if (label == NULL || *label == '\0')
     return 0;
 
-  for (;;)
+  for (const char *q = strchr (label, ';'); q != NULL; q = strchr (q + 1, ';'))
+    n++;
+  at = self->frames->len;
+  g_array_set_size (self->frames, at + n);
+  for (guint f = 0; f < n; f++)
     {
-      const char *semi = strchr (p, ';');
+      const char *semi = f + 1 < n ? strchr (p, ';') : NULL;
       gsize len = semi ? (gsize) (semi - p) : strlen (p);
-      guint32 id = _tsl_snapshot_intern_frame (self, p, len);
 
-      g_array_append_val (self->frames, id);
-      n++;
-      if (semi == NULL)
-        break;
-      p = semi + 1;
+      g_array_index (self->frames, guint32, at + f) = _tsl_snapshot_intern_frame (self, p, len);
+      if (semi != NULL)
+        p = semi + 1;
     }
 
   return n;
@@ -172,6 +206,7 @@ copy_track (TslSnapshot      *self,
   const char *process;
   gint64 width, origin = 0;
   guint n = 0;
+  guint first;
 
   samples = tsl_sampler_peek_samples (sampler, &n);
   width = tsl_sampler_get_slice_size (sampler);
@@ -190,6 +225,8 @@ copy_track (TslSnapshot      *self,
   out->events = tsl_sampler_get_events (sampler);
   out->n_samples = n;
   out->samples = g_new0 (TslSnapshotSample, n);
+  first = frame_offsets->len;
+  g_array_set_size (frame_offsets, first + n);
   out->value_min = NAN;
   out->value_max = NAN;
 
@@ -218,7 +255,7 @@ copy_track (TslSnapshot      *self,
 
       if (out->kind == TSL_TRACK_THREAD || out->kind == TSL_TRACK_ASYNC)
         s->n_frames = split_stack (self, tsl_trace_lookup (trace, samples[i].label));
-      g_array_append_val (frame_offsets, offset);
+      g_array_index (frame_offsets, guint, first + i) = offset;
       out->max_depth = MAX (out->max_depth, s->n_frames);
 
       if (!isnan (s->summary.min))
@@ -270,7 +307,8 @@ _tsl_snapshot_alloc (void)
   TslSnapshot *self = g_atomic_rc_box_new0 (TslSnapshot);
 
   self->frame_names = g_ptr_array_new_with_free_func (g_free);
-  self->frame_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->frame_mask = 255;
+  self->frame_slots = g_new0 (guint64, self->frame_mask + 1);
   /* Reserved so that data is never NULL: samples without frames still point into it. */
   self->frames = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 16);
   _tsl_snapshot_intern_frame (self, "", 0);
@@ -381,7 +419,7 @@ snapshot_clear (gpointer data)
   for (guint i = 0; i < self->n_parts; i++)
     g_free (self->parts[i].name);
   g_free (self->parts);
-  g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+  g_clear_pointer (&self->frame_slots, g_free);
   g_clear_pointer (&self->frame_names, g_ptr_array_unref);
   g_clear_pointer (&self->frames, g_array_unref);
 }
@@ -426,7 +464,11 @@ guint32
 tsl_snapshot_find_frame (TslSnapshot *self,
                          const char  *name)
 {
-  return GPOINTER_TO_UINT (g_hash_table_lookup (self->frame_ids, name));
+  gsize len = strlen (name);
+  guint64 slot = *find_frame_slot (self, name, len, (guint32) tsl_hash_bytes (name, len));
+
+  /* Not there: 0, the "" frame's id, as before. */
+  return slot != 0 ? (guint32) slot - 1 : 0;
 }
 
 gint64

@@ -124,6 +124,18 @@ ensure_track (GHashTable             *by_key,
   return td;
 }
 
+static inline void
+frame_hit (Frame   *frame,
+           guint    side,
+           guint32  position)
+{
+  /* A recursive stack names a frame twice; it is one sample holding it. */
+  if (frame->last[side] == position + 1)
+    return;
+  frame->last[side] = position + 1;
+  g_array_append_val (frame->hits[side], position);
+}
+
 static Frame *
 add_frame_hit (TrackData  *td,
                guint       side,
@@ -145,15 +157,13 @@ add_frame_hit (TrackData  *td,
       g_hash_table_insert (td->frame_ids, frame->name, frame);
     }
 
-  /* A recursive stack names a frame twice; it is one sample holding it. */
-  if (frame->last[side] == position + 1)
-    return frame;
-  frame->last[side] = position + 1;
-  g_array_append_val (frame->hits[side], position);
+  frame_hit (frame, side, position);
   return frame;
 }
 
-/* Adds the samples of `snapshot` with a time in [lo, hi) as side `side`. */
+/* Adds the samples of `snapshot` with a time in [lo, hi) as side `side`.
+ * A track's frames are found by the snapshot's frame id, each name looked
+ * up once per track rather than once per sample holding it. */
 static void
 collect_side (GHashTable  *by_key,
               GPtrArray   *tracks,
@@ -162,6 +172,9 @@ collect_side (GHashTable  *by_key,
               gint64       lo,
               gint64       hi)
 {
+  g_autoptr(GPtrArray) by_id = g_ptr_array_new ();   /* frame id → Frame *, of the current track */
+  g_autoptr(GArray) used = g_array_new (FALSE, FALSE, sizeof (guint32));
+
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {
       const TslSnapshotTrack *t = tsl_snapshot_get_track (snapshot, i);
@@ -181,7 +194,21 @@ collect_side (GHashTable  *by_key,
               Frame *leaf = NULL;
 
               for (guint f = 0; f < s->n_frames; f++)
-                leaf = add_frame_hit (td, side, tsl_snapshot_get_frame_name (snapshot, s->frames[f]), position);
+                {
+                  guint32 id = s->frames[f];
+
+                  if (id >= by_id->len)
+                    g_ptr_array_set_size (by_id, id + 1);
+                  leaf = g_ptr_array_index (by_id, id);
+                  if (leaf == NULL)
+                    {
+                      leaf = add_frame_hit (td, side, tsl_snapshot_get_frame_name (snapshot, id), position);
+                      by_id->pdata[id] = leaf;
+                      g_array_append_val (used, id);
+                    }
+                  else
+                    frame_hit (leaf, side, position);
+                }
               /* A kept span's value is its own duration: its innermost frame's. */
               if (td->durations && leaf != NULL && !isnan (s->value))
                 g_array_append_val (leaf->durations[side], s->value);
@@ -194,6 +221,10 @@ collect_side (GHashTable  *by_key,
           if (!isnan (s->summary.min))
             g_array_append_val (td->sums[side], s->summary.sum);
         }
+
+      for (guint u = 0; u < used->len; u++)
+        by_id->pdata[g_array_index (used, guint32, u)] = NULL;
+      g_array_set_size (used, 0);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tsl-hash.h"
 #include "tsl-range-stats.h"
 #include "tsl-rng.h"
 #include "tsl-time-math.h"
@@ -36,7 +37,6 @@ struct _TslRangeStats {
   gint64      hi;
   gint64      grid_hi;
   GPtrArray  *tracks;     /* TslRangeTrack *, by the trace's track index (NULL: none yet) */
-  GString    *scratch;
   guint64     stamp;
   TslRng      rng;
   gint64      data_end;
@@ -47,6 +47,15 @@ struct _TslRangeStats {
   guint64     folded;
   GHashTable *folded_paths; /* distinct paths folded (counted up to a bound) */
 };
+
+/* A function's slot in its track's table: every span looks up its own
+ * name and its parent's, so the lookup hashes the name's bytes in place
+ * (no copy to terminate it) and compares them only on a full hash match. */
+typedef struct {
+  guint64       hash;
+  TslRangeFunc *func;   /* NULL: empty */
+  gsize         len;
+} FuncSlot;
 
 static void
 func_free (gpointer data)
@@ -80,6 +89,7 @@ track_free (gpointer data)
   g_clear_pointer (&t->path_ids, g_hash_table_unref);
   g_ptr_array_unref (t->funcs);
   g_hash_table_unref (t->func_ids);
+  g_free (t->func_slots);
   g_array_unref (t->gaps);
   g_free (t);
 }
@@ -112,6 +122,8 @@ get_track (TslRangeStats *self,
   t->max = -INFINITY;
   t->funcs = g_ptr_array_new_with_free_func (func_free);
   t->func_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  t->func_mask = 63;
+  t->func_slots = g_new0 (FuncSlot, t->func_mask + 1);
   t->gaps = g_array_new (FALSE, FALSE, sizeof (double));
   /* The reader names the format before its first event. */
   self->collapsed = g_strcmp0 (tsl_trace_get_format (self->trace), "collapsed") == 0;
@@ -126,25 +138,49 @@ get_track (TslRangeStats *self,
   return t;
 }
 
+static void
+grow_funcs (TslRangeTrack *t)
+{
+  guint mask = t->func_mask * 2 + 1;
+  FuncSlot *old = t->func_slots, *slots = g_new0 (FuncSlot, mask + 1);
+
+  for (guint i = 0; i <= t->func_mask; i++)
+    if (old[i].func != NULL)
+      {
+        guint j = (guint) old[i].hash & mask;
+
+        while (slots[j].func != NULL)
+          j = (j + 1) & mask;
+        slots[j] = old[i];
+      }
+  g_free (old);
+  t->func_slots = slots;
+  t->func_mask = mask;
+}
+
 static TslRangeFunc *
 get_func (TslRangeTrack *t,
           const char    *name,
-          gsize          len,
-          GString       *scratch)
+          gsize          len)
 {
+  guint64 hash = tsl_hash_bytes (name, len);
+  FuncSlot *slots = t->func_slots;
   TslRangeFunc *f;
+  guint i;
 
-  g_string_truncate (scratch, 0);
-  g_string_append_len (scratch, name, len);
-  f = g_hash_table_lookup (t->func_ids, scratch->str);
-  if (f != NULL)
-    return f;
+  for (i = (guint) hash & t->func_mask; slots[i].func != NULL; i = (i + 1) & t->func_mask)
+    if (slots[i].hash == hash && slots[i].len == len && memcmp (slots[i].func->name, name, len) == 0)
+      return slots[i].func;
 
   f = g_new0 (TslRangeFunc, 1);
-  f->name = g_strdup (scratch->str);
+  f->name = g_strndup (name, len);
   f->durations = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (t->funcs, f);
   g_hash_table_insert (t->func_ids, f->name, f);
+  slots[i] = (FuncSlot) { hash, f, len };
+  /* At most half full. */
+  if (2 * t->funcs->len > t->func_mask)
+    grow_funcs (t);
   return f;
 }
 
@@ -255,7 +291,7 @@ span_event (TslRangeStats *self,
       p = semi + 1;
     }
 
-  f = get_func (t, leaf, leaf_len, self->scratch);
+  f = get_func (t, leaf, leaf_len);
   f->calls++;
   f->block_calls[j]++;
   f->self_ns += ns;
@@ -269,7 +305,7 @@ span_event (TslRangeStats *self,
   add_duration (self, f, ns);
 
   if (parent != NULL)
-    get_func (t, parent, parent_len, self->scratch)->self_ns -= ns;
+    get_func (t, parent, parent_len)->self_ns -= ns;
 }
 
 static void
@@ -287,7 +323,7 @@ sample_event (TslRangeStats *self,
     {
       const char *semi = strchr (p, ';');
       gsize len = semi != NULL ? (gsize) (semi - p) : strlen (p);
-      TslRangeFunc *f = get_func (t, p, len, self->scratch);
+      TslRangeFunc *f = get_func (t, p, len);
 
       /* A recursive stack holds a name twice: one sample. */
       if (f->stamp != self->stamp)
@@ -411,7 +447,6 @@ tsl_range_stats_new (TslTrace *trace,
   self->hi = hi;
   self->grid_hi = MAX (grid_hi, lo + 1);
   self->tracks = g_ptr_array_new_with_free_func (track_free);
-  self->scratch = g_string_new (NULL);
   self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
   tsl_trace_set_event_func (trace, on_event, self);
@@ -489,7 +524,6 @@ tsl_range_stats_free (TslRangeStats *self)
     tsl_trace_set_event_func (self->trace, NULL, NULL);
   g_object_unref (self->trace);
   g_ptr_array_unref (self->tracks);
-  g_string_free (self->scratch, TRUE);
   g_hash_table_unref (self->folded_paths);
   g_free (self);
 }

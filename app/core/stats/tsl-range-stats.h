@@ -79,7 +79,9 @@ typedef struct {
   GPtrArray    *funcs;         /* TslRangeFunc *, sorted by name after finish */
   GPtrArray    *paths;         /* TslRangePath * (keep_paths), in order of appearance */
   /* internal */
-  GHashTable   *func_ids;
+  GHashTable   *func_ids;      /* name → TslRangeFunc, for lookups after the read */
+  gpointer      func_slots;    /* the per-event lookup: open addressing by the name's bytes */
+  guint         func_mask;
   GHashTable   *path_ids;
   gboolean      has_prev;
   gint64        prev_ns;
