@@ -10,11 +10,16 @@
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+#include <glib/gstdio.h>
 
 #include <json-glib/json-glib.h>
 
 #include "tsl-budget.h"
 #include "tsl-compare.h"
+#include "tsl-compare-private.h"
 #include "tsl-csv-writer.h"
 #include "tsl-read-stream.h"
 #include "tsl-trace.h"
@@ -533,13 +538,72 @@ test_budget_held_elsewhere (void)
   g_assert_no_error (error);
   g_assert_cmpuint (alone->len, >, 4);
 
-  /* Another operation in flight holds all that is left. */
+  /* Another operation in flight holds all that is left; the ranges are
+   * read again, not taken from the cache of range reads. */
+  _tsl_compare_forget_reads ();
   held = tsl_budget_get_limit (budget) - tsl_budget_get_used (budget);
   tsl_budget_take (budget, held);
   crowded = tsl_compare_run (request, NULL, NULL, &error);
   tsl_budget_give (budget, held);
   g_assert_no_error (error);
   assert_same_rows (alone, crowded);
+}
+
+/* A range read again with the same file, range and parameters comes from
+ * the cache of range reads, with the same rows; a file that changed, or
+ * another range, is read again. */
+static void
+test_read_cache (void)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "compare", "trace.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GPtrArray) touched = NULL;
+  g_autoptr(GPtrArray) other_b = NULL;
+  g_autoptr(GError) error = NULL;
+  struct utimbuf times;
+  guint64 hits;
+  gsize len;
+  int fd;
+
+  g_assert_true (g_file_get_contents (fixture, &text, &len, NULL));
+  fd = g_file_open_tmp ("tsl-read-cache-XXXXXX.json", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  request->path = g_strdup (path);
+  request->rounds = 200;
+  g_assert_true (tsl_range_spec_parse ("0%..50%", &request->a, NULL));
+  g_assert_true (tsl_range_spec_parse ("50%..100%", &request->b, NULL));
+
+  _tsl_compare_forget_reads ();
+  hits = _tsl_compare_get_read_hits ();
+  first = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits);
+  again = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits + 2);
+  assert_same_rows (first, again);
+
+  /* Another mtime: both ranges are read again. */
+  times.actime = times.modtime = time (NULL) - 3600;
+  g_assert_cmpint (g_utime (path, &times), ==, 0);
+  touched = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits + 2);
+  assert_same_rows (first, touched);
+
+  /* Another B: only A is taken from the cache. */
+  g_assert_true (tsl_range_spec_parse ("60%..100%", &request->b, NULL));
+  other_b = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits + 3);
+  g_unlink (path);
+  _tsl_compare_forget_reads ();
 }
 
 static void
@@ -764,6 +828,7 @@ main (int   argc,
   g_test_add_func ("/compare/fixture/trace", test_fixture_trace);
   g_test_add_func ("/compare/budget-held-elsewhere", test_budget_held_elsewhere);
   g_test_add_func ("/compare/async", test_async);
+  g_test_add_func ("/compare/read-cache", test_read_cache);
   g_test_add_func ("/compare/cli", test_cli);
   g_test_add_func ("/compare/csv-number", test_csv_number);
 

@@ -85,6 +85,11 @@ GPtrArray        *_tsl_compare_run_keeping_reads (const TslCompareRequest *reque
                                                  GPtrArray               *warnings,
                                                  GError                 **error);
 
+/* The cache of range reads (tsl-compare-run.c): emptied, for tests that
+ * must read again; and how many reads it has answered. */
+void              _tsl_compare_forget_reads     (void);
+guint64           _tsl_compare_get_read_hits    (void);
+
 /* Rows from block aggregates (y over x per block; value = Σy/Σx × scale),
  * the table's methods: the blocks' t test, or for counts the exact
  * conditional test unless the blocks are overdispersed. */

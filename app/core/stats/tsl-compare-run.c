@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "tsl-chunk-index.h"
 #include "tsl-compare-private.h"
@@ -398,11 +399,141 @@ typedef struct {
   GError                  *error;
 } RangeRead;
 
+/* The last range reads of this process, for the next request: the window
+ * reads range A for its summary, its compare and its flame graph, and again
+ * with every new B. A read is used again only for the same file, unchanged
+ * (device, inode, size, mtime, before and after the read), and the same
+ * range, grid, K, seed, paths and memory share, so it gives what reading
+ * again would. Its stats and snapshot never change once made. */
+#define READ_CACHE_SIZE 3
+
+typedef struct {
+  char          *path;
+  GStatBuf       st;
+  gint64         lo;
+  gint64         hi;
+  gint64         grid_hi;
+  guint          k;
+  guint64        seed;
+  guint          max_paths;
+  guint64        budget;
+  guint64        used;      /* when last used, for replacing the oldest */
+  TslSnapshot   *snapshot;
+  TslRangeStats *stats;
+} CachedRead;
+
+static GMutex read_cache_lock;
+static CachedRead read_cache[READ_CACHE_SIZE];
+static guint64 read_cache_clock;
+static guint64 read_cache_hits;
+
+static gboolean
+same_file (const GStatBuf *a,
+           const GStatBuf *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static gboolean
+cached_read_matches (const CachedRead *c,
+                     const RangeRead  *rr,
+                     const GStatBuf   *st)
+{
+  return c->path != NULL && g_str_equal (c->path, rr->path) && same_file (&c->st, st) &&
+         c->lo == rr->lo && c->hi == rr->hi && c->grid_hi == rr->grid_hi &&
+         c->k == rr->request->k && c->seed == rr->request->seed &&
+         c->max_paths == rr->request->max_paths && c->budget == tsl_budget_get_limit (rr->budget);
+}
+
+static void
+cached_read_clear (CachedRead *c)
+{
+  g_clear_pointer (&c->path, g_free);
+  g_clear_pointer (&c->snapshot, tsl_snapshot_unref);
+  g_clear_pointer (&c->stats, tsl_range_stats_unref);
+}
+
+static gboolean
+read_cache_lookup (RangeRead      *rr,
+                   const GStatBuf *st)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&read_cache_lock);
+  for (guint i = 0; i < READ_CACHE_SIZE && !found; i++)
+    if (cached_read_matches (&read_cache[i], rr, st))
+      {
+        read_cache[i].used = ++read_cache_clock;
+        rr->snapshot = tsl_snapshot_ref (read_cache[i].snapshot);
+        rr->stats = tsl_range_stats_ref (read_cache[i].stats);
+        read_cache_hits++;
+        found = TRUE;
+      }
+  g_mutex_unlock (&read_cache_lock);
+  return found;
+}
+
+static void
+read_cache_store (const RangeRead *rr,
+                  const GStatBuf  *st)
+{
+  CachedRead *oldest = &read_cache[0];
+
+  g_mutex_lock (&read_cache_lock);
+  for (guint i = 0; i < READ_CACHE_SIZE; i++)
+    {
+      if (cached_read_matches (&read_cache[i], rr, st))
+        {
+          oldest = NULL;   /* another thread read it meanwhile */
+          break;
+        }
+      if (read_cache[i].used < oldest->used)
+        oldest = &read_cache[i];
+    }
+  if (oldest != NULL)
+    {
+      cached_read_clear (oldest);
+      *oldest = (CachedRead) { g_strdup (rr->path), *st, rr->lo, rr->hi, rr->grid_hi, rr->request->k,
+                               rr->request->seed, rr->request->max_paths, tsl_budget_get_limit (rr->budget),
+                               ++read_cache_clock, tsl_snapshot_ref (rr->snapshot),
+                               tsl_range_stats_ref (rr->stats) };
+    }
+  g_mutex_unlock (&read_cache_lock);
+}
+
+void
+_tsl_compare_forget_reads (void)
+{
+  g_mutex_lock (&read_cache_lock);
+  for (guint i = 0; i < READ_CACHE_SIZE; i++)
+    cached_read_clear (&read_cache[i]);
+  g_mutex_unlock (&read_cache_lock);
+}
+
+guint64
+_tsl_compare_get_read_hits (void)
+{
+  guint64 hits;
+
+  g_mutex_lock (&read_cache_lock);
+  hits = read_cache_hits;
+  g_mutex_unlock (&read_cache_lock);
+  return hits;
+}
+
 static gpointer
 read_range (gpointer data)
 {
   RangeRead *rr = data;
-  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
+  g_autoptr(TslTrace) trace = NULL;
+  GStatBuf before, after;
+  gboolean keyed = g_stat (rr->path, &before) == 0;
+
+  if (keyed && read_cache_lookup (rr, &before))
+    return NULL;
+
+  trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
   /* Its part of the first pass's budget: together they stay within what
    * the process may take. */
@@ -418,6 +549,8 @@ read_range (gpointer data)
     {
       tsl_range_stats_finish (rr->stats);
       rr->snapshot = tsl_snapshot_new (trace);
+      if (keyed && g_stat (rr->path, &after) == 0 && same_file (&before, &after))
+        read_cache_store (rr, &after);
     }
 
   return NULL;
@@ -833,7 +966,7 @@ run (const TslCompareRequest *request,
 
 out:
   for (guint s = 0; s < 2; s++)
-    g_clear_pointer (&reads[s].stats, tsl_range_stats_free);
+    g_clear_pointer (&reads[s].stats, tsl_range_stats_unref);
   if (!ok || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
@@ -1033,7 +1166,7 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
     ok = FALSE;
 
   for (guint s = 0; s < 2; s++)
-    g_clear_pointer (&reads[s].stats, tsl_range_stats_free);
+    g_clear_pointer (&reads[s].stats, tsl_range_stats_unref);
   return ok;
 }
 
@@ -1041,5 +1174,5 @@ void
 _tsl_exact_reads_clear (TslExactReads *reads)
 {
   for (guint s = 0; s < 2; s++)
-    g_clear_pointer (&reads->stats[s], tsl_range_stats_free);
+    g_clear_pointer (&reads->stats[s], tsl_range_stats_unref);
 }

@@ -32,6 +32,7 @@ gap_ns (double gap)
 #define MAX_GAPS 2049
 
 struct _TslRangeStats {
+  gint        ref_count;
   TslTrace   *trace;
   gint64      lo;
   gint64      hi;
@@ -442,6 +443,7 @@ tsl_range_stats_new (TslTrace *trace,
 {
   TslRangeStats *self = g_new0 (TslRangeStats, 1);
 
+  self->ref_count = 1;
   self->trace = g_object_ref (trace);
   self->lo = lo;
   self->hi = hi;
@@ -513,16 +515,27 @@ tsl_range_stats_finish (TslRangeStats *self)
       if (t->has_prev)
         hold_previous (t, MIN (self->hi, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns))));
     }
+  /* Everything is copied out: the range's samples need not outlive it. */
+  g_clear_object (&self->trace);
+}
+
+TslRangeStats *
+tsl_range_stats_ref (TslRangeStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_int_inc (&self->ref_count);
+  return self;
 }
 
 void
-tsl_range_stats_free (TslRangeStats *self)
+tsl_range_stats_unref (TslRangeStats *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   if (!self->finished)
     tsl_trace_set_event_func (self->trace, NULL, NULL);
-  g_object_unref (self->trace);
+  g_clear_object (&self->trace);
   g_ptr_array_unref (self->tracks);
   g_hash_table_unref (self->folded_paths);
   g_free (self);

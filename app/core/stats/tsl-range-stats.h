@@ -108,9 +108,12 @@ void              tsl_range_stats_keep_paths    (TslRangeStats   *self,
  * they would have gone. */
 guint64           tsl_range_stats_get_folded    (TslRangeStats   *self,
                                                  guint64         *n_paths);
-/* After the read: the last points' hold, names, sorting; detaches. */
+/* After the read: the last points' hold, names, sorting; detaches. Once
+ * finished the figures never change, so finished stats can be shared
+ * (the compare's cache of range reads, tsl-compare-run.c). */
 void              tsl_range_stats_finish        (TslRangeStats   *self);
-void              tsl_range_stats_free          (TslRangeStats   *self);
+TslRangeStats    *tsl_range_stats_ref           (TslRangeStats   *self);
+void              tsl_range_stats_unref         (TslRangeStats   *self);
 
 guint             tsl_range_stats_get_n_tracks  (TslRangeStats   *self);
 const TslRangeTrack *tsl_range_stats_get_track  (TslRangeStats   *self,
@@ -123,6 +126,6 @@ double            tsl_range_stats_block_ns      (TslRangeStats   *self,
                                                  guint            i,
                                                  gint64           end);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslRangeStats, tsl_range_stats_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslRangeStats, tsl_range_stats_unref)
 
 G_END_DECLS

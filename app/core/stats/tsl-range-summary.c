@@ -195,7 +195,7 @@ tsl_range_summary_run (const TslCompareRequest *request,
       if (length_ns != NULL)
         *length_ns = length;
     }
-  tsl_range_stats_free (stats);
+  tsl_range_stats_unref (stats);
 
   return ok ? g_steal_pointer (&rows) : NULL;
 }
