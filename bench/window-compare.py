@@ -29,6 +29,7 @@ import time
 
 LOADED = re.compile(r"loaded: (\d+) events")
 COMPARED = re.compile(r"compare: (\d+) rows, ([0-9.]+) ms")
+DRAWN = re.compile(r"compare: the first rows drawn, ([0-9.]+) ms")
 
 
 def xdo(*args):
@@ -139,10 +140,20 @@ def main():
             m, t = log.wait_for(COMPARED, 120)
             if m is None:
                 sys.exit("window-compare: no compare result within 120 s")
-            result["runs"].append({"b_percent": start, "rows": int(m.group(1)),
-                                   "window_ms": float(m.group(2)),
-                                   "outside_ms": round((t - released) * 1000, 1)})
+            run = {"b_percent": start, "rows": int(m.group(1)), "window_ms": float(m.group(2)),
+                   "outside_ms": round((t - released) * 1000, 1)}
+            # A table of more than a screen is drawn in two steps: the
+            # window logs when its first rows were painted.
+            d, td = log.wait_for(DRAWN, 2)
+            if d is not None:
+                run["drawn_ms"] = float(d.group(1))
+                run["drawn_outside_ms"] = round((td - released) * 1000, 1)
+            result["runs"].append(run)
+            if os.environ.get("WC_SHOT"):  # WC_SHOT=PREFIX: the screen at the result and 1 s later
+                subprocess.run(["import", "-window", "root", "%s-%d-first.png" % (os.environ["WC_SHOT"], start)])
             time.sleep(1.0)
+            if os.environ.get("WC_SHOT"):
+                subprocess.run(["import", "-window", "root", "%s-%d-later.png" % (os.environ["WC_SHOT"], start)])
         if perf is not None:
             perf.send_signal(2)
             perf.wait(30)
