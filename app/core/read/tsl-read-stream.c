@@ -202,18 +202,20 @@ feed_range (TslReader *reader,
   return TRUE;
 }
 
-/* A range read's feeds, two of FEED_BYTES; read ahead only on a regular
- * file, where a read does not wait for a writer. */
+/* A range read's feeds, two of FEED_BYTES; read ahead only into plain
+ * text of a regular file, where a read does not wait for a writer
+ * (compressed input is read in runs of its own, read_compressed_run()). */
 static void
 range_feed_init (Feed         *feed,
                  TslReader    *reader,
                  GInputStream *stream,
+                 gboolean      ahead,
                  GCancellable *cancellable)
 {
   *feed = (Feed) { .stream = stream, .cancellable = cancellable };
   feed->bufs = g_malloc (2 * FEED_BYTES);
   feed->buf = feed->bufs;
-  if (is_regular_file (stream, cancellable))
+  if (ahead && is_regular_file (stream, cancellable))
     tsl_reader_set_idle_func (reader, read_ahead, feed);
 }
 
@@ -328,7 +330,6 @@ read_indexed (TslTrace         *trace,
               GError          **error)
 {
   g_autoptr(TslReader) reader = tsl_reader_new (trace, display_name);
-  g_autofree guint8 *buf = NULL;
   Feed feed;
   guint n = tsl_chunk_index_get_n_chunks (index);
   guint64 total = tsl_chunk_index_get_chunk_end (index, n - 1);
@@ -341,13 +342,7 @@ read_indexed (TslTrace         *trace,
 
   if (threads != TSL_READER_THREADS_DEFAULT)
     tsl_reader_set_threads (reader, threads);
-  if (compressed)
-    {
-      buf = g_malloc (FEED_BYTES);
-      feed = (Feed) { .stream = stream, .cancellable = cancellable };
-    }
-  else
-    range_feed_init (&feed, reader, stream, cancellable);
+  range_feed_init (&feed, reader, stream, !compressed, cancellable);
   tsl_trace_get_time_filter (trace, &lo, &hi);
   /* Times are relative to the whole file's start, as in a whole read. */
   tsl_chunk_index_get_span (index, &start, &end);
@@ -364,9 +359,12 @@ read_indexed (TslTrace         *trace,
         continue;
       if (compressed)
         {
-          if (!read_compressed_run (reader, trace, stream, buf, index, display_name, i, next, lo, hi,
+          if (!read_compressed_run (reader, trace, stream, feed.bufs, index, display_name, i, next, lo, hi,
                                     &next, &done, &compressed_read, cancellable, error))
-            return FALSE;
+            {
+              range_feed_clear (&feed);
+              return FALSE;
+            }
           i = next - 1;
           if (progress != NULL)
             progress (done, total, tsl_trace_get_events (trace), user_data);
@@ -867,7 +865,7 @@ tsl_read_path_part (TslTrace    *trace,
     return TRUE;   /* more parts than chunks: this one is empty */
 
   reader = tsl_reader_new (trace, path);
-  range_feed_init (&feed, reader, G_INPUT_STREAM (stream), NULL);
+  range_feed_init (&feed, reader, G_INPUT_STREAM (stream), TRUE, NULL);
   if (first > 0)
     {
       /* Before the part: the head for its header, and every chunk that made

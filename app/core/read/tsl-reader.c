@@ -559,41 +559,14 @@ sniff (TslReader     *self,
  * Offsets are in decoded UTF-8 text (UTF-16 and a BOM get no index). Plain
  * text is resumed at any offset; compressed input only at an access point
  * of its decompressor, so a checkpoint there follows the point. */
-/* Line and column of buf[at], at or before `consumed`, the position the
- * text position has advanced to; column0 is that of buf[0]. Only the bytes
- * from `at` on are counted (the part a checkpoint steps back). */
-static void
-position_back (const TslTextPosition *pos,
-               const guint8          *buf,
-               gsize                  at,
-               gsize                  consumed,
-               guint64                column0,
-               guint64               *line,
-               guint64               *column)
-{
-  const guint8 *nl;
-  guint64 k = 0;
-
-  for (const guint8 *p = buf + at; (p = memchr (p, '\n', buf + consumed - p)) != NULL; p++)
-    k++;
-  *line = pos->line - k;
-  if (k == 0)
-    {
-      *column = pos->column - (consumed - at);
-      return;
-    }
-  nl = at > 0 ? memrchr (buf, '\n', at) : NULL;
-  *column = nl != NULL ? (guint64) (buf + at - nl) : column0 + at;
-}
-
 static void
 note_checkpoint (TslReader    *self,
                  const guint8 *buf,
                  gsize         consumed,
-                 gboolean      at_eof,
-                 guint64       column0)
+                 gboolean      at_eof)
 {
   TslCheckpoint answer;
+  guint64 line, column;
   gsize back = 0;
   guint64 point_out = 0;
 
@@ -632,9 +605,7 @@ note_checkpoint (TslReader    *self,
           if (self->index_point->len == 0)
             return;
         }
-      guint64 line, column;
-
-      position_back (&self->ctx.pos, buf, consumed - back, consumed, column0, &line, &column);
+      tsl_text_position_locate_back (&self->ctx.pos, back, &line, &column);
       tsl_chunk_index_add (self->index, self->trace, self->text_offset - back, line, column,
                            self->index_state->data, self->index_state->len,
                            self->index_point->data, self->index_point->len);
@@ -671,8 +642,6 @@ run_format (TslReader     *self,
   /* An empty GByteArray has a NULL data pointer; formats do arithmetic on buf. */
   if (buf == NULL)
     buf = (const guint8 *) "";
-  guint64 column0 = self->ctx.pos.column;
-
   tsl_text_position_set_buffer (&self->ctx.pos, buf, len);
   *consumed = self->format->parse (self->state, buf, len, at_eof, error);
   if (*consumed < 0)
@@ -684,7 +653,7 @@ run_format (TslReader     *self,
   tsl_text_position_advance (&self->ctx.pos, *consumed);
   self->text_offset += *consumed;
   if (self->index != NULL)
-    note_checkpoint (self, buf, *consumed, at_eof, column0);
+    note_checkpoint (self, buf, *consumed, at_eof);
   return TRUE;
 }
 

@@ -76,6 +76,8 @@ tsl_text_position_set_buffer (TslTextPosition *self,
 {
   self->buf = buf;
   self->len = len;
+  self->buf_column = self->column;
+  self->consumed = 0;
   self->counted = 0;
   self->counted_lines = 0;
   self->memo_offset = G_MAXSIZE;
@@ -178,4 +180,30 @@ tsl_text_position_advance (TslTextPosition *self,
     }
   else
     self->column += consumed;
+  self->consumed = consumed;
+}
+
+void
+tsl_text_position_locate_back (TslTextPosition *self,
+                               gsize            back,
+                               guint64         *line,
+                               guint64         *column)
+{
+  const guint8 *at = self->buf + self->consumed - back;
+  const guint8 *end = self->buf + self->consumed;
+  const guint8 *nl;
+  guint64 k = 0;
+
+  g_return_if_fail (back <= self->consumed);
+
+  for (const guint8 *p = at; (p = memchr (p, '\n', end - p)) != NULL; p++)
+    k++;
+  *line = self->line - k;
+  if (k == 0)
+    {
+      *column = self->column - back;
+      return;
+    }
+  nl = at > self->buf ? memrchr (self->buf, '\n', at - self->buf) : NULL;
+  *column = nl != NULL ? (guint64) (at - nl) : self->buf_column + (at - self->buf);
 }

@@ -15,9 +15,11 @@ G_BEGIN_DECLS
 typedef struct {
   guint64       line;
   guint64       column;
-  /* The current buffer. */
+  /* The current buffer, the column of its first byte, what was consumed. */
   const guint8 *buf;
   gsize         len;
+  guint64       buf_column;
+  gsize         consumed;
   /* Newlines of buf[0, counted), counted ahead in idle time: how many, and
    * the offset after the last. */
   gsize         counted;
@@ -50,5 +52,12 @@ void      tsl_text_position_jump        (TslTextPosition *self,
 /* The first `consumed` bytes of the buffer are done with. */
 void      tsl_text_position_advance     (TslTextPosition *self,
                                          gsize            consumed);
+/* After advance(): line and column `back` bytes before the current
+ * position, counting only those bytes (a checkpoint a little before the
+ * end of what a parse call consumed). */
+void      tsl_text_position_locate_back (TslTextPosition *self,
+                                         gsize            back,
+                                         guint64         *line,
+                                         guint64         *column);
 
 G_END_DECLS
