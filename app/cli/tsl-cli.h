@@ -30,4 +30,12 @@ gboolean          tsl_cli_parse_offset          (const char  *spec,
 /* (transfer full): one line per command, for `timeslice --help`. */
 char             *tsl_cli_describe_commands     (void);
 
+/* Locale, message catalogue, one malloc arena, and the removal of an
+ * export's temporary file on SIGINT/SIGTERM: first thing in main(). */
+void              tsl_cli_init_process          (void);
+/* Replaces the process with the window's executable (timeslice-gui), argv
+ * unchanged. Returns only on failure, with a message and exit status 1. */
+int               tsl_cli_exec_window           (int          argc,
+                                                 char       **argv);
+
 G_END_DECLS

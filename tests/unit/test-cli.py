@@ -3,8 +3,10 @@
 # The command line contract (docs/timeslice.1) that needs no input file:
 # --help, --version, usage errors. Runs without a display.
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 exe = os.environ['TSL_TIMESLICE']
 env = dict(os.environ)
@@ -56,6 +58,39 @@ for command in ('info', 'sample'):
     r = run(command, '/nonexistent/trace.json')
     check(r.returncode == 1, f'{command} on a missing file exits 1 (got {r.returncode})')
     check('/nonexistent/trace.json' in r.stderr, f'{command} names the missing file')
+
+# `timeslice` is the core and the command line only: GTK and its ~70
+# libraries cost ~18 ms of every command before main(). The window is
+# timeslice-gui, which `timeslice` without a command becomes.
+libs = subprocess.run(['ldd', exe], capture_output=True, text=True).stdout
+gui_libs = [n for n in ('libgtk-4', 'libadwaita', 'libpango', 'libgdk_pixbuf', 'libgraphene')
+            if n in libs]
+check(libs.count('=>') > 3 and not gui_libs,
+      f'timeslice loads no GTK library (found {gui_libs})')
+gui = os.path.join(os.path.dirname(exe), 'timeslice-gui')
+check('libgtk-4' in subprocess.run(['ldd', gui], capture_output=True, text=True).stdout,
+      'timeslice-gui beside it is the window, with GTK')
+r = run('--help')
+check('--follow' in r.stdout, '--help without a command is the window\'s (it lists --follow)')
+
+with tempfile.TemporaryDirectory() as tmp:
+    copy = os.path.join(tmp, 'timeslice')
+    shutil.copy(exe, copy)
+    stub = os.path.join(tmp, 'timeslice-gui')
+    with open(stub, 'w') as f:
+        f.write('#!/bin/sh\necho "window: $*"\n')
+    os.chmod(stub, 0o755)
+    r = subprocess.run([copy, '--follow', 'a b.json', 'info.csv'], capture_output=True, text=True,
+                       env=env, timeout=60)
+    check(r.returncode == 0 and r.stdout.strip() == 'window: --follow a b.json info.csv',
+          f'without a command, timeslice execs the timeslice-gui beside it with its arguments (got {r.stdout!r})')
+    r = subprocess.run([copy, 'info', '--help'], capture_output=True, text=True, env=env, timeout=60)
+    check(r.returncode == 0 and 'window:' not in r.stdout, 'a command stays in timeslice')
+    os.unlink(stub)
+    os.mkdir(stub)
+    r = subprocess.run([copy, 'x.json'], capture_output=True, text=True, env=env, timeout=60)
+    check(r.returncode in (0, 1) and (r.returncode == 0 or 'timeslice-gui' in r.stderr),
+          f'no window executable beside it: the installed one, or exit 1 naming it (got {r.returncode} {r.stderr!r})')
 
 if failures:
     print(f'{len(failures)} checks failed')

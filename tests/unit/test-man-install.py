@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `meson install --destdir` puts timeslice(1) where `man -M PREFIX/share/man`
-# finds it, and the installed page renders.
+# finds it, and the installed page renders; the window goes to libexec.
 import json
 import os
 import subprocess
@@ -28,6 +28,10 @@ with tempfile.TemporaryDirectory() as dest:
     check(r.returncode == 0, f'meson install --destdir succeeds: {r.stderr.strip()[-500:]}')
     mandir = os.path.join(dest + options['prefix'], options['mandir'])
     page = os.path.join(mandir, 'man1', 'timeslice.1')
+    root = dest + options['prefix']
+    check(os.access(os.path.join(root, options['bindir'], 'timeslice'), os.X_OK), 'bin/timeslice is installed')
+    check(os.access(os.path.join(root, options['libexecdir'], 'timeslice-gui'), os.X_OK),
+          'the window, libexec/timeslice-gui, is installed where timeslice looks for it')
     check(os.path.isfile(page), f'{page} is installed')
 
     env = dict(os.environ, MANPAGER='cat', MANWIDTH='80', LC_ALL='C.UTF-8')
