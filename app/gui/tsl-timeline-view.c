@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-range.h"
+#include "tsl-timeline-base.h"
 #include "tsl-timeline-view.h"
 
 #define MIN_SPAN_NS 1000.0  /* 1 µs across the whole width at most zoom */
@@ -24,6 +25,7 @@ struct _TslTimelineView
   GtkWidget      parent_instance;
 
   TslSnapshot   *snapshot;
+  TslTimelineBase *base;       /* the tracks as last painted, under ranges and crosshair */
   TslSnapshot   *detail;       /* re-sampled at full resolution for [detail_start, detail_end) */
   gint64         detail_start;
   gint64         detail_end;
@@ -143,6 +145,14 @@ fill_options (TslTimelineView  *self,
   o->b_group = self->range_group[TSL_RANGE_B];
 }
 
+guint
+tsl_timeline_view_get_n_base_paints (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), 0);
+
+  return tsl_timeline_base_get_n_paints (self->base);
+}
+
 void
 tsl_timeline_view_get_render_options (TslTimelineView  *self,
                                       TslRenderOptions *options)
@@ -175,15 +185,22 @@ tsl_timeline_view_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   TslRenderOptions options;
+  GdkTexture *texture;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
 
   fill_options (self, &options);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  tsl_render_paint (cr, shown (self), &options);
-  cairo_destroy (cr);
+  texture = tsl_timeline_base_get (self->base, shown (self), &options, gtk_widget_get_scale_factor (widget));
+  if (texture != NULL)
+    gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (options.has_a || options.has_b || options.has_crosshair)
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      tsl_render_paint_overlay (cr, shown (self), &options);
+      cairo_destroy (cr);
+    }
 
   if (gtk_widget_has_visible_focus (widget))
     {
@@ -1032,6 +1049,7 @@ tsl_timeline_view_dispose (GObject *object)
 
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   g_clear_pointer (&self->detail, tsl_snapshot_unref);
+  g_clear_pointer (&self->base, tsl_timeline_base_free);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->highlight_track, g_free);
@@ -1172,6 +1190,7 @@ tsl_timeline_view_init (TslTimelineView *self)
   GtkGesture *drag, *pinch;
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 20, 100, 1));
+  self->base = tsl_timeline_base_new ();
   self->collapsed = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->view_end = 1;
   self->showing_all = TRUE;

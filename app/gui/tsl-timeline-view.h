@@ -103,5 +103,8 @@ gboolean          tsl_timeline_view_is_group_collapsed (TslTimelineView *self,
 /* Fills `options` with what the view shows, for export "as shown". */
 void              tsl_timeline_view_get_render_options (TslTimelineView  *self,
                                                         TslRenderOptions *options);
+/* How many times the tracks were painted (not the ranges or crosshair over
+ * them): for tests. */
+guint             tsl_timeline_view_get_n_base_paints (TslTimelineView *self);
 
 G_END_DECLS

@@ -902,6 +902,89 @@ test_overview_drag (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The tracks are painted once while only the ranges or the crosshair
+ * change: hovering, dragging A and Shift+dragging B (real pointer input)
+ * paint none; the compare's highlight of its first row, and a zoom, do. */
+static void
+test_drag_keeps_tracks (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *timeline = GTK_WIDGET (window->timeline);
+  double left, width, y;
+  gint64 a0, a1, b0, b1;
+  guint painted;
+  int size;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  /* The window under Xvfb settles its size over a few frames. */
+  do
+    {
+      size = gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline);
+      settle (300);
+    }
+  while (size != gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline));
+  painted = tsl_timeline_view_get_n_base_paints (window->timeline);
+  g_assert_cmpuint (painted, >, 0);
+  left = tsl_timeline_view_get_label_width (window->timeline);
+  width = gtk_widget_get_width (timeline) - left;
+  y = TSL_RENDER_RULER_HEIGHT + 60;
+
+  for (int i = 1; i <= 5; i++)
+    {
+      pointer_to (window, timeline, left + width * i / 10, y);
+      settle (30);
+    }
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), ==, painted);
+
+  pointer_to (window, timeline, left + width * 0.2, y);
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    {
+      pointer_to (window, timeline, left + width * (0.2 + 0.03 * i), y);
+      settle (30);
+    }
+  /* Mid-drag: the range follows the pointer over the same tracks. */
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), ==, painted);
+  size = gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline);
+  xdo ("mouseup 1");
+  iterate_until (summary_done, window, 60000);
+  settle (100);
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  /* The panel that opens for A may make the timeline smaller: one paint then. */
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), ==,
+                    painted + (gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline) != size));
+  painted = tsl_timeline_view_get_n_base_paints (window->timeline);
+  size = gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline);
+
+  pointer_to (window, timeline, left + width * 0.6, y);
+  xdo ("keydown shift mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    {
+      pointer_to (window, timeline, left + width * (0.6 + 0.03 * i), y);
+      settle (30);
+    }
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), ==, painted);
+  xdo ("mouseup 1 keyup shift");
+  iterate_until (compare_done, window, 120000);
+  settle (300);
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &b0, &b1));
+  g_assert_cmpint (b0, >, a1);
+  /* The first row's highlight: one paint at most. */
+  g_assert_cmpint (gtk_widget_get_width (timeline) * 100000 + gtk_widget_get_height (timeline), ==, size);
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), <=, painted + 1);
+  painted = tsl_timeline_view_get_n_base_paints (window->timeline);
+
+  xdo ("key plus");
+  settle (200);
+  g_assert_cmpuint (tsl_timeline_view_get_n_base_paints (window->timeline), >, painted);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 18: a metric track's lower edge, dragged with the pointer, makes
  * the metric tracks taller (and shorter, within the painter's bounds)
  * instead of selecting a range. */
@@ -1564,6 +1647,7 @@ main (int   argc,
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
+  g_test_add_func ("/window/drag-keeps-tracks", test_drag_keeps_tracks);
   g_test_add_func ("/window/track-resize-drag", test_track_resize_drag);
   g_test_add_func ("/window/wall-clock", test_wall_clock);
   g_test_add_func ("/window/zoom-detail", test_zoom_detail);

@@ -156,6 +156,127 @@ test_ranges_and_stacks (void)
   cairo_surface_destroy (surface);
 }
 
+static gboolean
+same_pixels (cairo_surface_t *a,
+             cairo_surface_t *b)
+{
+  int stride = cairo_image_surface_get_stride (a);
+
+  g_assert_cmpint (stride, ==, cairo_image_surface_get_stride (b));
+  return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                 (gsize) stride * HEIGHT) == 0;
+}
+
+/* The window keeps the base (tracks) and draws ranges and the crosshair
+ * over it: base + overlay must be the picture tsl_render_paint() draws, and
+ * the base must not depend on what the overlay draws. */
+static void
+test_base_and_overlay (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 200, 7);
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  guint thread = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  guint counter = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 0, "load");
+  TslRenderOptions o, plain, other;
+  cairo_surface_t *full, *composed, *base, *bare;
+  cairo_t *cr;
+  gint64 span;
+  g_autofree char *copy = NULL;
+  gint64 pids[2] = { 5, 6 }, pids_copy[2] = { 5, 6 };
+
+  for (guint i = 0; i < 10000; i++)
+    {
+      if (tsl_trace_offer (trace, thread, (gint64) i * 1000, NAN))
+        tsl_trace_set_label (trace, thread, i < 5000 ? "main;parse" : "main;render");
+      tsl_trace_offer (trace, counter, (gint64) i * 1000, sin (i / 300.0) * 50 + 60);
+    }
+  snapshot = tsl_snapshot_new (trace);
+  span = tsl_snapshot_get_span (snapshot);
+  tsl_render_options_init (&o, snapshot, WIDTH, HEIGHT);
+  o.has_a = TRUE;
+  o.a_start_ns = span / 10;
+  o.a_end_ns = span / 5;
+  o.has_b = TRUE;
+  o.b_start_ns = span / 2;
+  o.b_end_ns = span * 3 / 5;
+  o.has_crosshair = TRUE;
+  o.crosshair_x = WIDTH * 0.7;
+
+  full = paint (snapshot, &o);
+  composed = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  cr = cairo_create (composed);
+  g_assert_true (tsl_render_paint_base (cr, snapshot, &o));
+  tsl_render_paint_overlay (cr, snapshot, &o);
+  cairo_destroy (cr);
+  cairo_surface_flush (composed);
+  g_assert_true (same_pixels (full, composed));
+
+  /* The base ignores the ranges and crosshair it is given... */
+  base = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  cr = cairo_create (base);
+  tsl_render_paint_base (cr, snapshot, &o);
+  cairo_destroy (cr);
+  cairo_surface_flush (base);
+  plain = o;
+  plain.has_a = plain.has_b = plain.has_crosshair = FALSE;
+  bare = paint (snapshot, &plain);
+  g_assert_true (same_pixels (base, bare));
+  /* ...and the overlay draws something. */
+  g_assert_false (same_pixels (base, full));
+
+  /* What the base depends on, by value. */
+  other = o;
+  other.has_a = FALSE;
+  other.b_end_ns = span;
+  other.crosshair_x = 10;
+  other.has_crosshair = FALSE;
+  g_assert_true (tsl_render_options_same_base (&o, &other));
+  o.highlight = "parse";
+  copy = g_strdup ("parse");
+  other.highlight = copy;
+  o.collapsed = pids;
+  o.n_collapsed = 2;
+  other.collapsed = pids_copy;
+  other.n_collapsed = 2;
+  g_assert_true (tsl_render_options_same_base (&o, &other));
+#define CHANGED(field, value) G_STMT_START { \
+    TslRenderOptions changed = o; \
+    changed.field = value; \
+    g_assert_false (tsl_render_options_same_base (&o, &changed)); \
+  } G_STMT_END
+  CHANGED (view_start_ns, 1);
+  CHANGED (view_end_ns, span / 2);
+  CHANGED (width, WIDTH - 1);
+  CHANGED (label_width, 90);
+  CHANGED (height, HEIGHT + 1);
+  CHANGED (scroll_y, 3);
+  CHANGED (dark, TRUE);
+  CHANGED (highlight, "render");
+  CHANGED (highlight, NULL);
+  CHANGED (highlight_exact, TRUE);
+  CHANGED (highlight_track, "main");
+  CHANGED (highlight_pid, 9);
+  CHANGED (has_mark, TRUE);
+  CHANGED (mark_track, "main");
+  CHANGED (mark_pid, 2);
+  CHANGED (mark_depth, 1);
+  CHANGED (mark_start_ns, 5);
+  CHANGED (mark_end_ns, 5);
+  CHANGED (title, "t");
+  CHANGED (n_collapsed, 1);
+  CHANGED (draw_note, TRUE);
+  CHANGED (counter_height, 100);
+  CHANGED (wall_clock_ns, 1);
+#undef CHANGED
+  pids_copy[1] = 7;
+  g_assert_false (tsl_render_options_same_base (&o, &other));
+
+  cairo_surface_destroy (full);
+  cairo_surface_destroy (composed);
+  cairo_surface_destroy (base);
+  cairo_surface_destroy (bare);
+}
+
 /* A thread whose calls nest three deep: 8 back-to-back `main` calls of
  * 1 ms, each holding `tokenize`, then `parse`, which holds `gc`. 34 events
  * with the two names. */
@@ -796,6 +917,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/spike-survives-zoom-out", test_spike_survives);
   g_test_add_func ("/render/ranges-and-stacks", test_ranges_and_stacks);
+  g_test_add_func ("/render/base-and-overlay", test_base_and_overlay);
   g_test_add_func ("/render/nested-sampled", test_nested_sampled);
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);

@@ -137,6 +137,12 @@ void              _tsl_render_series            (cairo_t                *cr,
                                                  const TslRenderOptions *o,
                                                  const TslRenderTheme   *theme,
                                                  double                  top);
+/* The crosshair's dot and value on a series track (an overlay). */
+void              _tsl_render_series_crosshair  (cairo_t                *cr,
+                                                 const TslSnapshotTrack *track,
+                                                 const TslRenderOptions *o,
+                                                 const TslRenderTheme   *theme,
+                                                 double                  top);
 void              _tsl_render_mark              (cairo_t                *cr,
                                                  const TslRenderOptions *o,
                                                  const TslRenderTheme   *theme,

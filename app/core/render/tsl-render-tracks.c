@@ -438,28 +438,48 @@ _tsl_render_series (cairo_t                *cr,
       _tsl_render_show_text (cr, tsl_render_label_width (o) - 70, Y_OF ((lo + hi) / 2) + 4, 66, label);
     }
 
-  if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
+#undef Y_OF
+}
+
+void
+_tsl_render_series_crosshair (cairo_t                *cr,
+                              const TslSnapshotTrack *track,
+                              const TslRenderOptions *o,
+                              const TslRenderTheme   *theme,
+                              double                  top)
+{
+  double ch = _tsl_render_counter_height (o);
+  double h = ch - 8;
+  double lo = track->value_min, hi = track->value_max;
+  double rgb[3];
+  double value;
+  char label[64];
+
+  if (isnan (lo) || isnan (hi) ||
+      !tsl_render_series_value_at (track, (gint64) tsl_render_x_to_time (o, o->crosshair_x), &value))
+    return;
+  /* The axis _tsl_render_series() drew. */
+  if (hi - lo < 1e-12)
     {
-      double value;
-
-      if (tsl_render_series_value_at (track, (gint64) tsl_render_x_to_time (o, o->crosshair_x), &value))
-        {
-          double vy = Y_OF (value), tx = o->crosshair_x + 6;
-
-          format_value (label, sizeof label, value, track->unit);
-          cairo_set_source_rgba (cr, rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6, 1);
-          cairo_arc (cr, o->crosshair_x, vy, 3.5, 0, 2 * G_PI);
-          cairo_fill (cr);
-          /* Beside the pointer, or before it near the right edge. */
-          if (tx + 90 > o->width)
-            tx = o->crosshair_x - 96;
-          cairo_set_font_size (cr, 11);
-          _tsl_render_set_rgb (cr, &theme->fg, 1);
-          _tsl_render_show_text (cr, tx, CLAMP (vy - 4, top + 12, top + ch - 2), 90, label);
-        }
+      hi += 0.5;
+      lo -= 0.5;
     }
 
-#undef Y_OF
+  {
+    double vy = top + 4 + h - (value - lo) / (hi - lo) * h, tx = o->crosshair_x + 6;
+
+    tsl_render_name_color (track->name, o->dark, rgb);
+    format_value (label, sizeof label, value, track->unit);
+    cairo_set_source_rgba (cr, rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6, 1);
+    cairo_arc (cr, o->crosshair_x, vy, 3.5, 0, 2 * G_PI);
+    cairo_fill (cr);
+    /* Beside the pointer, or before it near the right edge. */
+    if (tx + 90 > o->width)
+      tx = o->crosshair_x - 96;
+    cairo_set_font_size (cr, 11);
+    _tsl_render_set_rgb (cr, &theme->fg, 1);
+    _tsl_render_show_text (cr, tx, CLAMP (vy - 4, top + 12, top + ch - 2), 90, label);
+  }
 }
 
 /* The current search match: an outline a few pixels wider than the bar,

@@ -1,4 +1,4 @@
-/* tsl-render.c: the timeline painter: groups, tracks, ranges, title and note, in that order
+/* tsl-render.c: the timeline painter: groups, tracks, title and ruler; then ranges and crosshair; then the note
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tsl-duration.h"
 #include "tsl-render.h"
@@ -155,10 +156,43 @@ draw_range (cairo_t                *cr,
   }
 }
 
-gboolean
-tsl_render_paint (cairo_t                *cr,
-                  TslSnapshot            *snapshot,
-                  const TslRenderOptions *o)
+/* Where each track starts on screen (NAN: collapsed), as the painter lays
+ * them out: a group header before each group's first track. */
+static double *
+layout_tops (TslSnapshot            *snapshot,
+             const TslRenderOptions *o,
+             double                  header)
+{
+  guint n = tsl_snapshot_get_n_tracks (snapshot);
+  double *tops = g_new (double, MAX (n, 1));
+  double y = header - o->scroll_y;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      if (_tsl_render_starts_group (snapshot, i))
+        y += TSL_RENDER_GROUP_HEIGHT;
+      if (_tsl_render_is_collapsed (o, track->pid))
+        {
+          tops[i] = NAN;
+          continue;
+        }
+      tops[i] = y;
+      y += _tsl_render_height_of (o, track);
+    }
+  return tops;
+}
+
+static void paint_note (cairo_t                *cr,
+                        TslSnapshot            *snapshot,
+                        const TslRenderOptions *o);
+
+/* Everything but ranges A and B and the crosshair, which draw over it. */
+static gboolean
+paint_base (cairo_t                *cr,
+            TslSnapshot            *snapshot,
+            const TslRenderOptions *o)
 {
   TslRenderCanvas canvas;
   TslRenderTheme theme;
@@ -272,18 +306,6 @@ tsl_render_paint (cairo_t                *cr,
 
   _tsl_render_flows (cr, &canvas, snapshot, o, &theme, tops);
 
-  if (o->has_a)
-    draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
-  if (o->has_b)
-    draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header, 0);
-
-  if (o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) && o->crosshair_x < o->width)
-    {
-      _tsl_render_set_rgb (cr, &theme.dim, 0.7);
-      cairo_rectangle (cr, floor (o->crosshair_x), header, 1, o->height - header);
-      cairo_fill (cr);
-    }
-
   cairo_restore (cr);
 
   if (o->title)
@@ -300,14 +322,66 @@ tsl_render_paint (cairo_t                *cr,
 
   _tsl_render_ruler (cr, o, &theme, o->title ? TSL_RENDER_TITLE_HEIGHT : 0);
 
+  cairo_restore (cr);
+  return TRUE;
+}
+
+/* Ranges A and B and the crosshair (its line and each series' value on
+ * it), over a base painted with the same options. */
+static void
+paint_overlay (cairo_t                *cr,
+               TslSnapshot            *snapshot,
+               const TslRenderOptions *o)
+{
+  TslRenderTheme theme;
+  double header = tsl_render_header_height (o);
+  gboolean crosshair = o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) &&
+                       o->crosshair_x < o->width;
+
+  if (snapshot == NULL || !tsl_render_view_is_valid (o) || (!o->has_a && !o->has_b && !crosshair))
+    return;
+
+  _tsl_render_theme_init (&theme, o->dark);
+  cairo_save (cr);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, header, o->width, o->height - header);
+  cairo_clip (cr);
+  if (crosshair)
+    {
+      g_autofree double *tops = layout_tops (snapshot, o, header);
+
+      for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+        {
+          const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+          if (!isnan (tops[i]) && !track->exact && track->kind != TSL_TRACK_THREAD &&
+              track->kind != TSL_TRACK_ASYNC && tops[i] + _tsl_render_height_of (o, track) > header &&
+              tops[i] < o->height)
+            _tsl_render_series_crosshair (cr, track, o, &theme, tops[i]);
+        }
+    }
+  if (o->has_a)
+    draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
+  if (o->has_b)
+    draw_range (cr, snapshot, o, &theme, &color_b, "B", o->b_start_ns, o->b_end_ns, o->b_group, header, 0);
+  if (crosshair)
+    {
+      _tsl_render_set_rgb (cr, &theme.dim, 0.7);
+      cairo_rectangle (cr, floor (o->crosshair_x), header, 1, o->height - header);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+
   /* Range tabs sit on the ruler's bottom edge, above the tracks. */
   if (o->has_a || o->has_b)
     {
+      double a_tab = 0;
+
       cairo_save (cr);
       cairo_rectangle (cr, 0, header - 14, o->width, 14);
       cairo_clip (cr);
-      double a_tab = 0;
-
       if (o->has_a)
         a_tab = draw_range (cr, snapshot, o, &theme, &color_a, "A", o->a_start_ns, o->a_end_ns, o->a_group, header, 0);
       if (o->has_b)
@@ -315,8 +389,86 @@ tsl_render_paint (cairo_t                *cr,
                     o->has_a && o->b_start_ns >= o->a_start_ns ? a_tab + 2 : 0);
       cairo_restore (cr);
     }
+  cairo_restore (cr);
+}
 
-  if (o->draw_note)
+gboolean
+tsl_render_paint (cairo_t                *cr,
+                  TslSnapshot            *snapshot,
+                  const TslRenderOptions *o)
+{
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (o != NULL, FALSE);
+
+  if (!paint_base (cr, snapshot, o))
+    return FALSE;
+  paint_overlay (cr, snapshot, o);
+  paint_note (cr, snapshot, o);
+  return TRUE;
+}
+
+gboolean
+tsl_render_paint_base (cairo_t                *cr,
+                       TslSnapshot            *snapshot,
+                       const TslRenderOptions *o)
+{
+  TslRenderOptions base;
+
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (o != NULL, FALSE);
+
+  base = *o;
+  base.has_a = base.has_b = base.has_crosshair = FALSE;
+  if (!paint_base (cr, snapshot, &base))
+    return FALSE;
+  paint_note (cr, snapshot, &base);
+  return TRUE;
+}
+
+gboolean
+tsl_render_options_same_base (const TslRenderOptions *a,
+                              const TslRenderOptions *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  return a->view_start_ns == b->view_start_ns && a->view_end_ns == b->view_end_ns &&
+         a->width == b->width && a->label_width == b->label_width && a->height == b->height &&
+         a->scroll_y == b->scroll_y && !a->dark == !b->dark &&
+         g_strcmp0 (a->highlight, b->highlight) == 0 && !a->highlight_exact == !b->highlight_exact &&
+         g_strcmp0 (a->highlight_track, b->highlight_track) == 0 && a->highlight_pid == b->highlight_pid &&
+         !a->has_mark == !b->has_mark && g_strcmp0 (a->mark_track, b->mark_track) == 0 &&
+         a->mark_pid == b->mark_pid && a->mark_depth == b->mark_depth &&
+         a->mark_start_ns == b->mark_start_ns && a->mark_end_ns == b->mark_end_ns &&
+         g_strcmp0 (a->title, b->title) == 0 && a->n_collapsed == b->n_collapsed &&
+         (a->n_collapsed == 0 || memcmp (a->collapsed, b->collapsed, a->n_collapsed * sizeof (gint64)) == 0) &&
+         !a->draw_note == !b->draw_note && a->counter_height == b->counter_height &&
+         a->wall_clock_ns == b->wall_clock_ns;
+}
+
+void
+tsl_render_paint_overlay (cairo_t                *cr,
+                          TslSnapshot            *snapshot,
+                          const TslRenderOptions *o)
+{
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (o != NULL);
+
+  paint_overlay (cr, snapshot, o);
+}
+
+/* The export's "sampled view" line at the bottom, over everything. */
+static void
+paint_note (cairo_t                *cr,
+            TslSnapshot            *snapshot,
+            const TslRenderOptions *o)
+{
+  TslRenderTheme theme;
+
+  if (snapshot == NULL || !o->draw_note)
+    return;
+  _tsl_render_theme_init (&theme, o->dark);
+  cairo_save (cr);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     {
       guint64 events = tsl_snapshot_get_events (snapshot);
       guint64 samples = 0;
@@ -341,5 +493,4 @@ tsl_render_paint (cairo_t                *cr,
     }
 
   cairo_restore (cr);
-  return TRUE;
 }

@@ -76,10 +76,26 @@ void              tsl_render_options_init       (TslRenderOptions       *options
 /* A view the painter can draw: a finite, non-empty time window and size.
  * Anything else is refused (tsl_render_paint() then only clears). */
 gboolean          tsl_render_view_is_valid      (const TslRenderOptions *options);
-/* FALSE when the view was refused. */
+/* FALSE when the view was refused. tsl_render_paint_base() then
+ * tsl_render_paint_overlay() with the same options draw the same picture
+ * (the export's note aside): a window keeps the base, which is most of the
+ * cost, while only ranges A and B or the crosshair change. */
 gboolean          tsl_render_paint              (cairo_t                *cr,
                                                  TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options);
+/* Everything but ranges A and B and the crosshair (options' own are ignored). */
+gboolean          tsl_render_paint_base         (cairo_t                *cr,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options);
+/* Ranges A and B and the crosshair, over a base. */
+void              tsl_render_paint_overlay      (cairo_t                *cr,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options);
+/* Whether a and b paint the same base: they may differ in ranges A and B
+ * and the crosshair only. Strings and the collapsed pids by value. A field
+ * added to TslRenderOptions must be compared here. */
+gboolean          tsl_render_options_same_base  (const TslRenderOptions *a,
+                                                 const TslRenderOptions *b);
 double            tsl_render_label_width        (const TslRenderOptions *options);
 /* Height of all tracks below the ruler (and title), for scrolling. */
 double            tsl_render_content_height     (TslSnapshot            *snapshot,
