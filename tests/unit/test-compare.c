@@ -549,6 +549,16 @@ test_budget_held_elsewhere (void)
   assert_same_rows (alone, crowded);
 }
 
+static void
+count_parallel_reads (const char     *domain,
+                      GLogLevelFlags  level,
+                      const char     *message,
+                      gpointer        data)
+{
+  if (strstr (message, "segments scanned on 3 threads") != NULL)
+    (*(guint *) data)++;
+}
+
 /* A range read again with the same file, range and parameters comes from
  * the cache of range reads, with the same rows; a file that changed, or
  * another range, is read again. */
@@ -563,9 +573,11 @@ test_read_cache (void)
   g_autoptr(GPtrArray) again = NULL;
   g_autoptr(GPtrArray) touched = NULL;
   g_autoptr(GPtrArray) other_b = NULL;
+  g_autoptr(GPtrArray) fresh = NULL;
   g_autoptr(GError) error = NULL;
   struct utimbuf times;
   guint64 hits;
+  guint n_parallel = 0, handler;
   gsize len;
   int fd;
 
@@ -578,6 +590,8 @@ test_read_cache (void)
   request->rounds = 200;
   g_assert_true (tsl_range_spec_parse ("0%..50%", &request->a, NULL));
   g_assert_true (tsl_range_spec_parse ("50%..100%", &request->b, NULL));
+  /* Chunks small enough that a range read reads ahead, as on large files. */
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "16384", TRUE);
 
   _tsl_compare_forget_reads ();
   hits = _tsl_compare_get_read_hits ();
@@ -597,12 +611,26 @@ test_read_cache (void)
   g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits + 2);
   assert_same_rows (first, touched);
 
-  /* Another B: only A is taken from the cache. */
+  /* Another B: only A is taken from the cache, and B, read alone, scans
+   * on every core (3 threads here), giving what two one-thread reads do. */
   g_assert_true (tsl_range_spec_parse ("60%..100%", &request->b, NULL));
+  g_setenv ("TSL_READER_THREADS", "3", TRUE);
+  /* Random cuts from the first event, as small reads are not split. */
+  g_setenv ("TSL_READER_SPLIT_SEED", "7", TRUE);
+  handler = g_log_set_handler ("tsl-reader", G_LOG_LEVEL_DEBUG, count_parallel_reads, &n_parallel);
   other_b = tsl_compare_run (request, NULL, NULL, &error);
+  g_log_remove_handler ("tsl-reader", handler);
+  g_unsetenv ("TSL_READER_SPLIT_SEED");
+  g_unsetenv ("TSL_READER_THREADS");
   g_assert_no_error (error);
   g_assert_cmpuint (_tsl_compare_get_read_hits (), ==, hits + 3);
+  g_assert_cmpuint (n_parallel, ==, 1);
+  _tsl_compare_forget_reads ();
+  fresh = tsl_compare_run (request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_rows (other_b, fresh);
   g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
   _tsl_compare_forget_reads ();
 }
 

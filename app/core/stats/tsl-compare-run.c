@@ -5,7 +5,8 @@
  * A seekable file is read three times: once for the trace's span (with a
  * tiny K, unless the caller already has the trace), then once per range
  * with a time filter and a fresh count-mode sampler, so each range gets its
- * own K..2K points per track. The two range reads run on two threads. A
+ * own K..2K points per track. The two range reads run on two threads (one
+ * read alone, the other kept from before, on every core). A
  * pipe cannot be re-read: its one pass's samples are split by time instead
  * and a warning says so. A range read of a file read before reads only
  * the chunks whose times overlap the range (the chunk index,
@@ -394,6 +395,7 @@ typedef struct {
   gint64                   grid_hi;
   GCancellable            *cancellable;
   TslBudget               *budget;
+  TslReaderThreads         threads;
   TslSnapshot             *snapshot;
   TslRangeStats           *stats;
   GError                  *error;
@@ -543,9 +545,7 @@ read_range (gpointer data)
   rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
   if (rr->request->max_paths > 0)
     tsl_range_stats_keep_paths (rr->stats, rr->request->max_paths);
-  /* The two ranges are read at once already: a reader thread each. */
-  if (tsl_read_path_full (trace, rr->path, TSL_READER_THREADS_NEVER, NULL, NULL,
-                          rr->cancellable, &rr->error))
+  if (tsl_read_path_full (trace, rr->path, rr->threads, NULL, NULL, rr->cancellable, &rr->error))
     {
       tsl_range_stats_finish (rr->stats);
       rr->snapshot = tsl_snapshot_new (trace);
@@ -578,21 +578,31 @@ read_ranges (const TslCompareRequest *request,
    * others (tracks folded into "other threads"), so the same ranges would
    * not give the same numbers in the window and on the command line. */
   gsize share = (gsize) (tsl_budget_get_limit (whole) / 4);
+  gboolean todo[2];
+  TslReaderThreads threads;
 
   for (guint s = 0; s < 2; s++)
-    reads[s] = (RangeRead) { paths[s], request, tsl_time_add (start[s], lo[s]),
-                             tsl_time_add (start[s], hi[s]),
-                             MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
-                             tsl_budget_new_part (whole, share) };
+    {
+      GStatBuf st;
 
-  /* The two ranges' reads are independent: one per core. */
-  if (has[1])
+      reads[s] = (RangeRead) { paths[s], request, tsl_time_add (start[s], lo[s]),
+                               tsl_time_add (start[s], hi[s]),
+                               MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
+                               tsl_budget_new_part (whole, share) };
+      todo[s] = has[s] && !(g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
+    }
+
+  /* Two reads are independent, a core each; one alone (the window's new B,
+   * A being kept) scans on every core. The result is the same either way. */
+  threads = todo[0] && todo[1] ? TSL_READER_THREADS_NEVER : TSL_READER_THREADS_DEFAULT;
+  reads[0].threads = reads[1].threads = threads;
+  if (todo[1])
     thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
-  if (has[0])
+  if (todo[0])
     read_range (&reads[0]);
   if (thread != NULL)
     g_thread_join (thread);
-  else if (has[1])
+  else if (todo[1])
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
