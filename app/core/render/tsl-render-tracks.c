@@ -337,6 +337,25 @@ tsl_render_series_value_at (const TslSnapshotTrack *track,
   return FALSE;
 }
 
+/* A series' value axis: its kept range, widened by one around a flat line.
+ * FALSE when it has no value. */
+static gboolean
+series_axis (const TslSnapshotTrack *track,
+             double                 *lo,
+             double                 *hi)
+{
+  *lo = track->value_min;
+  *hi = track->value_max;
+  if (isnan (*lo) || isnan (*hi))
+    return FALSE;
+  if (*hi - *lo < 1e-12)
+    {
+      *hi += 0.5;
+      *lo -= 0.5;
+    }
+  return TRUE;
+}
+
 void
 _tsl_render_series (cairo_t                *cr,
              const TslSnapshotTrack *track,
@@ -346,7 +365,7 @@ _tsl_render_series (cairo_t                *cr,
 {
   double ch = _tsl_render_counter_height (o);
   double h = ch - 8;
-  double lo = track->value_min, hi = track->value_max;
+  double lo, hi;
   double rgb[3];
   gboolean started = FALSE;
   double last_x = 0, last_y = 0;
@@ -354,13 +373,8 @@ _tsl_render_series (cairo_t                *cr,
   gboolean dimmed = highlight_alpha (o, track, track->name) < 1;
   char label[64];
 
-  if (isnan (lo) || isnan (hi))
+  if (!series_axis (track, &lo, &hi))
     return;
-  if (hi - lo < 1e-12)
-    {
-      hi += 0.5;
-      lo -= 0.5;
-    }
 
   tsl_render_name_color (track->name, o->dark, rgb);
 
@@ -450,20 +464,14 @@ _tsl_render_series_crosshair (cairo_t                *cr,
 {
   double ch = _tsl_render_counter_height (o);
   double h = ch - 8;
-  double lo = track->value_min, hi = track->value_max;
+  double lo, hi;
   double rgb[3];
   double value;
   char label[64];
 
-  if (isnan (lo) || isnan (hi) ||
+  if (!series_axis (track, &lo, &hi) ||
       !tsl_render_series_value_at (track, (gint64) tsl_render_x_to_time (o, o->crosshair_x), &value))
     return;
-  /* The axis _tsl_render_series() drew. */
-  if (hi - lo < 1e-12)
-    {
-      hi += 0.5;
-      lo -= 0.5;
-    }
 
   {
     double vy = top + 4 + h - (value - lo) / (hi - lo) * h, tx = o->crosshair_x + 6;
