@@ -9,10 +9,14 @@
 # chunk index they read only the chunks whose times overlap the range; with
 # TSL_NO_INDEX=1 the whole file. Their output files and messages must be the
 # same byte for byte, on every corpus file and on generated unsorted traces
-# (plain, gzip-compressed and zstd-compressed in several frames), for seeded
-# random ranges, with chunks small enough that each file has many. The
-# generated files must really be read through the index (corpus files may
-# not be: some allow none, as a Chrome trace with `samples`).
+# (plain, gzip-compressed and zstd-compressed in several frames; speedscope
+# files with overlapping evented profiles, sampled ones between them, and
+# one whose frame table follows its profiles), for seeded random ranges,
+# with chunks small enough that each file has many. The generated files
+# must really be read through the index (corpus files may not be: some
+# allow none, as a Chrome trace with `samples`; the speedscope file with its
+# frames last must not), and plain speedscope ones must skip a quarter of
+# the file in some read.
 
 import gzip
 import os
@@ -124,8 +128,15 @@ def speedscope(rng, n, layout):
         start = t
         stack = []
         events = []
-        for _ in range(n // 4):
-            if stack and (len(stack) > 12 or rng.random() < 0.55):
+        deep = layout == 'deep' and p == 1
+        for i in range(n // 4):
+            if deep and i < 1000:
+                # Too many open frames for a checkpoint's state.
+                stack.append(rng.randrange(40))
+                events.append('{"type":"O","frame":%d,"at":%d}' % (stack[-1], t))
+            elif layout == 'malformed' and i == n // 8:
+                events.append('{"type":"X","frame":1,"at":%d}' % t)
+            elif stack and (len(stack) > (1012 if deep and i < n // 8 else 12) or rng.random() < 0.55):
                 events.append('{"type":"C","frame":%d,"at":%d}' % (stack.pop(), t))
             else:
                 stack.append(rng.randrange(40))
@@ -162,11 +173,18 @@ def main():
             ('gen-mixed.speedscope.json', speedscope(rng, 24000, 'mixed')),
         ]
         # Frames after the profiles: held whole, no index, the same results.
-        data = speedscope(rng, 24000, 'frames-last').encode()
-        p = os.path.join(tmp, 'gen-frames-last.speedscope.json')
-        with open(p, 'wb') as f:
-            f.write(data)
-        paths.append((p, None))
+        # Frames after the profiles, or a malformed event (counted per
+        # profile): no index, the same results. Cut short, or a profile
+        # with too many frames open for a checkpoint: indexed elsewhere.
+        cut = speedscope(rng, 24000, 'evented')
+        for name, text, must in (('gen-frames-last.speedscope.json', speedscope(rng, 24000, 'frames-last'), None),
+                                 ('gen-malformed.speedscope.json', speedscope(rng, 24000, 'malformed'), None),
+                                 ('gen-cut.speedscope.json', cut[:len(cut) * 7 // 10], True),
+                                 ('gen-deep.speedscope.json', speedscope(rng, 24000, 'deep'), True)):
+            p = os.path.join(tmp, name)
+            with open(p, 'wb') as f:
+                f.write(text.encode())
+            paths.append((p, must))
         for name, text in texts:
             data = text.encode()
             for suffix, blob in (('', data), ('.gz', gzip.compress(data, 6)),

@@ -22,6 +22,7 @@
 #include "tsl-frames.h"
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
+#include "tsl-scan-pool.h"
 
 #define MAX_DEPTH 4096
 
@@ -90,6 +91,13 @@ typedef struct {
   guint64           held_line;       /* and the position of its first byte */
   guint64           held_column;
   Current           cur;
+
+  /* A regular file's events scanned on every core (NULL: one thread). */
+  TslScanCutter    *cutter;
+  TslScanPool      *pool;
+  const char       *plan_end;        /* what the scanners read up to */
+  guint64           n_segments;
+  guint64           n_wrong;
 } TslSpeedscope;
 
 /* A syntax error in a value: one in the current parse buffer `buf`, one
@@ -100,6 +108,30 @@ typedef struct {
   const char *message;
   const char *buf;
 } DocError;
+
+/* Where the scanner threads' segments start: right after an event's '}'
+ * that a ',' and the next '{' follow (a guess: the model checks it). */
+static const char *
+after_event (const char *at,
+             const char *end)
+{
+  for (const char *q = at; q < end; q++)
+    {
+      const char *r;
+
+      q = memchr (q, '}', end - q);
+      if (q == NULL)
+        return NULL;
+      r = tsl_json_skip_ws (q + 1, end);
+      if (r < end && *r == ',')
+        {
+          r = tsl_json_skip_ws (r + 1, end);
+          if (r < end && *r == '{')
+            return q + 1;
+        }
+    }
+  return NULL;
+}
 
 static int
 speedscope_sniff (const guint8 *head,
@@ -135,6 +167,7 @@ speedscope_create (TslTrace         *trace,
   self->label = g_string_new (NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
   self->held = g_byte_array_new ();
+  self->cutter = tsl_scan_cutter_new (ctx, after_event, NULL);
   return self;
 }
 
@@ -149,6 +182,15 @@ speedscope_destroy (gpointer state)
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
   g_byte_array_unref (self->held);
+  /* In the reader's log domain, as the other readers' (test-parallel.py). */
+  if (self->n_segments > 0)
+    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
+           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+           tsl_reader_context_get_name (self->ctx), self->n_segments,
+           tsl_reader_context_get_n_threads (self->ctx),
+           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
+  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
   g_free (self->cur.name);
   g_free (self);
 }
@@ -424,38 +466,51 @@ close_frames (TslSpeedscope *self,
     }
 }
 
+/* An event's fields, from its bytes alone (scanner threads make these). */
+typedef struct {
+  double  at;
+  gint64  frame;
+  char    type;    /* 0: not an object, or no one-letter type */
+} Event;
+
 static void
-process_event (TslSpeedscope      *self,
-               guint               track,
-               const char         *profile,
-               const TslJsonValue *event,
-               double              factor,
-               guint              *bad)
+parse_event (const TslJsonValue *event,
+             Event              *e)
 {
   TslJsonIter miter;
   TslJsonValue key, value;
   TslJsonError jerr;
-  char type = 0;
-  double at = NAN;
-  gint64 frame = -1;
-  gint64 at_ns;
 
+  e->type = 0;
+  e->at = NAN;
+  e->frame = -1;
   if (event->type != TSL_JSON_OBJECT)
-    {
-      (*bad)++;
-      return;
-    }
+    return;
   tsl_json_iter_init (&miter, event->p, event->p + event->len);
   while (tsl_json_iter_next_member (&miter, &key, &value, &jerr) == TSL_JSON_OK)
     {
       if (TSL_JSON_KEY_IS (&key, "type") && value.type == TSL_JSON_STRING && value.len == 1)
-        type = value.p[0];
+        e->type = value.p[0];
       else if (TSL_JSON_KEY_IS (&key, "at"))
-        tsl_json_value_get_double (&value, &at);
+        tsl_json_value_get_double (&value, &e->at);
       else if (TSL_JSON_KEY_IS (&key, "frame"))
-        tsl_json_value_get_int64 (&value, &frame);
+        tsl_json_value_get_int64 (&value, &e->frame);
     }
-  if ((type != 'O' && type != 'C') || !to_ns (at, factor, &at_ns) || frame < 0)
+}
+
+static void
+model_event (TslSpeedscope *self,
+             guint          track,
+             const char    *profile,
+             const Event   *e,
+             double         factor,
+             guint         *bad)
+{
+  char type = e->type;
+  gint64 frame = e->frame;
+  gint64 at_ns;
+
+  if ((type != 'O' && type != 'C') || !to_ns (e->at, factor, &at_ns) || frame < 0)
     {
       (*bad)++;
       return;
@@ -489,6 +544,20 @@ process_event (TslSpeedscope      *self,
         }
       close_frames (self, track, i - 1, at_ns, TRUE);
     }
+}
+
+static void
+process_event (TslSpeedscope      *self,
+               guint               track,
+               const char         *profile,
+               const TslJsonValue *event,
+               double              factor,
+               guint              *bad)
+{
+  Event e;
+
+  parse_event (event, &e);
+  model_event (self, track, profile, &e, factor, bad);
 }
 
 /* The frames still open at an evented profile's end, and what was ignored. */
@@ -1089,6 +1158,157 @@ end_stream (TslSpeedscope *self)
   flush_events (self);
 }
 
+/* ---- Events on every core ---- */
+
+typedef struct {
+  GArray     *events;   /* Event */
+  const char *stop;     /* after the last event scanned */
+} Segment;
+
+/* The events from seg->start (right after an event, or at the '[' when
+ * need_in) that start before seg->end, parsed: what the one-thread loop
+ * would parse there, from the bytes alone. */
+static void
+scan_events (gpointer        data,
+             TslScanSegment *seg,
+             gpointer        scratch)
+{
+  TslSpeedscope *self = data;
+  Segment *out = seg->result;
+  TslJsonIter iter = { seg->start, self->plan_end, seg->need_in };
+  TslJsonValue value;
+  TslJsonError jerr;
+
+  g_array_set_size (out->events, 0);
+  out->stop = seg->start;
+  while (iter.p < seg->end && tsl_json_iter_next_element (&iter, &value, &jerr) == TSL_JSON_OK)
+    {
+      Event e;
+
+      parse_event (&value, &e);
+      g_array_append_val (out->events, e);
+      out->stop = iter.p;
+    }
+}
+
+static gpointer
+segment_new (gpointer data)
+{
+  Segment *seg = g_new0 (Segment, 1);
+
+  seg->events = g_array_new (FALSE, FALSE, sizeof (Event));
+  return seg;
+}
+
+static void
+segment_free (gpointer result)
+{
+  Segment *seg = result;
+
+  g_array_unref (seg->events);
+  g_free (seg);
+}
+
+static const TslScanFuncs speedscope_scan_funcs = {
+  .scan = scan_events,
+  .result_new = segment_new,
+  .result_free = segment_free,
+};
+
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
+/* The one-thread loop over the streamed profile's events from p while p is
+ * before `limit`; *blocked at anything but a whole event (the array's end,
+ * an event the buffer cuts, bad syntax), which the caller's loop reads. */
+static const char *
+events_loop (TslSpeedscope *self,
+             const char    *p,
+             const char    *end,
+             const char    *limit,
+             gboolean      *blocked)
+{
+  TslJsonIter iter = { p, end, self->first };
+  TslJsonValue value;
+  TslJsonError jerr;
+  Current *c = &self->cur;
+
+  while (iter.p < limit)
+    {
+      if (tsl_json_iter_next_element (&iter, &value, &jerr) != TSL_JSON_OK)
+        {
+          *blocked = TRUE;
+          break;
+        }
+      self->n_events++;
+      process_event (self, c->track, c->name, &value, c->factor, &c->bad);
+      self->first = FALSE;
+      p = iter.p;
+    }
+  return p;
+}
+
+/* The events of a regular file's buffer scanned on every core and modelled
+ * here in order. A segment is used only if it starts exactly where this
+ * thread is: then its events are the ones the one-thread loop would parse
+ * there. From where a segment's scan stopped, and in a segment that does
+ * not start where this thread is, the one-thread loop goes on to the next
+ * cut. Returns where it stopped. */
+static const char *
+parallel_events (TslSpeedscope *self,
+                 const char    *p,
+                 const char    *end)
+{
+  const char *const *cuts;
+  Current *c = &self->cur;
+  gboolean blocked = FALSE;
+  guint n;
+
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
+  if (n < 2)
+    return p;
+  if (self->pool == NULL)
+    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
+                                    &speedscope_scan_funcs, self, context_idle, self->ctx);
+  self->plan_end = end;
+  tsl_scan_pool_start (self->pool, cuts, n, end, self->first);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n && !blocked; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+      const Segment *seg;
+
+      if (cuts[i] != p)
+        {
+          self->n_wrong++;
+          if (p < target)
+            p = events_loop (self, p, end, target, &blocked);
+          continue;
+        }
+      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
+      for (guint j = 0; j < seg->events->len; j++)
+        {
+          self->n_events++;
+          model_event (self, c->track, c->name, &g_array_index (seg->events, Event, j),
+                       c->factor, &c->bad);
+        }
+      if (seg->events->len > 0)
+        {
+          self->first = FALSE;
+          p = seg->stop;
+        }
+      if (p < target)
+        p = events_loop (self, p, end, target, &blocked);
+    }
+
+  tsl_scan_pool_finish (self->pool);
+  return p;
+}
+
 /* Reads what `len` bytes hold; returns how many were used. */
 static gssize
 stream (TslSpeedscope *self,
@@ -1254,8 +1474,14 @@ stream (TslSpeedscope *self,
 
         case ST_EVENTS:
           {
-            TslJsonIter iter = { p, end, self->first };
+            TslJsonIter iter;
             Current *c = &self->cur;
+
+            if (self->cutter != NULL &&
+                (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
+              p = parallel_events (self, p, end);
+            tsl_json_iter_init (&iter, p, end);
+            iter.first = self->first;
 
             while ((status = tsl_json_iter_next_element (&iter, &value, &jerr)) == TSL_JSON_OK)
               {
