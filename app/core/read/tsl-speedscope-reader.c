@@ -1076,9 +1076,12 @@ read_shared (TslSpeedscope      *self,
   return TRUE;
 }
 
-/* The profile at p ('{'): its fields up to its events, read again from its
- * start until they are all in one buffer. Returns how far it got: p when
- * more input is needed. */
+/* The profile at p ('{'): its fields up to its first array, read again
+ * from its start until they are all in one buffer (nothing is consumed
+ * until then). MORE: more input needed; WHOLE: the whole profile is in the
+ * buffer, *at past it; STREAM: its events can be streamed from *at; HOLD:
+ * it must be held whole (its fields may follow its arrays, it is sampled,
+ * or its fields exceed MAX_HEAD). */
 typedef enum { HEAD_MORE, HEAD_WHOLE, HEAD_STREAM, HEAD_HOLD, HEAD_ERROR } HeadResult;
 
 #define MAX_HEAD (1024 * 1024)
