@@ -9,14 +9,19 @@
 # chunk index they read only the chunks whose times overlap the range; with
 # TSL_NO_INDEX=1 the whole file. Their output files and messages must be the
 # same byte for byte, on every corpus file and on generated unsorted traces
-# (plain, gzip-compressed and zstd-compressed in several frames), for seeded
-# random ranges, with chunks small enough that each file has many. The
-# generated files must really be read through the index (corpus files may
-# not be: some allow none, as a Chrome trace with `samples`).
+# (plain, gzip-compressed and zstd-compressed in several frames; speedscope
+# files with overlapping evented profiles, sampled ones between them, and
+# one whose frame table follows its profiles), for seeded random ranges,
+# with chunks small enough that each file has many. The generated files
+# must really be read through the index (corpus files may not be: some
+# allow none, as a Chrome trace with `samples`; the speedscope file with its
+# frames last must not), and plain speedscope ones must skip a quarter of
+# the file in some read.
 
 import gzip
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +60,7 @@ def check_file(path, rng, tmp, failures, stats, must_index):
     shutil.rmtree(cache, ignore_errors=True)
     name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else os.path.basename(path)
     through = 0
+    fewest = 1.0
     for trial in range(2):
         a = rng.uniform(0, 90)
         b = rng.uniform(0, 90)
@@ -78,6 +84,8 @@ def check_file(path, rng, tmp, failures, stats, must_index):
                 log = proc.stdout.decode(errors='replace')
                 if mode == 'indexed':
                     through += log.count('through the index')
+                    for m in re.finditer(r'read (\d+) of (\d+) bytes \(\d+ of \d+ chunks\) through the index', log):
+                        fewest = min(fewest, int(m.group(1)) / int(m.group(2)))
                 elif 'through the index' in log:
                     failures.append('%s %s: TSL_NO_INDEX=1 read through the index' % (name, ' '.join(cmd)))
                 outs[mode] = (proc.returncode, data, proc.stderr)
@@ -87,11 +95,65 @@ def check_file(path, rng, tmp, failures, stats, must_index):
                                 % (name, ' '.join(cmd), ri, rw, 'same' if di == dw else 'differs',
                                    ei.decode(errors='replace')[-200:], ew.decode(errors='replace')[-200:]))
             stats['runs'] += 1
+    if must_index is None and through > 0:
+        failures.append('%s: read through an index it cannot have' % name)
+    # Speedscope: the generated files' events are really streamed and skipped
+    # (gzip: deflate blocks of this text are too long for points inside).
+    if must_index and name.endswith('.speedscope.json') and fewest > 0.75:
+        failures.append('%s: no range read skipped a quarter of the file (at best %.2f)' % (name, fewest))
     if must_index:
         stats['indexable'] += 1
         if through == 0:
             failures.append('%s: never read through the index' % name)
     print('ok %s (%d range reads through the index)' % (name, through))
+
+
+def speedscope(rng, n, layout):
+    """A speedscope file: evented profiles that overlap in time (so chunk
+    bounds, not positions, decide), frames left open at a profile's end, a
+    profile whose endValue follows its events, sampled profiles between
+    them ('mixed') and the shared frame table before or after the profiles
+    ('frames-last': held whole, no index)."""
+    frames = '"shared":{"frames":[%s]}' % ','.join('{"name":"f%d","file":"m.py"}' % i for i in range(40))
+    profiles = []
+    for p in range(4):
+        if layout == 'mixed' and p % 2 == 1:
+            samples = [[rng.randrange(40) for _ in range(rng.randint(1, 6))] for _ in range(n // 8)]
+            weights = [rng.choice((1, 2, 3)) for _ in samples]
+            profiles.append('{"type":"sampled","name":"s%d","unit":"microseconds","startValue":%d,'
+                            '"endValue":%d,"samples":%s,"weights":%s}'
+                            % (p, p * 50, p * 50 + sum(weights), samples, weights))
+            continue
+        t = rng.randrange(0, 5000)
+        start = t
+        stack = []
+        events = []
+        deep = layout == 'deep' and p == 1
+        for i in range(n // 4):
+            if deep and i < 1000:
+                # Too many open frames for a checkpoint's state.
+                stack.append(rng.randrange(40))
+                events.append('{"type":"O","frame":%d,"at":%d}' % (stack[-1], t))
+            elif layout == 'malformed' and i == n // 8:
+                events.append('{"type":"X","frame":1,"at":%d}' % t)
+            elif stack and (len(stack) > (1012 if deep and i < n // 8 else 12) or rng.random() < 0.55):
+                events.append('{"type":"C","frame":%d,"at":%d}' % (stack.pop(), t))
+            else:
+                stack.append(rng.randrange(40))
+                events.append('{"type":"O","frame":%d,"at":%d}' % (stack[-1], t))
+            t += rng.randrange(0, 30)
+        body = '"events":[\n%s]' % ',\n'.join(events)
+        if p == 2:
+            profiles.append('{"type":"evented","name":"e%d","unit":"microseconds","startValue":%d,%s,'
+                            '"endValue":%d}' % (p, start, body, t + 5))
+        else:
+            profiles.append('{"type":"evented","name":"e%d","unit":"microseconds","startValue":%d,'
+                            '"endValue":%d,%s}' % (p, start, t + 5, body))
+    head = '{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"test",'
+    body = '"profiles":[%s]' % ',\n'.join(profiles)
+    if layout == 'frames-last':
+        return head + body + ',' + frames + '}\n'
+    return head + frames + ',' + body + ',"activeProfileIndex":0}\n'
 
 
 def main():
@@ -107,7 +169,22 @@ def main():
             ('gen-wide.csv', gen.csv(rng, 20000, 'wide')),
             ('gen-long.csv', gen.csv(rng, 20000, 'long')),
             ('gen-perf.txt', gen.perf(rng, 6000)),
+            ('gen-evented.speedscope.json', speedscope(rng, 24000, 'evented')),
+            ('gen-mixed.speedscope.json', speedscope(rng, 24000, 'mixed')),
         ]
+        # Frames after the profiles: held whole, no index, the same results.
+        # Frames after the profiles, or a malformed event (counted per
+        # profile): no index, the same results. Cut short, or a profile
+        # with too many frames open for a checkpoint: indexed elsewhere.
+        cut = speedscope(rng, 24000, 'evented')
+        for name, text, must in (('gen-frames-last.speedscope.json', speedscope(rng, 24000, 'frames-last'), None),
+                                 ('gen-malformed.speedscope.json', speedscope(rng, 24000, 'malformed'), None),
+                                 ('gen-cut.speedscope.json', cut[:len(cut) * 7 // 10], True),
+                                 ('gen-deep.speedscope.json', speedscope(rng, 24000, 'deep'), True)):
+            p = os.path.join(tmp, name)
+            with open(p, 'wb') as f:
+                f.write(text.encode())
+            paths.append((p, must))
         for name, text in texts:
             data = text.encode()
             for suffix, blob in (('', data), ('.gz', gzip.compress(data, 6)),

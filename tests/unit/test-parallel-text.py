@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-# test-parallel-text.py: CSV and perf script files read on N threads give what one thread gives
+# test-parallel-text.py: CSV, perf script and speedscope files read on N threads give what one thread gives
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # The CSV and perf script readers split a regular file's buffers on every
 # core (TSL_READER_THREADS=N) and model the rows or records in order. For
 # every corpus file and fixture of either format (bad inputs among them),
-# files of bench/gen-csv.py and bench/gen-perf.py, and generated files made
+# files of bench/gen-csv.py, bench/gen-perf.py and bench/gen-speedscope.py, and generated files made
 # to mislead a guess at row and record starts (quoted fields holding
 # newlines, CRLF, '#' headers repeating per section, ragged and bad rows,
 # rows without times, bad headers and frame lines outside records, a
-# file cut inside a record), N = 2, 3 and 4 with TSL_READER_SPLIT_SEED
+# file cut inside a record; speedscope events holding '},{' in strings,
+# malformed events, sampled profiles between evented ones, the frame table
+# last, a file cut short, a late syntax error), N = 2, 3 and 4 with TSL_READER_SPLIT_SEED
 # (every buffer cut at random places) must give byte-identical
 # `sample --state` output, `info --json`, exit status and messages (their
 # FILE:LINE:COLUMN positions too) and chunk index to one thread; the bench
@@ -131,9 +133,55 @@ def tricky_perf(rng, n, form):
     return text
 
 
+def tricky_speedscope(rng, n, form):
+    """Speedscope events made to mislead a guess at event starts: string
+    members holding '},{', blanks and newlines between events, malformed
+    events, a profile cut short, sampled profiles between evented ones, the
+    frame table after the profiles, a syntax error late in the file."""
+    frames = '"shared":{"frames":[%s]}' % ','.join('{"name":"f%d"}' % i for i in range(30))
+    profiles = []
+    for p in range(3):
+        if form == 'mixed' and p == 1:
+            samples = [[rng.randrange(30) for _ in range(rng.randint(1, 5))] for _ in range(n // 4)]
+            profiles.append('{"type":"sampled","name":"s","unit":"seconds","startValue":0,"endValue":9,'
+                            '"samples":%s,"weights":%s}' % (samples, [rng.randint(1, 3) for _ in samples]))
+            continue
+        t = rng.randrange(100)
+        stack = []
+        events = []
+        for i in range(n):
+            sep = rng.choice((',', ',', ', ', ',\n  ', ' ,\n'))
+            extra = ''
+            if form == 'strings' and rng.random() < 0.3:
+                extra = ',"note":"%s"' % rng.choice(('},{', '}, {"type":"O"', '\\"},{', ']'))
+            if form == 'bad' and rng.random() < 0.01:
+                events.append(sep + rng.choice(('{"type":"Q","frame":1,"at":%d}' % t, '7', '[1]', '{}')))
+                continue
+            if stack and (len(stack) > 10 or rng.random() < 0.5):
+                e = '{"type":"C","frame":%d,"at":%d%s}' % (stack.pop(), t, extra)
+            else:
+                stack.append(rng.randrange(30))
+                e = '{"at":%d,"frame":%d%s,"type":"O"}' % (t, stack[-1], extra)
+            events.append((sep if events else '') + e)
+            t += rng.randrange(5)
+        profiles.append('{"type":"evented","name":"e%d","unit":"milliseconds","startValue":0,'
+                        '"endValue":%d,"events":[%s]}' % (p, t, ''.join(events)))
+    head = '{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+    body = '"profiles":[%s]' % ','.join(profiles)
+    text = head + (body + ',' + frames if form == 'frames-last' else frames + ',' + body) + '}\n'
+    if form == 'cut':
+        text = text[:len(text) * 2 // 3]
+    if form == 'syntax':
+        at = len(text) * 4 // 5
+        at = text.index('}', at) + 1
+        text = text[:at] + ' x' + text[at:]
+    return text
+
+
 def generated(tmp):
     """(path, whether it is big enough for the default cuts)"""
-    for name, argv in (('gen.csv', ['gen-csv.py', '3', '8']), ('gen-perf.txt', ['gen-perf.py', '3'])):
+    for name, argv in (('gen.csv', ['gen-csv.py', '3', '8']), ('gen-perf.txt', ['gen-perf.py', '3']),
+                       ('gen.speedscope.json', ['gen-speedscope.py', '3', '--kind', 'mixed'])):
         path = os.path.join(tmp, name)
         with open(path, 'wb') as f:
             subprocess.run([sys.executable, os.path.join(bench, argv[0])] + argv[1:], stdout=f,
@@ -150,6 +198,11 @@ def generated(tmp):
         with open(path, 'w', newline='') as f:
             f.write(tricky_perf(rng, 3000, form))
         yield path, False
+    for form in ('strings', 'bad', 'mixed', 'cut', 'frames-last', 'syntax'):
+        path = os.path.join(tmp, 'tricky-%s.speedscope.json' % form)
+        with open(path, 'w', newline='') as f:
+            f.write(tricky_speedscope(rng, 12000, form))
+        yield path, False
 
 
 def main():
@@ -163,10 +216,12 @@ def main():
     # Names are a first filter (reading every Chrome file would be slow);
     # the format the one-thread read found decides.
     inputs = [path for path, _ in gen] + [p for p in threads_test.inputs(tmp)
-                                         if 'csv' in p or 'perf' in p or p.endswith('.tsv')]
+                                         if 'csv' in p or 'perf' in p or p.endswith('.tsv') or
+                                         'speedscope' in p]
     for path in inputs:
         one, _, _ = parallel.read(tmp, path, 1, None)
-        fmt = next((f for f in ('csv', 'perf-script') if b'"format" : "%s"' % f.encode() in one[6]),
+        fmt = next((f for f in ('csv', 'perf-script', 'speedscope')
+                    if b'"format" : "%s"' % f.encode() in one[6]),
                    None)
         if fmt is None:
             continue
@@ -200,7 +255,7 @@ def main():
         if wrong < 1000 or segments - wrong < 1000:
             failures.append('%s: too few segments or wrong guesses to test anything' % fmt)
             print('FAIL: %s: too few segments or wrong guesses to test anything' % fmt)
-    if set(stats) != {'csv', 'perf-script'}:
+    if set(stats) != {'csv', 'perf-script', 'speedscope'}:
         print('FAIL: not every format was read: %s' % sorted(stats))
         return 1
     print('%d inputs compared; %d differ' % (n, len(failures)))

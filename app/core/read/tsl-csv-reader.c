@@ -31,11 +31,9 @@
 #include "tsl-text-private.h"
 
 /* A regular file's buffers are split on every core in segments of about
- * this size. TSL_READER_SPLIT_SEED=S (tests) cuts every buffer at random
- * places instead, most of them no row start, in segments of up to
- * SPLIT_RANDOM_BYTES. */
-#define SEGMENT_BYTES      (64 * 1024)
-#define SPLIT_RANDOM_BYTES 4096
+ * TSL_SCAN_SEGMENT_BYTES, cut after a newline by the shared TslScanCutter
+ * (TSL_READER_SPLIT_SEED=S, tests: at random places instead, most of them
+ * no row start). */
 
 typedef enum {
   COL_TEXT,   /* ignored */
@@ -82,11 +80,9 @@ typedef struct {
   TslCsvSplitter    splitter;
 
   /* Splitting on every core (a regular file). */
-  gboolean          parallel;
+  TslScanCutter    *cutter;          /* NULL: one thread */
   TslScanPool      *pool;
   TslCsvPlan        plan;
-  GPtrArray        *cuts;            /* const char *, of the current buffer */
-  GRand            *split_rand;      /* TSL_READER_SPLIT_SEED */
   guint64           n_segments;
   guint64           n_wrong;         /* segments not used: not where a row started */
 
@@ -238,12 +234,7 @@ csv_create (TslTrace         *trace,
   self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
   tsl_csv_splitter_init (&self->splitter);
   /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
-  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
-                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
-                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
-                   tsl_reader_context_get_n_threads (ctx) > 1;
-  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
-    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
+  self->cutter = tsl_scan_cutter_new (ctx, tsl_scan_find_line_start, NULL);
   return self;
 }
 
@@ -268,8 +259,7 @@ csv_destroy (gpointer data)
              tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
   g_clear_pointer (&self->pool, tsl_scan_pool_free);
   g_clear_pointer (&self->plan.value_cols, g_array_unref);
-  g_clear_pointer (&self->cuts, g_ptr_array_unref);
-  g_clear_pointer (&self->split_rand, g_rand_free);
+  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
   g_free (self->ragged.first);
   g_free (self->bad_time.first);
   g_free (self->bad_value.first);
@@ -639,52 +629,6 @@ parse_rows (CsvState   *self,
   return p;
 }
 
-/* Where the buffer from p is cut into segments: p, then the row starts after
- * the newlines about SEGMENT_BYTES apart (a guess: the newline may be inside
- * a quoted field), or, for the tests, random places. */
-static void
-cut_segments (CsvState   *self,
-              const char *p,
-              const char *end)
-{
-  GPtrArray *cuts = self->cuts;
-
-  g_ptr_array_set_size (cuts, 0);
-  g_ptr_array_add (cuts, (gpointer) p);
-  if (self->split_rand != NULL)
-    {
-      const char *at = p;
-
-      while (end - at > 1)
-        {
-          const char *cut;
-
-          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
-          /* Mostly any byte; sometimes what a real cut would take. */
-          cut = at;
-          if (g_rand_int_range (self->split_rand, 0, 4) == 0)
-            {
-              const char *nl = memchr (at, '\n', end - at);
-
-              cut = nl != NULL ? nl + 1 : NULL;
-            }
-          if (cut == NULL || cut >= end)
-            break;
-          g_ptr_array_add (cuts, (gpointer) cut);
-          at = cut;
-        }
-      return;
-    }
-  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
-    {
-      const char *at = p + (end - p) / k * i;
-      const char *nl = memchr (at, '\n', end - at);
-
-      if (nl != NULL && nl + 1 < end && nl + 1 > (const char *) cuts->pdata[cuts->len - 1])
-        g_ptr_array_add (cuts, (gpointer) (nl + 1));
-    }
-}
-
 /* What the scanner threads parse, as of now: a column's numbers where they
  * are values so far, the time column's times. A guess only: a row's cells
  * are used for the columns that turn out to be values and its time for
@@ -741,11 +685,8 @@ parallel_rows (CsvState   *self,
       self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
                                       &tsl_csv_scan_funcs, &self->plan,
                                       context_idle, self->ctx);
-      self->cuts = g_ptr_array_new ();
     }
-  cut_segments (self, p, end);
-  n = self->cuts->len;
-  cuts = (const char *const *) self->cuts->pdata;
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
   if (n < 2)
     return p;
   make_plan (self, end, at_eof);
@@ -814,7 +755,8 @@ csv_parse (gpointer       data,
 
   /* A big buffer after the header: on every core (the tests cut every
    * buffer, the header's too). */
-  if (self->parallel && (self->split_rand != NULL || (self->names->len > 0 && end - p >= 2 * SEGMENT_BYTES)))
+  if (self->cutter != NULL &&
+      (tsl_scan_cutter_is_random (self->cutter) || (self->names->len > 0 && end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))
     p = parallel_rows (self, base, p, end, at_eof, &blocked);
   if (!blocked)
     p = parse_rows (self, base, p, end, end, at_eof, &blocked);

@@ -34,11 +34,9 @@
 #define MAX_TOKENS        48
 #define MAX_POS_WARNINGS  10
 /* A regular file's buffers are scanned on every core in segments of about
- * this size. TSL_READER_SPLIT_SEED=S (tests) cuts every buffer at random
- * places instead, most of them no record start, in segments of up to
- * SPLIT_RANDOM_BYTES. */
-#define SEGMENT_BYTES      (64 * 1024)
-#define SPLIT_RANDOM_BYTES 4096
+ * TSL_SCAN_SEGMENT_BYTES, cut after a blank line by the shared
+ * TslScanCutter (TSL_READER_SPLIT_SEED=S, tests: at random places instead,
+ * some line starts, most of them no record start). */
 
 typedef struct {
   const char *p;
@@ -95,11 +93,9 @@ typedef struct {
   TslReaderContext *ctx;
 
   /* Scanning on every core (a regular file). */
-  gboolean          parallel;
+  TslScanCutter    *cutter;          /* NULL: one thread */
   TslScanPool      *pool;
   Plan              plan;
-  GPtrArray        *cuts;
-  GRand            *split_rand;      /* TSL_READER_SPLIT_SEED */
   guint64           n_segments;
   guint64           n_wrong;
 
@@ -447,6 +443,26 @@ lookup_track (PerfState    *self,
   return self->last_track;
 }
 
+/* The start of the line after the first blank line from `at`, or NULL. */
+static const char *
+after_blank_line (const char *at,
+                  const char *end)
+{
+  const char *nl;
+
+  while ((nl = memchr (at, '\n', end - at)) != NULL)
+    {
+      const char *next = nl + 1;
+
+      if (next < end && next[0] == '\n')
+        return next + 1 < end ? next + 1 : NULL;
+      if (end - next >= 2 && next[0] == '\r' && next[1] == '\n')
+        return next + 2 < end ? next + 2 : NULL;
+      at = next;
+    }
+  return NULL;
+}
+
 static gpointer
 perf_create (TslTrace         *trace,
              TslReaderContext *ctx)
@@ -459,12 +475,7 @@ perf_create (TslTrace         *trace,
   self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->label = g_string_sized_new (256);
   /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
-  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
-                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
-                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
-                   tsl_reader_context_get_n_threads (ctx) > 1;
-  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
-    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
+  self->cutter = tsl_scan_cutter_new (ctx, after_blank_line, tsl_scan_find_line_start);
   return self;
 }
 
@@ -485,8 +496,7 @@ perf_destroy (gpointer data)
            tsl_reader_context_get_n_threads (self->ctx),
            tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
   g_clear_pointer (&self->pool, tsl_scan_pool_free);
-  g_clear_pointer (&self->cuts, g_ptr_array_unref);
-  g_clear_pointer (&self->split_rand, g_rand_free);
+  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
   g_free (self);
 }
 
@@ -767,77 +777,6 @@ static const TslScanFuncs perf_scan_funcs = {
   .result_free = segment_free,
 };
 
-/* The start of the line after the first blank line from `at`, or NULL. */
-static const char *
-after_blank_line (const char *at,
-                  const char *end)
-{
-  const char *nl;
-
-  while ((nl = memchr (at, '\n', end - at)) != NULL)
-    {
-      const char *next = nl + 1;
-
-      if (next < end && next[0] == '\n')
-        return next + 1 < end ? next + 1 : NULL;
-      if (end - next >= 2 && next[0] == '\r' && next[1] == '\n')
-        return next + 2 < end ? next + 2 : NULL;
-      at = next;
-    }
-  return NULL;
-}
-
-/* Where the buffer from p is cut into segments: p, then after the blank
- * lines about SEGMENT_BYTES apart (a record ends at a blank line, so that
- * is where the one-thread loop is), or, for the tests, random places. */
-static void
-cut_segments (PerfState  *self,
-              const char *p,
-              const char *end)
-{
-  GPtrArray *cuts = self->cuts;
-
-  g_ptr_array_set_size (cuts, 0);
-  g_ptr_array_add (cuts, (gpointer) p);
-  if (self->split_rand != NULL)
-    {
-      const char *at = p;
-
-      while (end - at > 1)
-        {
-          const char *cut;
-
-          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
-          /* Mostly any byte; sometimes a line start or what a real cut
-           * would take. */
-          switch (g_rand_int_range (self->split_rand, 0, 6))
-            {
-            case 0:
-              cut = memchr (at, '\n', end - at);
-              cut = cut != NULL ? cut + 1 : NULL;
-              break;
-            case 1:
-              cut = after_blank_line (at, end);
-              break;
-            default:
-              cut = at;
-            }
-          if (cut == NULL || cut >= end)
-            break;
-          g_ptr_array_add (cuts, (gpointer) cut);
-          at = cut;
-        }
-      return;
-    }
-  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
-    {
-      const char *cut = after_blank_line (p + (end - p) / k * i, end);
-
-      if (cut != NULL && cut > (const char *) cuts->pdata[cuts->len - 1])
-        g_ptr_array_add (cuts, (gpointer) cut);
-    }
-}
-
 static gboolean
 context_idle (gpointer ctx)
 {
@@ -868,11 +807,8 @@ parallel_records (PerfState  *self,
     {
       self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
                                       &perf_scan_funcs, &self->plan, context_idle, self->ctx);
-      self->cuts = g_ptr_array_new ();
     }
-  cut_segments (self, p, end);
-  n = self->cuts->len;
-  cuts = (const char *const *) self->cuts->pdata;
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
   if (n < 2)
     return p;
   self->plan.end = end;
@@ -923,7 +859,7 @@ perf_parse (gpointer       data,
   guint64 events = 0;
   gboolean blocked = FALSE;
 
-  if (self->parallel && (self->split_rand != NULL || end - p >= 2 * SEGMENT_BYTES))
+  if (self->cutter != NULL && (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
     p = parallel_records (self, base, p, end, at_eof, &events, &blocked);
   if (!blocked)
     p = parse_records (self, base, p, end, end, at_eof, &events, &blocked);

@@ -24,8 +24,11 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <string.h>
 
 #include "tsl-scan-pool.h"
+
+#include "tsl-format-private.h"
 
 #define SPIN_ROUNDS 200
 
@@ -323,4 +326,115 @@ guint64
 tsl_scan_pool_get_by_caller (TslScanPool *self)
 {
   return self->by_caller;
+}
+
+struct _TslScanCutter
+{
+  TslScanFindFunc find;
+  TslScanFindFunc find_other;
+  GRand     *rand;     /* TSL_READER_SPLIT_SEED */
+  GPtrArray *cuts;
+};
+
+TslScanCutter *
+tsl_scan_cutter_new (TslReaderContext *ctx,
+                     TslScanFindFunc   find,
+                     TslScanFindFunc   find_other)
+{
+  TslScanCutter *self;
+  const char *seed;
+
+  /* TSL_READER_THREADS=pipe: the two-thread reader a pipe gets (Chrome),
+   * for the benchmarks; one thread for the other formats. */
+  if (!tsl_reader_context_reads_ahead (ctx) ||
+      g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") == 0 ||
+      tsl_reader_context_get_threads (ctx) != TSL_READER_THREADS_AUTO ||
+      tsl_reader_context_get_n_threads (ctx) <= 1)
+    return NULL;
+  self = g_new0 (TslScanCutter, 1);
+  self->find = find;
+  self->find_other = find_other;
+  self->cuts = g_ptr_array_new ();
+  seed = g_getenv ("TSL_READER_SPLIT_SEED");
+  if (seed != NULL)
+    self->rand = g_rand_new_with_seed (g_ascii_strtoull (seed, NULL, 10));
+  return self;
+}
+
+void
+tsl_scan_cutter_free (TslScanCutter *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->rand, g_rand_free);
+  g_ptr_array_unref (self->cuts);
+  g_free (self);
+}
+
+gboolean
+tsl_scan_cutter_is_random (const TslScanCutter *self)
+{
+  return self->rand != NULL;
+}
+
+/* The tests' cuts: the random draws (and so the cuts of a seed) are the
+ * ones each reader made before the cutter was shared. */
+static void
+cut_randomly (TslScanCutter *self,
+              const char    *p,
+              const char    *end)
+{
+  const char *at = p;
+
+  while (end - at > 1)
+    {
+      const char *cut;
+      int roll;
+
+      at += g_rand_int_range (self->rand, 1, MIN (end - at, TSL_SCAN_RANDOM_BYTES));
+      roll = g_rand_int_range (self->rand, 0, self->find_other != NULL ? 6 : 4);
+      if (self->find_other != NULL && roll == 0)
+        cut = self->find_other (at, end);
+      else if (roll == (self->find_other != NULL ? 1 : 0))
+        cut = self->find (at, end);
+      else
+        cut = at;
+      if (cut == NULL || cut >= end)
+        break;
+      g_ptr_array_add (self->cuts, (gpointer) cut);
+      at = cut;
+    }
+}
+
+const char *const *
+tsl_scan_cutter_cut (TslScanCutter *self,
+                     const char    *p,
+                     const char    *end,
+                     guint         *n_cuts)
+{
+  GPtrArray *cuts = self->cuts;
+
+  g_ptr_array_set_size (cuts, 0);
+  g_ptr_array_add (cuts, (gpointer) p);
+  if (self->rand != NULL)
+    cut_randomly (self, p, end);
+  else
+    for (gsize k = (end - p) / TSL_SCAN_SEGMENT_BYTES, i = 1; i < k; i++)
+      {
+        const char *cut = self->find (p + (end - p) / k * i, end);
+
+        if (cut != NULL && cut < end && cut > (const char *) cuts->pdata[cuts->len - 1])
+          g_ptr_array_add (cuts, (gpointer) cut);
+      }
+  *n_cuts = cuts->len;
+  return (const char *const *) cuts->pdata;
+}
+
+const char *
+tsl_scan_find_line_start (const char *at,
+                          const char *end)
+{
+  const char *nl = memchr (at, '\n', end - at);
+
+  return nl != NULL ? nl + 1 : NULL;
 }

@@ -24,6 +24,7 @@
 #include "tsl-chrome-private.h"
 #include "tsl-chrome-pipe.h"
 #include "tsl-chrome-scanners.h"
+#include "tsl-scan-pool.h"
 
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */
@@ -42,11 +43,9 @@
 /* Fewer bytes than this are modelled on the reading thread. */
 #define PIPE_MIN_BYTES     (16 * 1024)
 /* A regular file's buffers are scanned on every core in segments of about
- * this size (see parallel_events()). TSL_READER_SPLIT_SEED=S (tests) cuts
- * every buffer from the first event at random places instead, most of them
- * no event start, in segments of up to SPLIT_RANDOM_BYTES. */
-#define SEGMENT_BYTES      (64 * 1024)
-#define SPLIT_RANDOM_BYTES 4096
+ * TSL_SCAN_SEGMENT_BYTES (see parallel_events()), cut at guessed event
+ * starts by the shared TslScanCutter; TSL_READER_SPLIT_SEED=S (tests) cuts
+ * every buffer from the first event at random places instead. */
 
 typedef enum {
   ST_START,
@@ -87,12 +86,11 @@ struct _TslChrome {
   gint64            balanced_at;    /* µs, the end of the last split call */
   gint64            idle_all_us;    /* the worker's, since then */
   guint64           pipe_resume_at; /* event_bytes from which to use the pipe again */
-  /* Scanning on every core (a regular file): instead of the pipe. */
-  gboolean          parallel;
+  /* Scanning on every core (a regular file): instead of the pipe. NULL
+   * when the read stays off it. */
+  TslScanCutter     *cutter;
   TslChromeScanners *scanners;
-  GPtrArray         *cuts;          /* const char *, of the current buffer */
   GArray            *rescan;        /* TslChromeEvent, after a wrong guess */
-  GRand             *split_rand;    /* TSL_READER_SPLIT_SEED */
   guint64           n_segments;
   guint64           n_wrong;        /* segments that did not start at an event */
 };
@@ -145,12 +143,7 @@ chrome_create (TslTrace         *trace,
   self->split_share = 0.2;
   /* TSL_READER_THREADS=pipe: the two-thread reader a pipe gets, for the
    * benchmarks. */
-  self->parallel = tsl_reader_context_reads_ahead (ctx) &&
-                   g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
-                   tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
-                   tsl_reader_context_get_n_threads (ctx) > 1;
-  if (self->parallel && g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
-    self->split_rand = g_rand_new_with_seed (g_ascii_strtoull (g_getenv ("TSL_READER_SPLIT_SEED"), NULL, 10));
+  self->cutter = tsl_scan_cutter_new (ctx, tsl_chrome_guess_event_start, NULL);
   return self;
 }
 
@@ -167,9 +160,8 @@ chrome_destroy (gpointer state)
              tsl_reader_context_get_n_threads (self->ctx),
              tsl_chrome_scanners_get_by_caller (self->scanners), self->n_wrong);
   g_clear_pointer (&self->scanners, tsl_chrome_scanners_free);
-  g_clear_pointer (&self->cuts, g_ptr_array_unref);
+  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
   g_clear_pointer (&self->rescan, g_array_unref);
-  g_clear_pointer (&self->split_rand, g_rand_free);
   tsl_chrome_model_clear (&self->model);
   g_clear_pointer (&self->held_samples, g_byte_array_unref);
   g_free (self);
@@ -282,44 +274,6 @@ model_events (TslChrome    *self,
   self->n_events += events->len;
 }
 
-/* Where the buffer from p is cut into segments: p, then guessed event
- * starts about SEGMENT_BYTES apart (or, for the tests, random places). */
-static void
-cut_segments (TslChrome  *self,
-              const char *p,
-              const char *end)
-{
-  GPtrArray *cuts = self->cuts;
-
-  g_ptr_array_set_size (cuts, 0);
-  g_ptr_array_add (cuts, (gpointer) p);
-  if (self->split_rand != NULL)
-    {
-      const char *at = p;
-
-      while (end - at > 1)
-        {
-          const char *cut;
-
-          at += g_rand_int_range (self->split_rand, 1, MIN (end - at, SPLIT_RANDOM_BYTES));
-          /* Mostly any byte; sometimes what a real cut would take. */
-          cut = g_rand_int_range (self->split_rand, 0, 4) == 0 ? tsl_chrome_guess_event_start (at, end) : at;
-          if (cut == NULL || cut >= end)
-            break;
-          g_ptr_array_add (cuts, (gpointer) cut);
-          at = cut;
-        }
-      return;
-    }
-  for (gsize k = (end - p) / SEGMENT_BYTES, i = 1; i < k; i++)
-    {
-      const char *cut = tsl_chrome_guess_event_start (p + (end - p) / k * i, end);
-
-      if (cut != NULL && cut > (const char *) cuts->pdata[cuts->len - 1])
-        g_ptr_array_add (cuts, (gpointer) cut);
-    }
-}
-
 /* A regular file's buffer of events scanned on every core, modelled here in
  * order: a segment is used only if it starts exactly where the scan before
  * it stopped, with no ',' due (after the first), which makes its scan the
@@ -340,12 +294,9 @@ parallel_events (TslChrome  *self,
     {
       self->scanners = tsl_chrome_scanners_new (tsl_reader_context_get_n_threads (self->ctx),
                                                 context_idle, self->ctx);
-      self->cuts = g_ptr_array_new ();
       self->rescan = g_array_new (FALSE, FALSE, sizeof (TslChromeEvent));
     }
-  cut_segments (self, p, end);
-  n = self->cuts->len;
-  cuts = (const char *const *) self->cuts->pdata;
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
   if (n < 2)
     return p;
   tsl_chrome_scanners_start (self->scanners, cuts, n, end, need);
@@ -413,8 +364,9 @@ parse_events (TslChrome   *self,
   /* A regular file's big buffer: on every core. What is left of it (an
    * event its end cut, say) is modelled here; smaller buffers (gzip's,
    * follow mode's) go through the pipe. */
-  if (self->parallel &&
-      (self->split_rand != NULL || (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * SEGMENT_BYTES)))
+  if (self->cutter != NULL &&
+      (tsl_scan_cutter_is_random (self->cutter) ||
+       (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))
     {
       p = parallel_events (self, p, end);
       scanned = TRUE;
