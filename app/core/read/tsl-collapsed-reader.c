@@ -263,10 +263,10 @@ parse_lines (CollapsedState *self,
           break;
         }
       kind = read_line (p, nl ? nl : end, &line_len, &stack_len, &count_at, &count);
-      if (line_len == 0 || p[0] == '#')
-        ;
-      else if (kind == LINE_STACK)
+      if (kind == LINE_STACK)
         model_stack (self, p, stack_len, count);
+      else if (line_len == 0 || p[0] == '#')
+        ;
       else if (self->n_invalid++ < MAX_POS_WARNINGS && kind == LINE_BAD_COUNT)
         {
           g_autofree char *position = tsl_reader_context_position (self->ctx, p + count_at - base);
