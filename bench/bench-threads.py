@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--format chrome|csv|perf|speedscope]
+#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--format chrome|csv|perf|speedscope|collapsed]
 #                          [--file F | --mb 1000] [--runs 3]
 #
 # Times `timeslice info --no-cache FILE` (a regular file) and
@@ -59,7 +59,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--exe", default=os.path.join(ROOT, "_build-bench", "app", "timeslice"))
     parser.add_argument("--baseline-exe", help="another build's timeslice, run with its defaults")
-    parser.add_argument("--format", choices=("chrome", "csv", "perf", "speedscope"), default="chrome",
+    parser.add_argument("--format", choices=("chrome", "csv", "perf", "speedscope", "collapsed"), default="chrome",
                         help="what to generate when --file is not given")
     parser.add_argument("--file", help="an existing trace (default: generate one in /tmp)")
     parser.add_argument("--mb", type=float, default=1000)
@@ -74,6 +74,7 @@ def main():
         "csv": (".csv", ["gen-csv.py", str(args.mb)]),
         "perf": (".perf.txt", ["gen-perf.py", str(args.mb)]),
         "speedscope": (".speedscope.json", ["gen-speedscope.py", str(args.mb)]),
+        "collapsed": (".folded", ["gen-collapsed.py", str(args.mb)]),
     }
     suffix, generator = generators[args.format]
     if path is None:

@@ -11,12 +11,15 @@
 # same byte for byte, on every corpus file and on generated unsorted traces
 # (plain, gzip-compressed and zstd-compressed in several frames; speedscope
 # files with overlapping evented profiles, sampled ones between them, and
-# one whose frame table follows its profiles), for seeded random ranges,
-# with chunks small enough that each file has many. The generated files
-# must really be read through the index (corpus files may not be: some
-# allow none, as a Chrome trace with `samples`; the speedscope file with its
-# frames last must not), and plain speedscope ones must skip a quarter of
-# the file in some read.
+# one whose frame table follows its profiles; collapsed stacks), for seeded
+# random ranges, with chunks small enough that each file has many. The
+# generated files must really be read through the index (corpus files may
+# not be: some allow none, as a Chrome trace with `samples`; the speedscope
+# file with its frames last must not), and plain speedscope ones must skip
+# a quarter of the file in some read. Collapsed stacks (time: the line
+# ordinal) have bad lines throughout, past the warnings' cap, so a range
+# read must resume the ordinal and the count of skipped lines the final
+# warning gives.
 
 import gzip
 import os
@@ -36,6 +39,25 @@ spec.loader.exec_module(gen)
 
 timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 corpus = os.environ.get('TSL_CORPUS_DIR', '')
+
+
+def collapsed(rng, n):
+    """Folded stacks with comments, blank lines and, every few hundred
+    lines, a bad count or a line of no kind (more than the reader names)."""
+    frames = ['main', 'run', 'parse', 'std::vector<int>::push_back', 'fn a', 'memcpy [k]']
+    out = ['# folded by a test\n']
+    for i in range(n):
+        r = rng.random()
+        if r < 0.003:
+            out.append('main;bad %s\n' % rng.choice(['-4', '1.5', '1e3']))
+        elif r < 0.006:
+            out.append('no count on this line\n')
+        elif r < 0.02:
+            out.append('\n' if r < 0.013 else '# note\n')
+        else:
+            out.append('%s %d\n' % (';'.join(rng.choice(frames) for _ in range(rng.randint(1, 8))),
+                                     rng.randint(1, 300)))
+    return ''.join(out)
 
 
 def run(args, env_extra, cache):
@@ -171,6 +193,7 @@ def main():
             ('gen-perf.txt', gen.perf(rng, 6000)),
             ('gen-evented.speedscope.json', speedscope(rng, 24000, 'evented')),
             ('gen-mixed.speedscope.json', speedscope(rng, 24000, 'mixed')),
+            ('gen.folded', collapsed(rng, 30000)),
         ]
         # Frames after the profiles: held whole, no index, the same results.
         # Frames after the profiles, or a malformed event (counted per

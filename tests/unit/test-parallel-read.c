@@ -1,4 +1,4 @@
-/* test-parallel-read.c: a regular file's Chrome events, CSV rows and perf records scanned on N threads
+/* test-parallel-read.c: a regular file's Chrome events, CSV rows, perf records and collapsed stacks scanned on N threads
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -15,7 +15,9 @@
  * and perf script readers are checked the same way (tsl-csv-reader.c,
  * tsl-perf-reader.c): rows with quoted fields holding newlines, CRLF,
  * comments, bad cells and ragged rows; records with blank lines, bad
- * headers and frame lines outside records.
+ * headers and frame lines outside records; collapsed stacks
+ * (tsl-collapsed-reader.c) with comments, blank lines, CRLF, bad counts
+ * and lines of no kind past the warnings' cap.
  */
 #include <stdio.h>
 #include <string.h>
@@ -205,6 +207,41 @@ write_perf (guint n,
         g_string_append (s, eol);
     }
   return write_text (".txt", s);
+}
+
+/* Collapsed stacks with '#' and blank lines, CRLF, counts that are no
+ * sample counts and lines of no kind (more than the reader names). */
+static char *
+write_collapsed (guint n,
+                 guint seed)
+{
+  static const char *const frames[] = { "main", "fn a", "x;", "std::map<int, int>::find", "[k]\tsys" };
+  g_autoptr(GString) s = g_string_new ("# folded\n");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double r = g_rand_double (rand);
+      const char *eol = g_rand_int_range (rand, 0, 5) == 0 ? "\r\n" : "\n";
+      guint depth = g_rand_int_range (rand, 1, 10);
+
+      if (r < 0.02)
+        g_string_append (s, eol);
+      else if (r < 0.04)
+        g_string_append_printf (s, "# note %u%s", i, eol);
+      else if (r < 0.06)
+        g_string_append_printf (s, "main;bad %s%s", r < 0.05 ? "1.5" : "-4", eol);
+      else if (r < 0.08)
+        g_string_append_printf (s, "no count %s", eol);
+      else
+        {
+          for (guint d = 0; d < depth; d++)
+            g_string_append_printf (s, "%s%s", d > 0 ? ";" : "",
+                                    frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))]);
+          g_string_append_printf (s, " %d%s", g_rand_int_range (rand, 0, 999), eol);
+        }
+    }
+  return write_text (".folded", s);
 }
 
 /* The driver's idle work (reading ahead): plain, unlocked state that the
@@ -435,6 +472,14 @@ test_perf (void)
   check_file (path, TRUE);
 }
 
+static void
+test_collapsed (void)
+{
+  g_autofree char *path = write_collapsed (30000, 7);
+
+  check_file (path, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,5 +493,6 @@ main (int   argc,
   g_test_add_func ("/parallel-read/cut", test_cut);
   g_test_add_func ("/parallel-read/csv", test_csv);
   g_test_add_func ("/parallel-read/perf", test_perf);
+  g_test_add_func ("/parallel-read/collapsed", test_collapsed);
   return g_test_run ();
 }

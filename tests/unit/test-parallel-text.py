@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-# test-parallel-text.py: CSV, perf script and speedscope files read on N threads give what one thread gives
+# test-parallel-text.py: CSV, perf script, speedscope and collapsed files read on N threads give what one thread gives
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# The CSV and perf script readers split a regular file's buffers on every
-# core (TSL_READER_THREADS=N) and model the rows or records in order. For
-# every corpus file and fixture of either format (bad inputs among them),
-# files of bench/gen-csv.py, bench/gen-perf.py and bench/gen-speedscope.py, and generated files made
-# to mislead a guess at row and record starts (quoted fields holding
-# newlines, CRLF, '#' headers repeating per section, ragged and bad rows,
-# rows without times, bad headers and frame lines outside records, a
-# file cut inside a record; speedscope events holding '},{' in strings,
-# malformed events, sampled profiles between evented ones, the frame table
-# last, a file cut short, a late syntax error), N = 2, 3 and 4 with TSL_READER_SPLIT_SEED
+# The CSV, perf script, speedscope and collapsed stacks readers split a
+# regular file's buffers on every core (TSL_READER_THREADS=N) and model the
+# rows, records, events or lines in order. For every corpus file and fixture
+# of these formats (bad inputs among them), files of bench/gen-csv.py,
+# bench/gen-perf.py, bench/gen-speedscope.py and bench/gen-collapsed.py, and
+# generated files made to mislead a guess at row and record starts (quoted
+# fields holding newlines, CRLF, '#' headers repeating per section, ragged
+# and bad rows, rows without times, bad headers and frame lines outside
+# records, a file cut inside a record; speedscope events holding '},{' in
+# strings, malformed events, sampled profiles between evented ones, the
+# frame table last, a file cut short, a late syntax error; stack lines with
+# bad counts past the warnings' cap, lines of no kind, a last line cut
+# short), N = 2, 3 and 4 with TSL_READER_SPLIT_SEED
 # (every buffer cut at random places) must give byte-identical
 # `sample --state` output, `info --json`, exit status and messages (their
 # FILE:LINE:COLUMN positions too) and chunk index to one thread; the bench
@@ -178,10 +181,45 @@ def tricky_speedscope(rng, n, form):
     return text
 
 
+def tricky_collapsed(rng, n, form):
+    """Stack lines with spaces and tabs in frames and before counts, '#'
+    and blank lines, CRLF; 'bad' adds counts that are no sample counts and
+    lines of no kind (past the warnings' cap); 'cut' ends inside a line
+    with no newline, 'binary' has random bytes (NULs, bad UTF-8) inside and
+    ends in the middle of a character."""
+    eol = '\r\n' if form == 'crlf' else '\n'
+    frames = ['main', 'fn a', 'std::map<int, int>::find', 'x;', 'libc.so.6`memcpy', '[k] do_sys\tcall']
+    out = ['# collapsed by a test' + eol]
+    for i in range(n):
+        r = rng.random()
+        if r < 0.02:
+            out.append(eol)
+        elif r < 0.04:
+            out.append('# note %d%s' % (i, eol))
+        elif form == 'bad' and r < 0.07:
+            out.append('main;bad %s%s' % (rng.choice(['-4', '1.5', '1e3', '99999999999999999999']), eol))
+        elif form == 'bad' and r < 0.09:
+            out.append(rng.choice(['no count here', '\x01\x02 binary', '  ', 'a;b;c']) + eol)
+        else:
+            stack = ';'.join(rng.choice(frames) for _ in range(rng.randint(1, 12)))
+            out.append('%s%s%d%s%s' % (stack, rng.choice([' ', '  ', '\t']), rng.randint(0, 5000),
+                                       rng.choice(['', ' ', '\t']), eol))
+    text = ''.join(out)
+    if form == 'cut':
+        text = text[:len(text) * 2 // 3].rstrip('\n')
+    data = text.encode()
+    if form == 'binary':
+        at = len(data) // 2
+        data = (data[:at] + bytes(rng.randrange(256) for _ in range(6000)) + data[at:] +
+                'main;é'.encode())[:-1]
+    return data
+
+
 def generated(tmp):
     """(path, whether it is big enough for the default cuts)"""
     for name, argv in (('gen.csv', ['gen-csv.py', '3', '8']), ('gen-perf.txt', ['gen-perf.py', '3']),
-                       ('gen.speedscope.json', ['gen-speedscope.py', '3', '--kind', 'mixed'])):
+                       ('gen.speedscope.json', ['gen-speedscope.py', '3', '--kind', 'mixed']),
+                       ('gen.folded', ['gen-collapsed.py', '3'])):
         path = os.path.join(tmp, name)
         with open(path, 'wb') as f:
             subprocess.run([sys.executable, os.path.join(bench, argv[0])] + argv[1:], stdout=f,
@@ -203,6 +241,11 @@ def generated(tmp):
         with open(path, 'w', newline='') as f:
             f.write(tricky_speedscope(rng, 12000, form))
         yield path, False
+    for form in ('plain', 'crlf', 'bad', 'cut', 'binary'):
+        path = os.path.join(tmp, 'tricky-%s.folded' % form)
+        with open(path, 'wb') as f:
+            f.write(tricky_collapsed(rng, 8000, form))
+        yield path, False
 
 
 def main():
@@ -217,10 +260,10 @@ def main():
     # the format the one-thread read found decides.
     inputs = [path for path, _ in gen] + [p for p in threads_test.inputs(tmp)
                                          if 'csv' in p or 'perf' in p or p.endswith('.tsv') or
-                                         'speedscope' in p]
+                                         'speedscope' in p or 'collapsed' in p or 'folded' in p]
     for path in inputs:
         one, _, _ = parallel.read(tmp, path, 1, None)
-        fmt = next((f for f in ('csv', 'perf-script', 'speedscope')
+        fmt = next((f for f in ('csv', 'perf-script', 'speedscope', 'collapsed')
                     if b'"format" : "%s"' % f.encode() in one[6]),
                    None)
         if fmt is None:
@@ -232,6 +275,9 @@ def main():
             runs += [(threads, 'default') for threads in (2, 3, 4)]
         for threads, seed in runs:
             many, segments, wrong = parallel.read(tmp, path, threads, seed)
+            if many[0] not in (0, 1) or many[5] not in (0, 1):
+                failures.append('%s: exit %d / %d on %d threads (split seed %s): not a clean exit'
+                                % (path, many[0], many[5], threads, seed))
             total = stats.setdefault(fmt, [0, 0])
             total[0] += segments
             total[1] += wrong
@@ -255,7 +301,7 @@ def main():
         if wrong < 1000 or segments - wrong < 1000:
             failures.append('%s: too few segments or wrong guesses to test anything' % fmt)
             print('FAIL: %s: too few segments or wrong guesses to test anything' % fmt)
-    if set(stats) != {'csv', 'perf-script', 'speedscope'}:
+    if set(stats) != {'csv', 'perf-script', 'speedscope', 'collapsed'}:
         print('FAIL: not every format was read: %s' % sorted(stats))
         return 1
     print('%d inputs compared; %d differ' % (n, len(failures)))

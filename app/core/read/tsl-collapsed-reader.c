@@ -6,6 +6,12 @@
  * space (frame names may hold spaces). A line of that shape whose count is
  * no sample count ("-4", "1.5", "1e3", 2^64) is skipped with a warning. There is no time axis, so every line
  * goes to one track at its ordinal: the timeline shows the file's order.
+ *
+ * The chunk index resumes at any line start with the ordinal and the
+ * count of skipped lines (the warnings' cap) saved there. A regular file's
+ * big buffers are cut at line starts (TslScanCutter) and split into lines
+ * and counts on every core (tsl-scan-pool.h); this thread models the lines
+ * in order, so the result is the one-thread one.
  */
 #define G_LOG_DOMAIN "tsl-collapsed-reader"
 
@@ -15,16 +21,43 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-format-private.h"
+#include "tsl-scan-pool.h"
 #include "tsl-text-private.h"
 
 #define MAX_POS_WARNINGS 10
+/* What a checkpoint saves: n_stacks and n_invalid, little-endian. */
+#define SAVED_BYTES 16
+
+/* A stack line as a scanner thread found it. */
+typedef struct {
+  const char *line;
+  gsize       stack_len;
+  guint64     count;
+} Stack;
+
+/* What the scanners read as of the current parse call. */
+typedef struct {
+  const char *end;       /* the buffer's */
+} Plan;
+
+typedef struct {
+  GArray     *stacks;    /* Stack */
+  const char *stop;      /* a line the scan left to the modelling thread */
+} Segment;
 
 typedef struct {
   TslTrace         *trace;
   TslReaderContext *ctx;
   guint             track;
-  guint64           n_stacks;
+  guint64           n_stacks;    /* the next stack's ordinal: its time */
   guint64           n_invalid;
+
+  /* Splitting on every core (a regular file). */
+  TslScanCutter    *cutter;      /* NULL: one thread */
+  TslScanPool      *pool;
+  Plan              plan;
+  guint64           n_segments;
+  guint64           n_wrong;
 } CollapsedState;
 
 typedef enum {
@@ -80,6 +113,96 @@ split_line (const char  *p,
   return looks_numeric (num, end - num) ? LINE_BAD_COUNT : LINE_OTHER;
 }
 
+/* The line at p, ending at eol (its '\n' or the text's end): trailing
+ * white space off, then its kind; LINE_OTHER with *line_len 0 for a blank
+ * or '#' line. */
+static inline LineKind
+read_line (const char *p,
+           const char *eol,
+           gsize      *line_len,
+           gsize      *stack_len,
+           gsize      *count_at,
+           guint64    *count)
+{
+  gsize len = eol - p;
+
+  while (len > 0 && tsl_text_is_space (p[len - 1]))
+    len--;
+  *line_len = len;
+  if (len == 0 || p[0] == '#')
+    return LINE_OTHER;
+  return split_line (p, len, stack_len, count_at, count);
+}
+
+static inline void
+model_stack (CollapsedState *self,
+             const char     *line,
+             gsize           stack_len,
+             guint64         count)
+{
+  if (tsl_trace_offer (self->trace, self->track, (gint64) self->n_stacks, (double) count))
+    tsl_trace_set_label_len (self->trace, self->track, line, stack_len);
+  self->n_stacks++;
+}
+
+static void
+scan_segment (gpointer        data,
+              TslScanSegment *seg,
+              gpointer        scratch)
+{
+  const Plan *plan = data;
+  Segment *out = seg->result;
+  const char *end = plan->end;
+  const char *p = seg->start;
+
+  g_array_set_size (out->stacks, 0);
+  while (p < seg->end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      gsize line_len, count_at;
+      Stack st;
+
+      if (nl == NULL)
+        break;   /* the modelling thread's: at the end, or a cut line */
+      if (read_line (p, nl, &line_len, &st.stack_len, &count_at, &st.count) != LINE_STACK)
+        {
+          if (line_len != 0 && p[0] != '#')
+            break;   /* a warning, made in order by the modelling thread */
+        }
+      else
+        {
+          st.line = p;
+          g_array_append_val (out->stacks, st);
+        }
+      p = nl + 1;
+    }
+  out->stop = p;
+}
+
+static gpointer
+segment_new (gpointer data)
+{
+  Segment *seg = g_new0 (Segment, 1);
+
+  seg->stacks = g_array_new (FALSE, FALSE, sizeof (Stack));
+  return seg;
+}
+
+static void
+segment_free (gpointer result)
+{
+  Segment *seg = result;
+
+  g_array_unref (seg->stacks);
+  g_free (seg);
+}
+
+static const TslScanFuncs collapsed_scan_funcs = {
+  .scan = scan_segment,
+  .result_new = segment_new,
+  .result_free = segment_free,
+};
+
 static gpointer
 collapsed_create (TslTrace         *trace,
                   TslReaderContext *ctx)
@@ -92,29 +215,40 @@ collapsed_create (TslTrace         *trace,
   tsl_trace_set_thread_name (trace, 0, 0, "stacks");
   tsl_trace_set_has_time (trace, FALSE);
   tsl_trace_add_warning_once (trace, _("collapsed stacks have no time axis; shown in file order"));
+  self->cutter = tsl_scan_cutter_new (ctx, tsl_scan_find_line_start, NULL);
   return self;
 }
 
 static void
 collapsed_destroy (gpointer data)
 {
-  g_free (data);
+  CollapsedState *self = data;
+
+  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
+  if (self->n_segments > 0)
+    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
+           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+           tsl_reader_context_get_name (self->ctx), self->n_segments,
+           tsl_reader_context_get_n_threads (self->ctx),
+           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
+  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
+  g_free (self);
 }
 
-static gssize
-collapsed_parse (gpointer       data,
-                 const guint8  *buf,
-                 gsize          len,
-                 gboolean       at_eof,
-                 GError       **error)
+/* The lines starting in [p, limit) of the buffer [base, end), on this
+ * thread. Stops early at a line with no '\n' before end unless at_eof
+ * (*blocked). Returns where it stopped. */
+static const char *
+parse_lines (CollapsedState *self,
+             const char     *base,
+             const char     *p,
+             const char     *limit,
+             const char     *end,
+             gboolean        at_eof,
+             gboolean       *blocked)
 {
-  CollapsedState *self = data;
-  const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
-  guint64 events = 0;
-
-  while (p < end)
+  while (p < limit)
     {
       const char *nl = memchr (p, '\n', end - p);
       gsize line_len;
@@ -124,20 +258,15 @@ collapsed_parse (gpointer       data,
       LineKind kind;
 
       if (nl == NULL && !at_eof)
-        break;
-      line_len = (nl ? nl : end) - p;
-      while (line_len > 0 && tsl_text_is_space (p[line_len - 1]))
-        line_len--;
-
-      if (line_len == 0 || p[0] == '#')
-        ;
-      else if ((kind = split_line (p, line_len, &stack_len, &count_at, &count)) == LINE_STACK)
         {
-          if (tsl_trace_offer (self->trace, self->track, (gint64) self->n_stacks, (double) count))
-            tsl_trace_set_label_len (self->trace, self->track, (const char *) p, stack_len);
-          self->n_stacks++;
-          events++;
+          *blocked = TRUE;
+          break;
         }
+      kind = read_line (p, nl ? nl : end, &line_len, &stack_len, &count_at, &count);
+      if (kind == LINE_STACK)
+        model_stack (self, p, stack_len, count);
+      else if (line_len == 0 || p[0] == '#')
+        ;
       else if (self->n_invalid++ < MAX_POS_WARNINGS && kind == LINE_BAD_COUNT)
         {
           g_autofree char *position = tsl_reader_context_position (self->ctx, p + count_at - base);
@@ -158,8 +287,93 @@ collapsed_parse (gpointer       data,
 
       p = nl ? nl + 1 : end;
     }
+  return p;
+}
 
-  tsl_trace_add_events (self->trace, events);
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
+/* A regular file's buffer split into lines on every core and modelled here
+ * in order. A segment is used only if it starts exactly where this thread
+ * is: then its lines are the ones the one-thread loop would read there (a
+ * line's kind, stack and count depend on its bytes alone). From where a
+ * segment's scan stopped (a line to warn about, a line the buffer's end
+ * cuts), and in a segment that does not start where this thread is (the
+ * tests' random cuts), the one-thread loop goes on to the next cut.
+ * Returns where it stopped; *blocked as parse_lines(). */
+static const char *
+parallel_lines (CollapsedState *self,
+                const char     *base,
+                const char     *p,
+                const char     *end,
+                gboolean        at_eof,
+                gboolean       *blocked)
+{
+  const char *const *cuts;
+  guint n;
+
+  if (self->pool == NULL)
+    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
+                                    &collapsed_scan_funcs, &self->plan, context_idle, self->ctx);
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
+  if (n < 2)
+    return p;
+  self->plan.end = end;
+  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n && !*blocked; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+      const Segment *seg;
+
+      if (cuts[i] != p)
+        {
+          self->n_wrong++;
+          if (p < target)
+            p = parse_lines (self, base, p, target, end, at_eof, blocked);
+          continue;
+        }
+      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
+      for (guint j = 0; j < seg->stacks->len; j++)
+        {
+          const Stack *st = &g_array_index (seg->stacks, Stack, j);
+
+          model_stack (self, st->line, st->stack_len, st->count);
+        }
+      p = seg->stop;
+      if (p < target)
+        p = parse_lines (self, base, p, target, end, at_eof, blocked);
+    }
+
+  tsl_scan_pool_finish (self->pool);
+  return p;
+}
+
+static gssize
+collapsed_parse (gpointer       data,
+                 const guint8  *buf,
+                 gsize          len,
+                 gboolean       at_eof,
+                 GError       **error)
+{
+  CollapsedState *self = data;
+  const char *base = (const char *) buf;
+  const char *end = base + len;
+  const char *p = base;
+  guint64 stacks_before = self->n_stacks;
+  gboolean blocked = FALSE;
+
+  if (self->cutter != NULL &&
+      (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
+    p = parallel_lines (self, base, p, end, at_eof, &blocked);
+  if (!blocked)
+    p = parse_lines (self, base, p, end, end, at_eof, &blocked);
+
+  tsl_trace_add_events (self->trace, self->n_stacks - stacks_before);
 
   if (at_eof && self->n_invalid > MAX_POS_WARNINGS)
     tsl_trace_add_warning (self->trace,
@@ -224,10 +438,48 @@ collapsed_sniff (const guint8 *head,
   return bad == 0 ? 65 : 50;
 }
 
+/* Any line start: a later read starts there with the ordinal and the
+ * count of skipped lines (for the warnings' cap and the total at the end). */
+static TslCheckpoint
+collapsed_checkpoint (gpointer      state,
+                      const guint8 *buf,
+                      gsize         consumed,
+                      gsize        *back,
+                      GByteArray   *saved)
+{
+  CollapsedState *self = state;
+  guint64 le[2] = { GUINT64_TO_LE (self->n_stacks), GUINT64_TO_LE (self->n_invalid) };
+
+  if (consumed == 0 || buf[consumed - 1] != '\n')
+    return TSL_CHECKPOINT_NOT_HERE;
+  g_byte_array_append (saved, (const guint8 *) le, SAVED_BYTES);
+  *back = 0;
+  return TSL_CHECKPOINT_HERE;
+}
+
+static gboolean
+collapsed_restore (gpointer      state,
+                   const guint8 *saved,
+                   gsize         len)
+{
+  CollapsedState *self = state;
+  guint64 le[2] = { 0, 0 };
+
+  if (len != 0 && len != SAVED_BYTES)
+    return FALSE;
+  if (len != 0)
+    memcpy (le, saved, SAVED_BYTES);
+  self->n_stacks = GUINT64_FROM_LE (le[0]);
+  self->n_invalid = GUINT64_FROM_LE (le[1]);
+  return TRUE;
+}
+
 const TslFormat tsl_format_collapsed = {
   .name = "collapsed",
   .sniff = collapsed_sniff,
   .create = collapsed_create,
   .parse = collapsed_parse,
   .destroy = collapsed_destroy,
+  .checkpoint = collapsed_checkpoint,
+  .restore = collapsed_restore,
 };
