@@ -362,6 +362,16 @@ tsl_perfetto_model_take_events (TslPerfettoModel *self)
   return n;
 }
 
+/* What later packets depend on changed (a track, an interned name, a
+ * clock, ...): the chunk index reads this chunk always, so a range read
+ * rebuilds that state from the chunks that made it, and a checkpoint saves
+ * only what events change (tsl_perfetto_model_save()). */
+static inline void
+note_change (TslPerfettoModel *self)
+{
+  tsl_trace_note_change (self->trace);
+}
+
 static Sequence *
 get_sequence (TslPerfettoModel *self,
               guint32           id)
@@ -384,9 +394,16 @@ get_sequence (TslPerfettoModel *self,
   return seq;
 }
 
-static void
+/* TRUE if it held anything. */
+static gboolean
 clear_incremental_state (Sequence *seq)
 {
+  gboolean held = !seq->valid || seq->clock_id != 0 || seq->has_track ||
+                  seq->n_extra_uuids > 0 || seq->n_extra_double_uuids > 0 ||
+                  seq->clocks != NULL || seq->stack_frames->len > 0;
+
+  for (guint i = 0; i < N_MAPS; i++)
+    held |= seq->maps[i].n > 0;
   for (guint i = 0; i < N_MAPS; i++)
     id_map_clear (&seq->maps[i]);
   g_array_set_size (seq->stack_frames, 0);
@@ -400,6 +417,7 @@ clear_incremental_state (Sequence *seq)
   seq->cache_epoch = 0;
   seq->valid = TRUE;
   seq->was_cleared = TRUE;
+  return held;
 }
 
 /* Tracks */
@@ -423,6 +441,7 @@ lookup_track (TslPerfettoModel *self,
       track->uuid = uuid;
       track->mult = 1;
       id_map_insert (&self->tracks, uuid, GPOINTER_TO_SIZE (track));
+      note_change (self);
     }
   else
     return NULL;
@@ -516,6 +535,7 @@ ts_track (TslPerfettoModel *self,
         }
     }
   track->has_ts_track = TRUE;
+  note_change (self);
   return track->ts_track;
 }
 
@@ -670,6 +690,7 @@ clock_snapshot (TslPerfettoModel *self,
   guint n = 0;
 
   self->clock_epoch++;
+  note_change (self);
   TslProtoCursor c, cc;
   TslProtoField f, g;
   gint64 anchor = 0;
@@ -771,24 +792,30 @@ intern_string_entries (TslPerfettoModel *self,
   gsize str_len;
   guint32 id;
 
+  guint64 old;
+
   tsl_perfetto_interned_entry (data, len, &iid, &str, &str_len);
   if (str == NULL || str_len == 0)
     id = self->unnamed;
   else
     id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
+  if (id_map_lookup (map, iid, &old) && old == id)
+    return;
+  note_change (self);
   id_map_insert (map, iid, id);
   if (direct != NULL && iid < N_DIRECT_NAMES)
     direct[iid] = id + 1;
 }
 
 static void
-intern_frame (Sequence     *seq,
-              const guint8 *data,
-              gsize         len)
+intern_frame (TslPerfettoModel *self,
+              Sequence         *seq,
+              const guint8     *data,
+              gsize             len)
 {
   TslProtoCursor c;
   TslProtoField f;
-  guint64 iid = 0, function = 0;
+  guint64 iid = 0, function = 0, old;
 
   tsl_proto_cursor_init (&c, data, len);
   while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
@@ -796,13 +823,17 @@ intern_frame (Sequence     *seq,
       iid = f.value;
     else if (f.wire == TSL_PROTO_VARINT && f.number == 2)
       function = f.value;
+  if (id_map_lookup (&seq->maps[MAP_FRAMES], iid, &old) && old == function)
+    return;
+  note_change (self);
   id_map_insert (&seq->maps[MAP_FRAMES], iid, function);
 }
 
 static void
-intern_callstack (Sequence     *seq,
-                  const guint8 *data,
-                  gsize         len)
+intern_callstack (TslPerfettoModel *self,
+                  Sequence         *seq,
+                  const guint8     *data,
+                  gsize             len)
 {
   TslProtoCursor c;
   TslProtoField f;
@@ -834,6 +865,7 @@ intern_callstack (Sequence     *seq,
         }
     }
   g_array_index (seq->stack_frames, guint64, start) = count;
+  note_change (self);
   id_map_insert (&seq->maps[MAP_CALLSTACKS], iid, start);
   id_map_insert (&seq->maps[MAP_STACK_LABELS], iid, 0);
 }
@@ -861,10 +893,10 @@ interned_data (TslPerfettoModel *self,
           intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], NULL, f.data, f.len);
           break;
         case 6:   /* frames */
-          intern_frame (seq, f.data, f.len);
+          intern_frame (self, seq, f.data, f.len);
           break;
         case 7:   /* callstacks */
-          intern_callstack (seq, f.data, f.len);
+          intern_callstack (self, seq, f.data, f.len);
           break;
         default:  /* categories, annotation names, source locations, ...: unused */
           break;
@@ -872,13 +904,34 @@ interned_data (TslPerfettoModel *self,
     }
 }
 
+static gboolean
+same_defaults (const Sequence *a,
+               const Sequence *b)
+{
+  return a->clock_id == b->clock_id && a->has_track == b->has_track && a->track == b->track &&
+         a->n_extra_uuids == b->n_extra_uuids && a->n_extra_double_uuids == b->n_extra_double_uuids &&
+         memcmp (a->extra_uuids, b->extra_uuids, a->n_extra_uuids * sizeof (guint64)) == 0 &&
+         memcmp (a->extra_double_uuids, b->extra_double_uuids,
+                 a->n_extra_double_uuids * sizeof (guint64)) == 0;
+}
+
 static void
-packet_defaults (Sequence     *seq,
-                 const guint8 *data,
-                 gsize         len)
+packet_defaults (TslPerfettoModel *self,
+                 Sequence         *seq,
+                 const guint8     *data,
+                 gsize             len)
 {
   TslProtoCursor c, cc;
   TslProtoField f, g;
+  Sequence before;
+
+  before.clock_id = seq->clock_id;
+  before.has_track = seq->has_track;
+  before.track = seq->track;
+  before.n_extra_uuids = seq->n_extra_uuids;
+  before.n_extra_double_uuids = seq->n_extra_double_uuids;
+  memcpy (before.extra_uuids, seq->extra_uuids, sizeof before.extra_uuids);
+  memcpy (before.extra_double_uuids, seq->extra_double_uuids, sizeof before.extra_double_uuids);
 
   tsl_proto_cursor_init (&c, data, len);
   while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
@@ -905,6 +958,8 @@ packet_defaults (Sequence     *seq,
             }
         }
     }
+  if (!same_defaults (&before, seq))
+    note_change (self);
 }
 
 /* Descriptors */
@@ -954,6 +1009,21 @@ set_process_name (TslPerfettoModel *self,
   old = tsl_trace_get_process_name (self->trace, pid);
   if (old == NULL || strcmp (old, tsl_trace_lookup (self->trace, name)) != 0)
     tsl_trace_set_process_name (self->trace, pid, tsl_trace_lookup (self->trace, name));
+}
+
+/* Descriptors are written again after every incremental-state reset: the
+ * same name again is no change. */
+static void
+set_thread_name (TslPerfettoModel *self,
+                 gint64            pid,
+                 gint64            tid,
+                 guint32           name)
+{
+  const char *old = tsl_trace_get_thread_name (self->trace, pid, tid);
+  const char *now = tsl_trace_lookup (self->trace, name);
+
+  if (old == NULL || strcmp (old, now) != 0)
+    tsl_trace_set_thread_name (self->trace, pid, tid, now);
 }
 
 static void
@@ -1016,7 +1086,7 @@ thread_descriptor (TslPerfettoModel *self,
         *ref_us = (gint64) f.value;
     }
   if (name != 0)
-    tsl_trace_set_thread_name (self->trace, *pid, *tid, tsl_trace_lookup (self->trace, name));
+    set_thread_name (self, *pid, *tid, name);
   return name;
 }
 
@@ -1047,6 +1117,18 @@ counter_descriptor (TslPerfettoModel *self,
     }
 }
 
+/* What a descriptor sets (not the open slices or a counter's value). */
+static gboolean
+same_track (const Track *a,
+            const Track *b)
+{
+  return a->parent == b->parent && a->has_parent == b->has_parent && a->kind == b->kind &&
+         a->pid == b->pid && a->tid == b->tid && a->name == b->name &&
+         a->thread_name == b->thread_name && a->process_name == b->process_name &&
+         a->incremental == b->incremental && a->thread_time == b->thread_time &&
+         a->mult == b->mult && a->unit == b->unit && a->has_ts_track == b->has_ts_track;
+}
+
 static void
 track_descriptor (TslPerfettoModel *self,
                   const guint8     *data,
@@ -1061,6 +1143,7 @@ track_descriptor (TslPerfettoModel *self,
   guint32 name = 0;
   gboolean has_parent = FALSE;
   guint64 parent = 0;
+  Track before;
 
   tsl_proto_cursor_init (&c, data, len);
   while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
@@ -1099,6 +1182,7 @@ track_descriptor (TslPerfettoModel *self,
     }
 
   track = lookup_track (self, uuid, TRUE);
+  before = *track;
   track->has_parent = has_parent && parent != uuid;
   track->parent = parent;
   if (name != 0)
@@ -1112,7 +1196,7 @@ track_descriptor (TslPerfettoModel *self,
       if (thread_name != 0)
         track->thread_name = thread_name;
       else if (name != 0 && track->thread_name == 0)
-        tsl_trace_set_thread_name (self->trace, pid, tid, tsl_trace_lookup (self->trace, name));
+        set_thread_name (self, pid, tid, name);
       /* Described again, as another thread, or only now: later events go
        * to the thread's track. */
       if (track->kind != TRACK_THREAD || track->pid != pid || track->tid != tid)
@@ -1134,7 +1218,7 @@ track_descriptor (TslPerfettoModel *self,
         track->has_ts_track = FALSE;
       track->kind = TRACK_COUNTER;
       counter_descriptor (self, track, counter, counter_len);
-      if (track->has_ts_track && track->unit != 0)
+      if (track->has_ts_track && track->unit != 0 && track->unit != before.unit)
         tsl_trace_track_set_unit (self->trace, track->ts_track,
                                   tsl_trace_lookup (self->trace, track->unit));
     }
@@ -1143,6 +1227,8 @@ track_descriptor (TslPerfettoModel *self,
       track->kind = TRACK_ASYNC;
       track->has_ts_track = FALSE;
     }
+  if (!same_track (&before, track))
+    note_change (self);
 }
 
 /* A legacy ThreadDescriptor packet: the sequence's thread. */
@@ -1156,6 +1242,7 @@ legacy_thread (TslPerfettoModel *self,
   gint64 ref_us = 0;
   Track *track;
 
+  note_change (self);
   thread_descriptor (self, data, len, &seq->pid, &seq->tid, &ref_us);
   seq->has_thread = TRUE;
   seq->ts_us = seq->profile_ts_us = ref_us;
@@ -1225,8 +1312,7 @@ process_tree (TslPerfettoModel *self,
       if (f.number == 1)
         set_process_name (self, pid, name);
       else if (name != 0)
-        tsl_trace_set_thread_name (self->trace, pid != 0 ? pid : tid, tid,
-                                   tsl_trace_lookup (self->trace, name));
+        set_thread_name (self, pid != 0 ? pid : tid, tid, name);
     }
 }
 
@@ -1371,6 +1457,7 @@ counter_value (TslPerfettoModel *self,
           return;
         }
       track->kind = TRACK_COUNTER;
+      note_change (self);
     }
   /* Chrome snapshots each thread's CPU time at every slice begin and end,
    * for slice CPU durations: as tracks, they would double the thread count. */
@@ -1606,6 +1693,8 @@ stack_label (TslPerfettoModel *self,
         g_string_append (s, "(unknown)");
     }
   label = s->len > 0 ? tsl_trace_intern_len (self->trace, s->str, s->len) : self->unnamed;
+  /* The label of the frames as they are now, kept while they change. */
+  note_change (self);
   id_map_insert (&seq->maps[MAP_STACK_LABELS], iid, label);
   return (guint32) label;
 }
@@ -1826,16 +1915,18 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
     {
       self->n_data_loss++;
       seq->valid = FALSE;
+      note_change (self);
     }
-  if (pk->cleared || (pk->flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0)
-    clear_incremental_state (seq);
+  if ((pk->cleared || (pk->flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0) &&
+      clear_incremental_state (seq))
+    note_change (self);
   if ((pk->flags & SEQ_NEEDS_INCREMENTAL_STATE) != 0 && !seq->valid)
     {
       self->n_needs_state++;
       return TRUE;
     }
   if (pk->defaults != NULL)
-    packet_defaults (seq, pk->defaults, pk->defaults_len);
+    packet_defaults (self, seq, pk->defaults, pk->defaults_len);
   if (pk->interned != NULL)
     interned_data (self, seq, pk->interned, pk->interned_len);
 
@@ -2060,4 +2151,457 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
   warn_count (self, self->n_bad_compressed,
               "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
   warn_count (self, self->n_bad_inner, "malformed packets inside compressed bundles were skipped");
+}
+
+/* Checkpoints (the chunk index's, tsl-chunk-index.h)
+ *
+ * What a packet changes falls in two kinds. Interned data, incremental-state
+ * resets, TracePacketDefaults, descriptors, clock snapshots, new tracks and
+ * dropped-packet marks change rarely and are applied in file order by every
+ * read that needs them: the chunk that makes one is marked always read
+ * (note_change()). Events change the rest at every packet — the open slices
+ * of each track, incremental clocks' last values, incremental counters'
+ * last values, legacy delta timestamps, whether a clock was used yet — and
+ * that is what a checkpoint saves. A read resuming at a checkpoint has
+ * read every marked chunk before it, so its tracks, sequences and clocks are
+ * the whole read's there; it puts the saved values back. */
+
+#define SAVE_MAGIC 0x50  /* 'P', version 1 */
+
+typedef struct {
+  GByteArray *out;
+  IdMap       strings;   /* trace string → index in the saved table */
+  GArray     *names;     /* guint32 trace strings, in saved order */
+} Saver;
+
+static void
+put (GByteArray *out,
+     const void *data,
+     gsize       len)
+{
+  g_byte_array_append (out, data, len);
+}
+
+static void
+put_u32 (GByteArray *out,
+         guint32     v)
+{
+  put (out, &v, sizeof v);
+}
+
+static void
+put_u64 (GByteArray *out,
+         guint64     v)
+{
+  put (out, &v, sizeof v);
+}
+
+static guint32
+saved_string (Saver   *sv,
+              guint32  id)
+{
+  guint64 index;
+
+  if (id_map_lookup (&sv->strings, id, &index))
+    return (guint32) index;
+  index = sv->names->len;
+  g_array_append_val (sv->names, id);
+  id_map_insert (&sv->strings, id, index);
+  return (guint32) index;
+}
+
+/* Incremental clocks of `seq` (NULL: the model's own), into `out` as
+ * (sequence id + 1 or 0, clock id, last). Returns how many. */
+static guint
+save_clocks (TslPerfettoModel *self,
+             const Sequence   *seq,
+             GByteArray       *out)
+{
+  guint n = 0;
+
+  if (seq != NULL)
+    {
+      for (guint i = 0; seq->clocks != NULL && i < 64; i++)
+        if (seq->clocks[i].incremental)
+          {
+            put_u32 (out, seq->id + 1);
+            put_u32 (out, 64 + i);
+            put_u64 (out, seq->clocks[i].last);
+            n++;
+          }
+      return n;
+    }
+  for (guint i = 0; i < 64; i++)
+    if (self->builtin[i].incremental)
+      {
+        put_u32 (out, 0);
+        put_u32 (out, i);
+        put_u64 (out, self->builtin[i].last);
+        n++;
+      }
+  for (gsize i = 0; self->user_clocks.keys != NULL && i <= self->user_clocks.mask; i++)
+    if (self->user_clocks.used[i])
+      {
+        const Clock *c = &g_array_index (self->user_clock_list, Clock, self->user_clocks.values[i]);
+
+        if (!c->incremental)
+          continue;
+        put_u32 (out, 0);
+        put_u32 (out, (guint32) self->user_clocks.keys[i]);
+        put_u64 (out, c->last);
+        n++;
+      }
+  return n;
+}
+
+static inline gboolean
+counter_is_incremental (const Track *track)
+{
+  return track->kind == TRACK_COUNTER && track->incremental && !track->thread_time;
+}
+
+gboolean
+tsl_perfetto_model_save (TslPerfettoModel *self,
+                         GByteArray       *saved,
+                         gsize             max_len)
+{
+  g_autoptr(GByteArray) tracks = g_byte_array_new ();
+  g_autoptr(GByteArray) counters = g_byte_array_new ();
+  g_autoptr(GByteArray) clocks = g_byte_array_new ();
+  g_autoptr(GByteArray) threads = g_byte_array_new ();
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Saver sv = { NULL, { 0 }, names };
+  guint n_tracks = 0, n_counters = 0, n_clocks, n_threads = 0;
+  guint8 head[2] = { SAVE_MAGIC, self->clock_used };
+  gboolean fits = TRUE;
+
+  n_clocks = save_clocks (self, NULL, clocks);
+  for (gsize i = 0; fits && self->tracks.keys != NULL && i <= self->tracks.mask; i++)
+    {
+      const Track *track;
+
+      if (!self->tracks.used[i])
+        continue;
+      track = GSIZE_TO_POINTER (self->tracks.values[i]);
+      if (counter_is_incremental (track))
+        {
+          put_u64 (counters, track->uuid);
+          put (counters, &track->last_value, sizeof track->last_value);
+          n_counters++;
+        }
+      if (track->n_open == 0 && track->overflow == 0)
+        continue;
+      put_u64 (tracks, track->uuid);
+      put_u32 (tracks, track->n_open);
+      put_u32 (tracks, track->overflow);
+      for (guint j = 0; j < track->n_open; j++)
+        {
+          put (tracks, &track->open[j].start_ns, sizeof (gint64));
+          put (tracks, &track->open[j].offset, sizeof (gint64));
+          put_u32 (tracks, saved_string (&sv, track->open[j].name));
+        }
+      n_tracks++;
+      fits = tracks->len <= max_len;
+    }
+  for (gsize i = 0; fits && self->sequences.keys != NULL && i <= self->sequences.mask; i++)
+    {
+      const Sequence *seq;
+
+      if (!self->sequences.used[i])
+        continue;
+      seq = GSIZE_TO_POINTER (self->sequences.values[i]);
+      n_clocks += save_clocks (self, seq, clocks);
+      if (seq->has_thread)
+        {
+          put_u32 (threads, seq->id);
+          put (threads, &seq->ts_us, sizeof (gint64));
+          put (threads, &seq->profile_ts_us, sizeof (gint64));
+          n_threads++;
+        }
+      fits = clocks->len + threads->len <= max_len;
+    }
+  id_map_free (&sv.strings);
+  if (!fits)
+    return FALSE;
+
+  put (saved, head, sizeof head);
+  put_u32 (saved, self->trace_clock);
+  put_u32 (saved, names->len);
+  for (guint i = 0; i < names->len && saved->len <= max_len; i++)
+    {
+      const char *name = tsl_trace_lookup (self->trace, g_array_index (names, guint32, i));
+      guint32 len = name != NULL ? strlen (name) : 0;
+
+      put_u32 (saved, len);
+      put (saved, name, len);
+    }
+  put_u32 (saved, n_tracks);
+  put (saved, tracks->data, tracks->len);
+  put_u32 (saved, n_counters);
+  put (saved, counters->data, counters->len);
+  put_u32 (saved, n_clocks);
+  put (saved, clocks->data, clocks->len);
+  put_u32 (saved, n_threads);
+  put (saved, threads->data, threads->len);
+  return saved->len <= max_len;
+}
+
+typedef struct {
+  const guint8 *p;
+  const guint8 *end;
+  gboolean      bad;
+} Taker;
+
+static gboolean
+take (Taker *tk,
+      void  *out,
+      gsize  len)
+{
+  if (tk->bad || (gsize) (tk->end - tk->p) < len)
+    {
+      tk->bad = TRUE;
+      return FALSE;
+    }
+  if (out != NULL)
+    memcpy (out, tk->p, len);
+  tk->p += len;
+  return TRUE;
+}
+
+static guint32
+take_u32 (Taker *tk)
+{
+  guint32 v = 0;
+
+  take (tk, &v, sizeof v);
+  return v;
+}
+
+static guint64
+take_u64 (Taker *tk)
+{
+  guint64 v = 0;
+
+  take (tk, &v, sizeof v);
+  return v;
+}
+
+/* The clock a saved entry names, if it is incremental here. */
+static Clock *
+saved_clock (TslPerfettoModel *self,
+             guint32           scope,
+             guint32           id)
+{
+  Clock *c;
+  guint64 found;
+
+  if (scope > 0)
+    {
+      Sequence *seq;
+
+      if (id < 64 || id >= 128 || !id_map_lookup (&self->sequences, scope - 1, &found))
+        return NULL;
+      seq = GSIZE_TO_POINTER (found);
+      c = seq->clocks != NULL ? &seq->clocks[id - 64] : NULL;
+    }
+  else if (id < 64)
+    c = &self->builtin[id];
+  else if (id >= 128 && id_map_lookup (&self->user_clocks, id, &found))
+    c = &g_array_index (self->user_clock_list, Clock, found);
+  else
+    c = NULL;
+  return c != NULL && c->incremental ? c : NULL;
+}
+
+/* Every incremental clock the model has: a saved state must name each. */
+static guint
+count_incremental_clocks (TslPerfettoModel *self)
+{
+  g_autoptr(GByteArray) scratch = g_byte_array_new ();
+  guint n = save_clocks (self, NULL, scratch);
+
+  for (gsize i = 0; self->sequences.keys != NULL && i <= self->sequences.mask; i++)
+    if (self->sequences.used[i])
+      {
+        const Sequence *seq = GSIZE_TO_POINTER (self->sequences.values[i]);
+
+        for (guint j = 0; seq->clocks != NULL && j < 64; j++)
+          n += seq->clocks[j].incremental;
+      }
+  return n;
+}
+
+/* Checks `saved` against the model (pass 0) before changing anything
+ * (pass 1): a state that does not fit leaves the model as it was. */
+static gboolean
+restore_pass (TslPerfettoModel *self,
+              const guint8     *saved,
+              gsize             len,
+              guint             pass,
+              GPtrArray        *strings)
+{
+  Taker tk = { saved, saved + len, FALSE };
+  guint8 head[2];
+  guint32 trace_clock, n;
+  guint n_counters_here = 0, n_threads_here = 0;
+
+  if (!take (&tk, head, sizeof head) || head[0] != SAVE_MAGIC || head[1] > 1)
+    return FALSE;
+  trace_clock = take_u32 (&tk);
+  n = take_u32 (&tk);
+  if (pass == 0)
+    {
+      if (trace_clock == 0 || trace_clock >= 64 || n > len)
+        return FALSE;
+      for (guint32 i = 0; i < n && !tk.bad; i++)
+        {
+          guint32 slen = take_u32 (&tk);
+          const guint8 *s = tk.p;
+
+          if (take (&tk, NULL, slen))
+            g_ptr_array_add (strings, GUINT_TO_POINTER (slen > 0 ? tsl_trace_intern_len (self->trace, (const char *) s, slen)
+                                                                 : self->unnamed));
+        }
+    }
+  else
+    {
+      for (guint32 i = 0; i < n; i++)
+        take (&tk, NULL, take_u32 (&tk));
+      self->clock_used = head[1];
+      self->trace_clock = trace_clock;
+      self->clock_epoch++;
+      for (gsize i = 0; self->tracks.keys != NULL && i <= self->tracks.mask; i++)
+        if (self->tracks.used[i])
+          {
+            Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
+
+            track->n_open = 0;
+            track->overflow = 0;
+          }
+    }
+  if (tk.bad)
+    return FALSE;
+
+  /* Open slices */
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      guint64 uuid = take_u64 (&tk), found;
+      guint32 n_open = take_u32 (&tk), overflow = take_u32 (&tk);
+      Track *track;
+
+      if (tk.bad || n_open > MAX_DEPTH || !id_map_lookup (&self->tracks, uuid, &found))
+        return FALSE;
+      track = GSIZE_TO_POINTER (found);
+      if (pass == 1)
+        {
+          track->overflow = overflow;
+          if (track->n_alloc < n_open)
+            {
+              track->n_alloc = MAX (8, n_open);
+              track->open = g_renew (OpenSlice, track->open, track->n_alloc);
+            }
+        }
+      for (guint32 j = 0; j < n_open; j++)
+        {
+          gint64 start_ns = 0, offset = 0;
+          guint32 name;
+
+          take (&tk, &start_ns, sizeof start_ns);
+          take (&tk, &offset, sizeof offset);
+          name = take_u32 (&tk);
+          if (tk.bad || name >= strings->len)
+            return FALSE;
+          if (pass == 1)
+            track->open[j] = (OpenSlice) { start_ns, offset,
+                                           GPOINTER_TO_UINT (g_ptr_array_index (strings, name)), 0 };
+        }
+      if (pass == 1)
+        track->n_open = n_open;
+    }
+
+  /* Incremental counters */
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      guint64 uuid = take_u64 (&tk), found;
+      double value = 0;
+      Track *track;
+
+      take (&tk, &value, sizeof value);
+      if (tk.bad || !id_map_lookup (&self->tracks, uuid, &found))
+        return FALSE;
+      track = GSIZE_TO_POINTER (found);
+      if (!counter_is_incremental (track))
+        return FALSE;
+      if (pass == 1)
+        track->last_value = value;
+    }
+  if (pass == 0)
+    {
+      for (gsize i = 0; self->tracks.keys != NULL && i <= self->tracks.mask; i++)
+        if (self->tracks.used[i])
+          n_counters_here += counter_is_incremental (GSIZE_TO_POINTER (self->tracks.values[i]));
+      if (n_counters_here != n)
+        return FALSE;
+    }
+
+  /* Incremental clocks */
+  n = take_u32 (&tk);
+  if (pass == 0 && n != count_incremental_clocks (self))
+    return FALSE;
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      guint32 scope = take_u32 (&tk), id = take_u32 (&tk);
+      guint64 last = take_u64 (&tk);
+      Clock *c;
+
+      if (tk.bad || (c = saved_clock (self, scope, id)) == NULL)
+        return FALSE;
+      if (pass == 1)
+        c->last = last;
+    }
+
+  /* Legacy thread sequences' delta timestamps */
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      guint32 id = take_u32 (&tk);
+      gint64 ts_us = 0, profile_ts_us = 0;
+      guint64 found;
+      Sequence *seq;
+
+      take (&tk, &ts_us, sizeof ts_us);
+      take (&tk, &profile_ts_us, sizeof profile_ts_us);
+      if (tk.bad || !id_map_lookup (&self->sequences, id, &found))
+        return FALSE;
+      seq = GSIZE_TO_POINTER (found);
+      if (!seq->has_thread)
+        return FALSE;
+      if (pass == 1)
+        {
+          seq->ts_us = ts_us;
+          seq->profile_ts_us = profile_ts_us;
+        }
+    }
+  if (pass == 0)
+    {
+      for (gsize i = 0; self->sequences.keys != NULL && i <= self->sequences.mask; i++)
+        if (self->sequences.used[i])
+          n_threads_here += ((const Sequence *) GSIZE_TO_POINTER (self->sequences.values[i]))->has_thread;
+      if (n_threads_here != n)
+        return FALSE;
+    }
+  return !tk.bad && tk.p == tk.end;
+}
+
+gboolean
+tsl_perfetto_model_restore (TslPerfettoModel *self,
+                            const guint8     *saved,
+                            gsize             len)
+{
+  g_autoptr(GPtrArray) strings = g_ptr_array_new ();
+
+  return restore_pass (self, saved, len, 0, strings) &&
+         restore_pass (self, saved, len, 1, strings);
 }
