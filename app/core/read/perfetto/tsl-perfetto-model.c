@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "tsl-perfetto-decode.h"
@@ -394,16 +395,13 @@ get_sequence (TslPerfettoModel *self,
   return seq;
 }
 
-/* TRUE if it held anything. */
+/* TRUE if it held interned stacks, which checkpoints do not save. */
 static gboolean
 clear_incremental_state (Sequence *seq)
 {
-  gboolean held = !seq->valid || seq->clock_id != 0 || seq->has_track ||
-                  seq->n_extra_uuids > 0 || seq->n_extra_double_uuids > 0 ||
-                  seq->clocks != NULL || seq->stack_frames->len > 0;
+  gboolean held = seq->stack_frames->len > 0 || seq->maps[MAP_FRAMES].n > 0 ||
+                  seq->maps[MAP_CALLSTACKS].n > 0 || seq->maps[MAP_STACK_LABELS].n > 0;
 
-  for (guint i = 0; i < N_MAPS; i++)
-    held |= seq->maps[i].n > 0;
   for (guint i = 0; i < N_MAPS; i++)
     id_map_clear (&seq->maps[i]);
   g_array_set_size (seq->stack_frames, 0);
@@ -690,7 +688,6 @@ clock_snapshot (TslPerfettoModel *self,
   guint n = 0;
 
   self->clock_epoch++;
-  note_change (self);
   TslProtoCursor c, cc;
   TslProtoField f, g;
   gint64 anchor = 0;
@@ -792,16 +789,11 @@ intern_string_entries (TslPerfettoModel *self,
   gsize str_len;
   guint32 id;
 
-  guint64 old;
-
   tsl_perfetto_interned_entry (data, len, &iid, &str, &str_len);
   if (str == NULL || str_len == 0)
     id = self->unnamed;
   else
     id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
-  if (id_map_lookup (map, iid, &old) && old == id)
-    return;
-  note_change (self);
   id_map_insert (map, iid, id);
   if (direct != NULL && iid < N_DIRECT_NAMES)
     direct[iid] = id + 1;
@@ -904,34 +896,13 @@ interned_data (TslPerfettoModel *self,
     }
 }
 
-static gboolean
-same_defaults (const Sequence *a,
-               const Sequence *b)
-{
-  return a->clock_id == b->clock_id && a->has_track == b->has_track && a->track == b->track &&
-         a->n_extra_uuids == b->n_extra_uuids && a->n_extra_double_uuids == b->n_extra_double_uuids &&
-         memcmp (a->extra_uuids, b->extra_uuids, a->n_extra_uuids * sizeof (guint64)) == 0 &&
-         memcmp (a->extra_double_uuids, b->extra_double_uuids,
-                 a->n_extra_double_uuids * sizeof (guint64)) == 0;
-}
-
 static void
-packet_defaults (TslPerfettoModel *self,
-                 Sequence         *seq,
-                 const guint8     *data,
-                 gsize             len)
+packet_defaults (Sequence     *seq,
+                 const guint8 *data,
+                 gsize         len)
 {
   TslProtoCursor c, cc;
   TslProtoField f, g;
-  Sequence before;
-
-  before.clock_id = seq->clock_id;
-  before.has_track = seq->has_track;
-  before.track = seq->track;
-  before.n_extra_uuids = seq->n_extra_uuids;
-  before.n_extra_double_uuids = seq->n_extra_double_uuids;
-  memcpy (before.extra_uuids, seq->extra_uuids, sizeof before.extra_uuids);
-  memcpy (before.extra_double_uuids, seq->extra_double_uuids, sizeof before.extra_double_uuids);
 
   tsl_proto_cursor_init (&c, data, len);
   while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
@@ -958,8 +929,6 @@ packet_defaults (TslPerfettoModel *self,
             }
         }
     }
-  if (!same_defaults (&before, seq))
-    note_change (self);
 }
 
 /* Descriptors */
@@ -1915,7 +1884,6 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
     {
       self->n_data_loss++;
       seq->valid = FALSE;
-      note_change (self);
     }
   if ((pk->cleared || (pk->flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0) &&
       clear_incremental_state (seq))
@@ -1926,7 +1894,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
       return TRUE;
     }
   if (pk->defaults != NULL)
-    packet_defaults (self, seq, pk->defaults, pk->defaults_len);
+    packet_defaults (seq, pk->defaults, pk->defaults_len);
   if (pk->interned != NULL)
     interned_data (self, seq, pk->interned, pk->interned_len);
 
@@ -2155,18 +2123,20 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
 
 /* Checkpoints (the chunk index's, tsl-chunk-index.h)
  *
- * What a packet changes falls in two kinds. Interned data, incremental-state
- * resets, TracePacketDefaults, descriptors, clock snapshots, new tracks and
- * dropped-packet marks change rarely and are applied in file order by every
- * read that needs them: the chunk that makes one is marked always read
- * (note_change()). Events change the rest at every packet — the open slices
- * of each track, incremental clocks' last values, incremental counters'
- * last values, legacy delta timestamps, whether a clock was used yet — and
- * that is what a checkpoint saves. A read resuming at a checkpoint has
- * read every marked chunk before it, so its tracks, sequences and clocks are
- * the whole read's there; it puts the saved values back. */
+ * A checkpoint saves what a read resuming there needs and packets change
+ * often: every sequence's incremental state (the interned event and function
+ * names since its last reset, TracePacketDefaults, its clocks, whether it is
+ * valid), the trace's clocks, the open slices of each track, incremental
+ * counters' last values and legacy delta timestamps. Chrome resets each
+ * sequence's state about twice a second, so these change in every chunk;
+ * saved whole (strings once, deflated) they take a few KiB. What changes
+ * rarely — tracks and their descriptors, legacy thread descriptors,
+ * interned frames and callstacks — is not saved: the chunk that changes it
+ * is read always (note_change()), so a resuming read has it as the whole
+ * read had it there. */
 
-#define SAVE_MAGIC 0x50  /* 'P', version 1 */
+#define SAVE_MAGIC   0x51                /* version 2 (1 kept no sequences) */
+#define SAVE_RAW_MAX (4 * 1024 * 1024)   /* before deflating */
 
 typedef struct {
   GByteArray *out;
@@ -2183,17 +2153,34 @@ put (GByteArray *out,
 }
 
 static void
-put_u32 (GByteArray *out,
-         guint32     v)
+put_u8 (GByteArray *out,
+        guint8      v)
 {
-  put (out, &v, sizeof v);
+  put (out, &v, 1);
 }
 
+/* Integers as varints: most are small, and deflate does the rest. */
 static void
 put_u64 (GByteArray *out,
          guint64     v)
 {
-  put (out, &v, sizeof v);
+  guint8 tmp[10];
+  guint n = 0;
+
+  while (v >= 0x80)
+    {
+      tmp[n++] = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  tmp[n++] = (guint8) v;
+  put (out, tmp, n);
+}
+
+static void
+put_u32 (GByteArray *out,
+         guint32     v)
+{
+  put_u64 (out, v);
 }
 
 static guint32
@@ -2210,48 +2197,72 @@ saved_string (Saver   *sv,
   return (guint32) index;
 }
 
-/* Incremental clocks of `seq` (NULL: the model's own), into `out` as
- * (sequence id + 1 or 0, clock id, last). Returns how many. */
-static guint
-save_clocks (TslPerfettoModel *self,
-             const Sequence   *seq,
-             GByteArray       *out)
+static gboolean
+clock_is_set (const Clock *c)
 {
-  guint n = 0;
+  return c->offset != 0 || c->mult != 0 || c->last != 0 || c->link != 0 || c->link_offset != 0 ||
+         c->known || c->has_link || c->incremental;
+}
 
-  if (seq != NULL)
-    {
-      for (guint i = 0; seq->clocks != NULL && i < 64; i++)
-        if (seq->clocks[i].incremental)
-          {
-            put_u32 (out, seq->id + 1);
-            put_u32 (out, 64 + i);
-            put_u64 (out, seq->clocks[i].last);
-            n++;
-          }
-      return n;
-    }
-  for (guint i = 0; i < 64; i++)
-    if (self->builtin[i].incremental)
-      {
-        put_u32 (out, 0);
-        put_u32 (out, i);
-        put_u64 (out, self->builtin[i].last);
-        n++;
-      }
-  for (gsize i = 0; self->user_clocks.keys != NULL && i <= self->user_clocks.mask; i++)
-    if (self->user_clocks.used[i])
-      {
-        const Clock *c = &g_array_index (self->user_clock_list, Clock, self->user_clocks.values[i]);
+static void
+put_clock (GByteArray  *out,
+           guint32      id,
+           const Clock *c)
+{
+  put_u32 (out, id);
+  put_u64 (out, (guint64) c->offset);
+  put_u64 (out, c->mult);
+  put_u64 (out, c->last);
+  put_u32 (out, c->link);
+  put_u64 (out, (guint64) c->link_offset);
+  put_u8 (out, c->known);
+  put_u8 (out, c->has_link);
+  put_u8 (out, c->incremental);
+}
 
-        if (!c->incremental)
-          continue;
-        put_u32 (out, 0);
-        put_u32 (out, (guint32) self->user_clocks.keys[i]);
-        put_u64 (out, c->last);
-        n++;
+/* The (iid, name) entries of a string map. */
+static void
+put_names (Saver       *sv,
+           GByteArray  *out,
+           const IdMap *map)
+{
+  put_u32 (out, (guint32) map->n);
+  for (gsize i = 0; map->n > 0 && i <= map->mask; i++)
+    if (map->used[i])
+      {
+        put_u64 (out, map->keys[i]);
+        put_u32 (out, saved_string (sv, (guint32) map->values[i]));
       }
-  return n;
+}
+
+static void
+put_sequence (Saver          *sv,
+              GByteArray     *out,
+              const Sequence *seq)
+{
+  guint n_clocks = 0;
+
+  put_u32 (out, seq->id);
+  put_u8 (out, seq->valid);
+  put_u32 (out, seq->clock_id);
+  put_u8 (out, seq->has_track);
+  put_u64 (out, seq->track);
+  put_u32 (out, seq->n_extra_uuids);
+  put (out, seq->extra_uuids, seq->n_extra_uuids * sizeof (guint64));
+  put_u32 (out, seq->n_extra_double_uuids);
+  put (out, seq->extra_double_uuids, seq->n_extra_double_uuids * sizeof (guint64));
+  for (guint i = 0; seq->clocks != NULL && i < 64; i++)
+    n_clocks += clock_is_set (&seq->clocks[i]);
+  put_u8 (out, seq->clocks != NULL);
+  put_u32 (out, n_clocks);
+  for (guint i = 0; seq->clocks != NULL && i < 64; i++)
+    if (clock_is_set (&seq->clocks[i]))
+      put_clock (out, 64 + i, &seq->clocks[i]);
+  put_names (sv, out, &seq->maps[MAP_NAMES]);
+  put_names (sv, out, &seq->maps[MAP_FUNCTIONS]);
+  put_u8 (out, seq->has_thread);
+  put_u64 (out, (guint64) seq->ts_us);
+  put_u64 (out, (guint64) seq->profile_ts_us);
 }
 
 static inline gboolean
@@ -2265,84 +2276,96 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
                          GByteArray       *saved,
                          gsize             max_len)
 {
-  g_autoptr(GByteArray) tracks = g_byte_array_new ();
-  g_autoptr(GByteArray) counters = g_byte_array_new ();
-  g_autoptr(GByteArray) clocks = g_byte_array_new ();
-  g_autoptr(GByteArray) threads = g_byte_array_new ();
+  g_autoptr(GByteArray) body = g_byte_array_new ();
+  g_autoptr(GByteArray) raw = g_byte_array_new ();
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (guint32));
   Saver sv = { NULL, { 0 }, names };
-  guint n_tracks = 0, n_counters = 0, n_clocks, n_threads = 0;
-  guint8 head[2] = { SAVE_MAGIC, self->clock_used };
-  gboolean fits = TRUE;
+  guint n = 0;
+  uLongf packed_len;
+  guint32 raw_len;
+  gsize at;
 
-  n_clocks = save_clocks (self, NULL, clocks);
-  for (gsize i = 0; fits && self->tracks.keys != NULL && i <= self->tracks.mask; i++)
+  /* Clocks */
+  put_u8 (body, self->clock_used);
+  put_u32 (body, self->trace_clock);
+  for (guint i = 0; i < 64; i++)
+    n += clock_is_set (&self->builtin[i]);
+  put_u32 (body, n);
+  for (guint i = 0; i < 64; i++)
+    if (clock_is_set (&self->builtin[i]))
+      put_clock (body, i, &self->builtin[i]);
+  put_u32 (body, (guint32) self->user_clocks.n);
+  for (gsize i = 0; self->user_clocks.n > 0 && i <= self->user_clocks.mask; i++)
+    if (self->user_clocks.used[i])
+      put_clock (body, (guint32) self->user_clocks.keys[i],
+                 &g_array_index (self->user_clock_list, Clock, self->user_clocks.values[i]));
+
+  /* Sequences */
+  put_u32 (body, (guint32) self->sequences.n);
+  for (gsize i = 0; self->sequences.n > 0 && i <= self->sequences.mask; i++)
+    if (self->sequences.used[i])
+      put_sequence (&sv, body, GSIZE_TO_POINTER (self->sequences.values[i]));
+
+  /* Tracks: open slices, incremental counters */
+  n = 0;
+  for (gsize i = 0; self->tracks.n > 0 && i <= self->tracks.mask; i++)
+    if (self->tracks.used[i])
+      {
+        const Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
+
+        n += track->n_open > 0 || track->overflow > 0 || counter_is_incremental (track);
+      }
+  put_u32 (body, n);
+  for (gsize i = 0; self->tracks.n > 0 && i <= self->tracks.mask; i++)
     {
       const Track *track;
 
       if (!self->tracks.used[i])
         continue;
       track = GSIZE_TO_POINTER (self->tracks.values[i]);
-      if (counter_is_incremental (track))
-        {
-          put_u64 (counters, track->uuid);
-          put (counters, &track->last_value, sizeof track->last_value);
-          n_counters++;
-        }
-      if (track->n_open == 0 && track->overflow == 0)
+      if (track->n_open == 0 && track->overflow == 0 && !counter_is_incremental (track))
         continue;
-      put_u64 (tracks, track->uuid);
-      put_u32 (tracks, track->n_open);
-      put_u32 (tracks, track->overflow);
+      put_u64 (body, track->uuid);
+      put (body, &track->last_value, sizeof track->last_value);
+      put_u32 (body, track->n_open);
+      put_u32 (body, track->overflow);
       for (guint j = 0; j < track->n_open; j++)
         {
-          put (tracks, &track->open[j].start_ns, sizeof (gint64));
-          put (tracks, &track->open[j].offset, sizeof (gint64));
-          put_u32 (tracks, saved_string (&sv, track->open[j].name));
+          put_u64 (body, (guint64) track->open[j].start_ns);
+          put_u64 (body, (guint64) track->open[j].offset);
+          put_u32 (body, saved_string (&sv, track->open[j].name));
         }
-      n_tracks++;
-      fits = tracks->len <= max_len;
-    }
-  for (gsize i = 0; fits && self->sequences.keys != NULL && i <= self->sequences.mask; i++)
-    {
-      const Sequence *seq;
-
-      if (!self->sequences.used[i])
-        continue;
-      seq = GSIZE_TO_POINTER (self->sequences.values[i]);
-      n_clocks += save_clocks (self, seq, clocks);
-      if (seq->has_thread)
-        {
-          put_u32 (threads, seq->id);
-          put (threads, &seq->ts_us, sizeof (gint64));
-          put (threads, &seq->profile_ts_us, sizeof (gint64));
-          n_threads++;
-        }
-      fits = clocks->len + threads->len <= max_len;
+      if (body->len > SAVE_RAW_MAX)
+        break;
     }
   id_map_free (&sv.strings);
-  if (!fits)
-    return FALSE;
 
-  put (saved, head, sizeof head);
-  put_u32 (saved, self->trace_clock);
-  put_u32 (saved, names->len);
-  for (guint i = 0; i < names->len && saved->len <= max_len; i++)
+  /* The strings first, then the body; deflated. */
+  put_u32 (raw, names->len);
+  for (guint i = 0; i < names->len && raw->len <= SAVE_RAW_MAX; i++)
     {
       const char *name = tsl_trace_lookup (self->trace, g_array_index (names, guint32, i));
       guint32 len = name != NULL ? strlen (name) : 0;
 
-      put_u32 (saved, len);
-      put (saved, name, len);
+      put_u32 (raw, len);
+      put (raw, name, len);
     }
-  put_u32 (saved, n_tracks);
-  put (saved, tracks->data, tracks->len);
-  put_u32 (saved, n_counters);
-  put (saved, counters->data, counters->len);
-  put_u32 (saved, n_clocks);
-  put (saved, clocks->data, clocks->len);
-  put_u32 (saved, n_threads);
-  put (saved, threads->data, threads->len);
+  put (raw, body->data, body->len);
+  if (raw->len > SAVE_RAW_MAX)
+    return FALSE;
+
+  raw_len = raw->len;
+  at = saved->len;
+  put_u8 (saved, SAVE_MAGIC);
+  put (saved, &raw_len, sizeof raw_len);
+  packed_len = compressBound (raw_len);
+  g_byte_array_set_size (saved, at + 5 + packed_len);
+  if (compress2 (saved->data + at + 5, &packed_len, raw->data, raw_len, 1) != Z_OK)
+    {
+      g_byte_array_set_size (saved, at);
+      return FALSE;
+    }
+  g_byte_array_set_size (saved, at + 5 + packed_len);
   return saved->len <= max_len;
 }
 
@@ -2368,12 +2391,12 @@ take (Taker *tk,
   return TRUE;
 }
 
-static guint32
-take_u32 (Taker *tk)
+static guint8
+take_u8 (Taker *tk)
 {
-  guint32 v = 0;
+  guint8 v = 0;
 
-  take (tk, &v, sizeof v);
+  take (tk, &v, 1);
   return v;
 }
 
@@ -2382,215 +2405,273 @@ take_u64 (Taker *tk)
 {
   guint64 v = 0;
 
-  take (tk, &v, sizeof v);
+  if (tk->bad || tsl_proto_varint (&tk->p, tk->end, &v) != TSL_PROTO_OK)
+    {
+      tk->bad = TRUE;
+      return 0;
+    }
   return v;
 }
 
-/* The clock a saved entry names, if it is incremental here. */
-static Clock *
-saved_clock (TslPerfettoModel *self,
-             guint32           scope,
-             guint32           id)
+static guint32
+take_u32 (Taker *tk)
 {
-  Clock *c;
-  guint64 found;
+  guint64 v = take_u64 (tk);
 
-  if (scope > 0)
+  if (v > G_MAXUINT32)
+    tk->bad = TRUE;
+  return (guint32) v;
+}
+
+static void
+take_clock (Taker   *tk,
+            guint32 *id,
+            Clock   *c)
+{
+  *id = take_u32 (tk);
+  c->offset = (gint64) take_u64 (tk);
+  c->mult = take_u64 (tk);
+  c->last = take_u64 (tk);
+  c->link = take_u32 (tk);
+  c->link_offset = (gint64) take_u64 (tk);
+  c->known = take_u8 (tk) != 0;
+  c->has_link = take_u8 (tk) != 0;
+  c->incremental = take_u8 (tk) != 0;
+}
+
+static void
+take_names (Taker     *tk,
+            GPtrArray *strings,
+            IdMap     *map,
+            guint32   *direct)
+{
+  guint32 n = take_u32 (tk);
+
+  for (guint32 i = 0; i < n && !tk->bad; i++)
     {
-      Sequence *seq;
+      guint64 iid = take_u64 (tk);
+      guint32 index = take_u32 (tk);
+      guint32 id;
 
-      if (id < 64 || id >= 128 || !id_map_lookup (&self->sequences, scope - 1, &found))
-        return NULL;
-      seq = GSIZE_TO_POINTER (found);
-      c = seq->clocks != NULL ? &seq->clocks[id - 64] : NULL;
+      if (tk->bad || index >= strings->len)
+        {
+          tk->bad = TRUE;
+          return;
+        }
+      id = GPOINTER_TO_UINT (g_ptr_array_index (strings, index));
+      if (map != NULL)
+        {
+          id_map_insert (map, iid, id);
+          if (direct != NULL && iid < N_DIRECT_NAMES)
+            direct[iid] = id + 1;
+        }
     }
-  else if (id < 64)
-    c = &self->builtin[id];
-  else if (id >= 128 && id_map_lookup (&self->user_clocks, id, &found))
-    c = &g_array_index (self->user_clock_list, Clock, found);
-  else
-    c = NULL;
-  return c != NULL && c->incremental ? c : NULL;
 }
 
-/* Every incremental clock the model has: a saved state must name each. */
-static guint
-count_incremental_clocks (TslPerfettoModel *self)
+static void
+reset_sequence (Sequence *seq)
 {
-  g_autoptr(GByteArray) scratch = g_byte_array_new ();
-  guint n = save_clocks (self, NULL, scratch);
-
-  for (gsize i = 0; self->sequences.keys != NULL && i <= self->sequences.mask; i++)
-    if (self->sequences.used[i])
-      {
-        const Sequence *seq = GSIZE_TO_POINTER (self->sequences.values[i]);
-
-        for (guint j = 0; seq->clocks != NULL && j < 64; j++)
-          n += seq->clocks[j].incremental;
-      }
-  return n;
+  id_map_clear (&seq->maps[MAP_NAMES]);
+  id_map_clear (&seq->maps[MAP_FUNCTIONS]);
+  memset (seq->names, 0, sizeof seq->names);
+  seq->valid = FALSE;
+  seq->clock_id = 0;
+  seq->has_track = FALSE;
+  seq->track = 0;
+  seq->default_track = NULL;
+  seq->n_extra_uuids = 0;
+  seq->n_extra_double_uuids = 0;
+  g_clear_pointer (&seq->clocks, g_free);
+  seq->cache_epoch = 0;
 }
 
-/* Checks `saved` against the model (pass 0) before changing anything
- * (pass 1): a state that does not fit leaves the model as it was. */
+/* Reads `raw` against the model (pass 0) before changing anything (pass
+ * 1): a state that does not fit leaves the model as it was. */
 static gboolean
 restore_pass (TslPerfettoModel *self,
-              const guint8     *saved,
+              const guint8     *raw,
               gsize             len,
               guint             pass,
               GPtrArray        *strings)
 {
-  Taker tk = { saved, saved + len, FALSE };
-  guint8 head[2];
-  guint32 trace_clock, n;
-  guint n_counters_here = 0, n_threads_here = 0;
+  Taker tk = { raw, raw + len, FALSE };
+  gboolean apply = pass == 1;
+  guint32 n, trace_clock;
+  guint8 clock_used;
 
-  if (!take (&tk, head, sizeof head) || head[0] != SAVE_MAGIC || head[1] > 1)
-    return FALSE;
-  trace_clock = take_u32 (&tk);
   n = take_u32 (&tk);
-  if (pass == 0)
+  for (guint32 i = 0; i < n && !tk.bad; i++)
     {
-      if (trace_clock == 0 || trace_clock >= 64 || n > len)
-        return FALSE;
-      for (guint32 i = 0; i < n && !tk.bad; i++)
-        {
-          guint32 slen = take_u32 (&tk);
-          const guint8 *s = tk.p;
+      guint32 slen = take_u32 (&tk);
+      const guint8 *s = tk.p;
 
-          if (take (&tk, NULL, slen))
-            g_ptr_array_add (strings, GUINT_TO_POINTER (slen > 0 ? tsl_trace_intern_len (self->trace, (const char *) s, slen)
-                                                                 : self->unnamed));
-        }
+      if (take (&tk, NULL, slen) && !apply)
+        g_ptr_array_add (strings, GUINT_TO_POINTER (slen > 0 ? tsl_trace_intern_len (self->trace, (const char *) s, slen)
+                                                             : self->unnamed));
     }
-  else
+
+  /* Clocks */
+  clock_used = take_u8 (&tk);
+  trace_clock = take_u32 (&tk);
+  if (tk.bad || trace_clock == 0 || trace_clock >= 64 || clock_used > 1)
+    return FALSE;
+  if (apply)
     {
-      for (guint32 i = 0; i < n; i++)
-        take (&tk, NULL, take_u32 (&tk));
-      self->clock_used = head[1];
+      self->clock_used = clock_used;
       self->trace_clock = trace_clock;
       self->clock_epoch++;
-      for (gsize i = 0; self->tracks.keys != NULL && i <= self->tracks.mask; i++)
-        if (self->tracks.used[i])
-          {
-            Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
-
-            track->n_open = 0;
-            track->overflow = 0;
-          }
+      memset (self->builtin, 0, sizeof self->builtin);
+      id_map_clear (&self->user_clocks);
+      g_array_set_size (self->user_clock_list, 0);
     }
-  if (tk.bad)
-    return FALSE;
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      Clock c;
+      guint32 id;
 
-  /* Open slices */
+      take_clock (&tk, &id, &c);
+      if (id >= 64)
+        return FALSE;
+      if (apply)
+        self->builtin[id] = c;
+    }
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      Clock c;
+      guint32 id;
+
+      take_clock (&tk, &id, &c);
+      if (id < 128)
+        return FALSE;
+      if (apply)
+        *get_clock (self, NULL, id, TRUE) = c;
+    }
+
+  /* Sequences: those not saved were not there, or are as new. */
+  if (apply)
+    for (gsize i = 0; self->sequences.n > 0 && i <= self->sequences.mask; i++)
+      if (self->sequences.used[i])
+        reset_sequence (GSIZE_TO_POINTER (self->sequences.values[i]));
+  n = take_u32 (&tk);
+  for (guint32 i = 0; i < n && !tk.bad; i++)
+    {
+      guint32 id = take_u32 (&tk), n_extra, n_clocks;
+      Sequence *seq = NULL;
+      guint64 found;
+      gboolean has_clocks, has_thread, valid, has_track;
+      guint32 clock_id;
+      guint64 track, ts_us, profile_ts_us;
+
+      if (apply)
+        seq = get_sequence (self, id);
+      else if (id_map_lookup (&self->sequences, id, &found))
+        seq = GSIZE_TO_POINTER (found);
+      valid = take_u8 (&tk) != 0;
+      clock_id = take_u32 (&tk);
+      has_track = take_u8 (&tk) != 0;
+      track = take_u64 (&tk);
+      if (apply)
+        {
+          seq->valid = valid;
+          seq->clock_id = clock_id;
+          seq->has_track = has_track;
+          seq->track = track;
+        }
+      n_extra = take_u32 (&tk);
+      if (n_extra > MAX_EXTRA)
+        return FALSE;
+      take (&tk, apply ? seq->extra_uuids : NULL, n_extra * sizeof (guint64));
+      if (apply)
+        seq->n_extra_uuids = n_extra;
+      n_extra = take_u32 (&tk);
+      if (n_extra > MAX_EXTRA)
+        return FALSE;
+      take (&tk, apply ? seq->extra_double_uuids : NULL, n_extra * sizeof (guint64));
+      if (apply)
+        seq->n_extra_double_uuids = n_extra;
+      has_clocks = take_u8 (&tk) != 0;
+      if (apply && has_clocks)
+        seq->clocks = g_new0 (Clock, 64);
+      n_clocks = take_u32 (&tk);
+      for (guint32 j = 0; j < n_clocks && !tk.bad; j++)
+        {
+          Clock c;
+          guint32 cid;
+
+          take_clock (&tk, &cid, &c);
+          if (!has_clocks || cid < 64 || cid >= 128)
+            return FALSE;
+          if (apply)
+            seq->clocks[cid - 64] = c;
+        }
+      take_names (&tk, strings, apply ? &seq->maps[MAP_NAMES] : NULL, apply ? seq->names : NULL);
+      take_names (&tk, strings, apply ? &seq->maps[MAP_FUNCTIONS] : NULL, NULL);
+      /* Legacy thread descriptors are not saved: they are read always. */
+      has_thread = take_u8 (&tk) != 0;
+      if (!apply && has_thread != (seq != NULL && seq->has_thread))
+        return FALSE;
+      ts_us = take_u64 (&tk);
+      profile_ts_us = take_u64 (&tk);
+      if (apply)
+        {
+          seq->ts_us = (gint64) ts_us;
+          seq->profile_ts_us = (gint64) profile_ts_us;
+        }
+    }
+
+  /* Tracks */
+  if (apply)
+    for (gsize i = 0; self->tracks.n > 0 && i <= self->tracks.mask; i++)
+      if (self->tracks.used[i])
+        {
+          Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
+
+          track->n_open = 0;
+          track->overflow = 0;
+          if (counter_is_incremental (track))
+            track->last_value = 0;
+        }
   n = take_u32 (&tk);
   for (guint32 i = 0; i < n && !tk.bad; i++)
     {
       guint64 uuid = take_u64 (&tk), found;
-      guint32 n_open = take_u32 (&tk), overflow = take_u32 (&tk);
+      double last_value = 0;
+      guint32 n_open, overflow;
       Track *track;
 
+      take (&tk, &last_value, sizeof last_value);
+      n_open = take_u32 (&tk);
+      overflow = take_u32 (&tk);
       if (tk.bad || n_open > MAX_DEPTH || !id_map_lookup (&self->tracks, uuid, &found))
         return FALSE;
       track = GSIZE_TO_POINTER (found);
-      if (pass == 1)
+      if (apply)
         {
           track->overflow = overflow;
+          if (counter_is_incremental (track))
+            track->last_value = last_value;
           if (track->n_alloc < n_open)
             {
               track->n_alloc = MAX (8, n_open);
               track->open = g_renew (OpenSlice, track->open, track->n_alloc);
             }
         }
-      for (guint32 j = 0; j < n_open; j++)
+      for (guint32 j = 0; j < n_open && !tk.bad; j++)
         {
-          gint64 start_ns = 0, offset = 0;
-          guint32 name;
+          gint64 start_ns = (gint64) take_u64 (&tk);
+          gint64 offset = (gint64) take_u64 (&tk);
+          guint32 name = take_u32 (&tk);
 
-          take (&tk, &start_ns, sizeof start_ns);
-          take (&tk, &offset, sizeof offset);
-          name = take_u32 (&tk);
           if (tk.bad || name >= strings->len)
             return FALSE;
-          if (pass == 1)
+          if (apply)
             track->open[j] = (OpenSlice) { start_ns, offset,
                                            GPOINTER_TO_UINT (g_ptr_array_index (strings, name)), 0 };
         }
-      if (pass == 1)
+      if (apply)
         track->n_open = n_open;
-    }
-
-  /* Incremental counters */
-  n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
-    {
-      guint64 uuid = take_u64 (&tk), found;
-      double value = 0;
-      Track *track;
-
-      take (&tk, &value, sizeof value);
-      if (tk.bad || !id_map_lookup (&self->tracks, uuid, &found))
-        return FALSE;
-      track = GSIZE_TO_POINTER (found);
-      if (!counter_is_incremental (track))
-        return FALSE;
-      if (pass == 1)
-        track->last_value = value;
-    }
-  if (pass == 0)
-    {
-      for (gsize i = 0; self->tracks.keys != NULL && i <= self->tracks.mask; i++)
-        if (self->tracks.used[i])
-          n_counters_here += counter_is_incremental (GSIZE_TO_POINTER (self->tracks.values[i]));
-      if (n_counters_here != n)
-        return FALSE;
-    }
-
-  /* Incremental clocks */
-  n = take_u32 (&tk);
-  if (pass == 0 && n != count_incremental_clocks (self))
-    return FALSE;
-  for (guint32 i = 0; i < n && !tk.bad; i++)
-    {
-      guint32 scope = take_u32 (&tk), id = take_u32 (&tk);
-      guint64 last = take_u64 (&tk);
-      Clock *c;
-
-      if (tk.bad || (c = saved_clock (self, scope, id)) == NULL)
-        return FALSE;
-      if (pass == 1)
-        c->last = last;
-    }
-
-  /* Legacy thread sequences' delta timestamps */
-  n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
-    {
-      guint32 id = take_u32 (&tk);
-      gint64 ts_us = 0, profile_ts_us = 0;
-      guint64 found;
-      Sequence *seq;
-
-      take (&tk, &ts_us, sizeof ts_us);
-      take (&tk, &profile_ts_us, sizeof profile_ts_us);
-      if (tk.bad || !id_map_lookup (&self->sequences, id, &found))
-        return FALSE;
-      seq = GSIZE_TO_POINTER (found);
-      if (!seq->has_thread)
-        return FALSE;
-      if (pass == 1)
-        {
-          seq->ts_us = ts_us;
-          seq->profile_ts_us = profile_ts_us;
-        }
-    }
-  if (pass == 0)
-    {
-      for (gsize i = 0; self->sequences.keys != NULL && i <= self->sequences.mask; i++)
-        if (self->sequences.used[i])
-          n_threads_here += ((const Sequence *) GSIZE_TO_POINTER (self->sequences.values[i]))->has_thread;
-      if (n_threads_here != n)
-        return FALSE;
     }
   return !tk.bad && tk.p == tk.end;
 }
@@ -2601,7 +2682,20 @@ tsl_perfetto_model_restore (TslPerfettoModel *self,
                             gsize             len)
 {
   g_autoptr(GPtrArray) strings = g_ptr_array_new ();
+  g_autofree guint8 *raw = NULL;
+  guint32 raw_len;
+  uLongf got;
 
-  return restore_pass (self, saved, len, 0, strings) &&
-         restore_pass (self, saved, len, 1, strings);
+  if (len < 5 || saved[0] != SAVE_MAGIC)
+    return FALSE;
+  memcpy (&raw_len, saved + 1, sizeof raw_len);
+  if (raw_len > SAVE_RAW_MAX)
+    return FALSE;
+  raw = g_malloc (MAX (raw_len, 1));
+  got = raw_len;
+  if (uncompress (raw, &got, saved + 5, len - 5) != Z_OK || got != raw_len)
+    return FALSE;
+  self->last_seq = NULL;
+  return restore_pass (self, raw, raw_len, 0, strings) &&
+         restore_pass (self, raw, raw_len, 1, strings);
 }
