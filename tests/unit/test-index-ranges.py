@@ -125,6 +125,16 @@ def main():
             ('gen-a.pftrace', perfetto_gen.generate(rng, 20000)),
             ('gen-b.pftrace', perfetto_gen.generate(rng, 30000)),
         ]
+        # Damaged Perfetto input: cut inside a packet, and bytes overwritten
+        # after a 0x0A in the middle (a damaged packet or a broken framing).
+        good = texts[-1][1]
+        cut = good[:len(good) * 2 // 3 + 5]
+        broken = bytearray(good)
+        at = len(good) // 2
+        while broken[at] != 0x0A:
+            at += 1
+        broken[at + 1:at + 2] = b'\xff\xff\x7f'
+        texts += [('gen-cut.pftrace', cut), ('gen-broken.pftrace', bytes(broken))]
         for name, text in texts:
             data = text if isinstance(text, bytes) else text.encode()
             for suffix, blob in (('', data), ('.gz', gzip.compress(data, 6)),
