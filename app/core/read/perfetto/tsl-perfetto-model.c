@@ -180,6 +180,7 @@ struct _TslPerfettoModel
   GConverter   *inflate;
   GByteArray   *inflated[MAX_NESTING];
   ZSTD_DStream *zstd;
+  z_stream     *deflater;      /* checkpoints' (kept: its set-up cost more than the state) */
   guint         nesting;
   gint64        packet_offset; /* tsl_perfetto_model_set_offset(), -1: none */
 
@@ -350,6 +351,11 @@ tsl_perfetto_model_free (TslPerfettoModel *self)
     g_byte_array_unref (self->inflated[i]);
   if (self->zstd != NULL)
     ZSTD_freeDStream (self->zstd);
+  if (self->deflater != NULL)
+    {
+      deflateEnd (self->deflater);
+      g_free (self->deflater);
+    }
   g_string_free (self->label, TRUE);
   g_free (self);
 }
@@ -2358,13 +2364,30 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
   at = saved->len;
   put_u8 (saved, SAVE_MAGIC);
   put (saved, &raw_len, sizeof raw_len);
-  packed_len = compressBound (raw_len);
+  if (self->deflater == NULL)
+    {
+      self->deflater = g_new0 (z_stream, 1);
+      if (deflateInit2 (self->deflater, 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        {
+          g_clear_pointer (&self->deflater, g_free);
+          g_byte_array_set_size (saved, at);
+          return FALSE;
+        }
+    }
+  else
+    deflateReset (self->deflater);
+  packed_len = deflateBound (self->deflater, raw_len);
   g_byte_array_set_size (saved, at + 5 + packed_len);
-  if (compress2 (saved->data + at + 5, &packed_len, raw->data, raw_len, 1) != Z_OK)
+  self->deflater->next_in = raw->data;
+  self->deflater->avail_in = raw_len;
+  self->deflater->next_out = saved->data + at + 5;
+  self->deflater->avail_out = packed_len;
+  if (deflate (self->deflater, Z_FINISH) != Z_STREAM_END)
     {
       g_byte_array_set_size (saved, at);
       return FALSE;
     }
+  packed_len = self->deflater->total_out;
   g_byte_array_set_size (saved, at + 5 + packed_len);
   return saved->len <= max_len;
 }
