@@ -16,10 +16,13 @@
 # generated files must really be read through the index (corpus files may
 # not be: some allow none, as a Chrome trace with `samples`; the speedscope
 # file with its frames last must not), and plain speedscope ones must skip
-# a quarter of the file in some read. Collapsed stacks (time: the line
-# ordinal) have bad lines throughout, past the warnings' cap, so a range
-# read must resume the ordinal and the count of skipped lines the final
-# warning gives.
+# a quarter of the file in some read. Perfetto: generated traces of several
+# sequences (interning reset and reused with other names, incremental
+# clocks and counters, dropped packets, unsorted; perfetto_gen.py), whose
+# range reads must skip chunks, and the recorded Chromium trace. Collapsed
+# stacks (time: the line ordinal) have bad lines throughout, past the
+# warnings' cap, so a range read must resume the ordinal and the count of
+# skipped lines the final warning gives.
 
 import gzip
 import os
@@ -36,6 +39,7 @@ import importlib.util
 spec = importlib.util.spec_from_file_location('test_index', os.path.join(os.path.dirname(__file__), 'test-index.py'))
 gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
+import perfetto_gen
 
 timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 corpus = os.environ.get('TSL_CORPUS_DIR', '')
@@ -75,7 +79,7 @@ def zstd_frames(data, frame_bytes):
     return out
 
 
-def check_file(path, rng, tmp, failures, stats, must_index):
+def check_file(path, rng, tmp, failures, stats, must_index, must_skip=False):
     size = os.path.getsize(path)
     chunk = str(max(4096, size // 16))
     cache = os.path.join(tmp, 'cache')
@@ -83,6 +87,7 @@ def check_file(path, rng, tmp, failures, stats, must_index):
     name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else os.path.basename(path)
     through = 0
     fewest = 1.0
+    skipped = 0
     for trial in range(2):
         a = rng.uniform(0, 90)
         b = rng.uniform(0, 90)
@@ -108,6 +113,8 @@ def check_file(path, rng, tmp, failures, stats, must_index):
                     through += log.count('through the index')
                     for m in re.finditer(r'read (\d+) of (\d+) bytes \(\d+ of \d+ chunks\) through the index', log):
                         fewest = min(fewest, int(m.group(1)) / int(m.group(2)))
+                    skipped += sum(1 for got, total in re.findall(r'read (\d+) of (\d+) bytes', log)
+                                   if int(got) < int(total))
                 elif 'through the index' in log:
                     failures.append('%s %s: TSL_NO_INDEX=1 read through the index' % (name, ' '.join(cmd)))
                 outs[mode] = (proc.returncode, data, proc.stderr)
@@ -127,6 +134,10 @@ def check_file(path, rng, tmp, failures, stats, must_index):
         stats['indexable'] += 1
         if through == 0:
             failures.append('%s: never read through the index' % name)
+    # Perfetto: a chunk that changes tracks or descriptors is read always;
+    # the generated traces have few, so their range reads must skip some.
+    if must_skip and skipped == 0:
+        failures.append('%s: every range read read the whole file' % name)
     print('ok %s (%d range reads through the index)' % (name, through))
 
 
@@ -194,8 +205,21 @@ def main():
             ('gen-evented.speedscope.json', speedscope(rng, 24000, 'evented')),
             ('gen-mixed.speedscope.json', speedscope(rng, 24000, 'mixed')),
             ('gen.folded', collapsed(rng, 30000)),
+            # Sequences with interning, resets, incremental clocks and
+            # counters, dropped packets, out of time order (perfetto_gen.py).
+            ('gen-a.pftrace', perfetto_gen.generate(rng, 20000)),
+            ('gen-b.pftrace', perfetto_gen.generate(rng, 30000)),
         ]
-        # Frames after the profiles: held whole, no index, the same results.
+        # Damaged Perfetto input: cut inside a packet, and bytes overwritten
+        # after a 0x0A in the middle (a damaged packet or a broken framing).
+        good = texts[-1][1]
+        cut = good[:len(good) * 2 // 3 + 5]
+        broken = bytearray(good)
+        at = len(good) // 2
+        while broken[at] != 0x0A:
+            at += 1
+        broken[at + 1:at + 2] = b'\xff\xff\x7f'
+        texts += [('gen-cut.pftrace', cut), ('gen-broken.pftrace', bytes(broken))]
         # Frames after the profiles, or a malformed event (counted per
         # profile): no index, the same results. Cut short, or a profile
         # with too many frames open for a checkpoint: indexed elsewhere.
@@ -207,9 +231,9 @@ def main():
             p = os.path.join(tmp, name)
             with open(p, 'wb') as f:
                 f.write(text.encode())
-            paths.append((p, must))
+            paths.append((p, must, False))
         for name, text in texts:
-            data = text.encode()
+            data = text if isinstance(text, bytes) else text.encode()
             for suffix, blob in (('', data), ('.gz', gzip.compress(data, 6)),
                                  ('.zst', zstd_frames(data, 64 * 1024) if shutil.which('zstd') else None)):
                 if blob is None:
@@ -217,21 +241,29 @@ def main():
                 p = os.path.join(tmp, name + suffix)
                 with open(p, 'wb') as f:
                     f.write(blob)
-                paths.append((p, True))
+                paths.append((p, True, name.endswith('.pftrace') and suffix == ''))
         if corpus and os.path.isdir(corpus):
             for root, _, files in sorted(os.walk(corpus)):
                 for f in sorted(files):
                     if f in ('facts.json', 'MANIFEST.md'):
                         continue
-                    paths.append((os.path.join(root, f), False))
+                    paths.append((os.path.join(root, f), False, False))
         else:
             print('# corpus not found (TSL_CORPUS_DIR): generated traces only', file=sys.stderr)
             if os.environ.get('CI'):
                 failures.append('corpus not found')
-        for p, must_index in paths:
+        # The recorded Chromium trace, decompressed (the .zst is one frame).
+        chromium = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                'data', 'perfetto', 'chromium-startup.pftrace.zst')
+        if shutil.which('zstd') and os.path.exists(chromium):
+            p = os.path.join(tmp, 'chromium-startup.pftrace')
+            with open(p, 'wb') as f:
+                subprocess.run(['zstd', '-q', '-d', '-c', chromium], stdout=f, check=True)
+            paths.append((p, True, False))
+        for p, must_index, must_skip in paths:
             if only and not any(o in p for o in only):
                 continue
-            check_file(p, rng, tmp, failures, stats, must_index)
+            check_file(p, rng, tmp, failures, stats, must_index, must_skip)
 
     print('%d runs, %d files that must be indexed' % (stats['runs'], stats['indexable']))
     for f in failures:

@@ -851,6 +851,24 @@ tsl_trace_set_thread_name (TslTrace   *self,
     meta->name = tsl_trace_intern (self, name);
 }
 
+/**
+ * tsl_trace_get_thread_name:
+ *
+ * Returns: (transfer none) (nullable): the name from metadata.
+ */
+const char *
+tsl_trace_get_thread_name (TslTrace *self,
+                           gint64    pid,
+                           gint64    tid)
+{
+  Meta *meta;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  meta = lookup_thread (self, pid, tid);
+  return meta != NULL ? tsl_trace_lookup (self, meta->name) : NULL;
+}
+
 void
 tsl_trace_set_process_sort_index (TslTrace *self,
                                   gint64    pid,
@@ -1188,6 +1206,14 @@ tsl_trace_take_window (TslTrace *self,
   self->window_min = G_MAXINT64;
   self->window_max = G_MININT64;
   return any;
+}
+
+void
+tsl_trace_note_change (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->changes++;
 }
 
 /* Collects the labels no sampler holds any more once a quarter more than

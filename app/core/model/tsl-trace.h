@@ -114,6 +114,9 @@ void              tsl_trace_set_thread_name     (TslTrace       *self,
                                                  gint64          pid,
                                                  gint64          tid,
                                                  const char     *name);
+const char       *tsl_trace_get_thread_name     (TslTrace       *self,
+                                                 gint64          pid,
+                                                 gint64          tid);
 void              tsl_trace_set_process_sort_index (TslTrace    *self,
                                                  gint64          pid,
                                                  int             index);
@@ -198,6 +201,10 @@ gboolean          tsl_trace_take_window         (TslTrace       *self,
                                                  gint64         *min_ns,
                                                  gint64         *max_ns,
                                                  guint64        *changes);
+/* A reader's own state that later events depend on changed (Perfetto: an
+ * interned name, a track descriptor, a clock): counted as a change above,
+ * so the chunk that made it is always read. */
+void              tsl_trace_note_change         (TslTrace       *self);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);

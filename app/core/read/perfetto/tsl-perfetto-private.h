@@ -67,6 +67,16 @@ void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
                                                  gint64            offset);
 /* Packets that carried a TrackEvent since the last call. */
 guint64           tsl_perfetto_model_take_events (TslPerfettoModel *self);
+/* A checkpoint: what events change, saved (at most max_len bytes, else
+ * FALSE), and put back by a read that resumes there after reading every
+ * chunk that changed the rest (see the end of tsl-perfetto-model.c). FALSE
+ * from restore leaves the model as it was. */
+gboolean          tsl_perfetto_model_save       (TslPerfettoModel *self,
+                                                 GByteArray       *saved,
+                                                 gsize             max_len);
+gboolean          tsl_perfetto_model_restore    (TslPerfettoModel *self,
+                                                 const guint8     *saved,
+                                                 gsize             len);
 /* End of input: closes open slices, turns counts into warnings. */
 void              tsl_perfetto_model_finish     (TslPerfettoModel *self);
 

@@ -20,6 +20,7 @@
 
 #include "config.h"
 
+#include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-perfetto-pipe.h"
 #include "tsl-perfetto-private.h"
@@ -150,6 +151,8 @@ perfetto_parse (gpointer       state,
 
   /* The worker is idle between calls: this is not a race. */
   self->offsets = tsl_trace_wants_offsets (self->trace);
+  /* A range read jumps between checkpoints: the reader knows where. */
+  self->offset = (guint64) MAX (tsl_reader_context_get_input_offset (self->ctx), 0);
 
   while (p < end)
     {
@@ -217,7 +220,6 @@ perfetto_parse (gpointer       state,
   if (pipe != NULL)
     tsl_perfetto_pipe_drain (pipe);
   tsl_trace_add_events (self->trace, tsl_perfetto_model_take_events (self->model));
-  self->offset += p - buf;
   if (at_eof)
     finish (self);
   return p - buf;
@@ -282,6 +284,34 @@ perfetto_sniff (const guint8 *head,
   return packets >= 2 || p == end ? 100 : 90;
 }
 
+/* Between packets (a parse call consumes whole ones), with what events
+ * changed saved; what else a later packet needs was made by chunks the
+ * index reads always (tsl-perfetto-model.c). */
+static TslCheckpoint
+perfetto_checkpoint (gpointer      state,
+                     const guint8 *buf,
+                     gsize         consumed,
+                     gsize        *back,
+                     GByteArray   *saved)
+{
+  PerfettoState *self = state;
+
+  *back = 0;
+  if (!tsl_perfetto_model_save (self->model, saved, TSL_CHUNK_STATE_MAX))
+    return TSL_CHECKPOINT_NOT_HERE;
+  return TSL_CHECKPOINT_HERE;
+}
+
+static gboolean
+perfetto_restore (gpointer      state,
+                  const guint8 *saved,
+                  gsize         len)
+{
+  PerfettoState *self = state;
+
+  return tsl_perfetto_model_restore (self->model, saved, len);
+}
+
 const TslFormat tsl_format_perfetto_proto = {
   .name = "perfetto-proto",
   .sniff = perfetto_sniff,
@@ -289,4 +319,6 @@ const TslFormat tsl_format_perfetto_proto = {
   .parse = perfetto_parse,
   .destroy = perfetto_destroy,
   .binary = TRUE,
+  .checkpoint = perfetto_checkpoint,
+  .restore = perfetto_restore,
 };
