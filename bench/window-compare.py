@@ -119,7 +119,7 @@ def main():
         time.sleep(1.0)  # the last redraw
         perf = None
         if os.environ.get("WC_PERF"):  # profile the selections: perf record into this file
-            perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(app.pid),
+            perf = subprocess.Popen(["perf", "record", "-F", "499"] + os.environ.get("WC_PERF_ARGS", "-g").split() + ["-p", str(app.pid),
                                      "-o", os.environ["WC_PERF"]],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
