@@ -93,11 +93,8 @@ typedef struct {
   Current           cur;
 
   /* A regular file's events scanned on every core (NULL: one thread). */
-  TslScanCutter    *cutter;
-  TslScanPool      *pool;
+  TslScanDriver    *driver;
   const char       *plan_end;        /* what the scanners read up to */
-  guint64           n_segments;
-  guint64           n_wrong;
 } TslSpeedscope;
 
 /* A syntax error in a value: one in the current parse buffer `buf`, one
@@ -152,6 +149,9 @@ speedscope_sniff (const guint8 *head,
   return 0;
 }
 
+static const TslScanFuncs speedscope_scan_funcs;
+static const TslScanDriveFuncs speedscope_drive_funcs;
+
 static gpointer
 speedscope_create (TslTrace         *trace,
                    TslReaderContext *ctx)
@@ -167,7 +167,8 @@ speedscope_create (TslTrace         *trace,
   self->label = g_string_new (NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
   self->held = g_byte_array_new ();
-  self->cutter = tsl_scan_cutter_new (ctx, after_event, NULL);
+  self->driver = tsl_scan_driver_new (ctx, after_event, NULL, &speedscope_scan_funcs, self,
+                                      &speedscope_drive_funcs, self, NULL);
   return self;
 }
 
@@ -182,15 +183,8 @@ speedscope_destroy (gpointer state)
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
   g_byte_array_unref (self->held);
-  /* In the reader's log domain, as the other readers' (test-parallel.py). */
-  if (self->n_segments > 0)
-    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
-           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
-           tsl_reader_context_get_name (self->ctx), self->n_segments,
-           tsl_reader_context_get_n_threads (self->ctx),
-           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
-  g_clear_pointer (&self->pool, tsl_scan_pool_free);
-  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
+  /* Logs in the reader's log domain, as the other readers (test-parallel.py). */
+  tsl_scan_driver_free (self->driver);
   g_free (self->cur.name);
   g_free (self);
 }
@@ -1163,11 +1157,6 @@ end_stream (TslSpeedscope *self)
 
 /* ---- Events on every core ---- */
 
-typedef struct {
-  GArray     *events;   /* Event */
-  const char *stop;     /* after the last event scanned */
-} Segment;
-
 /* The events from seg->start (right after an event, or at the '[' when
  * need_in) that start before seg->end, parsed: what the one-thread loop
  * would parse there, from the bytes alone. */
@@ -1177,52 +1166,27 @@ scan_events (gpointer        data,
              gpointer        scratch)
 {
   TslSpeedscope *self = data;
-  Segment *out = seg->result;
+  TslScanItems *out = seg->result;   /* Event; stop: after the last one */
   TslJsonIter iter = { seg->start, self->plan_end, seg->need_in };
   TslJsonValue value;
   TslJsonError jerr;
 
-  g_array_set_size (out->events, 0);
+  g_array_set_size (out->items, 0);
   out->stop = seg->start;
   while (iter.p < seg->end && tsl_json_iter_next_element (&iter, &value, &jerr) == TSL_JSON_OK)
     {
       Event e;
 
       parse_event (&value, &e);
-      g_array_append_val (out->events, e);
+      g_array_append_val (out->items, e);
       out->stop = iter.p;
     }
 }
 
-static gpointer
-segment_new (gpointer data)
-{
-  Segment *seg = g_new0 (Segment, 1);
-
-  seg->events = g_array_new (FALSE, FALSE, sizeof (Event));
-  return seg;
-}
-
-static void
-segment_free (gpointer result)
-{
-  Segment *seg = result;
-
-  g_array_unref (seg->events);
-  g_free (seg);
-}
-
 static const TslScanFuncs speedscope_scan_funcs = {
   .scan = scan_events,
-  .result_new = segment_new,
-  .result_free = segment_free,
+  .item_size = sizeof (Event),
 };
-
-static gboolean
-context_idle (gpointer ctx)
-{
-  return tsl_reader_context_idle (ctx);
-}
 
 /* The one-thread loop over the streamed profile's events from p while p is
  * before `limit`; *blocked at anything but a whole event (the array's end,
@@ -1254,63 +1218,56 @@ events_loop (TslSpeedscope *self,
   return p;
 }
 
-/* The events of a regular file's buffer scanned on every core and modelled
- * here in order. A segment is used only if it starts exactly where this
- * thread is: then its events are the ones the one-thread loop would parse
- * there. From where a segment's scan stopped, and in a segment that does
- * not start where this thread is, the one-thread loop goes on to the next
- * cut. Returns where it stopped. */
-static const char *
-parallel_events (TslSpeedscope *self,
-                 const char    *p,
-                 const char    *end)
+static void
+drive_plan (gpointer             data,
+            const TslScanBuffer *buf)
 {
-  const char *const *cuts;
-  Current *c = &self->cur;
-  gboolean blocked = FALSE;
-  guint n;
+  TslSpeedscope *self = data;
 
-  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
-  if (n < 2)
-    return p;
-  if (self->pool == NULL)
-    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
-                                    &speedscope_scan_funcs, self, context_idle, self->ctx);
-  self->plan_end = end;
-  tsl_scan_pool_start (self->pool, cuts, n, end, self->first);
-  self->n_segments += n;
-
-  for (guint i = 0; i < n && !blocked; i++)
-    {
-      const char *target = i + 1 < n ? cuts[i + 1] : end;
-      const Segment *seg;
-
-      if (cuts[i] != p)
-        {
-          self->n_wrong++;
-          if (p < target)
-            p = events_loop (self, p, end, target, &blocked);
-          continue;
-        }
-      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
-      for (guint j = 0; j < seg->events->len; j++)
-        {
-          self->n_events++;
-          model_event (self, c->track, c->name, &g_array_index (seg->events, Event, j),
-                       c->factor, &c->bad);
-        }
-      if (seg->events->len > 0)
-        {
-          self->first = FALSE;
-          p = seg->stop;
-        }
-      if (p < target)
-        p = events_loop (self, p, end, target, &blocked);
-    }
-
-  tsl_scan_pool_finish (self->pool);
-  return p;
+  self->plan_end = buf->end;
 }
+
+/* A segment's events are the ones the one-thread loop would parse where
+ * it starts. */
+static const char *
+drive_apply (gpointer              data,
+             const TslScanBuffer  *buf,
+             const TslScanSegment *seg)
+{
+  TslSpeedscope *self = data;
+  const TslScanItems *events = seg->result;
+  Current *c = &self->cur;
+
+  for (guint j = 0; j < events->items->len; j++)
+    {
+      self->n_events++;
+      model_event (self, c->track, c->name, &g_array_index (events->items, Event, j),
+                   c->factor, &c->bad);
+    }
+  if (events->items->len > 0)
+    self->first = FALSE;
+  return events->stop;
+}
+
+/* From where a segment's scan stopped, and over a segment that does not
+ * start where this thread is. */
+static const char *
+drive_serial (gpointer             data,
+              const TslScanBuffer *buf,
+              const char          *p,
+              const char          *limit,
+              gboolean            *blocked)
+{
+  return events_loop (data, p, buf->end, limit, blocked);
+}
+
+/* The events of a regular file's buffer scanned on every core and modelled
+ * on this thread in order (tsl_scan_driver_run()). */
+static const TslScanDriveFuncs speedscope_drive_funcs = {
+  .plan = drive_plan,
+  .apply = drive_apply,
+  .serial = drive_serial,
+};
 
 /* Reads what `len` bytes hold; returns how many were used. */
 static gssize
@@ -1480,9 +1437,14 @@ stream (TslSpeedscope *self,
             TslJsonIter iter;
             Current *c = &self->cur;
 
-            if (self->cutter != NULL &&
-                (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
-              p = parallel_events (self, p, end);
+            if (tsl_scan_driver_worth (self->driver, end - p))
+              {
+                TslScanBuffer scan = { (const char *) buf, end, at_eof, NULL };
+                gboolean blocked = FALSE;
+
+                /* Stops where the loop below goes on. */
+                p = tsl_scan_driver_run (self->driver, &scan, p, self->first, &blocked);
+              }
             tsl_json_iter_init (&iter, p, end);
             iter.first = self->first;
 
