@@ -672,11 +672,12 @@ drive_apply (gpointer              data,
 {
   CsvState *self = data;
   const TslCsvSegment *seg = scanned->result;
+  const char *base = buf->base;
 
   for (guint j = 0; j < seg->rows->len; j++)
     {
       const TslCsvRow *row = &g_array_index (seg->rows, TslCsvRow, j);
-      gsize offset = row->start - buf->base;
+      gsize offset = row->start - base;
 
       if (row->unterminated)
         tally (self, &self->unterminated, offset);

@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include <math.h>
+
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 #include "tsl-scan-pool.h"
@@ -106,6 +108,34 @@ typedef struct {
   char    type;    /* 0: not an object, or no one-letter type */
 } Event;
 
+/* An event's fields (an object's "type", "at", "frame"), from its bytes
+ * alone: inline, for the scanner threads (tsl-speedscope-scan.c) and the
+ * one-thread loop (tsl-speedscope-profile.c) alike. */
+static inline void
+tsl_speedscope_parse_event (const TslJsonValue *event,
+                            Event              *e)
+{
+  TslJsonIter miter;
+  TslJsonValue key, value;
+  TslJsonError jerr;
+
+  e->type = 0;
+  e->at = NAN;
+  e->frame = -1;
+  if (event->type != TSL_JSON_OBJECT)
+    return;
+  tsl_json_iter_init (&miter, event->p, event->p + event->len);
+  while (tsl_json_iter_next_member (&miter, &key, &value, &jerr) == TSL_JSON_OK)
+    {
+      if (TSL_JSON_KEY_IS (&key, "type") && value.type == TSL_JSON_STRING && value.len == 1)
+        e->type = value.p[0];
+      else if (TSL_JSON_KEY_IS (&key, "at"))
+        tsl_json_value_get_double (&value, &e->at);
+      else if (TSL_JSON_KEY_IS (&key, "frame"))
+        tsl_json_value_get_int64 (&value, &e->frame);
+    }
+}
+
 /* The profile at p ('{'): its fields up to its first array, read again
  * from its start until they are all in one buffer (nothing is consumed
  * until then). MORE: more input needed; WHOLE: the whole profile is in the
@@ -162,8 +192,6 @@ HeadResult tsl_speedscope_scan_head (TslSpeedscope  *self,
 gboolean tsl_speedscope_read_frames (TslSpeedscope      *self,
                                      const TslJsonValue *shared,
                                      DocError           *err);
-void tsl_speedscope_parse_event (const TslJsonValue *event,
-                                 Event              *e);
 void tsl_speedscope_model_event (TslSpeedscope *self,
                                  guint          track,
                                  const char    *profile,

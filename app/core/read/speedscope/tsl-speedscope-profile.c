@@ -157,31 +157,6 @@ close_frames (TslSpeedscope *self,
 }
 
 void
-tsl_speedscope_parse_event (const TslJsonValue *event,
-                            Event              *e)
-{
-  TslJsonIter miter;
-  TslJsonValue key, value;
-  TslJsonError jerr;
-
-  e->type = 0;
-  e->at = NAN;
-  e->frame = -1;
-  if (event->type != TSL_JSON_OBJECT)
-    return;
-  tsl_json_iter_init (&miter, event->p, event->p + event->len);
-  while (tsl_json_iter_next_member (&miter, &key, &value, &jerr) == TSL_JSON_OK)
-    {
-      if (TSL_JSON_KEY_IS (&key, "type") && value.type == TSL_JSON_STRING && value.len == 1)
-        e->type = value.p[0];
-      else if (TSL_JSON_KEY_IS (&key, "at"))
-        tsl_json_value_get_double (&value, &e->at);
-      else if (TSL_JSON_KEY_IS (&key, "frame"))
-        tsl_json_value_get_int64 (&value, &e->frame);
-    }
-}
-
-void
 tsl_speedscope_model_event (TslSpeedscope *self,
                             guint          track,
                             const char    *profile,
