@@ -41,11 +41,6 @@ typedef struct {
 } Plan;
 
 typedef struct {
-  GArray     *stacks;    /* Stack */
-  const char *stop;      /* a line the scan left to the modelling thread */
-} Segment;
-
-typedef struct {
   TslTrace         *trace;
   TslReaderContext *ctx;
   guint             track;
@@ -53,11 +48,8 @@ typedef struct {
   guint64           n_invalid;
 
   /* Splitting on every core (a regular file). */
-  TslScanCutter    *cutter;      /* NULL: one thread */
-  TslScanPool      *pool;
+  TslScanDriver    *driver;      /* NULL: one thread */
   Plan              plan;
-  guint64           n_segments;
-  guint64           n_wrong;
 } CollapsedState;
 
 typedef enum {
@@ -151,11 +143,11 @@ scan_segment (gpointer        data,
               gpointer        scratch)
 {
   const Plan *plan = data;
-  Segment *out = seg->result;
+  TslScanItems *out = seg->result;   /* Stack; stop: a line left to the modelling thread */
   const char *end = plan->end;
   const char *p = seg->start;
 
-  g_array_set_size (out->stacks, 0);
+  g_array_set_size (out->items, 0);
   while (p < seg->end)
     {
       const char *nl = memchr (p, '\n', end - p);
@@ -172,36 +164,19 @@ scan_segment (gpointer        data,
       else
         {
           st.line = p;
-          g_array_append_val (out->stacks, st);
+          g_array_append_val (out->items, st);
         }
       p = nl + 1;
     }
   out->stop = p;
 }
 
-static gpointer
-segment_new (gpointer data)
-{
-  Segment *seg = g_new0 (Segment, 1);
-
-  seg->stacks = g_array_new (FALSE, FALSE, sizeof (Stack));
-  return seg;
-}
-
-static void
-segment_free (gpointer result)
-{
-  Segment *seg = result;
-
-  g_array_unref (seg->stacks);
-  g_free (seg);
-}
-
 static const TslScanFuncs collapsed_scan_funcs = {
   .scan = scan_segment,
-  .result_new = segment_new,
-  .result_free = segment_free,
+  .item_size = sizeof (Stack),
 };
+
+static const TslScanDriveFuncs collapsed_drive_funcs;
 
 static gpointer
 collapsed_create (TslTrace         *trace,
@@ -215,7 +190,8 @@ collapsed_create (TslTrace         *trace,
   tsl_trace_set_thread_name (trace, 0, 0, "stacks");
   tsl_trace_set_has_time (trace, FALSE);
   tsl_trace_add_warning_once (trace, _("collapsed stacks have no time axis; shown in file order"));
-  self->cutter = tsl_scan_cutter_new (ctx, tsl_scan_find_line_start, NULL);
+  self->driver = tsl_scan_driver_new (ctx, tsl_scan_find_line_start, NULL, &collapsed_scan_funcs,
+                                      &self->plan, &collapsed_drive_funcs, self, NULL);
   return self;
 }
 
@@ -224,15 +200,8 @@ collapsed_destroy (gpointer data)
 {
   CollapsedState *self = data;
 
-  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
-  if (self->n_segments > 0)
-    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
-           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
-           tsl_reader_context_get_name (self->ctx), self->n_segments,
-           tsl_reader_context_get_n_threads (self->ctx),
-           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
-  g_clear_pointer (&self->pool, tsl_scan_pool_free);
-  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
+  /* Logs in the reader's log domain, as the Chrome reader (test-parallel.py). */
+  tsl_scan_driver_free (self->driver);
   g_free (self);
 }
 
@@ -290,68 +259,53 @@ parse_lines (CollapsedState *self,
   return p;
 }
 
-static gboolean
-context_idle (gpointer ctx)
+static void
+drive_plan (gpointer             data,
+            const TslScanBuffer *buf)
 {
-  return tsl_reader_context_idle (ctx);
+  CollapsedState *self = data;
+
+  self->plan.end = buf->end;
 }
 
-/* A regular file's buffer split into lines on every core and modelled here
- * in order. A segment is used only if it starts exactly where this thread
- * is: then its lines are the ones the one-thread loop would read there (a
- * line's kind, stack and count depend on its bytes alone). From where a
- * segment's scan stopped (a line to warn about, a line the buffer's end
- * cuts), and in a segment that does not start where this thread is (the
- * tests' random cuts), the one-thread loop goes on to the next cut.
- * Returns where it stopped; *blocked as parse_lines(). */
+/* A segment's lines are the ones the one-thread loop would read where it
+ * starts (a line's kind, stack and count depend on its bytes alone). */
 static const char *
-parallel_lines (CollapsedState *self,
-                const char     *base,
-                const char     *p,
-                const char     *end,
-                gboolean        at_eof,
-                gboolean       *blocked)
+drive_apply (gpointer              data,
+             const TslScanBuffer  *buf,
+             const TslScanSegment *seg)
 {
-  const char *const *cuts;
-  guint n;
+  const TslScanItems *stacks = seg->result;
 
-  if (self->pool == NULL)
-    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
-                                    &collapsed_scan_funcs, &self->plan, context_idle, self->ctx);
-  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
-  if (n < 2)
-    return p;
-  self->plan.end = end;
-  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
-  self->n_segments += n;
-
-  for (guint i = 0; i < n && !*blocked; i++)
+  for (guint j = 0; j < stacks->items->len; j++)
     {
-      const char *target = i + 1 < n ? cuts[i + 1] : end;
-      const Segment *seg;
+      const Stack *st = &g_array_index (stacks->items, Stack, j);
 
-      if (cuts[i] != p)
-        {
-          self->n_wrong++;
-          if (p < target)
-            p = parse_lines (self, base, p, target, end, at_eof, blocked);
-          continue;
-        }
-      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
-      for (guint j = 0; j < seg->stacks->len; j++)
-        {
-          const Stack *st = &g_array_index (seg->stacks, Stack, j);
-
-          model_stack (self, st->line, st->stack_len, st->count);
-        }
-      p = seg->stop;
-      if (p < target)
-        p = parse_lines (self, base, p, target, end, at_eof, blocked);
+      model_stack (data, st->line, st->stack_len, st->count);
     }
-
-  tsl_scan_pool_finish (self->pool);
-  return p;
+  return stacks->stop;
 }
+
+/* From where a segment's scan stopped (a line to warn about, a line the
+ * buffer's end cuts), and over a segment cut at a wrong guess (the tests'
+ * random cuts). */
+static const char *
+drive_serial (gpointer             data,
+              const TslScanBuffer *buf,
+              const char          *p,
+              const char          *limit,
+              gboolean            *blocked)
+{
+  return parse_lines (data, buf->base, p, limit, buf->end, buf->at_eof, blocked);
+}
+
+/* A regular file's buffer split into lines on every core and modelled on
+ * this thread in order (tsl_scan_driver_run()). */
+static const TslScanDriveFuncs collapsed_drive_funcs = {
+  .plan = drive_plan,
+  .apply = drive_apply,
+  .serial = drive_serial,
+};
 
 static gssize
 collapsed_parse (gpointer       data,
@@ -367,9 +321,12 @@ collapsed_parse (gpointer       data,
   guint64 stacks_before = self->n_stacks;
   gboolean blocked = FALSE;
 
-  if (self->cutter != NULL &&
-      (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
-    p = parallel_lines (self, base, p, end, at_eof, &blocked);
+  if (tsl_scan_driver_worth (self->driver, end - p))
+    {
+      TslScanBuffer scan = { base, end, at_eof, NULL };
+
+      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
+    }
   if (!blocked)
     p = parse_lines (self, base, p, end, end, at_eof, &blocked);
 

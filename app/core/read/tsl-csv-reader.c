@@ -15,7 +15,7 @@
  * Rows are split by tsl-csv-scan.c. A regular file's big buffers are cut at
  * guessed row starts and split on every core, numbers and times parsed
  * too; this thread models the rows in order, using a segment only if it
- * starts where the rows before it ended (see parallel_rows()).
+ * starts where the rows before it ended (see csv_drive_funcs).
  */
 #define G_LOG_DOMAIN "tsl-csv-reader"
 
@@ -80,11 +80,8 @@ typedef struct {
   TslCsvSplitter    splitter;
 
   /* Splitting on every core (a regular file). */
-  TslScanCutter    *cutter;          /* NULL: one thread */
-  TslScanPool      *pool;
+  TslScanDriver    *driver;          /* NULL: one thread */
   TslCsvPlan        plan;
-  guint64           n_segments;
-  guint64           n_wrong;         /* segments not used: not where a row started */
 
   guint64           n_rows;
   Tally             ragged;
@@ -218,6 +215,8 @@ tally_report (CsvState   *self,
                          t->first, (unsigned long long) t->count, _(what));
 }
 
+static const TslScanDriveFuncs csv_drive_funcs;
+
 static gpointer
 csv_create (TslTrace         *trace,
             TslReaderContext *ctx)
@@ -234,7 +233,8 @@ csv_create (TslTrace         *trace,
   self->fields = g_array_new (FALSE, FALSE, sizeof (Field));
   tsl_csv_splitter_init (&self->splitter);
   /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
-  self->cutter = tsl_scan_cutter_new (ctx, tsl_scan_find_line_start, NULL);
+  self->driver = tsl_scan_driver_new (ctx, tsl_scan_find_line_start, NULL, &tsl_csv_scan_funcs,
+                                      &self->plan, &csv_drive_funcs, self, &self->splitter);
   return self;
 }
 
@@ -250,16 +250,9 @@ csv_destroy (gpointer data)
   g_string_free (self->name_buf, TRUE);
   g_array_unref (self->fields);
   tsl_csv_splitter_clear (&self->splitter);
-  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
-  if (self->n_segments > 0)
-    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%" G_GUINT64_FORMAT
-             " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
-             tsl_reader_context_get_name (self->ctx), self->n_segments,
-             tsl_reader_context_get_n_threads (self->ctx),
-             tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
-  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  /* Logs in the reader's log domain, as the Chrome reader (test-parallel.py). */
+  tsl_scan_driver_free (self->driver);
   g_clear_pointer (&self->plan.value_cols, g_array_unref);
-  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
   g_free (self->ragged.first);
   g_free (self->bad_time.first);
   g_free (self->bad_value.first);
@@ -641,6 +634,8 @@ make_plan (CsvState   *self,
 {
   TslCsvPlan *plan = &self->plan;
 
+  if (plan->value_cols == NULL)
+    plan->value_cols = g_array_new (FALSE, FALSE, sizeof (guint8));
   plan->sep = self->sep;
   plan->at_eof = at_eof;
   plan->end = end;
@@ -652,78 +647,67 @@ make_plan (CsvState   *self,
       (self->value_col < 0 || (int) i == self->value_col);
 }
 
+static void
+drive_plan (gpointer             data,
+            const TslScanBuffer *buf)
+{
+  make_plan (data, buf->end, buf->at_eof);
+}
+
+/* Before a header every line is a header: no segment is used then. */
 static gboolean
-context_idle (gpointer ctx)
+drive_usable (gpointer data)
 {
-  return tsl_reader_context_idle (ctx);
+  CsvState *self = data;
+
+  return self->names->len != 0;
 }
 
-/* A regular file's buffer split on every core and modelled here in order.
- * A segment is used only if it starts exactly where this thread is, after
- * a header (before one, every line is a header): then its rows are the
- * rows the one-thread loop would split there, as splitting depends on the
- * bytes and the separator only. From where a segment's scan stopped (a
- * '#' line, a '\r' line), and in a segment that does not start where this
- * thread is (the guess was inside a quoted field, or the row before ran
- * past it), the one-thread loop goes on to the next cut. Returns where it
- * stopped; *blocked as parse_rows(). */
+/* A segment's rows are the rows the one-thread loop would split where it
+ * starts, as splitting depends on the bytes and the separator only. */
 static const char *
-parallel_rows (CsvState   *self,
-               const char *base,
-               const char *p,
-               const char *end,
-               gboolean    at_eof,
-               gboolean   *blocked)
+drive_apply (gpointer              data,
+             const TslScanBuffer  *buf,
+             const TslScanSegment *scanned)
 {
-  const char *const *cuts;
-  guint n;
+  CsvState *self = data;
+  const TslCsvSegment *seg = scanned->result;
+  const char *base = buf->base;
 
-  *blocked = FALSE;
-  if (self->pool == NULL)
+  for (guint j = 0; j < seg->rows->len; j++)
     {
-      self->plan.value_cols = g_array_new (FALSE, FALSE, sizeof (guint8));
-      self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
-                                      &tsl_csv_scan_funcs, &self->plan,
-                                      context_idle, self->ctx);
+      const TslCsvRow *row = &g_array_index (seg->rows, TslCsvRow, j);
+      gsize offset = row->start - base;
+
+      if (row->unterminated)
+        tally (self, &self->unterminated, offset);
+      process_row (self, offset, &g_array_index (seg->fields, Field, row->first), row->n_fields,
+                   row, &g_array_index (seg->cells, TslCsvCell, row->first));
     }
-  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
-  if (n < 2)
-    return p;
-  make_plan (self, end, at_eof);
-  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
-  self->n_segments += n;
-
-  for (guint i = 0; i < n && !*blocked; i++)
-    {
-      const char *target = i + 1 < n ? cuts[i + 1] : end;
-      const TslCsvSegment *seg;
-
-      if (cuts[i] != p || self->names->len == 0)
-        {
-          self->n_wrong++;
-          if (p < target)
-            p = parse_rows (self, base, p, target, end, at_eof, blocked);
-          continue;
-        }
-      seg = tsl_scan_pool_get (self->pool, i, &self->splitter)->result;
-      for (guint j = 0; j < seg->rows->len; j++)
-        {
-          const TslCsvRow *row = &g_array_index (seg->rows, TslCsvRow, j);
-          gsize offset = row->start - base;
-
-          if (row->unterminated)
-            tally (self, &self->unterminated, offset);
-          process_row (self, offset, &g_array_index (seg->fields, Field, row->first), row->n_fields,
-                       row, &g_array_index (seg->cells, TslCsvCell, row->first));
-        }
-      p = seg->stop;
-      if (p < target)
-        p = parse_rows (self, base, p, target, end, at_eof, blocked);
-    }
-
-  tsl_scan_pool_finish (self->pool);
-  return p;
+  return seg->stop;
 }
+
+/* From where a segment's scan stopped (a '#' line, a '\r' line), and over
+ * a segment that does not start where this thread is (the guess was inside
+ * a quoted field, or the row before ran past it). */
+static const char *
+drive_serial (gpointer             data,
+              const TslScanBuffer *buf,
+              const char          *p,
+              const char          *limit,
+              gboolean            *blocked)
+{
+  return parse_rows (data, buf->base, p, limit, buf->end, buf->at_eof, blocked);
+}
+
+/* A regular file's buffer split on every core and modelled on this thread
+ * in order (tsl_scan_driver_run()). */
+static const TslScanDriveFuncs csv_drive_funcs = {
+  .plan = drive_plan,
+  .usable = drive_usable,
+  .apply = drive_apply,
+  .serial = drive_serial,
+};
 
 static gssize
 csv_parse (gpointer       data,
@@ -755,9 +739,14 @@ csv_parse (gpointer       data,
 
   /* A big buffer after the header: on every core (the tests cut every
    * buffer, the header's too). */
-  if (self->cutter != NULL &&
-      (tsl_scan_cutter_is_random (self->cutter) || (self->names->len > 0 && end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))
-    p = parallel_rows (self, base, p, end, at_eof, &blocked);
+  if (self->driver != NULL &&
+      (tsl_scan_driver_is_random (self->driver) ||
+       (self->names->len > 0 && tsl_scan_driver_worth (self->driver, end - p))))
+    {
+      TslScanBuffer scan = { base, end, at_eof, NULL };
+
+      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
+    }
   if (!blocked)
     p = parse_rows (self, base, p, end, end, at_eof, &blocked);
 

@@ -16,7 +16,7 @@
  * record) into segments whose records are found and whose headers are
  * parsed on every core (read/tsl-scan-pool.c); this thread models them in
  * order, using a segment only if it starts where it is (see
- * parallel_records()).
+ * perf_drive_funcs).
  */
 #define G_LOG_DOMAIN "tsl-perf-reader"
 
@@ -76,11 +76,6 @@ typedef struct {
  * before any other line a record cannot start with (a frame line, a bad
  * header: they are counted or warned about) and before a record the
  * buffer's end cuts or may cut. */
-typedef struct {
-  GArray     *records;   /* Record */
-  const char *stop;
-} Segment;
-
 /* What the scanner threads read; set before tsl_scan_pool_start() and not
  * until tsl_scan_pool_finish(). */
 typedef struct {
@@ -93,11 +88,8 @@ typedef struct {
   TslReaderContext *ctx;
 
   /* Scanning on every core (a regular file). */
-  TslScanCutter    *cutter;          /* NULL: one thread */
-  TslScanPool      *pool;
+  TslScanDriver    *driver;          /* NULL: one thread */
   Plan              plan;
-  guint64           n_segments;
-  guint64           n_wrong;
 
   gboolean          started;
   gboolean          no_time;
@@ -463,6 +455,9 @@ after_blank_line (const char *at,
   return NULL;
 }
 
+static const TslScanFuncs perf_scan_funcs;
+static const TslScanDriveFuncs perf_drive_funcs;
+
 static gpointer
 perf_create (TslTrace         *trace,
              TslReaderContext *ctx)
@@ -475,7 +470,8 @@ perf_create (TslTrace         *trace,
   self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->label = g_string_sized_new (256);
   /* As the Chrome reader: TSL_READER_THREADS=pipe is one thread here. */
-  self->cutter = tsl_scan_cutter_new (ctx, after_blank_line, tsl_scan_find_line_start);
+  self->driver = tsl_scan_driver_new (ctx, after_blank_line, tsl_scan_find_line_start, &perf_scan_funcs,
+                                      &self->plan, &perf_drive_funcs, self, NULL);
   return self;
 }
 
@@ -488,15 +484,8 @@ perf_destroy (gpointer data)
   g_array_unref (self->frames);
   g_free (self->first_event);
   g_string_free (self->label, TRUE);
-  /* In the reader's log domain, as the Chrome reader's (test-parallel.py). */
-  if (self->n_segments > 0)
-    g_log ("tsl-reader", G_LOG_LEVEL_DEBUG, "%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
-           G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
-           tsl_reader_context_get_name (self->ctx), self->n_segments,
-           tsl_reader_context_get_n_threads (self->ctx),
-           tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
-  g_clear_pointer (&self->pool, tsl_scan_pool_free);
-  g_clear_pointer (&self->cutter, tsl_scan_cutter_free);
+  /* Logs in the reader's log domain, as the Chrome reader (test-parallel.py). */
+  tsl_scan_driver_free (self->driver);
   g_free (self);
 }
 
@@ -718,11 +707,11 @@ scan_segment (gpointer        data,
               gpointer        scratch)
 {
   const Plan *plan = data;
-  Segment *out = seg->result;
+  TslScanItems *out = seg->result;   /* Record */
   const char *end = plan->end;
   const char *p = seg->start;
 
-  g_array_set_size (out->records, 0);
+  g_array_set_size (out->items, 0);
   while (p < seg->end)
     {
       const char *nl = memchr (p, '\n', end - p);
@@ -747,103 +736,66 @@ scan_segment (gpointer        data,
       r.frames_end = record_end (r.frames, end, plan->at_eof, &cut);
       if (r.frames_end == NULL || cut)
         break;
-      g_array_append_val (out->records, r);
+      g_array_append_val (out->items, r);
       p = r.frames_end;
     }
   out->stop = p;
 }
 
-static gpointer
-segment_new (gpointer data)
-{
-  Segment *seg = g_new0 (Segment, 1);
-
-  seg->records = g_array_new (FALSE, FALSE, sizeof (Record));
-  return seg;
-}
-
-static void
-segment_free (gpointer result)
-{
-  Segment *seg = result;
-
-  g_array_unref (seg->records);
-  g_free (seg);
-}
-
 static const TslScanFuncs perf_scan_funcs = {
   .scan = scan_segment,
-  .result_new = segment_new,
-  .result_free = segment_free,
+  .item_size = sizeof (Record),
 };
 
-static gboolean
-context_idle (gpointer ctx)
+static void
+drive_plan (gpointer             data,
+            const TslScanBuffer *buf)
 {
-  return tsl_reader_context_idle (ctx);
+  PerfState *self = data;
+
+  self->plan.end = buf->end;
+  self->plan.at_eof = buf->at_eof;
 }
 
-/* A regular file's buffer scanned on every core and modelled here in
- * order. A segment is used only if it starts exactly where this thread is:
- * then its records are the ones the one-thread loop would find there, as
- * finding them and parsing their headers depends on the bytes alone. From
- * where a segment's scan stopped, and in a segment that does not start
- * where this thread is, the one-thread loop goes on to the next cut.
- * Returns where it stopped; *blocked as parse_records(). */
+/* A segment's records are the ones the one-thread loop would find where it
+ * starts, as finding them and parsing their headers depends on the bytes
+ * alone. buf->user counts the events. */
 static const char *
-parallel_records (PerfState  *self,
-                  const char *base,
-                  const char *p,
-                  const char *end,
-                  gboolean    at_eof,
-                  guint64    *events,
-                  gboolean   *blocked)
+drive_apply (gpointer              data,
+             const TslScanBuffer  *buf,
+             const TslScanSegment *seg)
 {
-  const char *const *cuts;
-  guint n;
+  const TslScanItems *records = seg->result;
 
-  *blocked = FALSE;
-  if (self->pool == NULL)
+  for (guint j = 0; j < records->items->len; j++)
     {
-      self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
-                                      &perf_scan_funcs, &self->plan, context_idle, self->ctx);
+      Record *r = &g_array_index (records->items, Record, j);
+
+      process_record (data, &r->h, r->frames, r->frames_end);
     }
-  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
-  if (n < 2)
-    return p;
-  self->plan.end = end;
-  self->plan.at_eof = at_eof;
-  tsl_scan_pool_start (self->pool, cuts, n, end, FALSE);
-  self->n_segments += n;
-
-  for (guint i = 0; i < n && !*blocked; i++)
-    {
-      const char *target = i + 1 < n ? cuts[i + 1] : end;
-      const Segment *seg;
-
-      if (cuts[i] != p)
-        {
-          self->n_wrong++;
-          if (p < target)
-            p = parse_records (self, base, p, target, end, at_eof, events, blocked);
-          continue;
-        }
-      seg = tsl_scan_pool_get (self->pool, i, NULL)->result;
-      for (guint j = 0; j < seg->records->len; j++)
-        {
-          Record *r = &g_array_index (seg->records, Record, j);
-
-          process_record (self, &r->h, r->frames, r->frames_end);
-        }
-      *events += seg->records->len;
-      p = seg->stop;
-      if (p < target)
-        p = parse_records (self, base, p, target, end, at_eof, events, blocked);
-    }
-
-  tsl_scan_pool_finish (self->pool);
-  return p;
+  *(guint64 *) buf->user += records->items->len;
+  return records->stop;
 }
+
+/* From where a segment's scan stopped, and over a segment cut at a wrong
+ * guess. */
+static const char *
+drive_serial (gpointer             data,
+              const TslScanBuffer *buf,
+              const char          *p,
+              const char          *limit,
+              gboolean            *blocked)
+{
+  return parse_records (data, buf->base, p, limit, buf->end, buf->at_eof, buf->user, blocked);
+}
+
+/* A regular file's buffer scanned on every core and modelled on this
+ * thread in order (tsl_scan_driver_run()). */
+static const TslScanDriveFuncs perf_drive_funcs = {
+  .plan = drive_plan,
+  .apply = drive_apply,
+  .serial = drive_serial,
+};
 
 static gssize
 perf_parse (gpointer       data,
@@ -859,8 +811,12 @@ perf_parse (gpointer       data,
   guint64 events = 0;
   gboolean blocked = FALSE;
 
-  if (self->cutter != NULL && (tsl_scan_cutter_is_random (self->cutter) || end - p >= 2 * TSL_SCAN_SEGMENT_BYTES))
-    p = parallel_records (self, base, p, end, at_eof, &events, &blocked);
+  if (tsl_scan_driver_worth (self->driver, end - p))
+    {
+      TslScanBuffer scan = { base, end, at_eof, &events };
+
+      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
+    }
   if (!blocked)
     p = parse_records (self, base, p, end, end, at_eof, &events, &blocked);
 

@@ -172,6 +172,24 @@ worker (gpointer data)
   return NULL;
 }
 
+static gpointer
+items_new (gsize item_size)
+{
+  TslScanItems *items = g_new0 (TslScanItems, 1);
+
+  items->items = g_array_new (FALSE, FALSE, item_size);
+  return items;
+}
+
+static void
+items_free (gpointer result)
+{
+  TslScanItems *items = result;
+
+  g_array_unref (items->items);
+  g_free (items);
+}
+
 TslScanPool *
 tsl_scan_pool_new (guint               n_threads,
                    const TslScanFuncs *funcs,
@@ -210,7 +228,14 @@ tsl_scan_pool_free (TslScanPool *self)
     g_thread_join (g_ptr_array_index (self->threads, i));
   g_ptr_array_unref (self->threads);
   for (guint i = 0; i < self->slots->len; i++)
-    self->funcs->result_free (g_array_index (self->slots, Slot, i).seg.result);
+    {
+      gpointer result = g_array_index (self->slots, Slot, i).seg.result;
+
+      if (self->funcs->result_free != NULL)
+        self->funcs->result_free (result);
+      else
+        items_free (result);
+    }
   g_array_unref (self->slots);
   pthread_mutex_destroy (&self->mutex);
   pthread_cond_destroy (&self->work_cond);
@@ -235,7 +260,9 @@ tsl_scan_pool_start (TslScanPool       *self,
 
       g_array_set_size (self->slots, n_cuts);
       for (guint i = old; i < n_cuts; i++)
-        g_array_index (self->slots, Slot, i).seg.result = self->funcs->result_new (self->data);
+        g_array_index (self->slots, Slot, i).seg.result =
+          self->funcs->result_new != NULL ? self->funcs->result_new (self->data)
+                                          : items_new (self->funcs->item_size);
     }
   for (guint i = 0; i < n_cuts; i++)
     {
@@ -437,4 +464,123 @@ tsl_scan_find_line_start (const char *at,
   const char *nl = memchr (at, '\n', end - at);
 
   return nl != NULL ? nl + 1 : NULL;
+}
+
+struct _TslScanDriver {
+  TslReaderContext        *ctx;
+  TslScanCutter           *cutter;
+  TslScanPool             *pool;        /* made at the first cut buffer */
+  const TslScanFuncs      *scan;
+  gpointer                 scan_data;
+  const TslScanDriveFuncs *drive;
+  gpointer                 data;
+  gpointer                 scratch;
+  guint64                  n_segments;
+  guint64                  n_wrong;     /* not started where the model was */
+};
+
+TslScanDriver *
+tsl_scan_driver_new (TslReaderContext        *ctx,
+                     TslScanFindFunc          find,
+                     TslScanFindFunc          find_other,
+                     const TslScanFuncs      *scan,
+                     gpointer                 scan_data,
+                     const TslScanDriveFuncs *drive,
+                     gpointer                 data,
+                     gpointer                 scratch)
+{
+  TslScanCutter *cutter = tsl_scan_cutter_new (ctx, find, find_other);
+  TslScanDriver *self;
+
+  if (cutter == NULL)
+    return NULL;
+  self = g_new0 (TslScanDriver, 1);
+  self->ctx = ctx;
+  self->cutter = cutter;
+  self->scan = scan;
+  self->scan_data = scan_data;
+  self->drive = drive;
+  self->data = data;
+  self->scratch = scratch;
+  return self;
+}
+
+void
+tsl_scan_driver_free (TslScanDriver *self)
+{
+  if (self == NULL)
+    return;
+  if (self->n_segments > 0)
+    g_debug ("%s: %" G_GUINT64_FORMAT " segments scanned on %u threads (%"
+             G_GUINT64_FORMAT " by the modelling one), %" G_GUINT64_FORMAT " of them cut at a wrong guess",
+             tsl_reader_context_get_name (self->ctx), self->n_segments,
+             tsl_reader_context_get_n_threads (self->ctx),
+             tsl_scan_pool_get_by_caller (self->pool), self->n_wrong);
+  g_clear_pointer (&self->pool, tsl_scan_pool_free);
+  tsl_scan_cutter_free (self->cutter);
+  g_free (self);
+}
+
+gboolean
+tsl_scan_driver_is_random (const TslScanDriver *self)
+{
+  return tsl_scan_cutter_is_random (self->cutter);
+}
+
+gboolean
+tsl_scan_driver_worth (const TslScanDriver *self,
+                       gsize                len)
+{
+  return self != NULL &&
+         (tsl_scan_cutter_is_random (self->cutter) || len >= 2 * TSL_SCAN_SEGMENT_BYTES);
+}
+
+static gboolean
+context_idle (gpointer ctx)
+{
+  return tsl_reader_context_idle (ctx);
+}
+
+const char *
+tsl_scan_driver_run (TslScanDriver       *self,
+                     const TslScanBuffer *buf,
+                     const char          *p,
+                     gboolean             need_first,
+                     gboolean            *blocked)
+{
+  const TslScanDriveFuncs *drive = self->drive;
+  gpointer data = self->data;
+  const char *end = buf->end;
+  const char *const *cuts;
+  guint n;
+
+  cuts = tsl_scan_cutter_cut (self->cutter, p, end, &n);
+  if (n < 2)
+    return p;
+  if (self->pool == NULL)
+    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx),
+                                    self->scan, self->scan_data, context_idle, self->ctx);
+  if (drive->plan != NULL)
+    drive->plan (data, buf);
+  tsl_scan_pool_start (self->pool, cuts, n, end, need_first);
+  self->n_segments += n;
+
+  for (guint i = 0; i < n && !*blocked; i++)
+    {
+      const char *target = i + 1 < n ? cuts[i + 1] : end;
+
+      if (cuts[i] != p || (drive->usable != NULL && !drive->usable (data)))
+        {
+          self->n_wrong++;
+          if (p < target)
+            p = drive->serial (data, buf, p, target, blocked);
+          continue;
+        }
+      p = drive->apply (data, buf, tsl_scan_pool_get (self->pool, i, self->scratch));
+      if (p < target)
+        p = drive->serial (data, buf, p, target, blocked);
+    }
+
+  tsl_scan_pool_finish (self->pool);
+  return p;
 }

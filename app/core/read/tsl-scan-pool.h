@@ -8,8 +8,9 @@
  * state), and the caller models them in order, using a segment only if it
  * starts exactly where the records before it ended and rescanning
  * otherwise. So the result is the one-thread result by construction. The
- * Chrome reader (chrome/tsl-chrome-scanners.c), the CSV reader and the perf
- * script reader use it.
+ * Chrome reader (chrome/tsl-chrome-scanners.c) uses it directly; the CSV,
+ * perf script, collapsed stacks and speedscope readers through
+ * TslScanDriver (at the end).
  *
  * TslScanCutter (below) makes the cuts, the same way for every format: the
  * format only says where a record likely starts.
@@ -39,9 +40,17 @@ typedef struct {
    * tsl_scan_pool_get()). */
   gpointer  (*scratch_new)  (gpointer data);
   void      (*scratch_free) (gpointer scratch);
+  /* NULL: each result is a TslScanItems of item_size items. */
   gpointer  (*result_new)   (gpointer data);
   void      (*result_free)  (gpointer result);
+  gsize       item_size;
 } TslScanFuncs;
+
+/* The usual result: the records scanned, and where the scan stopped. */
+typedef struct {
+  GArray     *items;
+  const char *stop;
+} TslScanItems;
 
 typedef struct _TslScanPool TslScanPool;
 
@@ -122,5 +131,73 @@ const char *const    *tsl_scan_cutter_cut       (TslScanCutter      *self,
  * after at. */
 const char           *tsl_scan_find_line_start  (const char         *at,
                                                  const char         *end);
+
+/* The loop every line or record reader runs over a cut buffer, once.
+ *
+ * The driver cuts the buffer (TslScanCutter), starts the pool, and takes
+ * the segments in order on the modelling thread: a segment that starts
+ * exactly where the modelling thread is (and that `usable` accepts) is
+ * modelled by `apply`; from where its scan stopped, and over a segment cut
+ * at a wrong guess, the format's one-thread loop (`serial`) goes on to the
+ * next cut. It counts the segments and the wrong guesses, and logs them
+ * when freed ("N segments scanned on T threads …", which the tests read).
+ *
+ * The callbacks get the reader's `data` and the parse call's buffer. */
+typedef struct {
+  const char *base;     /* the parse call's buffer */
+  const char *end;
+  gboolean    at_eof;
+  gpointer    user;     /* the reader's, for this call */
+} TslScanBuffer;
+
+typedef struct {
+  /* Optional: sets what the scanners read (the format's plan) once the
+   * buffer is cut into two or more segments, before they start. */
+  void        (*plan)   (gpointer data, const TslScanBuffer *buf);
+  /* Optional: FALSE where even a segment that starts at the modelling
+   * thread's place cannot be used (counted as a wrong guess). */
+  gboolean    (*usable) (gpointer data);
+  /* Models seg, which starts where the modelling thread is; returns where
+   * the modelling thread is then. */
+  const char *(*apply)  (gpointer data, const TslScanBuffer *buf, const TslScanSegment *seg);
+  /* The one-thread loop over the records starting in [p, limit); sets
+   * *blocked where it cannot go on in this buffer. Returns where it
+   * stopped. */
+  const char *(*serial) (gpointer data, const TslScanBuffer *buf, const char *p,
+                         const char *limit, gboolean *blocked);
+} TslScanDriveFuncs;
+
+typedef struct _TslScanDriver TslScanDriver;
+
+/* NULL when the read stays on one thread (as tsl_scan_cutter_new()).
+ * `scan` and `scan_data` make the pool (when first needed); `drive` is
+ * called with `data`; `scratch` is the modelling thread's for
+ * tsl_scan_pool_get(). `scan` and `drive` must outlive the driver. */
+TslScanDriver        *tsl_scan_driver_new       (TslReaderContext        *ctx,
+                                                 TslScanFindFunc          find,
+                                                 TslScanFindFunc          find_other,
+                                                 const TslScanFuncs      *scan,
+                                                 gpointer                 scan_data,
+                                                 const TslScanDriveFuncs *drive,
+                                                 gpointer                 data,
+                                                 gpointer                 scratch);
+/* Logs the segments and wrong guesses, if any (in the "tsl-reader" log
+ * domain), and frees. NULL-safe. */
+void                  tsl_scan_driver_free      (TslScanDriver           *self);
+/* Whether the cuts are the tests' random ones (tsl_scan_cutter_is_random()). */
+gboolean              tsl_scan_driver_is_random (const TslScanDriver     *self);
+/* Whether a buffer of `len` bytes is worth cutting: random cuts, or two
+ * segments' worth. FALSE for a NULL driver. */
+gboolean              tsl_scan_driver_worth     (const TslScanDriver     *self,
+                                                 gsize                    len);
+/* Runs [p, buf->end) as above (need_first: the first segment's need_in).
+ * Returns where the modelling thread stopped: p when there was nothing to
+ * cut, else where `serial` set *blocked or the last segment ended. The
+ * pool is finished when it returns. */
+const char           *tsl_scan_driver_run       (TslScanDriver           *self,
+                                                 const TslScanBuffer     *buf,
+                                                 const char              *p,
+                                                 gboolean                 need_first,
+                                                 gboolean                *blocked);
 
 G_END_DECLS
