@@ -12,8 +12,10 @@
 # (plain, gzip-compressed and zstd-compressed in several frames; speedscope
 # files with overlapping evented profiles, sampled ones between them, and
 # one whose frame table follows its profiles; collapsed stacks), for seeded
-# random ranges, with chunks small enough that each file has many. The
-# generated files must really be read through the index (corpus files may
+# random ranges, with chunks small enough that each file has many (and a
+# Chrome trace whose two processes have a thread of one name, one of them
+# only at the start: compare's "worker [PID]" must not depend on the chunks
+# read). The generated files must really be read through the index (corpus files may
 # not be: some allow none, as a Chrome trace with `samples`; the speedscope
 # file with its frames last must not), and plain speedscope ones must skip
 # a quarter of the file in some read. Perfetto: generated traces of several
@@ -189,6 +191,21 @@ def speedscope(rng, n, layout):
     return head + frames + ',' + body + ',"activeProfileIndex":0}\n'
 
 
+def same_names(rng, n):
+    """Two processes' threads of one name, one of them with events only at
+    the file's start: compare tells them apart as "worker [PID]", and a range
+    read that skips the start must name them as the whole read does."""
+    ev = ['{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"worker"}}',
+          '{"ph":"M","name":"thread_name","pid":2,"tid":2,"args":{"name":"worker"}}']
+    for i in range(n // 20):
+        ev.append('{"ph":"X","name":"early","pid":2,"tid":2,"ts":%d,"dur":5}' % (i * 10))
+    t = n // 2
+    for i in range(n):
+        t += rng.randint(5, 15)
+        ev.append('{"ph":"X","name":"%s","pid":1,"tid":1,"ts":%d,"dur":4}' % (rng.choice(['mid', 'late']), t))
+    return '[\n' + ',\n'.join(ev) + '\n]\n'
+
+
 def main():
     rng = random.Random(1919)
     failures = []
@@ -202,6 +219,7 @@ def main():
             ('gen-wide.csv', gen.csv(rng, 20000, 'wide')),
             ('gen-long.csv', gen.csv(rng, 20000, 'long')),
             ('gen-perf.txt', gen.perf(rng, 6000)),
+            ('gen-same-names.json', same_names(rng, 20000)),
             ('gen-evented.speedscope.json', speedscope(rng, 24000, 'evented')),
             ('gen-mixed.speedscope.json', speedscope(rng, 24000, 'mixed')),
             ('gen.folded', collapsed(rng, 30000)),
