@@ -530,10 +530,8 @@ read_range (gpointer data)
   RangeRead *rr = data;
   g_autoptr(TslTrace) trace = NULL;
   GStatBuf before, after;
+  /* read_ranges() looked in the cache of range reads already. */
   gboolean keyed = g_stat (rr->path, &before) == 0;
-
-  if (keyed && read_cache_lookup (rr, &before))
-    return NULL;
 
   trace = tsl_trace_new (TSL_SAMPLER_COUNT, rr->request->k, rr->request->seed);
 
@@ -578,7 +576,7 @@ read_ranges (const TslCompareRequest *request,
    * others (tracks folded into "other threads"), so the same ranges would
    * not give the same numbers in the window and on the command line. */
   gsize share = (gsize) (tsl_budget_get_limit (whole) / 4);
-  gboolean todo[2];
+  gboolean to_read[2];
   TslReaderThreads threads;
 
   for (guint s = 0; s < 2; s++)
@@ -589,20 +587,20 @@ read_ranges (const TslCompareRequest *request,
                                tsl_time_add (start[s], hi[s]),
                                MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
                                tsl_budget_new_part (whole, share) };
-      todo[s] = has[s] && !(g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
+      to_read[s] = has[s] && !(g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
     }
 
   /* Two reads are independent, a core each; one alone (the window's new B,
    * A being kept) scans on every core. The result is the same either way. */
-  threads = todo[0] && todo[1] ? TSL_READER_THREADS_NEVER : TSL_READER_THREADS_DEFAULT;
+  threads = to_read[0] && to_read[1] ? TSL_READER_THREADS_NEVER : TSL_READER_THREADS_DEFAULT;
   reads[0].threads = reads[1].threads = threads;
-  if (todo[1])
+  if (to_read[1])
     thread = g_thread_try_new ("tsl-compare-read", read_range, &reads[1], NULL);
-  if (todo[0])
+  if (to_read[0])
     read_range (&reads[0]);
   if (thread != NULL)
     g_thread_join (thread);
-  else if (todo[1])
+  else if (to_read[1])
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
