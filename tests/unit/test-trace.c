@@ -256,6 +256,69 @@ test_offer_and_span (void)
   }
 }
 
+typedef struct {
+  guint   events[2];
+  guint   labelled;
+} Observed;
+
+static void
+on_observed (guint       track,
+             gint64      time_ns,
+             double      value,
+             const char *label,
+             gboolean    in_range,
+             gpointer    user_data)
+{
+  Observed *o = user_data;
+
+  if (!in_range)
+    return;
+  o->events[track]++;
+  if (label != NULL && g_str_equal (label, "main;a"))
+    o->labelled++;
+}
+
+/* A range read for exact figures keeps no samples of spans, only of
+ * metrics, and still hands every event its label. */
+static void
+test_observe_metrics_only (void)
+{
+  for (guint only = 0; only < 2; only++)
+    {
+      g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 9);
+      Observed o = { { 0, 0 }, 0 };
+      guint spans, counter, n_spans, n_counter;
+
+      spans = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+      counter = tsl_trace_ensure_track (trace, TSL_TRACK_COUNTER, 1, 0, "heap");
+      tsl_trace_set_time_filter (trace, 1000, 2000);
+      tsl_trace_set_event_func (trace, on_observed, &o);
+      tsl_trace_set_observe_metrics_only (trace, only);
+      for (guint i = 0; i < 300; i++)
+        {
+          if (tsl_trace_offer (trace, spans, i * 10, 5))
+            tsl_trace_set_label (trace, spans, "main;a");
+          tsl_trace_offer (trace, counter, i * 10, i);
+        }
+      tsl_trace_flush_events (trace);
+
+      /* [1000, 2000): 100 events of each track, every span labelled. */
+      g_assert_cmpuint (o.events[spans], ==, 100);
+      g_assert_cmpuint (o.events[counter], ==, 100);
+      g_assert_cmpuint (o.labelled, ==, 100);
+      tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, spans), &n_spans);
+      tsl_sampler_peek_samples (tsl_trace_track_get_sampler (trace, counter), &n_counter);
+      g_assert_cmpuint (n_counter, >=, 4);
+      if (only)
+        {
+          g_assert_cmpuint (n_spans, ==, 0);
+          g_assert_cmpuint (tsl_trace_get_n_labels (trace), <=, 1);
+        }
+      else
+        g_assert_cmpuint (n_spans, >=, 4);
+    }
+}
+
 static void
 test_time_mode (void)
 {
@@ -412,6 +475,7 @@ main (int   argc,
   g_test_add_func ("/trace/metadata", test_metadata);
   g_test_add_func ("/trace/warnings", test_warnings);
   g_test_add_func ("/trace/offer-and-span", test_offer_and_span);
+  g_test_add_func ("/trace/observe-metrics-only", test_observe_metrics_only);
   g_test_add_func ("/trace/time-mode", test_time_mode);
   g_test_add_func ("/trace/lock", test_lock);
   g_test_add_func ("/trace/budget-folds", test_budget_folds);

@@ -92,6 +92,7 @@ struct _TslTrace
   gpointer        event_data;
   gboolean        has_pending;   /* an event offered, its label not yet seen */
   gboolean        pending_kept;  /* … and its sampler kept it */
+  gboolean        observe_metrics_only;   /* see tsl_trace_set_observe_metrics_only() */
   guint           pending_track;
   gint64          pending_time;
   double          pending_value;

@@ -947,6 +947,8 @@ offer_observed (TslTrace *self,
                 gint64    time_ns,
                 double    value)
 {
+  Track *t;
+
   /* The previous event got no label (metric rows, unlabelled instants). */
   deliver_pending (self, NULL);
 
@@ -956,7 +958,11 @@ offer_observed (TslTrace *self,
       return FALSE;
     }
 
-  self->pending_kept = tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+  t = get_track (self, track);
+  self->pending_kept = self->observe_metrics_only && t->key.kind != TSL_TRACK_COUNTER &&
+                                                     t->key.kind != TSL_TRACK_METRIC
+                         ? FALSE
+                         : tsl_sampler_offer (t->sampler, time_ns, value);
   self->has_pending = TRUE;
   self->pending_track = track;
   self->pending_time = time_ns;
@@ -989,6 +995,15 @@ tsl_trace_set_event_func (TslTrace          *self,
   self->event_func = func;
   self->event_data = user_data;
   self->has_pending = FALSE;
+}
+
+void
+tsl_trace_set_observe_metrics_only (TslTrace *self,
+                                    gboolean  only)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  self->observe_metrics_only = !!only;
 }
 
 void

@@ -156,6 +156,12 @@ void              tsl_trace_set_event_func      (TslTrace       *self,
                                                  TslTraceEventFunc func,
                                                  gpointer        user_data);
 void              tsl_trace_flush_events        (TslTrace       *self);
+/* While observing: samples only counters and metrics, whose kept values
+ * give a range's median or p95. A range read for exact figures needs no
+ * samples of spans or stacks, and keeping them (their labels interned,
+ * collected, snapshotted) cost it a third of its CPU. */
+void              tsl_trace_set_observe_metrics_only (TslTrace  *self,
+                                                 gboolean        only);
 /* Also records every slice of span tracks (thread and async tracks whose
  * values are durations, unit "ns": not a sampled profile's instants) in the time filter's
  * window (set it first; without one, the whole input), while no track holds

@@ -541,6 +541,8 @@ read_range (gpointer data)
   tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* Exact figures from every event of the range, beside the samples. */
   rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
+  /* The rows come from the stats; samples only give a metric's median. */
+  tsl_trace_set_observe_metrics_only (trace, TRUE);
   if (rr->request->max_paths > 0)
     tsl_range_stats_keep_paths (rr->stats, rr->request->max_paths);
   if (tsl_read_path_full (trace, rr->path, rr->threads, NULL, NULL, rr->cancellable, &rr->error))
