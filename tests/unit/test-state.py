@@ -116,8 +116,17 @@ generated = path('generated.json')
 with open(generated, 'wb') as f:
     subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-chrome.py'), '--mb', '1.5',
                     '--seed', '3', '--form', 'array'], stdout=f, check=True)
+# A Chromium recording, plain (parts are byte ranges of the file): its
+# reader tallies what it does not show ("63,278 thread CPU time ... values
+# not shown") until the end, and every part's count must reach the merge.
+chromium = path('chromium-startup.pftrace')
+with open(chromium, 'wb') as f:
+    subprocess.run(['zstd', '-q', '-d', '-c', os.path.join(top, 'tests', 'data', 'perfetto',
+                                                          'chromium-startup.pftrace.zst')],
+                   stdout=f, check=True)
 part_inputs = [
     generated,
+    chromium,
     os.path.join(corpus, 'chrome-json', 'catapult__big_trace.json'),
     os.path.join(corpus, 'chrome-json', 'catapult__main_thread_has_unclosed_slices.json'),
     os.path.join(corpus, 'chrome-json', 'ffprofiler__test.chrome.json'),

@@ -208,6 +208,35 @@ test_warnings (void)
   g_assert_true (g_str_has_suffix (many[g_strv_length (many) - 1], "more warnings of other kinds"));
 }
 
+/* A reader's tallies add up ("N what"), and sit after the other warnings
+ * by message, whichever part reported them first. */
+static void
+test_tallies (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_auto(GStrv) warnings = NULL;
+  g_auto(GStrv) messages = NULL;
+
+  tsl_trace_add_tally (trace, 1200, "packets not shown");
+  tsl_trace_add_tally (trace, 0, "nothing at all");
+  tsl_trace_add_warning (trace, "truncated file");
+  tsl_trace_add_tally (trace, 3, "events were skipped");
+  tsl_trace_add_tally (trace, 1234567, "packets not shown");
+  tsl_trace_add_warning (trace, "bad line");
+
+  warnings = tsl_trace_dup_warnings (trace);
+  g_assert_cmpuint (g_strv_length (warnings), ==, 4);
+  g_assert_cmpstr (warnings[0], ==, "truncated file");
+  g_assert_cmpstr (warnings[1], ==, "bad line");
+  g_assert_cmpstr (warnings[2], ==, "3 events were skipped");
+  g_assert_cmpstr (warnings[3], ==, "1,235,767 packets not shown");
+
+  messages = tsl_trace_dup_warnings_counted (trace, counts);
+  g_assert_cmpstr (messages[3], ==, "packets not shown");
+  g_assert_cmpuint (g_array_index (counts, guint64, 3), ==, 1235767);
+}
+
 static void
 test_offer_and_span (void)
 {
@@ -474,6 +503,7 @@ main (int   argc,
   g_test_add_func ("/trace/track-keys", test_track_keys);
   g_test_add_func ("/trace/metadata", test_metadata);
   g_test_add_func ("/trace/warnings", test_warnings);
+  g_test_add_func ("/trace/tallies", test_tallies);
   g_test_add_func ("/trace/offer-and-span", test_offer_and_span);
   g_test_add_func ("/trace/observe-metrics-only", test_observe_metrics_only);
   g_test_add_func ("/trace/time-mode", test_time_mode);

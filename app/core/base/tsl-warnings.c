@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "tsl-warnings.h"
 
 /* Distinct messages kept; more are folded into one counted line so a broken
@@ -12,14 +14,18 @@
 
 typedef struct
 {
-  char    *message;
-  guint64  count;
-  gboolean once;     /* a fact about the input, not counted */
+  char           *message;
+  guint64         count;
+  TslWarningKind  kind;
 } Warning;
 
 struct _TslWarnings
 {
-  GPtrArray  *warnings;   /* Warning * in first-seen order */
+  /* Warning *: the others in first-seen order, then the tallies by message
+   * (a reader reports them at its end, so parts merged in any order
+   * give the whole's order). */
+  GPtrArray  *warnings;
+  guint       n_untallied;
   GHashTable *ids;        /* message → Warning */
   guint64     dropped;
 };
@@ -54,29 +60,30 @@ tsl_warnings_free (TslWarnings *self)
   g_free (self);
 }
 
-static void
-take (TslWarnings *self,
-      char        *message,
-      gboolean     once);
+static Warning *take (TslWarnings *self, char *message, TslWarningKind kind, guint64 count);
 
 void
 tsl_warnings_take (TslWarnings *self,
                    char        *message)
 {
-  take (self, message, FALSE);
+  take (self, message, TSL_WARNING_COUNTED, 1);
 }
 
 void
 tsl_warnings_take_once (TslWarnings *self,
                         char        *message)
 {
-  take (self, message, TRUE);
+  take (self, message, TSL_WARNING_ONCE, 1);
 }
 
-static void
-take (TslWarnings *self,
-      char        *message,
-      gboolean     once)
+/* `count` more of `message` (taken); NULL past MAX_WARNINGS. A message
+ * keeps the kind it was first seen with, but a counted one seen as a fact
+ * becomes one. */
+static Warning *
+take (TslWarnings    *self,
+      char           *message,
+      TslWarningKind  kind,
+      guint64         count)
 {
   Warning *warning;
 
@@ -92,26 +99,66 @@ take (TslWarnings *self,
   warning = g_hash_table_lookup (self->ids, message);
   if (warning != NULL)
     {
-      if (!once && !warning->once)
-        warning->count++;
-      warning->once |= once;
+      if (kind == TSL_WARNING_ONCE && warning->kind != TSL_WARNING_TALLY)
+        {
+          warning->kind = TSL_WARNING_ONCE;
+          warning->count = 1;
+        }
+      else if (warning->kind != TSL_WARNING_ONCE)
+        warning->count += count;
       g_free (message);
-      return;
+      return warning;
     }
 
   if (self->warnings->len >= MAX_WARNINGS)
     {
-      self->dropped++;
+      self->dropped += kind == TSL_WARNING_ONCE ? 1 : count;
       g_free (message);
-      return;
+      return NULL;
     }
 
   warning = g_new0 (Warning, 1);
   warning->message = message;
-  warning->count = 1;
-  warning->once = once;
-  g_ptr_array_add (self->warnings, warning);
+  warning->count = kind == TSL_WARNING_ONCE ? 1 : count;
+  warning->kind = kind;
+  if (kind == TSL_WARNING_TALLY)
+    {
+      guint at = self->n_untallied;
+
+      while (at < self->warnings->len &&
+             strcmp (((Warning *) g_ptr_array_index (self->warnings, at))->message, message) < 0)
+        at++;
+      g_ptr_array_insert (self->warnings, at, warning);
+    }
+  else
+    g_ptr_array_insert (self->warnings, self->n_untallied++, warning);
   g_hash_table_insert (self->ids, warning->message, warning);
+  return warning;
+}
+
+void
+tsl_warnings_add_tally (TslWarnings *self,
+                        const char  *message,
+                        guint64      count)
+{
+  if (count > 0)
+    take (self, g_strdup (message), TSL_WARNING_TALLY, count);
+}
+
+char *
+tsl_format_count (guint64 n)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+  return g_string_free (out, FALSE);
 }
 
 GStrv
@@ -124,7 +171,13 @@ tsl_warnings_dup (TslWarnings *self)
       const Warning *warning = g_ptr_array_index (self->warnings, i);
       g_autofree char *line = NULL;
 
-      if (warning->count == 1)
+      if (warning->kind == TSL_WARNING_TALLY)
+        {
+          g_autofree char *count = tsl_format_count (warning->count);
+
+          line = g_strdup_printf ("%s %s", count, warning->message);
+        }
+      else if (warning->count == 1)
         line = g_strdup (warning->message);
       else
         line = g_strdup_printf ("%s (%" G_GUINT64_FORMAT " times)",
@@ -167,21 +220,13 @@ tsl_warnings_dup_counted (TslWarnings *self,
 }
 
 void
-tsl_warnings_add_counted (TslWarnings *self,
-                          const char  *message,
-                          guint64      count,
-                          gboolean     once)
+tsl_warnings_add_counted (TslWarnings    *self,
+                          const char     *message,
+                          guint64         count,
+                          TslWarningKind  kind)
 {
-  Warning *warning;
-
-  if (count == 0)
-    return;
-  take (self, g_strdup (message), once);
-  warning = g_hash_table_lookup (self->ids, message);
-  if (warning != NULL && !warning->once)
-    warning->count += count - 1;
-  else if (warning == NULL)
-    self->dropped += count - 1;   /* past MAX_WARNINGS */
+  if (count > 0)
+    take (self, g_strdup (message), kind, count);
 }
 
 guint64
@@ -207,7 +252,7 @@ const char *
 tsl_warnings_get_nth (TslWarnings *self,
                       guint        i,
                       guint64     *count,
-                      gboolean    *once)
+                      TslWarningKind *kind)
 {
   const Warning *warning;
 
@@ -216,7 +261,7 @@ tsl_warnings_get_nth (TslWarnings *self,
   warning = g_ptr_array_index (self->warnings, i);
   if (count != NULL)
     *count = warning->count;
-  if (once != NULL)
-    *once = warning->once;
+  if (kind != NULL)
+    *kind = warning->kind;
   return warning->message;
 }

@@ -317,12 +317,12 @@ put_body (Writer   *w,
   for (guint i = 0; i < tsl_warnings_get_n (self->warnings); i++)
     {
       guint64 count;
-      gboolean once;
-      const char *message = tsl_warnings_get_nth (self->warnings, i, &count, &once);
+      TslWarningKind kind;
+      const char *message = tsl_warnings_get_nth (self->warnings, i, &count, &kind);
 
       put_str (w, message);
       put_u64 (w, count);
-      put_u32 (w, once ? 1 : 0);
+      put_u32 (w, kind);
     }
   put_u64 (w, tsl_warnings_get_dropped (self->warnings));
 }
@@ -805,16 +805,18 @@ read_body (Reader   *r,
     {
       const char *message;
       guint64 count;
-      guint32 once;
+      guint32 kind;
 
       at = r->pos;
       message = get_str (r);
       count = get_u64 (r);
-      once = get_u32 (r);
-      if (!r->failed && (message == NULL || count == 0 || once > 1 || (once && count != 1)))
+      /* 0 counted, 1 a fact (once), 2 a tally */
+      kind = get_u32 (r);
+      if (!r->failed && (message == NULL || count == 0 || kind > TSL_WARNING_TALLY ||
+                         (kind == TSL_WARNING_ONCE && count != 1)))
         return fail (r, at, "an empty warning");
       if (!r->failed)
-        tsl_warnings_add_counted (self->warnings, message, count, once);
+        tsl_warnings_add_counted (self->warnings, message, count, kind);
     }
   tsl_warnings_add_dropped (self->warnings, get_u64 (r));
   if (!r->failed && r->pos != r->len)
@@ -1367,11 +1369,11 @@ tsl_trace_merge (TslTrace    *self,
   for (guint i = 0; i < tsl_warnings_get_n (other->warnings); i++)
     {
       guint64 count;
-      gboolean once;
-      const char *message = tsl_warnings_get_nth (other->warnings, i, &count, &once);
+      TslWarningKind kind;
+      const char *message = tsl_warnings_get_nth (other->warnings, i, &count, &kind);
       g_autofree char *prefixed = group != NULL ? g_strdup_printf ("%s: %s", group, message) : NULL;
 
-      tsl_warnings_add_counted (self->warnings, prefixed != NULL ? prefixed : message, count, once);
+      tsl_warnings_add_counted (self->warnings, prefixed != NULL ? prefixed : message, count, kind);
     }
   tsl_warnings_add_dropped (self->warnings, tsl_warnings_get_dropped (other->warnings));
   self->changes++;

@@ -1506,6 +1506,20 @@ tsl_trace_add_warning_once (TslTrace   *self,
   va_end (args);
 }
 
+void
+tsl_trace_add_tally (TslTrace   *self,
+                     guint64     n,
+                     const char *what)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (what != NULL);
+
+  if (n == 0)
+    return;
+  self->changes++;
+  tsl_warnings_add_tally (self->warnings, what, n);
+}
+
 static guint64
 budget_mib (TslTrace *self)
 {

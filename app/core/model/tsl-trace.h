@@ -292,6 +292,11 @@ void              tsl_trace_add_warning         (TslTrace       *self,
 void              tsl_trace_add_warning_once    (TslTrace       *self,
                                                  const char     *format,
                                                  ...) G_GNUC_PRINTF (2, 3);
+/* `n` more of what a reader tallies until the end ("packets not shown"),
+ * shown as "12,345 what"; the tallies of parts merged add up. */
+void              tsl_trace_add_tally           (TslTrace       *self,
+                                                 guint64         n,
+                                                 const char     *what);
 /* (transfer full): "message" or "message (N times)", in first-seen order. */
 GStrv             tsl_trace_dup_warnings        (TslTrace       *self);
 /* (transfer full): the messages alone, their counts (guint64) in `counts`. */

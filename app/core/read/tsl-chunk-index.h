@@ -189,6 +189,11 @@ void              tsl_reader_set_index          (TslReader        *self,
  * the caller then reads the whole file instead. */
 gboolean          tsl_reader_restore            (TslReader        *self,
                                                  const TslChunk   *chunk);
+/* A part of a file (tsl_read_path_part()): the counts the format keeps
+ * until the end of the document become the trace's tallies (keep) or are
+ * dropped (the head read for the part's header), and restart. */
+void              tsl_reader_flush_counts       (TslReader        *self,
+                                                 gboolean          keep);
 /* Follow mode, at the current end of a plain (not compressed) file whose
  * format is decided: the index of what was read so far
  * (tsl_chunk_index_snapshot()). (transfer full) (nullable) */

@@ -46,6 +46,11 @@ typedef struct {
   /* Optional: before a later read goes on at another checkpoint, the state
    * saved there (len 0: none was). FALSE if it cannot be restored. */
   gboolean  (*restore) (gpointer state, const guint8 *saved, gsize len);
+  /* Optional: what the format counts until the end (Perfetto's "N packets
+   * not shown") goes to the trace now as tallies (keep) or is dropped, and
+   * counting restarts: for a part of a file that ends before the document
+   * does, and for the head a part reads only for its header. */
+  void      (*flush_counts) (gpointer state, gboolean keep);
 } TslFormat;
 
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is

@@ -891,6 +891,7 @@ tsl_read_path_part (TslTrace    *trace,
         }
       tsl_trace_clear_time_filter (trace);
       tsl_trace_forget_counts (trace);
+      tsl_reader_flush_counts (reader, FALSE);
       ok = ok && resume_at (reader, index, first, next, path, error);
     }
   if (ok)
@@ -903,6 +904,13 @@ tsl_read_path_part (TslTrace    *trace,
     {
       tsl_trace_lock (trace);
       ok = tsl_reader_finish (reader, error);
+      tsl_trace_unlock (trace);
+    }
+  else if (ok)
+    {
+      /* Its counts, which the last part's end would otherwise not see. */
+      tsl_trace_lock (trace);
+      tsl_reader_flush_counts (reader, TRUE);
       tsl_trace_unlock (trace);
     }
   range_feed_clear (&feed);

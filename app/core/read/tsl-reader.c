@@ -371,6 +371,16 @@ tsl_reader_restore (TslReader      *self,
   return TRUE;
 }
 
+void
+tsl_reader_flush_counts (TslReader *self,
+                         gboolean   keep)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->format != NULL && self->state != NULL && self->format->flush_counts != NULL)
+    self->format->flush_counts (self->state, keep);
+}
+
 gboolean
 tsl_reader_is_compressed (TslReader *self)
 {

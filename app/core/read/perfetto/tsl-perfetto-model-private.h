@@ -137,6 +137,23 @@ typedef struct {
   gint64   cache_offset;
 } Sequence;
 
+typedef struct {
+  guint64       kinds[MAX_KIND + 1];
+  guint64       n_needs_state;
+  guint64       n_data_loss;
+  guint64       n_undefined_iid;
+  guint64       n_bad_clock;
+  guint64       n_bad_time;
+  guint64       n_unmatched_end;
+  guint64       n_deep;
+  guint64       n_late_descriptor;
+  guint64       n_no_thread;
+  guint64       n_bad_inner;
+  guint64       n_bad_compressed;
+  guint64       n_bad_counter_track;
+  guint64       n_thread_time;
+} PerfettoCounts;
+
 struct _TslPerfettoModel
 {
   TslTrace     *trace;
@@ -167,21 +184,8 @@ struct _TslPerfettoModel
   guint32       unnamed;
   IdMap         paths;         /* parent path << 32 | name → path (strings) */
 
-  /* Counted, and reported at the end. */
-  guint64       kinds[MAX_KIND + 1];
-  guint64       n_needs_state;
-  guint64       n_data_loss;
-  guint64       n_undefined_iid;
-  guint64       n_bad_clock;
-  guint64       n_bad_time;
-  guint64       n_unmatched_end;
-  guint64       n_deep;
-  guint64       n_late_descriptor;
-  guint64       n_no_thread;
-  guint64       n_bad_inner;
-  guint64       n_bad_compressed;
-  guint64       n_bad_counter_track;
-  guint64       n_thread_time;
+  /* Counted, and reported at the end (or of a part) as tallies. */
+  PerfettoCounts counts;
 };
 
 /* IdMap */

@@ -287,7 +287,7 @@ ts_track (TslPerfettoModel *self,
     return track->ts_track;
 
   if (track->kind == TRACK_UNDESCRIBED && track->uuid != 0)
-    self->n_late_descriptor++;
+    self->counts.n_late_descriptor++;
   if (track->kind == TRACK_THREAD)
     {
       track->ts_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD,
@@ -415,7 +415,7 @@ cache_clock (TslPerfettoModel *self,
 
   if (c == NULL || !clock_offset (self, seq, id, &offset))
     {
-      self->n_bad_clock++;
+      self->counts.n_bad_clock++;
       return FALSE;
     }
   seq->cache_epoch = self->clock_epoch;
@@ -443,7 +443,7 @@ to_trace_time (TslPerfettoModel *self,
     {
       if (value > G_MAXINT64)
         {
-          self->n_bad_time++;
+          self->counts.n_bad_time++;
           return FALSE;
         }
       *out = (gint64) value;
@@ -464,7 +464,7 @@ to_trace_time (TslPerfettoModel *self,
   if (G_UNLIKELY (__builtin_mul_overflow (value, MAX (c->mult, 1), &ns) || ns > G_MAXINT64 ||
                   add_overflows ((gint64) ns, seq->cache_offset, out)))
     {
-      self->n_bad_time++;
+      self->counts.n_bad_time++;
       return FALSE;
     }
   return TRUE;
@@ -1101,7 +1101,7 @@ event_name (TslPerfettoModel *self,
     return seq->names[ev->name_iid] - 1;
   if (id_map_lookup (&seq->maps[MAP_NAMES], ev->name_iid, &id))
     return (guint32) id;
-  self->n_undefined_iid++;
+  self->counts.n_undefined_iid++;
   return self->unnamed;
 }
 
@@ -1219,7 +1219,7 @@ counter_value (TslPerfettoModel *self,
     {
       if (track->kind != TRACK_UNDESCRIBED)
         {
-          self->n_bad_counter_track++;
+          self->counts.n_bad_counter_track++;
           return;
         }
       track->kind = TRACK_COUNTER;
@@ -1229,7 +1229,7 @@ counter_value (TslPerfettoModel *self,
    * for slice CPU durations: as tracks, they would double the thread count. */
   if (track->thread_time)
     {
-      self->n_thread_time++;
+      self->counts.n_thread_time++;
       return;
     }
   value *= track->mult;
@@ -1317,7 +1317,7 @@ track_event (TslPerfettoModel *self,
         us = seq->ts_us += ev->delta_us;
       else
         {
-          self->n_bad_clock++;
+          self->counts.n_bad_clock++;
           return;
         }
       if (us < 0 || us > G_MAXINT64 / 1000 ||
@@ -1356,7 +1356,7 @@ track_event (TslPerfettoModel *self,
         if (track->n_open >= MAX_DEPTH)
           {
             track->overflow++;
-            self->n_deep++;
+            self->counts.n_deep++;
             if (tsl_trace_offer (self->trace, t, ts, NAN))
               set_stack_label (self, track, track->n_open, name);
             break;
@@ -1383,7 +1383,7 @@ track_event (TslPerfettoModel *self,
           }
         if (track->n_open == 0)
           {
-            self->n_unmatched_end++;
+            self->counts.n_unmatched_end++;
             break;
           }
         /* Offered now, at the slice's start, so it carries its duration. */
@@ -1440,7 +1440,7 @@ stack_label (TslPerfettoModel *self,
     return (guint32) label;
   if (!id_map_lookup (&seq->maps[MAP_CALLSTACKS], iid, &start))
     {
-      self->n_undefined_iid++;
+      self->counts.n_undefined_iid++;
       return self->unnamed;
     }
   count = g_array_index (seq->stack_frames, guint64, start);
@@ -1490,7 +1490,7 @@ streaming_profile (TslPerfettoModel *self,
 
   if (!seq->has_thread)
     {
-      self->n_no_thread++;
+      self->counts.n_no_thread++;
       return;
     }
   /* Both are packed repeated fields of the same length: walked together. */
@@ -1511,7 +1511,7 @@ streaming_profile (TslPerfettoModel *self,
 
       if (add_overflows (seq->profile_ts_us, (gint64) delta, &us))
         {
-          self->n_bad_time++;
+          self->counts.n_bad_time++;
           break;
         }
       seq->profile_ts_us = us;
@@ -1568,7 +1568,7 @@ compressed_packets (TslPerfettoModel *self,
 
   if (self->nesting >= MAX_NESTING)
     {
-      self->n_bad_compressed++;
+      self->counts.n_bad_compressed++;
       return;
     }
   out = self->inflated[self->nesting];
@@ -1642,11 +1642,11 @@ compressed_packets (TslPerfettoModel *self,
     }
 
   if (!ok)
-    self->n_bad_compressed++;
+    self->counts.n_bad_compressed++;
   /* What inflated before any damage is read. */
   self->nesting++;
   if (!model_bytes (self, out->data, out->len))
-    self->n_bad_inner++;
+    self->counts.n_bad_inner++;
   self->nesting--;
 }
 
@@ -1679,7 +1679,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
   seq = get_sequence (self, pk->seq_id);
   if (pk->dropped && seq->valid)
     {
-      self->n_data_loss++;
+      self->counts.n_data_loss++;
       seq->valid = FALSE;
     }
   if ((pk->cleared || (pk->flags & SEQ_INCREMENTAL_STATE_CLEARED) != 0) &&
@@ -1687,7 +1687,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
     note_change (self);
   if ((pk->flags & SEQ_NEEDS_INCREMENTAL_STATE) != 0 && !seq->valid)
     {
-      self->n_needs_state++;
+      self->counts.n_needs_state++;
       return TRUE;
     }
   if (pk->defaults != NULL)
@@ -1751,7 +1751,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
         perf_sample (self, seq, ts, pk->payload.data, pk->payload.len);
       break;
     default:
-      self->kinds[MIN (pk->kind, MAX_KIND)]++;
+      self->counts.kinds[MIN (pk->kind, MAX_KIND)]++;
       break;
     }
   return TRUE;
@@ -1787,7 +1787,7 @@ model_bytes (TslPerfettoModel *self,
       if (f.number != 1 || f.wire != TSL_PROTO_LEN)
         continue;
       if (!tsl_perfetto_model_packet (self, f.data, f.len, &what))
-        self->n_bad_inner++;
+        self->counts.n_bad_inner++;
     }
   return st == TSL_PROTO_END;
 }
@@ -1822,34 +1822,72 @@ kind_name (guint32 kind)
   return NULL;
 }
 
-/* "12,345" */
-static char *
-format_count (guint64 n)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 warn_count (TslPerfettoModel *self,
             guint64           n,
             const char       *what)
 {
-  g_autofree char *count = NULL;
+  tsl_trace_add_tally (self->trace, n, what);
+}
 
-  if (n == 0)
-    return;
-  count = format_count (n);
-  tsl_trace_add_warning (self->trace, "%s %s", count, what);
+/* The counts so far become the trace's tallies, and counting starts again. */
+static void
+report_counts (TslPerfettoModel *self,
+               guint64           unclosed)
+{
+  /* Service bookkeeping (config, stats, markers) holds nothing to show. */
+  for (guint kind = 0; kind <= MAX_KIND; kind++)
+    {
+      const char *name = kind_name (kind);
+      g_autofree char *what = NULL;
+
+      if (self->counts.kinds[kind] == 0 || kind == 33 || kind == 35 || kind == 36 || kind == 89 ||
+          kind == 69 || kind == 45)
+        continue;
+      if (name != NULL)
+        what = g_strdup_printf ("%s packets not shown", name);
+      else if (kind == MAX_KIND)
+        what = g_strdup_printf ("packets of kinds numbered %u or more not shown", MAX_KIND);
+      else
+        what = g_strdup_printf ("packets of kind %u (TracePacket field %u) not shown", kind, kind);
+      warn_count (self, self->counts.kinds[kind], what);
+    }
+
+  warn_count (self, unclosed, "slices had no end and were closed at the end of the trace");
+  warn_count (self, self->counts.n_unmatched_end, "slice ends without a begin on their track were ignored");
+  warn_count (self, self->counts.n_deep, "slices nested deeper than 512 levels were shown flat");
+  warn_count (self, self->counts.n_needs_state,
+              "packets needing incremental state that their sequence had not set up "
+              "(or lost to dropped packets) were skipped");
+  warn_count (self, self->counts.n_data_loss, "times a sequence reported dropped packets");
+  warn_count (self, self->counts.n_undefined_iid,
+              "events referred to an interned name or stack never defined on their sequence "
+              "(shown as \"(unnamed)\")");
+  warn_count (self, self->counts.n_bad_clock,
+              "packets were skipped: their clock was not related to the trace clock by any "
+              "ClockSnapshot before them");
+  warn_count (self, self->counts.n_bad_time, "packets were skipped: timestamp out of range");
+  warn_count (self, self->counts.n_late_descriptor,
+              "tracks had events before their TrackDescriptor (or none) and are named by uuid");
+  warn_count (self, self->counts.n_no_thread,
+              "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
+  warn_count (self, self->counts.n_thread_time,
+              "thread CPU time and instruction count values (taken at slice begins and ends) "
+              "not shown");
+  warn_count (self, self->counts.n_bad_counter_track, "counter values on tracks that are not counters were ignored");
+  warn_count (self, self->counts.n_bad_compressed,
+              "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
+  warn_count (self, self->counts.n_bad_inner, "malformed packets inside compressed bundles were skipped");
+  memset (&self->counts, 0, sizeof self->counts);
+}
+
+void
+tsl_perfetto_model_flush_counts (TslPerfettoModel *self,
+                                 gboolean          keep)
+{
+  if (keep)
+    report_counts (self, 0);
+  memset (&self->counts, 0, sizeof self->counts);
 }
 
 void
@@ -1873,49 +1911,7 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
         }
     }
 
-  /* Service bookkeeping (config, stats, markers) holds nothing to show. */
-  for (guint kind = 0; kind <= MAX_KIND; kind++)
-    {
-      const char *name = kind_name (kind);
-      g_autofree char *what = NULL;
-
-      if (self->kinds[kind] == 0 || kind == 33 || kind == 35 || kind == 36 || kind == 89 ||
-          kind == 69 || kind == 45)
-        continue;
-      if (name != NULL)
-        what = g_strdup_printf ("%s packets not shown", name);
-      else if (kind == MAX_KIND)
-        what = g_strdup_printf ("packets of kinds numbered %u or more not shown", MAX_KIND);
-      else
-        what = g_strdup_printf ("packets of kind %u (TracePacket field %u) not shown", kind, kind);
-      warn_count (self, self->kinds[kind], what);
-    }
-
-  warn_count (self, unclosed, "slices had no end and were closed at the end of the trace");
-  warn_count (self, self->n_unmatched_end, "slice ends without a begin on their track were ignored");
-  warn_count (self, self->n_deep, "slices nested deeper than 512 levels were shown flat");
-  warn_count (self, self->n_needs_state,
-              "packets needing incremental state that their sequence had not set up "
-              "(or lost to dropped packets) were skipped");
-  warn_count (self, self->n_data_loss, "times a sequence reported dropped packets");
-  warn_count (self, self->n_undefined_iid,
-              "events referred to an interned name or stack never defined on their sequence "
-              "(shown as \"(unnamed)\")");
-  warn_count (self, self->n_bad_clock,
-              "packets were skipped: their clock was not related to the trace clock by any "
-              "ClockSnapshot before them");
-  warn_count (self, self->n_bad_time, "packets were skipped: timestamp out of range");
-  warn_count (self, self->n_late_descriptor,
-              "tracks had events before their TrackDescriptor (or none) and are named by uuid");
-  warn_count (self, self->n_no_thread,
-              "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
-  warn_count (self, self->n_thread_time,
-              "thread CPU time and instruction count values (taken at slice begins and ends) "
-              "not shown");
-  warn_count (self, self->n_bad_counter_track, "counter values on tracks that are not counters were ignored");
-  warn_count (self, self->n_bad_compressed,
-              "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
-  warn_count (self, self->n_bad_inner, "malformed packets inside compressed bundles were skipped");
+  report_counts (self, unclosed);
 }
 
 /* For tsl-perfetto-state.c: the model's own calls stay static, and inlined. */

@@ -79,5 +79,10 @@ gboolean          tsl_perfetto_model_restore    (TslPerfettoModel *self,
                                                  gsize             len);
 /* End of input: closes open slices, turns counts into warnings. */
 void              tsl_perfetto_model_finish     (TslPerfettoModel *self);
+/* The end of a part that does not end the trace (tsl_read_path_part()):
+ * the counts so far become the trace's tallies, or with keep FALSE (the
+ * head read before a part) are dropped; either way counting restarts. */
+void              tsl_perfetto_model_flush_counts (TslPerfettoModel *self,
+                                                 gboolean          keep);
 
 G_END_DECLS

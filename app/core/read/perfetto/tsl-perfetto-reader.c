@@ -312,6 +312,18 @@ perfetto_restore (gpointer      state,
   return tsl_perfetto_model_restore (self->model, saved, len);
 }
 
+static void
+perfetto_flush_counts (gpointer state,
+                       gboolean keep)
+{
+  PerfettoState *self = state;
+
+  /* The counts are the modelling thread's. */
+  if (self->pipe != NULL)
+    tsl_perfetto_pipe_drain (self->pipe);
+  tsl_perfetto_model_flush_counts (self->model, keep);
+}
+
 const TslFormat tsl_format_perfetto_proto = {
   .name = "perfetto-proto",
   .sniff = perfetto_sniff,
@@ -321,4 +333,5 @@ const TslFormat tsl_format_perfetto_proto = {
   .binary = TRUE,
   .checkpoint = perfetto_checkpoint,
   .restore = perfetto_restore,
+  .flush_counts = perfetto_flush_counts,
 };
