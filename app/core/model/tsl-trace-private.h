@@ -121,6 +121,10 @@ guint             _tsl_trace_add_track          (TslTrace       *self,
                                                  const TrackKey *key,
                                                  TslSampler     *sampler,
                                                  gboolean        folded);
+/* A thread's metadata, NULL if none was given (tsl-trace-meta.c). */
+Meta             *_tsl_trace_lookup_thread      (TslTrace       *self,
+                                                 gint64          pid,
+                                                 gint64          tid);
 /* The name of the fold track of `kind` ("other threads", ...). */
 const char       *_tsl_trace_fold_name          (TslTrackKind    kind);
 void              _tsl_trace_collect_labels     (TslTrace       *self);

@@ -19,14 +19,6 @@ static const char *const fold_names[] = {
   [TSL_TRACK_METRIC] = "other series",
   [TSL_TRACK_ASYNC] = "other async spans",
 };
-/* The track names stay as they are (they are data in CSV and JSON output);
- * what the warnings call their tracks is translated. */
-static const char *const fold_nouns[] = {
-  [TSL_TRACK_THREAD] = N_("the threads"),
-  [TSL_TRACK_COUNTER] = N_("the counters"),
-  [TSL_TRACK_METRIC] = N_("the series"),
-  [TSL_TRACK_ASYNC] = N_("the async spans"),
-};
 
 G_DEFINE_FINAL_TYPE (TslTrace, tsl_trace, G_TYPE_OBJECT)
 
@@ -606,16 +598,6 @@ tsl_trace_track_get_kind (TslTrace *self,
   return get_track (self, track)->key.kind;
 }
 
-static Meta *
-lookup_thread (TslTrace *self,
-               gint64    pid,
-               gint64    tid)
-{
-  TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
-
-  return g_hash_table_lookup (self->threads, &key);
-}
-
 /**
  * tsl_trace_track_get_name:
  *
@@ -636,7 +618,7 @@ tsl_trace_track_get_name (TslTrace *self,
   if (t->key.kind != TSL_TRACK_THREAD || t->key.name != 0)
     return tsl_trace_lookup (self, t->key.name);
 
-  meta = lookup_thread (self, t->key.pid, t->key.tid);
+  meta = _tsl_trace_lookup_thread (self, t->key.pid, t->key.tid);
   if (meta != NULL && meta->name != 0)
     return tsl_trace_lookup (self, meta->name);
 
@@ -735,7 +717,7 @@ tsl_trace_track_get_sort_index (TslTrace *self,
   if (t->key.kind != TSL_TRACK_THREAD)
     return 0;
 
-  meta = lookup_thread (self, t->key.pid, t->key.tid);
+  meta = _tsl_trace_lookup_thread (self, t->key.pid, t->key.tid);
   return meta != NULL && meta->has_sort_index ? meta->sort_index : 0;
 }
 
@@ -751,168 +733,6 @@ tsl_trace_track_get_sampler (TslTrace *self,
   CHECK_TRACK (self, track, NULL);
 
   return get_track (self, track)->sampler;
-}
-
-/* Names and sort indices may come for a million threads that will have no
- * track of their own: past as many as the budget has room for tracks, only
- * those of threads with a track are kept. */
-static gboolean
-meta_has_room (TslTrace   *self,
-               GHashTable *table)
-{
-  if (g_hash_table_size (table) < tsl_budget_get_limit (self->budget) / 2 / TRACK_COST)
-    return TRUE;
-  self->dropped_meta++;
-  return FALSE;
-}
-
-static Meta *
-ensure_process (TslTrace *self,
-                gint64    pid)
-{
-  Meta *meta = g_hash_table_lookup (self->processes, &pid);
-
-  if (meta == NULL)
-    {
-      if (pid != FOLD_PID && !meta_has_room (self, self->processes))
-        return NULL;
-      meta = g_new0 (Meta, 1);
-      g_hash_table_insert (self->processes, g_memdup2 (&pid, sizeof pid), meta);
-    }
-
-  return meta;
-}
-
-static Meta *
-ensure_thread (TslTrace *self,
-               gint64    pid,
-               gint64    tid)
-{
-  Meta *meta = lookup_thread (self, pid, tid);
-
-  if (meta == NULL)
-    {
-      TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
-
-      if (!g_hash_table_contains (self->track_ids, &key) &&
-          !meta_has_room (self, self->threads))
-        return NULL;
-
-      meta = g_new0 (Meta, 1);
-      g_hash_table_insert (self->threads, g_memdup2 (&key, sizeof key), meta);
-    }
-
-  return meta;
-}
-
-void
-tsl_trace_set_process_name (TslTrace   *self,
-                            gint64      pid,
-                            const char *name)
-{
-  Meta *meta;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-
-  if ((meta = ensure_process (self, pid)) != NULL)
-    meta->name = tsl_trace_intern (self, name);
-}
-
-/**
- * tsl_trace_get_process_name:
- *
- * Returns: (transfer none) (nullable): the name from metadata.
- */
-const char *
-tsl_trace_get_process_name (TslTrace *self,
-                            gint64    pid)
-{
-  Meta *meta;
-
-  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
-
-  meta = g_hash_table_lookup (self->processes, &pid);
-  return meta != NULL ? tsl_trace_lookup (self, meta->name) : NULL;
-}
-
-void
-tsl_trace_set_thread_name (TslTrace   *self,
-                           gint64      pid,
-                           gint64      tid,
-                           const char *name)
-{
-  Meta *meta;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-
-  if ((meta = ensure_thread (self, pid, tid)) != NULL)
-    meta->name = tsl_trace_intern (self, name);
-}
-
-/**
- * tsl_trace_get_thread_name:
- *
- * Returns: (transfer none) (nullable): the name from metadata.
- */
-const char *
-tsl_trace_get_thread_name (TslTrace *self,
-                           gint64    pid,
-                           gint64    tid)
-{
-  Meta *meta;
-
-  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
-
-  meta = lookup_thread (self, pid, tid);
-  return meta != NULL ? tsl_trace_lookup (self, meta->name) : NULL;
-}
-
-void
-tsl_trace_set_process_sort_index (TslTrace *self,
-                                  gint64    pid,
-                                  int       index)
-{
-  Meta *meta;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-
-  if ((meta = ensure_process (self, pid)) == NULL)
-    return;
-  meta->has_sort_index = TRUE;
-  meta->sort_index = index;
-}
-
-/* The process_sort_index from metadata, 0 when none was given. */
-int
-tsl_trace_get_process_sort_index (TslTrace *self,
-                                  gint64    pid)
-{
-  Meta *meta;
-
-  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
-
-  meta = g_hash_table_lookup (self->processes, &pid);
-  return meta != NULL && meta->has_sort_index ? meta->sort_index : 0;
-}
-
-void
-tsl_trace_set_thread_sort_index (TslTrace *self,
-                                 gint64    pid,
-                                 gint64    tid,
-                                 int       index)
-{
-  Meta *meta;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-
-  if ((meta = ensure_thread (self, pid, tid)) == NULL)
-    return;
-  meta->has_sort_index = TRUE;
-  meta->sort_index = index;
 }
 
 static inline void
@@ -1472,124 +1292,4 @@ tsl_trace_get_has_time (TslTrace *self)
   g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
 
   return self->has_time;
-}
-
-void
-tsl_trace_add_warning (TslTrace   *self,
-                       const char *format,
-                       ...)
-{
-  va_list args;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-  g_return_if_fail (format != NULL);
-
-  va_start (args, format);
-  tsl_warnings_take (self->warnings, g_strdup_vprintf (format, args));
-  va_end (args);
-}
-
-void
-tsl_trace_add_warning_once (TslTrace   *self,
-                            const char *format,
-                            ...)
-{
-  va_list args;
-
-  g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
-  g_return_if_fail (format != NULL);
-
-  va_start (args, format);
-  tsl_warnings_take_once (self->warnings, g_strdup_vprintf (format, args));
-  va_end (args);
-}
-
-void
-tsl_trace_add_tally (TslTrace   *self,
-                     guint64     n,
-                     const char *what)
-{
-  g_return_if_fail (TSL_IS_TRACE (self));
-  g_return_if_fail (what != NULL);
-
-  if (n == 0)
-    return;
-  self->changes++;
-  tsl_warnings_add_tally (self->warnings, what, n);
-}
-
-static guint64
-budget_mib (TslTrace *self)
-{
-  guint64 bytes = tsl_budget_get_process_bytes (self->budget);
-
-  return (bytes != 0 ? bytes : 4 * tsl_budget_get_limit (self->budget)) >> 20;
-}
-
-/* What the budget made the trace leave out, as of now. */
-static void
-add_budget_warnings (TslTrace  *self,
-                     GPtrArray *out)
-{
-  guint lowered = 0, min_k = self->k;
-
-  for (guint i = 0; i < self->tracks->len; i++)
-    {
-      TslSampler *sampler = get_track (self, i)->sampler;
-
-      if (tsl_sampler_get_k_lowered (sampler))
-        {
-          lowered++;
-          min_k = MIN (min_k, tsl_sampler_get_k (sampler));
-        }
-    }
-  if (lowered > 0)
-    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached: %u tracks keep "
-                                             "fewer samples (K lowered to as little as %u from %u); "
-                                             "a larger --memory-budget keeps more"),
-                                           (unsigned long long) budget_mib (self), lowered, min_k, self->k));
-
-  for (guint i = 0; i < G_N_ELEMENTS (self->fold_tracks); i++)
-    if (self->fold_tracks[i] != 0)
-      /* TRANSLATORS: the first %s is "the threads", "the counters"…, the
-       * second the name of the track, which stays in English. */
-      g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB reached after %u tracks: "
-                                               "%llu events of %s seen after that are folded into "
-                                               "the track \"%s\""),
-                                             (unsigned long long) budget_mib (self),
-                                             g_hash_table_size (self->track_ids),
-                                             (unsigned long long) tsl_sampler_get_events (get_track (self, self->fold_tracks[i] - 1)->sampler),
-                                             _(fold_nouns[i]), fold_names[i]));
-  if (self->dropped_meta > 0)
-    g_ptr_array_add (out, g_strdup_printf (_("memory budget of %llu MiB: %llu thread or process names "
-                                             "and sort indices of folded threads were not kept"),
-                                           (unsigned long long) budget_mib (self),
-                                           (unsigned long long) self->dropped_meta));
-}
-
-GStrv
-tsl_trace_dup_warnings (TslTrace *self)
-{
-  g_auto(GStrv) read = NULL;
-  GPtrArray *out = g_ptr_array_new ();
-
-  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
-
-  read = tsl_warnings_dup (self->warnings);
-  for (guint i = 0; read[i] != NULL; i++)
-    g_ptr_array_add (out, g_steal_pointer (&read[i]));
-  add_budget_warnings (self, out);
-  g_ptr_array_add (out, NULL);
-  return (GStrv) g_ptr_array_free (out, FALSE);
-}
-
-GStrv
-tsl_trace_dup_warnings_counted (TslTrace *self,
-                                GArray   *counts)
-{
-  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
-
-  return tsl_warnings_dup_counted (self->warnings, counts);
 }
