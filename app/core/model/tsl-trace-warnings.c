@@ -17,6 +17,18 @@ static const char *const fold_nouns[] = {
   [TSL_TRACK_ASYNC] = N_("the async spans"),
 };
 
+static void
+add_warning_valist (TslTrace       *self,
+                    TslWarningKind  kind,
+                    const char     *format,
+                    va_list         args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  self->changes++;
+  tsl_warnings_add_counted (self->warnings, message, 1, kind);
+}
+
 void
 tsl_trace_add_warning (TslTrace   *self,
                        const char *format,
@@ -25,11 +37,10 @@ tsl_trace_add_warning (TslTrace   *self,
   va_list args;
 
   g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
   g_return_if_fail (format != NULL);
 
   va_start (args, format);
-  tsl_warnings_take (self->warnings, g_strdup_vprintf (format, args));
+  add_warning_valist (self, TSL_WARNING_COUNTED, format, args);
   va_end (args);
 }
 
@@ -41,11 +52,10 @@ tsl_trace_add_warning_once (TslTrace   *self,
   va_list args;
 
   g_return_if_fail (TSL_IS_TRACE (self));
-  self->changes++;
   g_return_if_fail (format != NULL);
 
   va_start (args, format);
-  tsl_warnings_take_once (self->warnings, g_strdup_vprintf (format, args));
+  add_warning_valist (self, TSL_WARNING_ONCE, format, args);
   va_end (args);
 }
 
