@@ -405,6 +405,18 @@ tsl_speedscope_read_shared (TslSpeedscope      *self,
 
 #define MAX_HEAD (1024 * 1024)
 
+/* TSL_SPEEDSCOPE_HOLD_SAMPLED=1 holds sampled profiles whole, as before
+ * they streamed: for tests that compare the two. */
+static gboolean
+hold_sampled (void)
+{
+  static int hold = -1;
+
+  if (hold < 0)
+    hold = g_strcmp0 (g_getenv ("TSL_SPEEDSCOPE_HOLD_SAMPLED"), "1") == 0;
+  return hold;
+}
+
 HeadResult
 tsl_speedscope_scan_head (TslSpeedscope  *self,
                           const char     *p,
@@ -437,6 +449,12 @@ tsl_speedscope_scan_head (TslSpeedscope  *self,
             {
               *at = item;
               return HEAD_STREAM;
+            }
+          if (TSL_JSON_KEY_IS (&key, "samples") && g_strcmp0 (h->type, "sampled") == 0 &&
+              h->name != NULL && h->unit != NULL && h->has_start && !hold_sampled ())
+            {
+              *at = item;
+              return HEAD_SAMPLES;
             }
           return HEAD_HOLD;
         }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <math.h>
+#include <stdio.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
@@ -30,6 +31,9 @@ typedef enum {
   ST_HELD,      /* collecting a whole profile */
   ST_EVENTS,    /* in a streamed profile's "events" */
   ST_TAIL,      /* in a streamed profile, after its "events" */
+  ST_SAMPLES,   /* in a streamed sampled profile's "samples" */
+  ST_STAIL,     /* in a streamed sampled profile, after its "samples" */
+  ST_WEIGHTS,   /* in its "weights" */
   ST_SKIP,      /* passing over a value, then back to `after_skip` */
   ST_AFTER,     /* after the top-level value */
   ST_HOLD,      /* the frames come after the profiles: all held in doc */
@@ -47,6 +51,7 @@ typedef struct {
   char   *unit;
   double  start;
   double  end;    /* NAN when absent */
+  gboolean has_start;
 } Header;
 
 /* The profile being streamed. */
@@ -86,6 +91,23 @@ typedef struct {
   guint64           held_line;       /* and the position of its first byte */
   guint64           held_column;
   Current           cur;
+
+  /* A sampled profile streamed (ST_SAMPLES, ST_STAIL, ST_WEIGHTS; cur holds
+   * its track, name, factor and start): its samples' text is spooled until
+   * their weights come, in memory up to a few MiB and then in a temporary
+   * file (tsl-speedscope-sampled.c). */
+  GByteArray       *spool;           /* records (guint32 length, the text) after those in the file */
+  FILE             *spool_file;      /* the records before, in blocks; NULL: none */
+  GByteArray       *back;            /* reading back: a block of the file */
+  gsize             back_at;         /* the next record in `back` (or, past the file, in `spool`) */
+  guint64           file_bytes;      /* of whole blocks written to the file */
+  guint64           file_read;       /* of them read back */
+  gboolean          spooling;        /* blocks go to the file (FALSE: it failed) */
+  gboolean          reading_back;
+  guint64           n_pending;       /* samples spooled, not yet offered */
+  guint64           n_samples;       /* of the profile */
+  double            sampled_t;       /* Σ weights so far */
+  gint64            sampled_start_ns;
 
   /* A regular file's events scanned on every core (NULL: one thread). */
   TslScanDriver    *driver;
@@ -139,10 +161,13 @@ tsl_speedscope_parse_event (const TslJsonValue *event,
 /* The profile at p ('{'): its fields up to its first array, read again
  * from its start until they are all in one buffer (nothing is consumed
  * until then). MORE: more input needed; WHOLE: the whole profile is in the
- * buffer, *at past it; STREAM: its events can be streamed from *at; HOLD:
- * it must be held whole (its fields may follow its arrays, it is sampled,
+ * buffer, *at past it; STREAM: its events can be streamed from *at; SAMPLES:
+ * its samples can be streamed from *at (its type, name, unit and start came
+ * first, its weights come after); HOLD:
+ * it must be held whole (its fields may follow its arrays, it is sampled
+ * with its weights first,
  * or its fields exceed MAX_HEAD). */
-typedef enum { HEAD_MORE, HEAD_WHOLE, HEAD_STREAM, HEAD_HOLD, HEAD_ERROR } HeadResult;
+typedef enum { HEAD_MORE, HEAD_WHOLE, HEAD_STREAM, HEAD_SAMPLES, HEAD_HOLD, HEAD_ERROR } HeadResult;
 
 /* tsl-speedscope-document.c */
 
@@ -239,5 +264,36 @@ TslCheckpoint tsl_speedscope_checkpoint (gpointer      state,
 gboolean tsl_speedscope_restore (gpointer      state,
                                  const guint8 *saved,
                                  gsize         len);
+
+/* tsl-speedscope-profile.c, for the streamed sampled profile */
+
+guint tsl_speedscope_start_profile (TslSpeedscope *self,
+                                    guint          index,
+                                    Header        *h,
+                                    double        *factor);
+void tsl_speedscope_emit_sample (TslSpeedscope      *self,
+                                 guint               track,
+                                 const TslJsonValue *sample,
+                                 double              w,
+                                 double              factor,
+                                 gint64              start_ns,
+                                 double             *t);
+void tsl_speedscope_end_sampled (TslSpeedscope *self,
+                                 guint64        n,
+                                 double         t,
+                                 double         factor,
+                                 gint64         start_ns);
+
+/* tsl-speedscope-sampled.c */
+
+void tsl_speedscope_begin_sampled (TslSpeedscope *self,
+                                   Header        *h);
+void tsl_speedscope_push_sample (TslSpeedscope      *self,
+                                 const TslJsonValue *sample);
+void tsl_speedscope_push_weight (TslSpeedscope      *self,
+                                 const TslJsonValue *weight);
+/* The profile's end (or the input's): the samples without a weight weigh 1. */
+void tsl_speedscope_end_sampled_stream (TslSpeedscope *self);
+void tsl_speedscope_sampled_clear (TslSpeedscope *self);
 
 G_END_DECLS

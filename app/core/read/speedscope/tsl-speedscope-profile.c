@@ -261,6 +261,59 @@ read_evented (TslSpeedscope      *self,
   end_evented (self, track, profile, end_ns, bad);
   return n;
 }
+/* One sample of a sampled profile, weighing w: it covers [start + *t,
+ * + w); *t moves past it. */
+void
+tsl_speedscope_emit_sample (TslSpeedscope      *self,
+                            guint               track,
+                            const TslJsonValue *sample,
+                            double              w,
+                            double              factor,
+                            gint64              start_ns,
+                            double             *t)
+{
+  TslJsonIter fiter;
+  TslJsonValue frame;
+  TslJsonError jerr;
+  gint64 at_ns;
+
+  if (to_ns (*t, factor, &at_ns) && start_ns <= G_MAXINT64 / 2)
+    {
+      at_ns += start_ns;
+      if (tsl_trace_offer (self->trace, track, at_ns, w * factor) &&
+          sample->type == TSL_JSON_ARRAY)
+        {
+          g_string_truncate (self->label, 0);
+          tsl_json_iter_init (&fiter, sample->p, sample->p + sample->len);
+          while (tsl_json_iter_next_element (&fiter, &frame, &jerr) == TSL_JSON_OK)
+            {
+              gint64 index = -1;
+
+              tsl_json_value_get_int64 (&frame, &index);
+              if (self->label->len > 0)
+                g_string_append_c (self->label, ';');
+              tsl_frames_append (self->label, frame_name (self, index), -1);
+            }
+          tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
+        }
+    }
+  *t += w;
+}
+
+/* The end of a sampled profile of n samples that weighed t in all. */
+void
+tsl_speedscope_end_sampled (TslSpeedscope *self,
+                            guint64        n,
+                            double         t,
+                            double         factor,
+                            gint64         start_ns)
+{
+  gint64 end_ns;
+
+  if (n > 0 && to_ns (t, factor, &end_ns) && start_ns <= G_MAXINT64 / 2)
+    tsl_trace_note_time (self->trace, start_ns + end_ns);
+}
+
 static guint64
 read_sampled (TslSpeedscope      *self,
               guint               track,
@@ -269,8 +322,8 @@ read_sampled (TslSpeedscope      *self,
               double              factor,
               gint64              start_ns)
 {
-  TslJsonIter siter, witer, fiter;
-  TslJsonValue sample, weight, frame;
+  TslJsonIter siter, witer;
+  TslJsonValue sample, weight;
   TslJsonError jerr;
   gboolean have_weights = weights->type == TSL_JSON_ARRAY;
   double t = 0;
@@ -285,41 +338,13 @@ read_sampled (TslSpeedscope      *self,
   while (tsl_json_iter_next_element (&siter, &sample, &jerr) == TSL_JSON_OK)
     {
       double w = 1;
-      gint64 at_ns;
 
       n++;
       if (have_weights && tsl_json_iter_next_element (&witer, &weight, &jerr) == TSL_JSON_OK)
         tsl_json_value_get_double (&weight, &w);
-      /* A sample covers [start + weights so far, + its weight). */
-      if (to_ns (t, factor, &at_ns) && start_ns <= G_MAXINT64 / 2)
-        {
-          at_ns += start_ns;
-          if (tsl_trace_offer (self->trace, track, at_ns, w * factor) &&
-              sample.type == TSL_JSON_ARRAY)
-            {
-              g_string_truncate (self->label, 0);
-              tsl_json_iter_init (&fiter, sample.p, sample.p + sample.len);
-              while (tsl_json_iter_next_element (&fiter, &frame, &jerr) == TSL_JSON_OK)
-                {
-                  gint64 index = -1;
-
-                  tsl_json_value_get_int64 (&frame, &index);
-                  if (self->label->len > 0)
-                    g_string_append_c (self->label, ';');
-                  tsl_frames_append (self->label, frame_name (self, index), -1);
-                }
-              tsl_trace_set_label_joined (self->trace, track, self->label->str, self->label->len);
-            }
-        }
-      t += w;
+      tsl_speedscope_emit_sample (self, track, &sample, w, factor, start_ns, &t);
     }
-  if (n > 0)
-    {
-      gint64 end_ns;
-
-      if (to_ns (t, factor, &end_ns) && start_ns <= G_MAXINT64 / 2)
-        tsl_trace_note_time (self->trace, start_ns + end_ns);
-    }
+  tsl_speedscope_end_sampled (self, n, t, factor, start_ns);
   return n;
 }
 
@@ -330,6 +355,7 @@ tsl_speedscope_header_clear (Header *h)
   g_clear_pointer (&h->name, g_free);
   g_clear_pointer (&h->unit, g_free);
   h->start = 0;
+  h->has_start = FALSE;
   h->end = NAN;
 }
 
@@ -357,6 +383,7 @@ tsl_speedscope_header_member (TslSpeedscope      *self,
   if (TSL_JSON_KEY_IS (key, "startValue"))
     {
       tsl_json_value_get_double (value, &h->start);
+      h->has_start = TRUE;
       return TRUE;
     }
   if (TSL_JSON_KEY_IS (key, "endValue"))
@@ -368,8 +395,8 @@ tsl_speedscope_header_member (TslSpeedscope      *self,
 }
 
 /* Names the profile's track and notes its bounds; returns the track. */
-static guint
-start_profile (TslSpeedscope *self,
+guint
+tsl_speedscope_start_profile (TslSpeedscope *self,
                guint          index,
                Header        *h,
                double        *factor)
@@ -458,7 +485,7 @@ tsl_speedscope_read_profile (TslSpeedscope      *self,
     h.type = g_strdup ("sampled");
   else if (h.type == NULL && events.type == TSL_JSON_ARRAY)
     h.type = g_strdup ("evented");
-  track = start_profile (self, index, &h, &factor);
+  track = tsl_speedscope_start_profile (self, index, &h, &factor);
   if (!to_ns (h.start, factor, &start_ns))
     start_ns = 0;
 
@@ -492,7 +519,7 @@ tsl_speedscope_begin_stream (TslSpeedscope *self,
 
   g_free (c->name);
   c->index = self->n_profiles++;
-  c->track = start_profile (self, c->index, h, &c->factor);
+  c->track = tsl_speedscope_start_profile (self, c->index, h, &c->factor);
   c->name = g_steal_pointer (&h->name);
   c->start = h->start;
   c->end = h->end;

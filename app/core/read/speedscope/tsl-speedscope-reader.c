@@ -8,8 +8,10 @@
  * puts it): an evented profile whose type, name and unit come before its
  * events streams them one by one, and a chunk index may start a later read
  * between two of them (the open frames, the profile's fields and its track
- * saved). Other profiles (sampled ones: their samples and weights are two
- * arrays read together) are held whole and read at their end. When the
+ * saved). A sampled profile whose type, name, unit and start come before
+ * its samples streams too: its samples are spooled until their weights
+ * come (tsl-speedscope-sampled.c). Other profiles (fields after their
+ * arrays, weights before samples) are held whole and read at their end. When the
  * profiles come before the frame table, the whole document is held until
  * the end of the input, then read, and the file gets no index. A document
  * cut short is read up to its last whole value, with a warning.
@@ -79,6 +81,7 @@ speedscope_destroy (gpointer state)
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
   g_byte_array_unref (self->held);
+  tsl_speedscope_sampled_clear (self);
   /* Logs in the reader's log domain, as the other readers (test-parallel.py). */
   tsl_scan_driver_free (self->driver);
   g_free (self->cur.name);
@@ -224,6 +227,15 @@ stream (TslSpeedscope *self,
                 self->stage = ST_PROFILES;
                 break;
               }
+            if (r == HEAD_SAMPLES)
+              {
+                tsl_speedscope_begin_sampled (self, &h);
+                tsl_speedscope_header_clear (&h);
+                p = item;
+                self->stage = ST_SAMPLES;
+                self->first = TRUE;
+                break;
+              }
             if (r == HEAD_STREAM)
               {
                 tsl_speedscope_begin_stream (self, &h);
@@ -278,6 +290,71 @@ stream (TslSpeedscope *self,
                 self->first = FALSE;
               }
           }
+          break;
+
+        case ST_SAMPLES:
+        case ST_WEIGHTS:
+          {
+            TslJsonIter iter;
+
+            tsl_json_iter_init (&iter, p, end);
+            iter.first = self->first;
+            while ((status = tsl_json_iter_next_element (&iter, &value, &jerr)) == TSL_JSON_OK)
+              {
+                if (self->stage == ST_SAMPLES)
+                  tsl_speedscope_push_sample (self, &value);
+                else
+                  tsl_speedscope_push_weight (self, &value);
+                self->first = FALSE;
+                p = iter.p;
+              }
+            if (status == TSL_JSON_DONE)
+              {
+                p = iter.p;
+                self->stage = ST_STAIL;
+                self->first = FALSE;
+              }
+          }
+          break;
+
+        case ST_STAIL:
+          status = tsl_speedscope_next_item (p, end, self->first, '{', '}', &key, &item, &jerr);
+          if (status == TSL_JSON_DONE)
+            {
+              p = item;
+              tsl_speedscope_end_sampled_stream (self);
+              self->stage = ST_PROFILES;
+              self->first = FALSE;
+              break;
+            }
+          if (status != TSL_JSON_OK)
+            break;
+          if (TSL_JSON_KEY_IS (&key, "weights") && *item == '[' && !self->reading_back)
+            {
+              p = item;
+              self->stage = ST_WEIGHTS;
+              self->first = TRUE;
+            }
+          else if (TSL_JSON_KEY_IS (&key, "endValue"))
+            {
+              Header h = { NULL, NULL, NULL, self->cur.start, self->cur.end, TRUE };
+
+              status = tsl_json_scan_value (item, end, &value, &after, &jerr);
+              if (status != TSL_JSON_OK)
+                break;
+              tsl_speedscope_header_member (self, &h, &key, &value);
+              if (!isnan (h.end))
+                tsl_trace_note_time (self->trace, tsl_speedscope_end_ns_of (self->cur.start, h.end,
+                                                                            self->cur.factor));
+              self->cur.end = h.end;
+              p = after;
+            }
+          else
+            {
+              /* Other fields come too late to change the samples read. */
+              p = item;
+              tsl_speedscope_begin_value (self, ST_SKIP, ST_STAIL);
+            }
           break;
 
         case ST_TAIL:
@@ -364,6 +441,34 @@ end_cut_event (TslSpeedscope *self,
   tsl_speedscope_process_event (self, self->cur.track, self->cur.name, &event, self->cur.factor, &self->cur.bad);
 }
 
+/* A sample the end of the input cut: up to its last whole frame, as in a
+ * held profile cut there. */
+static void
+end_cut_sample (TslSpeedscope *self,
+                const char    *p,
+                const char    *end)
+{
+  g_autoptr(GByteArray) closers = g_byte_array_new ();
+  g_autoptr(GByteArray) part = g_byte_array_new ();
+  TslJsonValue sample;
+  TslJsonError jerr;
+  const char *after;
+  gsize cut;
+
+  p = tsl_json_skip_ws (p, end);
+  if (p < end && *p == (self->first ? '[' : ','))
+    p = tsl_json_skip_ws (p + 1, end);
+  if (p >= end || *p != '[' || !tsl_speedscope_find_truncation (p, end - p, &cut, closers))
+    return;
+  g_byte_array_append (part, (const guint8 *) p, cut);
+  g_byte_array_append (part, closers->data, closers->len);
+  g_byte_array_append (part, (const guint8 *) " ", 1);
+  if (tsl_json_scan_value ((const char *) part->data, (const char *) part->data + part->len,
+                           &sample, &after, &jerr) != TSL_JSON_OK)
+    return;
+  tsl_speedscope_push_sample (self, &sample);
+}
+
 /* At the end of the input inside the document: what was read stays, the
  * value cut short is read up to its last whole part. */
 static gboolean
@@ -419,6 +524,13 @@ end_truncated (TslSpeedscope *self,
       if (self->stage == ST_EVENTS)
         end_cut_event (self, (const char *) buf + consumed, (const char *) buf + len);
       tsl_speedscope_end_stream (self);
+    }
+  else if (self->stage == ST_SAMPLES || self->stage == ST_WEIGHTS || self->stage == ST_STAIL ||
+           (self->stage == ST_SKIP && self->after_skip == ST_STAIL))
+    {
+      if (self->stage == ST_SAMPLES)
+        end_cut_sample (self, (const char *) buf + consumed, (const char *) buf + len);
+      tsl_speedscope_end_sampled_stream (self);
     }
   if (ok && !self->saw_profiles)
     tsl_trace_add_warning (self->trace, _("no \"profiles\" array in the speedscope file"));
