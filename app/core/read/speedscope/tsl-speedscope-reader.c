@@ -410,63 +410,62 @@ stream (TslSpeedscope *self,
     }
 }
 
-/* An event the end of the input cut: read up to its last whole member, as
- * a whole document cut there would be (a member cut off makes it a
- * malformed event). */
+/* The element of the current array the end of the input cut (at p, after
+ * a '[' or ','), read up to its last whole member as a whole document cut
+ * there would be, into `part`; FALSE if there is none (or it does not open
+ * with `open`, or '[' when open is 0). */
+static gboolean
+close_cut_element (TslSpeedscope *self,
+                   const char    *p,
+                   const char    *end,
+                   char           open,
+                   GByteArray    *part,
+                   TslJsonValue  *value)
+{
+  g_autoptr(GByteArray) closers = g_byte_array_new ();
+  TslJsonError jerr;
+  const char *after;
+  gsize cut;
+
+  p = tsl_json_skip_ws (p, end);
+  if (p < end && *p == (self->first ? '[' : ','))
+    p = tsl_json_skip_ws (p + 1, end);
+  if (p >= end || (*p != '[' && *p != open) || !tsl_speedscope_find_truncation (p, end - p, &cut, closers))
+    return FALSE;
+  g_byte_array_append (part, (const guint8 *) p, cut);
+  g_byte_array_append (part, closers->data, closers->len);
+  g_byte_array_append (part, (const guint8 *) " ", 1);
+  return tsl_json_scan_value ((const char *) part->data, (const char *) part->data + part->len,
+                              value, &after, &jerr) == TSL_JSON_OK;
+}
+
+/* An event cut short (a member cut off makes it a malformed event). */
 static void
 end_cut_event (TslSpeedscope *self,
                const char    *p,
                const char    *end)
 {
-  g_autoptr(GByteArray) closers = g_byte_array_new ();
   g_autoptr(GByteArray) part = g_byte_array_new ();
   TslJsonValue event;
-  TslJsonError jerr;
-  const char *after;
-  gsize cut;
 
-  p = tsl_json_skip_ws (p, end);
-  if (p < end && *p == (self->first ? '[' : ','))
-    p = tsl_json_skip_ws (p + 1, end);
-  if (p >= end || (*p != '{' && *p != '[') ||
-      !tsl_speedscope_find_truncation (p, end - p, &cut, closers))
-    return;
-  g_byte_array_append (part, (const guint8 *) p, cut);
-  g_byte_array_append (part, closers->data, closers->len);
-  g_byte_array_append (part, (const guint8 *) " ", 1);
-  if (tsl_json_scan_value ((const char *) part->data, (const char *) part->data + part->len,
-                           &event, &after, &jerr) != TSL_JSON_OK)
+  if (!close_cut_element (self, p, end, '{', part, &event))
     return;
   self->n_events++;
   tsl_speedscope_process_event (self, self->cur.track, self->cur.name, &event, self->cur.factor, &self->cur.bad);
 }
 
-/* A sample the end of the input cut: up to its last whole frame, as in a
- * held profile cut there. */
+/* A sample cut short: its stack up to its last whole frame, as in a held
+ * profile cut there. */
 static void
 end_cut_sample (TslSpeedscope *self,
                 const char    *p,
                 const char    *end)
 {
-  g_autoptr(GByteArray) closers = g_byte_array_new ();
   g_autoptr(GByteArray) part = g_byte_array_new ();
   TslJsonValue sample;
-  TslJsonError jerr;
-  const char *after;
-  gsize cut;
 
-  p = tsl_json_skip_ws (p, end);
-  if (p < end && *p == (self->first ? '[' : ','))
-    p = tsl_json_skip_ws (p + 1, end);
-  if (p >= end || *p != '[' || !tsl_speedscope_find_truncation (p, end - p, &cut, closers))
-    return;
-  g_byte_array_append (part, (const guint8 *) p, cut);
-  g_byte_array_append (part, closers->data, closers->len);
-  g_byte_array_append (part, (const guint8 *) " ", 1);
-  if (tsl_json_scan_value ((const char *) part->data, (const char *) part->data + part->len,
-                           &sample, &after, &jerr) != TSL_JSON_OK)
-    return;
-  tsl_speedscope_push_sample (self, &sample);
+  if (close_cut_element (self, p, end, 0, part, &sample))
+    tsl_speedscope_push_sample (self, &sample);
 }
 
 /* At the end of the input inside the document: what was read stays, the
