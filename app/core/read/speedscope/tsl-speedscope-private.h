@@ -267,6 +267,8 @@ gboolean tsl_speedscope_restore (gpointer      state,
 
 /* tsl-speedscope-profile.c, for the streamed sampled profile */
 
+void tsl_speedscope_begin_current (TslSpeedscope *self,
+                                   Header        *h);
 guint tsl_speedscope_start_profile (TslSpeedscope *self,
                                     guint          index,
                                     Header        *h,

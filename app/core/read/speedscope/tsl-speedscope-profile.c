@@ -510,10 +510,11 @@ tsl_speedscope_flush_events (TslSpeedscope *self)
   self->n_events = 0;
 }
 
-/* The profile's events are streamed from here. */
+/* The next profile, streamed from here (its events or its samples): its
+ * track and fields become the current ones. */
 void
-tsl_speedscope_begin_stream (TslSpeedscope *self,
-                             Header        *h)
+tsl_speedscope_begin_current (TslSpeedscope *self,
+                              Header        *h)
 {
   Current *c = &self->cur;
 
@@ -524,8 +525,16 @@ tsl_speedscope_begin_stream (TslSpeedscope *self,
   c->start = h->start;
   c->end = h->end;
   c->bad = 0;
-  g_array_set_size (self->stack, 0);
   self->streamed = TRUE;
+}
+
+/* The profile's events are streamed from here. */
+void
+tsl_speedscope_begin_stream (TslSpeedscope *self,
+                             Header        *h)
+{
+  tsl_speedscope_begin_current (self, h);
+  g_array_set_size (self->stack, 0);
 }
 
 void

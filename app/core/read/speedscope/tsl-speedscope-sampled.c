@@ -49,20 +49,13 @@ tsl_speedscope_begin_sampled (TslSpeedscope *self,
   Current *c = &self->cur;
 
   tsl_speedscope_sampled_clear (self);
-  g_free (c->name);
-  c->index = self->n_profiles++;
-  c->track = tsl_speedscope_start_profile (self, c->index, h, &c->factor);
-  c->name = g_steal_pointer (&h->name);
-  c->start = h->start;
-  c->end = h->end;
-  c->bad = 0;
+  tsl_speedscope_begin_current (self, h);
   /* Weighted samples of whole stacks, not spans: per-range figures count them. */
   tsl_trace_track_set_sampled (self->trace, c->track, TRUE);
   /* As a held profile's: its start, or 0. */
   self->sampled_start_ns = tsl_speedscope_end_ns_of (h->start, NAN, c->factor);
   self->spool = g_byte_array_new ();
   self->spooling = TRUE;
-  self->streamed = TRUE;
 }
 
 /* The records in memory go to the end of the temporary file (made the
