@@ -119,7 +119,8 @@ fill_back (TslSpeedscope *self,
     {
       gsize kept = self->back->len - self->back_at, got;
 
-      memmove (self->back->data, self->back->data + self->back_at, kept);
+      if (kept > 0 && self->back_at > 0)
+        memmove (self->back->data, self->back->data + self->back_at, kept);
       self->back_at = 0;
       gsize want = (gsize) MIN ((guint64) MAX (need, SPOOL_MEMORY), self->file_bytes - self->file_read);
 
