@@ -109,6 +109,20 @@ def main():
     for p in inputs:
         both_ways(os.path.basename(p), p)
 
+    # A type that comes after the samples (austin writes it last) is taken
+    # as sampled; one that says otherwise is too late to change that, and says so.
+    late = os.path.join(tmp, 'late-type.json')
+    with open(late, 'w') as f:
+        f.write('{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":['
+                '{"name":"p","unit":"milliseconds","startValue":0,"samples":[[0],[0,1]],"weights":[1,2],'
+                '"type":"sampled"},'
+                '{"name":"q","unit":"milliseconds","startValue":0,"samples":[[1]],"weights":[3],'
+                '"type":"evented"}]}')
+    code, out, err = run(['info', late])
+    check('type after the samples: read, the contradicting one named in a warning',
+          code == 0 and b'"q": its type "evented" comes after its samples; read as sampled' in out
+          and b'"p": its type' not in out, (out + err)[-400:])
+
     # Cut anywhere: inside a sample, between samples, inside the weights.
     rng = random.Random(7)
     cut_path = os.path.join(tmp, 'cut.json')

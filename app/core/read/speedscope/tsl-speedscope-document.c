@@ -450,7 +450,9 @@ tsl_speedscope_scan_head (TslSpeedscope  *self,
               *at = item;
               return HEAD_STREAM;
             }
-          if (TSL_JSON_KEY_IS (&key, "samples") && g_strcmp0 (h->type, "sampled") == 0 &&
+          /* A type still unknown is sampled, as for a held profile (austin
+           * writes "type" last). */
+          if (TSL_JSON_KEY_IS (&key, "samples") && (h->type == NULL || g_strcmp0 (h->type, "sampled") == 0) &&
               h->name != NULL && h->unit != NULL && h->has_start && !hold_sampled ())
             {
               *at = item;

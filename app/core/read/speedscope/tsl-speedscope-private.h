@@ -162,8 +162,8 @@ tsl_speedscope_parse_event (const TslJsonValue *event,
  * from its start until they are all in one buffer (nothing is consumed
  * until then). MORE: more input needed; WHOLE: the whole profile is in the
  * buffer, *at past it; STREAM: its events can be streamed from *at; SAMPLES:
- * its samples can be streamed from *at (its type, name, unit and start came
- * first, its weights come after); HOLD:
+ * its samples can be streamed from *at (its name, unit and start came
+ * first, and its type if any yet; its weights come after); HOLD:
  * it must be held whole (its fields may follow its arrays, it is sampled
  * with its weights first,
  * or its fields exceed MAX_HEAD). */

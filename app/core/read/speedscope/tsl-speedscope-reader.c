@@ -8,8 +8,8 @@
  * puts it): an evented profile whose type, name and unit come before its
  * events streams them one by one, and a chunk index may start a later read
  * between two of them (the open frames, the profile's fields and its track
- * saved). A sampled profile whose type, name, unit and start come before
- * its samples streams too: its samples are spooled until their weights
+ * saved). A sampled profile whose name, unit and start (and type, if
+ * any yet) come before its samples streams too: its samples are spooled until their weights
  * come (tsl-speedscope-sampled.c). Other profiles (fields after their
  * arrays, weights before samples) are held whole and read at their end. When the
  * profiles come before the frame table, the whole document is held until
@@ -334,6 +334,22 @@ stream (TslSpeedscope *self,
               p = item;
               self->stage = ST_WEIGHTS;
               self->first = TRUE;
+            }
+          else if (TSL_JSON_KEY_IS (&key, "type"))
+            {
+              Header h = { NULL, NULL, NULL, 0, NAN, FALSE };
+
+              status = tsl_json_scan_value (item, end, &value, &after, &jerr);
+              if (status != TSL_JSON_OK)
+                break;
+              tsl_speedscope_header_member (self, &h, &key, &value);
+              /* Too late to read it as another type: said, not hidden. */
+              if (g_strcmp0 (h.type, "sampled") != 0)
+                tsl_trace_add_warning (self->trace, _("profile \"%s\": its type \"%s\" comes after its "
+                                                      "samples; read as sampled"),
+                                       self->cur.name, h.type != NULL ? h.type : "");
+              tsl_speedscope_header_clear (&h);
+              p = after;
             }
           else if (TSL_JSON_KEY_IS (&key, "endValue"))
             {

@@ -10,7 +10,8 @@
  * temporary file, and read back one sample per weight: memory stays flat,
  * and each sample is offered as tsl_speedscope_emit_sample() offers those
  * of a held profile (the same samples, labels and times). Only a profile
- * whose type, name, unit and start come before its samples streams
+ * whose name, unit and start (and type, if any yet) come before its
+ * samples streams
  * (tsl_speedscope_scan_head()); a temporary file that cannot be made or
  * written leaves the rest of the spool in memory, as a held profile was.
  */
