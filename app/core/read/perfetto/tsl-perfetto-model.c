@@ -1822,26 +1822,21 @@ kind_name (guint32 kind)
   return NULL;
 }
 
-static void
-warn_count (TslPerfettoModel *self,
-            guint64           n,
-            const char       *what)
-{
-  tsl_trace_add_tally (self->trace, n, what);
-}
-
 /* The counts so far become the trace's tallies, and counting starts again. */
 static void
 report_counts (TslPerfettoModel *self,
                guint64           unclosed)
 {
+  TslTrace *trace = self->trace;
+  const PerfettoCounts *c = &self->counts;
+
   /* Service bookkeeping (config, stats, markers) holds nothing to show. */
   for (guint kind = 0; kind <= MAX_KIND; kind++)
     {
       const char *name = kind_name (kind);
       g_autofree char *what = NULL;
 
-      if (self->counts.kinds[kind] == 0 || kind == 33 || kind == 35 || kind == 36 || kind == 89 ||
+      if (c->kinds[kind] == 0 || kind == 33 || kind == 35 || kind == 36 || kind == 89 ||
           kind == 69 || kind == 45)
         continue;
       if (name != NULL)
@@ -1850,34 +1845,34 @@ report_counts (TslPerfettoModel *self,
         what = g_strdup_printf ("packets of kinds numbered %u or more not shown", MAX_KIND);
       else
         what = g_strdup_printf ("packets of kind %u (TracePacket field %u) not shown", kind, kind);
-      warn_count (self, self->counts.kinds[kind], what);
+      tsl_trace_add_tally (trace, c->kinds[kind], what);
     }
 
-  warn_count (self, unclosed, "slices had no end and were closed at the end of the trace");
-  warn_count (self, self->counts.n_unmatched_end, "slice ends without a begin on their track were ignored");
-  warn_count (self, self->counts.n_deep, "slices nested deeper than 512 levels were shown flat");
-  warn_count (self, self->counts.n_needs_state,
-              "packets needing incremental state that their sequence had not set up "
-              "(or lost to dropped packets) were skipped");
-  warn_count (self, self->counts.n_data_loss, "times a sequence reported dropped packets");
-  warn_count (self, self->counts.n_undefined_iid,
-              "events referred to an interned name or stack never defined on their sequence "
-              "(shown as \"(unnamed)\")");
-  warn_count (self, self->counts.n_bad_clock,
-              "packets were skipped: their clock was not related to the trace clock by any "
-              "ClockSnapshot before them");
-  warn_count (self, self->counts.n_bad_time, "packets were skipped: timestamp out of range");
-  warn_count (self, self->counts.n_late_descriptor,
-              "tracks had events before their TrackDescriptor (or none) and are named by uuid");
-  warn_count (self, self->counts.n_no_thread,
-              "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
-  warn_count (self, self->counts.n_thread_time,
-              "thread CPU time and instruction count values (taken at slice begins and ends) "
-              "not shown");
-  warn_count (self, self->counts.n_bad_counter_track, "counter values on tracks that are not counters were ignored");
-  warn_count (self, self->counts.n_bad_compressed,
-              "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
-  warn_count (self, self->counts.n_bad_inner, "malformed packets inside compressed bundles were skipped");
+  tsl_trace_add_tally (trace, unclosed, "slices had no end and were closed at the end of the trace");
+  tsl_trace_add_tally (trace, c->n_unmatched_end, "slice ends without a begin on their track were ignored");
+  tsl_trace_add_tally (trace, c->n_deep, "slices nested deeper than 512 levels were shown flat");
+  tsl_trace_add_tally (trace, c->n_needs_state,
+                       "packets needing incremental state that their sequence had not set up "
+                       "(or lost to dropped packets) were skipped");
+  tsl_trace_add_tally (trace, c->n_data_loss, "times a sequence reported dropped packets");
+  tsl_trace_add_tally (trace, c->n_undefined_iid,
+                       "events referred to an interned name or stack never defined on their sequence "
+                       "(shown as \"(unnamed)\")");
+  tsl_trace_add_tally (trace, c->n_bad_clock,
+                       "packets were skipped: their clock was not related to the trace clock by any "
+                       "ClockSnapshot before them");
+  tsl_trace_add_tally (trace, c->n_bad_time, "packets were skipped: timestamp out of range");
+  tsl_trace_add_tally (trace, c->n_late_descriptor,
+                       "tracks had events before their TrackDescriptor (or none) and are named by uuid");
+  tsl_trace_add_tally (trace, c->n_no_thread,
+                       "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
+  tsl_trace_add_tally (trace, c->n_thread_time,
+                       "thread CPU time and instruction count values (taken at slice begins and ends) "
+                       "not shown");
+  tsl_trace_add_tally (trace, c->n_bad_counter_track, "counter values on tracks that are not counters were ignored");
+  tsl_trace_add_tally (trace, c->n_bad_compressed,
+                       "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
+  tsl_trace_add_tally (trace, c->n_bad_inner, "malformed packets inside compressed bundles were skipped");
   memset (&self->counts, 0, sizeof self->counts);
 }
 

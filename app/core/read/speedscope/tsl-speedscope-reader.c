@@ -89,6 +89,22 @@ speedscope_destroy (gpointer state)
 }
 
 /* Reads what `len` bytes hold; returns how many were used. */
+/* A streamed profile's startValue or endValue after its arrays: the
+ * current bounds, and the trace's span to its end. */
+static void
+tail_member (TslSpeedscope      *self,
+             const TslJsonValue *key,
+             const TslJsonValue *value)
+{
+  Header h = { NULL, NULL, NULL, self->cur.start, self->cur.end, TRUE };
+
+  tsl_speedscope_header_member (self, &h, key, value);
+  if (TSL_JSON_KEY_IS (key, "endValue") && !isnan (h.end))
+    tsl_trace_note_time (self->trace, tsl_speedscope_end_ns_of (h.start, h.end, self->cur.factor));
+  self->cur.start = h.start;
+  self->cur.end = h.end;
+}
+
 static gssize
 stream (TslSpeedscope *self,
         const guint8  *buf,
@@ -353,16 +369,10 @@ stream (TslSpeedscope *self,
             }
           else if (TSL_JSON_KEY_IS (&key, "endValue"))
             {
-              Header h = { NULL, NULL, NULL, self->cur.start, self->cur.end, TRUE };
-
               status = tsl_json_scan_value (item, end, &value, &after, &jerr);
               if (status != TSL_JSON_OK)
                 break;
-              tsl_speedscope_header_member (self, &h, &key, &value);
-              if (!isnan (h.end))
-                tsl_trace_note_time (self->trace, tsl_speedscope_end_ns_of (self->cur.start, h.end,
-                                                                            self->cur.factor));
-              self->cur.end = h.end;
+              tail_member (self, &key, &value);
               p = after;
             }
           else
@@ -387,16 +397,10 @@ stream (TslSpeedscope *self,
             break;
           if (TSL_JSON_KEY_IS (&key, "startValue") || TSL_JSON_KEY_IS (&key, "endValue"))
             {
-              Header h = { NULL, NULL, NULL, self->cur.start, self->cur.end };
-
               status = tsl_json_scan_value (item, end, &value, &after, &jerr);
               if (status != TSL_JSON_OK)
                 break;
-              tsl_speedscope_header_member (self, &h, &key, &value);
-              if (TSL_JSON_KEY_IS (&key, "endValue") && !isnan (h.end))
-                tsl_trace_note_time (self->trace, tsl_speedscope_end_ns_of (h.start, h.end, self->cur.factor));
-              self->cur.start = h.start;
-              self->cur.end = h.end;
+              tail_member (self, &key, &value);
               p = after;
             }
           else
