@@ -66,7 +66,9 @@ struct _TslScanPool
   GArray    *slots;        /* Slot; n_slots of them in use */
   guint      n_slots;
   guint      next;         /* the first unclaimed */
-  gint       generation;   /* bumped at every start (also read atomically) */
+  guint      ahead;        /* 0, or how many segments past the wanted one may be claimed */
+  guint      limit;        /* claims stop here */
+  gint       generation;   /* bumped at every start and raised limit (also read atomically) */
   gint       quit;
   gint       workers_sleeping;
   gint       caller_sleeping;
@@ -89,7 +91,7 @@ claim (TslScanPool *self)
   Slot *slot = NULL;
 
   pthread_mutex_lock (&self->mutex);
-  if (self->next < self->n_slots)
+  if (self->next < self->limit)
     {
       slot = &g_array_index (self->slots, Slot, self->next++);
       g_atomic_int_set (&slot->state, SEG_CLAIMED);
@@ -275,6 +277,7 @@ tsl_scan_pool_start (TslScanPool       *self,
     }
   self->n_slots = n_cuts;
   self->next = 0;
+  self->limit = self->ahead > 0 ? MIN (self->ahead, n_cuts) : n_cuts;
   g_atomic_int_set (&self->idle_state, IDLE_OPEN);
   g_atomic_int_inc (&self->generation);
   if (self->workers_sleeping > 0)
@@ -310,6 +313,16 @@ tsl_scan_pool_get (TslScanPool *self,
 
   g_return_val_if_fail (i < self->n_slots, NULL);
 
+  if (self->ahead > 0 && i + self->ahead > self->limit && self->limit < self->n_slots)
+    {
+      pthread_mutex_lock (&self->mutex);
+      self->limit = MIN (i + self->ahead, self->n_slots);
+      g_atomic_int_inc (&self->generation);
+      if (self->workers_sleeping > 0)
+        pthread_cond_broadcast (&self->work_cond);
+      pthread_mutex_unlock (&self->mutex);
+    }
+
   /* The caller's own work first (reading the next feed ahead): no other
    * thread can do it, while any can scan. */
   want = &g_array_index (self->slots, Slot, i);
@@ -331,10 +344,20 @@ tsl_scan_pool_get (TslScanPool *self,
 }
 
 void
+tsl_scan_pool_set_ahead (TslScanPool *self,
+                         guint        ahead)
+{
+  pthread_mutex_lock (&self->mutex);
+  g_assert (self->next == self->n_slots);
+  self->ahead = ahead;
+  pthread_mutex_unlock (&self->mutex);
+}
+
+void
 tsl_scan_pool_finish (TslScanPool *self)
 {
   pthread_mutex_lock (&self->mutex);
-  self->next = self->n_slots;
+  self->next = self->limit = self->n_slots;
   pthread_mutex_unlock (&self->mutex);
   /* Closed once no thread is at it. */
   while (!g_atomic_int_compare_and_exchange (&self->idle_state, IDLE_OPEN, IDLE_CLOSED) &&
@@ -363,6 +386,17 @@ struct _TslScanCutter
   GPtrArray *cuts;
 };
 
+gboolean
+tsl_scan_pool_wanted (TslReaderContext *ctx)
+{
+  /* TSL_READER_THREADS=pipe: the two-thread reader a pipe gets (Chrome),
+   * for the benchmarks; one thread for the other formats. */
+  return tsl_reader_context_reads_ahead (ctx) &&
+         g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") != 0 &&
+         tsl_reader_context_get_threads (ctx) == TSL_READER_THREADS_AUTO &&
+         tsl_reader_context_get_n_threads (ctx) > 1;
+}
+
 TslScanCutter *
 tsl_scan_cutter_new (TslReaderContext *ctx,
                      TslScanFindFunc   find,
@@ -371,12 +405,7 @@ tsl_scan_cutter_new (TslReaderContext *ctx,
   TslScanCutter *self;
   const char *seed;
 
-  /* TSL_READER_THREADS=pipe: the two-thread reader a pipe gets (Chrome),
-   * for the benchmarks; one thread for the other formats. */
-  if (!tsl_reader_context_reads_ahead (ctx) ||
-      g_strcmp0 (g_getenv ("TSL_READER_THREADS"), "pipe") == 0 ||
-      tsl_reader_context_get_threads (ctx) != TSL_READER_THREADS_AUTO ||
-      tsl_reader_context_get_n_threads (ctx) <= 1)
+  if (!tsl_scan_pool_wanted (ctx))
     return NULL;
   self = g_new0 (TslScanCutter, 1);
   self->find = find;

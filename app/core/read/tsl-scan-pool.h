@@ -75,6 +75,12 @@ void                  tsl_scan_pool_start     (TslScanPool        *self,
 const TslScanSegment *tsl_scan_pool_get       (TslScanPool        *self,
                                                guint               i,
                                                gpointer            scratch);
+/* At most `ahead` segments from the one the caller last asked for
+ * (tsl_scan_pool_get()) are scanned, or any with 0 (the default): a
+ * bound on the results waiting, when they are much larger than their
+ * input. Not between start() and finish(). */
+void                  tsl_scan_pool_set_ahead (TslScanPool        *self,
+                                               guint               ahead);
 /* Cancels the segments no thread has started and waits for the others:
  * then no scanner thread reads the buffer. */
 void                  tsl_scan_pool_finish    (TslScanPool        *self);
@@ -109,9 +115,13 @@ typedef const char *(*TslScanFindFunc) (const char *at,
 
 typedef struct _TslScanCutter TslScanCutter;
 
-/* NULL when the read stays on one thread: not a regular file read ahead
- * (tsl_reader_context_reads_ahead()), TSL_READER_THREADS not automatic
- * (or "pipe"), or one thread. `find_other` may be NULL. */
+/* Whether a read scans on a pool: a regular file read ahead
+ * (tsl_reader_context_reads_ahead()), TSL_READER_THREADS automatic (not
+ * "pipe"), and more than one thread. */
+gboolean              tsl_scan_pool_wanted      (TslReaderContext   *ctx);
+
+/* NULL when the read stays on one thread (!tsl_scan_pool_wanted()).
+ * `find_other` may be NULL. */
 TslScanCutter        *tsl_scan_cutter_new       (TslReaderContext   *ctx,
                                                  TslScanFindFunc     find,
                                                  TslScanFindFunc     find_other);

@@ -24,6 +24,7 @@
 #include "tsl-format-private.h"
 #include "tsl-perfetto-pipe.h"
 #include "tsl-perfetto-private.h"
+#include "tsl-perfetto-scan.h"
 #include "tsl-proto.h"
 
 #define MAX_POS_WARNINGS 10
@@ -33,23 +34,12 @@ typedef struct {
   TslReaderContext *ctx;
   TslPerfettoModel *model;
   TslPerfettoPipe  *pipe;
+  TslPerfettoScan  *scan;         /* NULL: one thread */
   guint64           offset;       /* of the current buffer in the decoded stream */
   gboolean          offsets;      /* the trace wants each slice's packet offset */
   guint64           n_malformed;  /* the modelling thread's */
   guint64           n_packets;
 } PerfettoState;
-
-static gpointer
-perfetto_create (TslTrace         *trace,
-                 TslReaderContext *ctx)
-{
-  PerfettoState *self = g_new0 (PerfettoState, 1);
-
-  self->trace = trace;
-  self->ctx = ctx;
-  self->model = tsl_perfetto_model_new (trace);
-  return self;
-}
 
 static void
 perfetto_destroy (gpointer state)
@@ -57,6 +47,7 @@ perfetto_destroy (gpointer state)
   PerfettoState *self = state;
 
   g_clear_pointer (&self->pipe, tsl_perfetto_pipe_free);
+  tsl_perfetto_scan_free (self->scan);
   tsl_perfetto_model_free (self->model);
   g_free (self);
 }
@@ -118,6 +109,19 @@ apply_record (gpointer                 state,
     }
 }
 
+static gpointer
+perfetto_create (TslTrace         *trace,
+                 TslReaderContext *ctx)
+{
+  PerfettoState *self = g_new0 (PerfettoState, 1);
+
+  self->trace = trace;
+  self->ctx = ctx;
+  self->model = tsl_perfetto_model_new (trace);
+  self->scan = tsl_perfetto_scan_new (ctx, apply_record, self);
+  return self;
+}
+
 static gboolean
 context_idle (gpointer ctx)
 {
@@ -153,6 +157,10 @@ perfetto_parse (gpointer       state,
   self->offsets = tsl_trace_wants_offsets (self->trace);
   /* A range read jumps between checkpoints: the reader knows where. */
   self->offset = (guint64) MAX (tsl_reader_context_get_input_offset (self->ctx), 0);
+  /* A regular file: the whole packets on every core, the rest (a packet
+   * cut by the buffer's end, damage) below. */
+  if (self->scan != NULL && pipe == NULL)
+    p = tsl_perfetto_scan_run (self->scan, buf, self->offset, p, end, &self->n_packets);
 
   while (p < end)
     {
