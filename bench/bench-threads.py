@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--format chrome|csv|perf|speedscope|collapsed]
+#   bench/bench-threads.py [--exe TIMESLICE] [--baseline-exe OLD] [--format chrome|csv|perf|speedscope|collapsed|perfetto]
 #                          [--file F | --mb 1000] [--runs 3]
 #
 # Times `timeslice info --no-cache FILE` (a regular file) and
@@ -59,7 +59,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--exe", default=os.path.join(ROOT, "_build-bench", "app", "timeslice"))
     parser.add_argument("--baseline-exe", help="another build's timeslice, run with its defaults")
-    parser.add_argument("--format", choices=("chrome", "csv", "perf", "speedscope", "collapsed"), default="chrome",
+    parser.add_argument("--format", choices=("chrome", "csv", "perf", "speedscope", "collapsed", "perfetto"), default="chrome",
                         help="what to generate when --file is not given")
     parser.add_argument("--file", help="an existing trace (default: generate one in /tmp)")
     parser.add_argument("--mb", type=float, default=1000)
@@ -75,14 +75,17 @@ def main():
         "perf": (".perf.txt", ["gen-perf.py", str(args.mb)]),
         "speedscope": (".speedscope.json", ["gen-speedscope.py", str(args.mb)]),
         "collapsed": (".folded", ["gen-collapsed.py", str(args.mb)]),
+        "perfetto": (".pftrace", ["gen-perfetto.py", "--mb", str(args.mb), "--seed", "1"]),
     }
     suffix, generator = generators[args.format]
     if path is None:
         path = "/tmp/timeslice-bench-threads-%g%s" % (args.mb, suffix)
         if not os.path.exists(path):
             with open(path + ".part", "wb") as f:
-                subprocess.run([sys.executable, os.path.join(ROOT, "bench", generator[0])] + generator[1:],
-                               stdout=f, check=True)
+                # gen-perfetto.py writes to the path it is given.
+                out = [path + ".part"] if args.format == "perfetto" else []
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", generator[0])] + generator[1:] + out,
+                               stdout=None if out else f, check=True)
             os.rename(path + ".part", path)
             made = True
     subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)

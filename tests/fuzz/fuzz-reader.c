@@ -17,7 +17,7 @@
  * same trace: samples, times, values, stacks and warnings. So must a read
  * as of a regular file on three threads with every buffer cut at random
  * places (TSL_READER_SPLIT_SEED: the Chrome, CSV and perf script readers'
- * parallel scans).
+ * parallel scans, the Perfetto reader's parallel decoding).
  */
 #include <math.h>
 #include <stdlib.h>
