@@ -39,21 +39,10 @@ def load(name, path):
 
 parallel = load('parallel', os.path.join(srcdir, 'unit', 'test-parallel.py'))
 outputs = load('outputs', os.path.join(srcdir, 'unit', 'perfetto-outputs.py'))
+proto = load('perfetto_proto', os.path.join(srcdir, 'unit', 'perfetto_proto.py'))
 # The Perfetto reader's line: (segments, those the modelling thread decoded).
 parallel.SEGMENTS = re.compile(rb'(\d+) segments of TracePackets decoded on \d+ threads '
                                rb'\((\d+) by the modelling one\)')
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def packet_starts(data):
@@ -86,7 +75,7 @@ def damaged(tmp, path, rng):
     copies = {
         'cut': data[:cut],
         'varint-key': data[:at] + b'\x08\x01' + data[at:],
-        'huge': data[:at] + b'\x0a' + varint(300 << 20) + data[at:],
+        'huge': data[:at] + b'\x0a' + proto.varint(300 << 20) + data[at:],
     }
     # TrackEvents that are not messages (a field with wire type 7), as
     # packets of their own at several places.
@@ -145,13 +134,10 @@ def main():
             if big and segments < 10:
                 failures.append('%s: only %d segments on %d threads (split seed %s)'
                                 % (path, segments, threads, seed))
-            base = one_default if seed == 'default' else one
-            if many != base:
-                what = [name for name, a, b in zip(('status', 'stdout', 'stderr', 'state', 'index',
-                                                    'info status', 'info', 'info stderr'), base, many)
-                        if a != b]
-                failures.append('%s: %s differ on %d threads (split seed %s)'
-                                % (path, ', '.join(what), threads, seed))
+            failure = parallel.differing(one_default if seed == 'default' else one, many, path,
+                                         threads, seed)
+            if failure:
+                failures.append(failure)
     shutil.rmtree(tmp)
 
     for failure in failures:

@@ -284,13 +284,10 @@ def main():
             if path in big and seed == 'default' and (segments < 10 or wrong > 0):
                 failures.append('%s: %d segments, %d cut at a wrong guess, on %d threads with the '
                                 'default cuts' % (path, segments, wrong, threads))
-            base = one_default if seed == 'default' else one
-            if many != base:
-                what = [name for name, a, b in zip(('status', 'stdout', 'stderr', 'state', 'index',
-                                                    'info status', 'info', 'info stderr'), base, many)
-                        if a != b]
-                failures.append('%s: %s differ on %d threads (split seed %s)'
-                                % (path, ', '.join(what), threads, seed))
+            failure = parallel.differing(one_default if seed == 'default' else one, many, path,
+                                         threads, seed)
+            if failure:
+                failures.append(failure)
 
     shutil.rmtree(tmp)
     for failure in failures:

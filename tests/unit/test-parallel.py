@@ -70,6 +70,16 @@ def read(tmp, path, threads, seed):
     return result, segments, wrong
 
 
+def differing(base, many, path, threads, seed):
+    """A failure line naming what of read()'s result differs, or None."""
+    if many == base:
+        return None
+    what = [name for name, a, b in zip(('status', 'stdout', 'stderr', 'state', 'index',
+                                        'info status', 'info', 'info stderr'), base, many)
+            if a != b]
+    return '%s: %s differ on %d threads (split seed %s)' % (path, ', '.join(what), threads, seed)
+
+
 def generated(tmp):
     for form in ('object', 'array'):
         path = os.path.join(tmp, 'gen-%s.json' % form)
@@ -105,13 +115,9 @@ def main():
             total_wrong += wrong
             if path in gen[:2] and seed == 'default' and segments == 0:
                 failures.append('%s: not read in parallel on %d threads' % (path, threads))
-            base = one_default if seed == 'default' else one
-            if many != base:
-                what = [name for name, a, b in zip(('status', 'stdout', 'stderr', 'state', 'index',
-                                                    'info status', 'info', 'info stderr'), base, many)
-                        if a != b]
-                failures.append('%s: %s differ on %d threads (split seed %s)'
-                                % (path, ', '.join(what), threads, seed))
+            failure = differing(one_default if seed == 'default' else one, many, path, threads, seed)
+            if failure:
+                failures.append(failure)
 
     shutil.rmtree(tmp)
     for failure in failures:
