@@ -252,6 +252,23 @@ if r.returncode == 0 and info.returncode == 0:
 else:
     check(False, 'merge --separate and info --json succeed: ' + r.stderr.decode() + info.stderr.decode())
 
+# Tallies of separate sources (the Chromium recording's "63,278 thread CPU
+# time ... not shown"): shown count first, each names its source last.
+for name in ('run1', 'run2'):
+    state(chromium, path(f'{name}.tss'), 'time', 100)
+r = run('merge', '--separate', '-o', path('runs.tss'), path('run1.tss'), path('run2.tss'))
+info = run('info', '--json', path('runs.tss'))
+if r.returncode == 0 and info.returncode == 0:
+    warnings = json.loads(info.stdout)['warnings']
+    tallies = [w for w in warnings if w.startswith('63,278 ')]
+    check(sorted(tallies) == sorted('63,278 thread CPU time and instruction count values (taken at '
+                                    f'slice begins and ends) not shown ({n})' for n in ('run1', 'run2')),
+          f'merge --separate: each source\'s tally, count first and source last ({tallies})')
+    check(not any(w.split(' ', 1)[1].startswith(('run1:', 'run2:')) for w in warnings if w[0].isdigit()),
+          'merge --separate: no tally reads "N SOURCE: what"')
+else:
+    check(False, 'merge --separate of two Perfetto states succeeds: ' + r.stderr.decode())
+
 print(f'{trials} random cut sets merged')
 if failures:
     print(f'{len(failures)} failed')

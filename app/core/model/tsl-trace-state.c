@@ -1371,7 +1371,13 @@ tsl_trace_merge (TslTrace    *self,
       guint64 count;
       TslWarningKind kind;
       const char *message = tsl_warnings_get_nth (other->warnings, i, &count, &kind);
-      g_autofree char *prefixed = group != NULL ? g_strdup_printf ("%s: %s", group, message) : NULL;
+      g_autofree char *prefixed = NULL;
+
+      /* A tally is shown count first ("63,278 … not shown"): its source
+       * goes last, "63,278 … not shown (a)", not between the two. */
+      if (group != NULL)
+        prefixed = kind == TSL_WARNING_TALLY ? g_strdup_printf ("%s (%s)", message, group)
+                                             : g_strdup_printf ("%s: %s", group, message);
 
       tsl_warnings_add_counted (self->warnings, prefixed != NULL ? prefixed : message, count, kind);
     }
