@@ -243,5 +243,26 @@ Clock            *_tsl_perfetto_model_get_clock (TslPerfettoModel *self,
                                                  Sequence         *seq,
                                                  guint32           id,
                                                  gboolean          create);
+/* The track of that uuid; made if new and `create`, else NULL. */
+Track            *_tsl_perfetto_lookup_track    (TslPerfettoModel *self,
+                                                 guint64           uuid,
+                                                 gboolean          create);
+
+/* tsl-perfetto-tracks.c: the packets that declare tracks and names. */
+void              _tsl_perfetto_track_descriptor   (TslPerfettoModel *self,
+                                                    const guint8     *data,
+                                                    gsize             len);
+/* *pid_out (may be NULL) gets the descriptor's pid. */
+void              _tsl_perfetto_process_descriptor (TslPerfettoModel *self,
+                                                    const guint8     *data,
+                                                    gsize             len,
+                                                    gint64           *pid_out);
+void              _tsl_perfetto_legacy_thread      (TslPerfettoModel *self,
+                                                    Sequence         *seq,
+                                                    const guint8     *data,
+                                                    gsize             len);
+void              _tsl_perfetto_process_tree       (TslPerfettoModel *self,
+                                                    const guint8     *data,
+                                                    gsize             len);
 
 G_END_DECLS
