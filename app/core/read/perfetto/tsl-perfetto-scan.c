@@ -104,7 +104,7 @@ next_record (Packed *out)
 
 /* Framed by tsl_perfetto_scan_run(): every key and length is whole. Each
  * record is decoded where it is kept (copying its prefix out of a scratch
- * record took `rep movsq` half as long again as the decoding), then only
+ * record took `rep movsq` almost half as long as the decoding), then only
  * its prefix is counted. */
 static void
 scan_segment (gpointer        data,
