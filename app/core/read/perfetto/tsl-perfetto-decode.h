@@ -140,6 +140,12 @@ tsl_perfetto_uuid_list (const TslProtoField *f,
     }
 }
 
+/* Where decoded records go, in packet order: the model's side of the
+ * pipe (tsl-perfetto-pipe.h) and of the parallel decoding
+ * (tsl-perfetto-scan.h). */
+typedef void (*TslPerfettoApplyFunc) (gpointer                 data,
+                                      const TslPerfettoRecord *rec);
+
 void tsl_perfetto_decode (TslPerfettoRecord *rec,
                           const guint8      *data,
                           gsize              len);

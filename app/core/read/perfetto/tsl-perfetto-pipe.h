@@ -21,9 +21,6 @@ G_BEGIN_DECLS
 
 typedef struct _TslPerfettoPipe TslPerfettoPipe;
 
-typedef void (*TslPerfettoApplyFunc) (gpointer                 data,
-                                      const TslPerfettoRecord *rec);
-
 TslPerfettoPipe   *tsl_perfetto_pipe_new      (TslPerfettoApplyFunc  apply,
                                                gpointer              data);
 /* What the reading thread does before it waits for the worker: returns

@@ -49,7 +49,7 @@ typedef struct {
 struct _TslPerfettoScan
 {
   TslReaderContext         *ctx;
-  TslPerfettoScanApplyFunc  apply;
+  TslPerfettoApplyFunc      apply;
   gpointer                  data;
   TslScanPool              *pool;     /* made at the first buffer worth cutting */
   GPtrArray                *cuts;
@@ -164,7 +164,7 @@ static const TslScanFuncs scan_funcs = {
 
 TslPerfettoScan *
 tsl_perfetto_scan_new (TslReaderContext         *ctx,
-                       TslPerfettoScanApplyFunc  apply,
+                       TslPerfettoApplyFunc      apply,
                        gpointer                  data)
 {
   TslPerfettoScan *self;
@@ -205,8 +205,8 @@ tsl_perfetto_scan_free (TslPerfettoScan *self)
   g_free (self);
 }
 
-/* Where a segment that starts at `from` may end: the tests' random cuts
- * make segments of any size down to one packet. */
+/* How long a segment is at least: the tests' random cuts make segments
+ * of any size down to one packet. */
 static gsize
 segment_bytes (TslPerfettoScan *self)
 {
@@ -282,10 +282,16 @@ tsl_perfetto_scan_run (TslPerfettoScan *self,
                        const guint8    *end,
                        guint64         *n_packets)
 {
-  const guint8 *stop = frame (self, p, end);
-  const char *const *cuts = (const char *const *) self->cuts->pdata;
-  guint n_cuts = self->cuts->len;
+  const guint8 *stop;
+  const char *const *cuts;
+  guint n_cuts;
 
+  /* Not framed twice where the buffer is too small anyway (zstd's pieces). */
+  if (self->rand == NULL && (gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES)
+    return p;
+  stop = frame (self, p, end);
+  cuts = (const char *const *) self->cuts->pdata;
+  n_cuts = self->cuts->len;
   if (stop == p || (self->rand == NULL && (gsize) (stop - p) < MIN_SEGMENTS * SEGMENT_BYTES))
     return p;
   if (self->pool == NULL)

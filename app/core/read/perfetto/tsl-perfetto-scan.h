@@ -20,15 +20,11 @@ G_BEGIN_DECLS
 typedef struct _TslReaderContext TslReaderContext;
 typedef struct _TslPerfettoScan TslPerfettoScan;
 
-/* As TslPerfettoApplyFunc (tsl-perfetto-pipe.h). */
-typedef void (*TslPerfettoScanApplyFunc) (gpointer                 data,
-                                          const TslPerfettoRecord *rec);
-
-/* NULL when the read stays on one thread (tsl_scan_cutter_new()'s rules:
+/* NULL when the read stays on one thread (!tsl_scan_pool_wanted():
  * a regular file read ahead, TSL_READER_THREADS automatic or a number
  * above 1). */
 TslPerfettoScan *tsl_perfetto_scan_new  (TslReaderContext         *ctx,
-                                         TslPerfettoScanApplyFunc  apply,
+                                         TslPerfettoApplyFunc      apply,
                                          gpointer                  data);
 /* Logs the segments (in the "tsl-reader" log domain) and frees. NULL-safe. */
 void             tsl_perfetto_scan_free (TslPerfettoScan          *self);
