@@ -6,7 +6,8 @@
 # Each file must either be refused (exit 1, stderr "timeslice: FILE:LINE:COLUMN:
 # message") or read (exit 0, valid JSON, the expected warning), as
 # tests/data/bad/EXPECTED says; never a crash, a signal or a hang. A 20 MB
-# single line and 100,000-deep nesting are generated here.
+# single line and 100,000-deep nesting are generated here. Damaged zstd reads
+# the same through a pipe that delivers it in two pieces as from the file.
 
 import json
 import os
@@ -15,6 +16,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 
 timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 bad = os.path.join(os.environ.get('G_TEST_SRCDIR', os.path.dirname(__file__) + '/..'), 'data', 'bad')
@@ -98,6 +100,27 @@ def generated(directory):
     check('huge name: export peak RSS under 160 MiB', peak_mib < 160, f'{peak_mib:.0f} MiB')
 
 
+def split_pipe(name, cut):
+    path = os.path.join(bad, name)
+    whole = subprocess.run([timeslice, 'info', '--json', path], capture_output=True, timeout=120)
+    data = open(path, 'rb').read()
+    proc = subprocess.Popen([timeslice, 'info', '--json', '-'], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(data[:cut])
+    proc.stdin.flush()
+    time.sleep(0.3)
+    proc.stdin.write(data[cut:])
+    proc.stdin.close()
+    out = proc.stdout.read()
+    proc.wait(timeout=120)
+    check(f'{name} cut at {cut} through a pipe: the exit status of the file', proc.returncode == whole.returncode,
+          f'{proc.returncode} != {whole.returncode}')
+    if proc.returncode == 0 and whole.returncode == 0:
+        a, b = json.loads(whole.stdout), json.loads(out)
+        check(f'{name} cut at {cut} through a pipe: the events of the file', a['events'] == b['events'],
+              f"{b['events']} != {a['events']}")
+
+
 def main():
     n = 0
     with open(os.path.join(bad, 'EXPECTED')) as f:
@@ -112,6 +135,9 @@ def main():
     check('every file is listed', sorted(os.listdir(bad)) == sorted(
         [l.split(' ')[0] for l in open(os.path.join(bad, 'EXPECTED')) if l.strip() and not l.startswith('#')]
         + ['EXPECTED']))
+
+    for cut in (5, 100, 150):
+        split_pipe('zstd-raw-block-then-damage.zst', cut)
 
     with tempfile.TemporaryDirectory() as directory:
         generated(directory)

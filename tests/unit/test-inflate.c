@@ -7,7 +7,8 @@
  * give the text; resumed at each point and fed the input from the point's
  * offset in random pieces, it must give the text from the point's output
  * offset on, byte for byte. A single-frame zstd file has no point; a
- * damaged point is refused.
+ * damaged point is refused. Damaged zstd gives the same output and status
+ * whether it comes whole, in random pieces or a byte at a time.
  */
 #include <string.h>
 
@@ -228,6 +229,97 @@ test_zstd_one_frame (void)
   tsl_inflate_free (sink.inflate);
 }
 
+/* Everything `input` decompresses to when pushed in pieces of at most
+ * `max_piece` bytes (random lengths from `rand`, or all of it), and whether
+ * zstd called it damaged. */
+static GByteArray *
+decompress_cut (GByteArray *input,
+                gsize       max_piece,
+                GRand      *rand,
+                gboolean   *damaged)
+{
+  GByteArray *out = g_byte_array_new ();
+  Sink sink = { out, NULL, tsl_inflate_new (TSL_INFLATE_ZSTD) };
+  gsize from = 0;
+
+  *damaged = FALSE;
+  while (from < input->len && !*damaged)
+    {
+      gsize piece = MIN (input->len - from, rand != NULL ? (gsize) g_rand_int_range (rand, 1, max_piece + 1) : max_piece);
+      g_autofree char *message = NULL;
+      gboolean ok;
+
+      *damaged = tsl_inflate_push (sink.inflate, input->data + from, piece, collect, &sink,
+                                   &ok, &message, NULL) == TSL_INFLATE_DAMAGED;
+      g_assert_true (ok);
+      from += piece;
+    }
+  tsl_inflate_free (sink.inflate);
+  return out;
+}
+
+/* Frames with checksums, raw, RLE and compressed blocks, and a skippable
+ * frame, each damaged in turn: whole, in pieces or a byte at a time, the
+ * same bytes come out and the same damage is found. */
+static void
+test_zstd_damage_cuts (void)
+{
+  g_autoptr(GByteArray) text = make_text (300 * 1024, 4);
+  g_autoptr(GByteArray) input = g_byte_array_new ();
+  g_autoptr(GRand) noise = g_rand_new_with_seed (4);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+  static const guint8 skippable[12] = { 0x53, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 't', 's', 'l', '!' };
+  gsize n;
+
+  /* Incompressible stretches become raw blocks, runs RLE blocks. */
+  for (gsize i = 0; i < 40 * 1024; i++)
+    text->data[100 * 1024 + i] = g_rand_int (noise);
+  memset (text->data + 200 * 1024, 'x', 20 * 1024);
+  ZSTD_CCtx_setParameter (cctx, ZSTD_c_checksumFlag, 1);
+  for (gsize at = 0; at < text->len; at += 150 * 1024)
+    {
+      gsize base = input->len, len = MIN (150 * 1024, text->len - at);
+
+      g_byte_array_set_size (input, base + ZSTD_compressBound (len));
+      n = ZSTD_compress2 (cctx, input->data + base, input->len - base, text->data + at, len);
+      g_assert_false (ZSTD_isError (n));
+      g_byte_array_set_size (input, base + n);
+      if (at == 0)
+        g_byte_array_append (input, skippable, sizeof skippable);
+    }
+  ZSTD_freeCCtx (cctx);
+
+  for (guint trial = 0; trial < 48; trial++)
+    {
+      g_autoptr(GByteArray) damaged_input = g_byte_array_new ();
+      g_autoptr(GByteArray) whole = NULL;
+      gsize at = trial == 0 ? 0 : g_rand_int_range (rand, 0, input->len);
+      gboolean damaged_whole, damaged_cut;
+
+      g_byte_array_append (damaged_input, input->data, input->len);
+      if (trial > 0)
+        damaged_input->data[at] ^= 1u << g_rand_int_range (rand, 0, 8);
+      whole = decompress_cut (damaged_input, damaged_input->len, NULL, &damaged_whole);
+      if (trial == 0)
+        {
+          g_assert_false (damaged_whole);
+          g_assert_cmpmem (whole->data, whole->len, text->data, text->len);
+        }
+      for (guint cut = 0; cut < (trial % 8 == 0 ? 3 : 2); cut++)
+        {
+          g_autoptr(GByteArray) part = NULL;
+
+          if (cut == 2)
+            part = decompress_cut (damaged_input, 1, NULL, &damaged_cut);
+          else
+            part = decompress_cut (damaged_input, cut == 0 ? 7 : 70000, rand, &damaged_cut);
+          g_assert_cmpint (damaged_cut, ==, damaged_whole);
+          g_assert_cmpmem (part->data, part->len, whole->data, whole->len);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -236,5 +328,6 @@ main (int   argc,
   g_test_add_func ("/inflate/gzip", test_gzip);
   g_test_add_func ("/inflate/zstd-frames", test_zstd_frames);
   g_test_add_func ("/inflate/zstd-one-frame", test_zstd_one_frame);
+  g_test_add_func ("/inflate/zstd-damage-cuts", test_zstd_damage_cuts);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tsl-snapshot.h"
 #include "tsl-trace.h"
 
 #include "test-warnings.h"
@@ -92,6 +93,46 @@ test_long_names (void)
   g_assert_true (g_str_has_suffix (parts[1], "éé…"));
   g_assert_true (g_utf8_validate (parts[1], -1, NULL));
   g_assert_cmpstr (parts[2], ==, "leaf");
+}
+
+/* NUL bytes in a name are U+FFFD, so its length and its C string agree
+ * (a collapsed stack "main;a\0b;c" once lost "b;c" and fed the snapshot a
+ * name shorter than its hash said); a frame whose 32-bit hash equals the
+ * empty name's keeps its own name. */
+static void
+test_nul_names (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  static const char stack[] = "main;a\0b;c";
+  const TslSnapshotTrack *t;
+  g_auto(GStrv) warnings = NULL;
+  guint track;
+
+  g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern_len (trace, "x\0y", 3)), ==, "x\xef\xbf\xbdy");
+  track = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  g_assert_true (tsl_trace_offer (trace, track, 0, 1));
+  tsl_trace_set_label_len (trace, track, stack, sizeof stack - 1);
+  /* "v\u01cc'" hashes to the empty name's 32 bits. */
+  g_assert_true (tsl_trace_offer (trace, track, 1, 1));
+  tsl_trace_set_label_len (trace, track, "main;v\xc7\x8c'", 9);
+  g_assert_true (tsl_trace_offer (trace, track, 2, 1));
+  tsl_trace_set_label (trace, track, "main;;");
+
+  snapshot = tsl_snapshot_new (trace);
+  t = tsl_snapshot_get_track (snapshot, 0);
+  g_assert_cmpuint (t->n_samples, ==, 3);
+  g_assert_cmpuint (t->samples[0].n_frames, ==, 3);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, t->samples[0].frames[1]), ==, "a\xef\xbf\xbd" "b");
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, t->samples[0].frames[2]), ==, "c");
+  g_assert_cmpuint (t->samples[1].n_frames, ==, 2);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, t->samples[1].frames[1]), ==, "v\xc7\x8c'");
+  g_assert_cmpuint (t->samples[2].n_frames, ==, 3);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, t->samples[2].frames[1]), ==, "");
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, t->samples[2].frames[2]), ==, "");
+  warnings = tsl_trace_dup_warnings (trace);
+  g_assert_true (g_strv_contains ((const char * const *) warnings,
+                                  "names holding NUL bytes were read; each NUL is shown as U+FFFD"));
 }
 
 static void
@@ -500,6 +541,7 @@ main (int   argc,
 
   g_test_add_func ("/trace/intern", test_intern);
   g_test_add_func ("/trace/long-names", test_long_names);
+  g_test_add_func ("/trace/nul-names", test_nul_names);
   g_test_add_func ("/trace/track-keys", test_track_keys);
   g_test_add_func ("/trace/metadata", test_metadata);
   g_test_add_func ("/trace/warnings", test_warnings);

@@ -18,6 +18,7 @@ typedef struct {
 struct _TslSnapshot
 {
   GPtrArray        *frame_names;  /* id → name; id 0 is "" */
+  GArray           *frame_lens;   /* id → strlen of its name (guint32) */
   guint64          *frame_slots;  /* name → id: open addressing, each slot hash << 32 | (id + 1), 0 empty */
   guint             frame_mask;
   GArray           *frames;       /* guint32 frame ids of every sample's stack */

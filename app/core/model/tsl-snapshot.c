@@ -36,7 +36,9 @@ grow_frame_slots (TslSnapshot *self)
   self->frame_mask = mask;
 }
 
-/* The frame's slot for `name`, or the empty slot where it would go. */
+/* The frame's slot for `name`, or the empty slot where it would go. The
+ * slots keep 32 bits of the hash: names of other lengths collide ("" and
+ * "v\u01cc'" do), so the length is compared before the bytes. */
 static guint64 *
 find_frame_slot (TslSnapshot *self,
                  const char  *name,
@@ -48,9 +50,10 @@ find_frame_slot (TslSnapshot *self,
   for (i = hash & self->frame_mask; self->frame_slots[i] != 0; i = (i + 1) & self->frame_mask)
     if ((guint32) (self->frame_slots[i] >> 32) == hash)
       {
-        const char *known = g_ptr_array_index (self->frame_names, (guint32) self->frame_slots[i] - 1);
+        guint32 id = (guint32) self->frame_slots[i] - 1;
 
-        if (memcmp (known, name, len) == 0 && known[len] == '\0')
+        if (g_array_index (self->frame_lens, guint32, id) == len &&
+            memcmp (g_ptr_array_index (self->frame_names, id), name, len) == 0)
           break;
       }
   return &self->frame_slots[i];
@@ -65,13 +68,16 @@ _tsl_snapshot_intern_frame (TslSnapshot *self,
 {
   guint32 hash = (guint32) tsl_hash_bytes (name, len);
   guint64 *slot = find_frame_slot (self, name, len, hash);
-  guint32 id;
+  guint32 id, len32 = (guint32) len;
 
   if (*slot != 0)
     return (guint32) *slot - 1;
 
+  /* Names come from C strings: no NUL within `len`, so strlen agrees. */
+  g_assert (len <= G_MAXUINT32 && memchr (name, '\0', len) == NULL);
   id = self->frame_names->len;
   g_ptr_array_add (self->frame_names, g_strndup (name, len));
+  g_array_append_val (self->frame_lens, len32);
   *slot = (guint64) hash << 32 | (id + 1);
   /* At most half full. */
   if (2 * self->frame_names->len > self->frame_mask)
@@ -307,6 +313,7 @@ _tsl_snapshot_alloc (void)
   TslSnapshot *self = g_atomic_rc_box_new0 (TslSnapshot);
 
   self->frame_names = g_ptr_array_new_with_free_func (g_free);
+  self->frame_lens = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->frame_mask = 255;
   self->frame_slots = g_new0 (guint64, self->frame_mask + 1);
   /* Reserved so that data is never NULL: samples without frames still point into it. */
@@ -421,6 +428,7 @@ snapshot_clear (gpointer data)
   g_free (self->parts);
   g_clear_pointer (&self->frame_slots, g_free);
   g_clear_pointer (&self->frame_names, g_ptr_array_unref);
+  g_clear_pointer (&self->frame_lens, g_array_unref);
   g_clear_pointer (&self->frames, g_array_unref);
 }
 

@@ -350,6 +350,31 @@ tsl_trace_intern (TslTrace   *self,
   return self->strings->len - 1;
 }
 
+/* A copy of `str` with each NUL byte as U+FFFD, or NULL if it has none:
+ * names are C strings from here on, and a NUL would cut one short
+ * while its length and hash still counted what came after. */
+static char *
+replace_nuls (TslTrace   *self,
+              const char *str,
+              gsize       len)
+{
+  GString *out;
+  const char *p = str, *end = str + len, *nul;
+
+  if (G_LIKELY (memchr (str, '\0', len) == NULL))
+    return NULL;
+  out = g_string_sized_new (len + 16);
+  while ((nul = memchr (p, '\0', end - p)) != NULL)
+    {
+      g_string_append_len (out, p, nul - p);
+      g_string_append (out, "\xef\xbf\xbd");
+      p = nul + 1;
+    }
+  g_string_append_len (out, p, end - p);
+  tsl_trace_add_warning_once (self, _("names holding NUL bytes were read; each NUL is shown as U+FFFD"));
+  return g_string_free (out, FALSE);
+}
+
 /* `len` < 0 means NUL-terminated; otherwise `str` need not be. */
 guint32
 tsl_trace_intern_len (TslTrace   *self,
@@ -358,6 +383,7 @@ tsl_trace_intern_len (TslTrace   *self,
 {
   char stack[256];
   g_autofree char *heap = NULL;
+  g_autofree char *no_nuls = NULL;
   char *buf;
 
   g_return_val_if_fail (TSL_IS_TRACE (self), 0);
@@ -366,6 +392,11 @@ tsl_trace_intern_len (TslTrace   *self,
     return 0;
   if (len < 0)
     return tsl_trace_intern (self, str);
+  if (G_UNLIKELY ((no_nuls = replace_nuls (self, str, len)) != NULL))
+    {
+      str = no_nuls;
+      len = strlen (no_nuls);
+    }
   /* Cut before the copy: a 200 MB name is not copied whole. */
   if (G_UNLIKELY ((gsize) len > NAME_MAX_BYTES))
     {
@@ -1150,8 +1181,15 @@ tsl_trace_set_label_len (TslTrace   *self,
 {
   char stack[256];
   g_autofree char *heap = NULL;
-  char *buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+  g_autofree char *no_nuls = replace_nuls (self, label, len);
+  char *buf;
 
+  if (G_UNLIKELY (no_nuls != NULL))
+    {
+      tsl_trace_set_label (self, track, no_nuls);
+      return;
+    }
+  buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
   memcpy (buf, label, len);
   buf[len] = '\0';
   tsl_trace_set_label (self, track, buf);

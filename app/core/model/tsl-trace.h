@@ -214,7 +214,8 @@ void              tsl_trace_note_change         (TslTrace       *self);
 void              tsl_trace_set_label           (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label);
-/* `label` need not be NUL-terminated. */
+/* `label` need not be NUL-terminated; NUL bytes within `len` become
+ * U+FFFD (so do tsl_trace_intern_len()'s), with a warning. */
 void              tsl_trace_set_label_len       (TslTrace       *self,
                                                  guint           track,
                                                  const char     *label,

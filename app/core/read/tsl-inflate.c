@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "tsl-inflate.h"
+#include "tsl-zstd-units.h"
 
 /* Output per round. */
 #define OUT_BYTES    (64 * 1024)
@@ -41,6 +42,7 @@ struct _TslInflate
 
   /* zstd */
   ZSTD_DStream  *zstd;
+  TslZstdUnits   units;
   gboolean       frame_done;
   gboolean       failed;
 
@@ -73,6 +75,7 @@ tsl_inflate_new (TslInflateKind kind)
     {
       self->zstd = ZSTD_createDStream ();
       ZSTD_initDStream (self->zstd);
+      tsl_zstd_units_init (&self->units);
       self->frame_done = FALSE;
     }
   return self;
@@ -255,15 +258,18 @@ push_gzip (TslInflate       *self,
   return TSL_INFLATE_OK;
 }
 
+/* One call of the decompressor gets bytes of one unit only
+ * (tsl-zstd-units.h): damage then loses the same output however the input
+ * was cut. */
 static TslInflateStatus
-push_zstd (TslInflate       *self,
-           const guint8     *data,
-           gsize             len,
-           TslInflateOutput  output,
-           gpointer          user_data,
-           gboolean         *ok,
-           char            **message,
-           GError          **error)
+push_zstd_unit (TslInflate       *self,
+                const guint8     *data,
+                gsize             len,
+                TslInflateOutput  output,
+                gpointer          user_data,
+                gboolean         *ok,
+                char            **message,
+                GError          **error)
 {
   guint8 out[OUT_BYTES];
   ZSTD_inBuffer in = { data, len, 0 };
@@ -302,6 +308,30 @@ push_zstd (TslInflate       *self,
         }
       if (ob.pos == 0 && in.pos == in.size)
         break;
+    }
+
+  return TSL_INFLATE_OK;
+}
+
+static TslInflateStatus
+push_zstd (TslInflate       *self,
+           const guint8     *data,
+           gsize             len,
+           TslInflateOutput  output,
+           gpointer          user_data,
+           gboolean         *ok,
+           char            **message,
+           GError          **error)
+{
+  while (len > 0 && !self->failed)
+    {
+      gsize n = tsl_zstd_units_take (&self->units, data, len);
+      TslInflateStatus status = push_zstd_unit (self, data, n, output, user_data, ok, message, error);
+
+      if (status != TSL_INFLATE_OK || !*ok)
+        return status;
+      data += n;
+      len -= n;
     }
 
   return TSL_INFLATE_OK;
@@ -422,6 +452,7 @@ tsl_inflate_resume (TslInflate   *self,
       if (len != POINT_HEAD)
         return FALSE;
       ZSTD_DCtx_reset (self->zstd, ZSTD_reset_session_only);
+      tsl_zstd_units_init (&self->units);
       self->failed = FALSE;
       self->frame_done = TRUE;
     }
