@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Runs one fuzz harness built by tests/fuzz/build.sh for SECONDS, seeding a
-# fresh corpus from tests/data/ and ../shared/corpus/ (copied, at most 64 KiB
-# of each file; nothing is written into the source tree).
+# Runs one fuzz harness built by tests/fuzz/build.sh, seeding a corpus from
+# tests/data/, ../shared/corpus/ (copied, at most 64 KiB of each file; nothing
+# is written into the source tree) and every regression of the harness.
 #
 #   tests/fuzz/run.sh HARNESS SECONDS [OUT_DIR [LIBFUZZER_FLAG...]]
+#   tests/fuzz/run.sh HARNESS runs=N [OUT_DIR [LIBFUZZER_FLAG...]]
+#
+# SECONDS: an open-ended search that keeps its corpus in OUT_DIR between
+# runs, with a random seed. runs=N: CI's fixed step, the same inputs each
+# time, so a landing never fails on a new random finding; only a change of
+# the code under test changes what is tried. It searches from a fresh corpus
+# with -seed=$TSL_FUZZ_SEED (default 1) and -runs=N, the harness reading on
+# one thread only (TSL_FUZZ_ONE_THREAD: coverage that depends on how threads
+# were scheduled would steer the search elsewhere each time), then runs every
+# input it kept once more with every check, threads included.
 #
 # HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, driver or state.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
@@ -22,7 +32,14 @@ CORPUS_DIR=${TSL_CORPUS_DIR:-../shared/corpus}
 BIN="$OUT/fuzz-$HARNESS"
 [ -x "$BIN" ] || { echo "run.sh: $BIN not built (tests/fuzz/build.sh $OUT)" >&2; exit 1; }
 
-corpus="$OUT/corpus-$HARNESS"
+if [[ $SECONDS_ == runs=* ]]; then
+  corpus="$OUT/corpus-fixed-$HARNESS"
+  rm -rf "$corpus"
+  LIMIT=(-seed="${TSL_FUZZ_SEED:-1}" -runs="${SECONDS_#runs=}")
+else
+  corpus="$OUT/corpus-$HARNESS"
+  LIMIT=(-max_total_time="$SECONDS_")
+fi
 artifacts="$OUT/artifacts-$HARNESS"
 mkdir -p "$corpus" "$artifacts"
 
@@ -80,5 +97,10 @@ for f in tests/fuzz/regressions/"$HARNESS"/*; do cp -n "$f" "$corpus/"; done
 
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-exec "$BIN" -max_total_time="$SECONDS_" -max_len=65536 -timeout=20 -rss_limit_mb=2560 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$corpus"
+FLAGS=(-max_len=65536 -timeout=20 -rss_limit_mb=2560 -artifact_prefix="$artifacts/")
+if [[ $SECONDS_ != runs=* ]]; then
+  exec "$BIN" "${LIMIT[@]}" "${FLAGS[@]}" -print_final_stats=1 "$@" "$corpus"
+fi
+TSL_FUZZ_ONE_THREAD=1 "$BIN" "${LIMIT[@]}" -use_counters=0 -reduce_inputs=0 "${FLAGS[@]}" -print_final_stats=1 "$@" "$corpus"
+echo "run.sh: every kept input again, with every thread: $(find "$corpus" -type f | wc -l) inputs"
+exec "$BIN" -runs=0 "${FLAGS[@]}" "$@" "$corpus"
