@@ -380,9 +380,34 @@ def test_chromium():
           (pmeasure[:2], jmeasure[:2]))
 
 
+def test_process_names():
+    # Chrome 156 describes a renderer as "Renderer", then again with its
+    # command line as process_name: the label stays "Renderer". A process
+    # known only by its command line is named after the program.
+    cmd = '/usr/lib/chromium/chromium --type=renderer --crashpad-handler-pid=0 --lang=en-US'
+    raw = trace([
+        [(TRACK_DESCRIPTOR, [(1, 1), (3, [(1, 7570), (2, cmd), (6, 'Renderer')])])],
+        [(TRACK_DESCRIPTOR, [(1, 1), (3, [(1, 7570), (2, cmd), (6, cmd), (8, 'Omnibox Popup')])])],
+        thread_track(2, 1, 7570, 7571, 'CrRendererMain'),
+        [(TRACK_DESCRIPTOR, [(1, 3), (3, [(1, 7600), (2, '/usr/bin/node --cpu-prof app.js')])])],
+        thread_track(4, 3, 7600, 7601, 'node'),
+        event(1000, 2, INSTANT, name='a', flags=0),
+        event(1100, 4, INSTANT, name='b', flags=0),
+    ])
+    path = write('process-names.pftrace', raw)
+    got, err = info(path)
+    check('process names: opens', got is not None, err)
+    if got is None:
+        return
+    names = sorted((t['pid'], t.get('process')) for t in got['tracks'])
+    check('process names: a command line never replaces a name', names == [(7570, 'Renderer'), (7600, 'node')],
+          names)
+
+
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
-                 test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium):
+                 test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
+                 test_process_names):
         test()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

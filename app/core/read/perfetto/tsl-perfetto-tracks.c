@@ -63,6 +63,33 @@ set_process_name (TslPerfettoModel *self,
     tsl_trace_set_process_name (self->trace, pid, tsl_trace_lookup (self->trace, name));
 }
 
+/* A name made from the command line only names a process nobody named. */
+static void
+set_process_fallback_name (TslPerfettoModel *self,
+                           gint64            pid,
+                           guint32           name)
+{
+  if (tsl_trace_get_process_name (self->trace, pid) == NULL)
+    set_process_name (self, pid, name);
+}
+
+/* Chrome describes a renderer again with its whole command line as
+ * process_name (and what it shows as process_labels): a label of 600
+ * characters that says less than "Renderer", which Perfetto's UI and
+ * Chrome's JSON export show. */
+static gboolean
+is_command_line (const TslProtoField *name,
+                 const TslProtoField *cmdline)
+{
+  const char *s = (const char *) name->data;
+
+  if (name->wire != TSL_PROTO_LEN || name->len == 0)
+    return FALSE;
+  if (cmdline != NULL && cmdline->len == name->len && memcmp (cmdline->data, name->data, name->len) == 0)
+    return TRUE;
+  return s[0] == '/' && memmem (s, name->len, " --", 3) != NULL;
+}
+
 /* Descriptors are written again after every incremental-state reset: the
  * same name again is no change. */
 static void
@@ -90,7 +117,7 @@ _tsl_perfetto_process_descriptor (TslPerfettoModel *self,
     "PPAPI Plugin", "PPAPI Broker",
   };
   TslProtoCursor c;
-  TslProtoField f;
+  TslProtoField f, first_cmdline = { 0 }, process_name = { 0 };
   gint64 pid = 0;
   guint32 name = 0, cmdline = 0, type = 0;
 
@@ -100,14 +127,22 @@ _tsl_perfetto_process_descriptor (TslPerfettoModel *self,
       if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
         pid = (gint32) f.value;
       else if (f.number == 6)
-        name = intern_field (self, &f);
+        process_name = f;
       else if (f.number == 2 && cmdline == 0)
-        cmdline = intern_cmdline (self, &f);
+        {
+          first_cmdline = f;
+          cmdline = intern_cmdline (self, &f);
+        }
       else if (f.number == 4 && f.wire == TSL_PROTO_VARINT && f.value < G_N_ELEMENTS (chrome_types) &&
                chrome_types[f.value] != NULL)
         type = tsl_trace_intern (self->trace, chrome_types[f.value]);
     }
-  set_process_name (self, pid, name != 0 ? name : type != 0 ? type : cmdline);
+  if (!is_command_line (&process_name, cmdline != 0 ? &first_cmdline : NULL))
+    name = intern_field (self, &process_name);
+  if (name != 0 || type != 0)
+    set_process_name (self, pid, name != 0 ? name : type);
+  else
+    set_process_fallback_name (self, pid, cmdline);
   if (pid_out != NULL)
     *pid_out = pid;
 }
@@ -343,7 +378,7 @@ _tsl_perfetto_process_tree (TslPerfettoModel *self,
             name = intern_field (self, &g);
         }
       if (f.number == 1)
-        set_process_name (self, pid, name);
+        set_process_fallback_name (self, pid, name);
       else if (name != 0)
         set_thread_name (self, pid != 0 ? pid : tid, tid, name);
     }
