@@ -403,6 +403,21 @@ def test_process_names():
     check('process names: a command line never replaces a name', names == [(7570, 'Renderer'), (7600, 'node')],
           names)
 
+    # A track of no process is in a group with a name a person reads, not
+    # the format's code name ("perfetto-proto").
+    raw = trace([
+        thread_track(2, 1, 7570, 7571, 'CrRendererMain'),
+        [(TRACK_DESCRIPTOR, [(1, 9), (2, 'NetworkService')])],
+        event(1000, 2, INSTANT, name='a', flags=0),
+        event(1100, 9, INSTANT, name='b', flags=0),
+    ])
+    path = write('global.pftrace', raw)
+    pdf = os.path.join(tmp, 'global.pdf')
+    proc = run('export', '-o', pdf, path)
+    text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True).stdout
+    check('process names: the group of no process is "Global (no process)"',
+          proc.returncode == 0 and 'Global (no process)' in text and 'perfetto-proto' not in text, text[:400])
+
 
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,

@@ -189,6 +189,24 @@ static void paint_note (cairo_t                *cr,
                         const TslRenderOptions *o);
 
 /* Everything but ranges A and B and the crosshair, which draw over it. */
+
+/* Tracks of pid 0 with no process name: in a trace of processes (Chrome's
+ * global async tracks, Linux's swapper), tracks of no process; in a format
+ * without processes, what the file holds. Never the format's code name. */
+static const char *
+group_of_no_process (TslSnapshot *snapshot)
+{
+  const char *format = tsl_snapshot_get_format (snapshot);
+
+  if (g_strcmp0 (format, "chrome-json") == 0 || g_strcmp0 (format, "perfetto-proto") == 0 ||
+      g_strcmp0 (format, "perf-script") == 0)
+    return "Global (no process)";
+  if (g_strcmp0 (format, "csv") == 0)
+    return "Metrics";
+  if (g_strcmp0 (format, "collapsed") == 0 || g_strcmp0 (format, "speedscope") == 0)
+    return "Profiles";
+  return format != NULL ? format : "";
+}
 static gboolean
 paint_base (cairo_t                *cr,
             TslSnapshot            *snapshot,
@@ -261,7 +279,7 @@ paint_base (cairo_t                *cr,
                 ? g_strdup_printf ("%s %s  (pid %" G_GINT64_FORMAT ")", marker, track->process, track->pid)
                 : track->pid > 0 ? g_strdup_printf ("%s Process %" G_GINT64_FORMAT, marker, track->pid)
                 : track->pid < 0 ? g_strdup_printf ("%s Threads (the file gives no process ids)", marker)
-                : g_strdup_printf ("%s %s", marker, tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : "");
+                : g_strdup_printf ("%s %s", marker, group_of_no_process (snapshot));
               _tsl_render_set_rgb (cr, &theme.group, 1);
               cairo_rectangle (cr, 0, y, o->width, TSL_RENDER_GROUP_HEIGHT - 2);
               cairo_fill (cr);
