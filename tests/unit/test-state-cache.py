@@ -159,6 +159,19 @@ for e in entries():
 state_of(src)
 damage_entry('of another version (checksum valid)', other_version)
 
+# Another build of the same version (a copy of the program, made later):
+# what the first build cached is not served to it.
+for e in entries():
+    os.unlink(e)
+state_of(src)
+rebuilt = path('timeslice-rebuilt')
+shutil.copy(exe, rebuilt)
+os.utime(rebuilt, (time.time() + 10, time.time() + 10))
+r = subprocess.run([rebuilt, 'sample', '--state', '--mode', 'time', '-o', path('rebuilt.tss'), src],
+                   capture_output=True, env=env, timeout=120)
+check(r.returncode == 0 and b'from the cache' not in r.stdout + r.stderr,
+      'another build of the same version: the file read again, not the first build\'s entry')
+
 # A cache folder that cannot be written: the read works, nothing cached.
 blocked = dict(env, XDG_CACHE_HOME=path('blocked'))
 with open(path('blocked'), 'w') as f:

@@ -484,6 +484,29 @@ tsl_cache_get_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "timeslice", NULL);
 }
 
+/* The version, and the size and mtime of the running program (the core is
+ * linked in statically): a build from source keeps its version across
+ * changes, and must not be served what an older reader made. */
+const char *
+tsl_cache_get_program_id (void)
+{
+  static gsize id;
+
+  if (g_once_init_enter (&id))
+    {
+      GStatBuf st;
+      char *made;
+
+      if (g_stat ("/proc/self/exe", &st) == 0)
+        made = g_strdup_printf ("%s+%" G_GINT64_FORMAT "+%" G_GINT64_FORMAT, PACKAGE_VERSION,
+                                (gint64) st.st_size, (gint64) st.st_mtime);
+      else
+        made = g_strdup (PACKAGE_VERSION);
+      g_once_init_leave (&id, (gsize) made);
+    }
+  return (const char *) id;
+}
+
 static char *
 cache_path (const TslFileKey *key)
 {
@@ -654,8 +677,8 @@ cache_save (GFileInputStream *stream,
   file = g_unix_output_stream_new (fd, TRUE);
   put (out, CACHE_MAGIC, 8);
   put_u64 (out, CACHE_VERSION);
-  put_u64 (out, strlen (PACKAGE_VERSION));
-  put (out, PACKAGE_VERSION, strlen (PACKAGE_VERSION));
+  put_u64 (out, strlen (tsl_cache_get_program_id ()));
+  put (out, tsl_cache_get_program_id (), strlen (tsl_cache_get_program_id ()));
   put_u64 (out, key->dev);
   put_u64 (out, key->inode);
   put_u64 (out, key->size);
@@ -732,7 +755,8 @@ cache_load (GFileInputStream *stream,
     return NULL;
   vlen = get_u64 (&r);
   p = get (&r, vlen);
-  if (p == NULL || vlen != strlen (PACKAGE_VERSION) || memcmp (p, PACKAGE_VERSION, vlen) != 0)
+  if (p == NULL || vlen != strlen (tsl_cache_get_program_id ()) ||
+      memcmp (p, tsl_cache_get_program_id (), vlen) != 0)
     return NULL;
   if (get_u64 (&r) != key->dev || get_u64 (&r) != key->inode || get_u64 (&r) != key->size ||
       get_u64 (&r) != key->mtime_us)

@@ -83,6 +83,9 @@ void              tsl_cache_set_enabled         (gboolean          enabled);
 gboolean          tsl_cache_get_enabled         (void);
 /* (transfer full) */
 char             *tsl_cache_get_dir             (void);
+/* What a cache entry must have been written by: the version, and the
+ * running program's size and mtime. */
+const char       *tsl_cache_get_program_id      (void);
 
 TslChunkIndex    *tsl_chunk_index_new           (void);
 TslChunkIndex    *tsl_chunk_index_ref           (TslChunkIndex    *self);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * $XDG_CACHE_HOME/timeslice/state-DEV-INODE-PARAMS.tsc: a header (magic,
- * cache version, program version), the file's identity and the hash of its
+ * cache version, program version and build: tsl_cache_get_program_id()), the file's identity and the hash of its
  * ends, the sampler parameters, the state's length and the state
  * (docs/state-format.md), whose own SHA-256 covers it: the header is
  * checked byte for byte, so one hash pass checks the whole entry. Written
@@ -94,8 +94,8 @@ header (const TslFileKey *key,
 
   g_byte_array_append (out, (const guint8 *) CACHE_MAGIC, 8);
   put_u64 (out, CACHE_VERSION);
-  put_u64 (out, strlen (PACKAGE_VERSION));
-  g_byte_array_append (out, (const guint8 *) PACKAGE_VERSION, strlen (PACKAGE_VERSION));
+  put_u64 (out, strlen (tsl_cache_get_program_id ()));
+  g_byte_array_append (out, (const guint8 *) tsl_cache_get_program_id (), strlen (tsl_cache_get_program_id ()));
   put_u64 (out, key->dev);
   put_u64 (out, key->inode);
   put_u64 (out, key->size);
