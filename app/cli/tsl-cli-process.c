@@ -25,9 +25,43 @@
 
 #define WINDOW_EXECUTABLE "timeslice-gui"
 
+/* Where the catalogues are: run from a build tree (`build-aux/dev run`, the
+ * ui tests), the ones `meson compile` made in BUILD/po, as the compiled-in
+ * LOCALEDIR holds nothing until `meson install`. */
+static char *
+find_locale_dir (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *build = NULL;
+  g_autofree char *private = NULL;
+  g_autofree char *po = NULL;
+
+  if (self == NULL)
+    return g_strdup (LOCALEDIR);
+  dir = g_path_get_dirname (self);
+  /* BUILD/app/timeslice and BUILD/app/gui/timeslice-gui */
+  for (guint up = 0; up < 2 && build == NULL; up++)
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+
+      private = g_build_filename (parent, "meson-private", NULL);
+      po = g_build_filename (parent, "po", NULL);
+      if (g_file_test (private, G_FILE_TEST_IS_DIR) && g_file_test (po, G_FILE_TEST_IS_DIR))
+        build = g_steal_pointer (&po);
+      g_clear_pointer (&private, g_free);
+      g_clear_pointer (&po, g_free);
+      g_free (dir);
+      dir = g_steal_pointer (&parent);
+    }
+  return build != NULL ? g_steal_pointer (&build) : g_strdup (LOCALEDIR);
+}
+
 void
 tsl_cli_init_process (void)
 {
+  g_autofree char *locale_dir = find_locale_dir ();
+
 #ifdef __GLIBC__
   /* One heap for every thread. The Chrome reader's model thread would get
    * an arena of its own, and stack labels freed by one thread are not
@@ -37,7 +71,7 @@ tsl_cli_init_process (void)
 #endif
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
