@@ -233,6 +233,41 @@ about_action (GSimpleAction *action,
 }
 
 static void
+help_launched (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GtkWindow) window = user_data;
+  g_autoptr(GError) error = NULL;
+  AdwMessageDialog *dialog;
+
+  if (g_app_info_launch_default_for_uri_finish (result, &error))
+    return;
+  /* No help browser (yelp) is installed, or the help is not. */
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("The Help Could Not Be Opened"), NULL));
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  _("Timeslice’s help is read with a help browser such as Yelp "
+                                    "(the Debian package “yelp”). %s"),
+                                  error->message);
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+help_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  g_autoptr(GdkAppLaunchContext) context = NULL;
+
+  if (window != NULL)
+    context = gdk_display_get_app_launch_context (gtk_widget_get_display (GTK_WIDGET (window)));
+  g_app_info_launch_default_for_uri_async ("help:" PACKAGE_NAME, G_APP_LAUNCH_CONTEXT (context), NULL,
+                                           help_launched, window != NULL ? g_object_ref (window) : NULL);
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
@@ -250,6 +285,7 @@ new_window_action (GSimpleAction *action,
 
 static const GActionEntry app_actions[] = {
   { "about", about_action },
+  { "help", help_action },
   { "quit", quit_action },
   { "new-window", new_window_action },
 };
@@ -295,6 +331,7 @@ tsl_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
+    { "app.help", { "F1", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.open", { "<Control>o", NULL } },
