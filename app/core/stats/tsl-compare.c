@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tsl-block-test.h"
 #include "tsl-compare-private.h"
 #include "tsl-csv-writer.h"
 #include "tsl-rng.h"
@@ -33,6 +34,7 @@ tsl_compare_test_to_string (TslCompareTest test)
 {
   static const char *names[] = {
     "bootstrap", "block-bootstrap", "poisson", "permutation", "seed", "none", "blocks-t",
+    "too-few",
   };
 
   return (guint) test < G_N_ELEMENTS (names) ? names[test] : "unknown";
@@ -306,6 +308,13 @@ compute_row (const TslCompareSeries  *s,
   if (s->a.n < 2 || (!seed && s->b.n < 2) || request->rounds == 0)
     {
       row->test = TSL_COMPARE_TEST_NONE;
+      return TRUE;
+    }
+  /* A resampled statistic of a handful of points has no distribution to
+   * speak of; said, not tested (TSL_BLOCK_MIN_OBSERVATIONS). */
+  if (s->a.n < TSL_BLOCK_MIN_OBSERVATIONS || (!seed && s->b.n < TSL_BLOCK_MIN_OBSERVATIONS))
+    {
+      row->test = TSL_COMPARE_TEST_TOO_FEW;
       return TRUE;
     }
 

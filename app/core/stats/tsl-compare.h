@@ -35,6 +35,8 @@ typedef enum {
   TSL_COMPARE_TEST_SEED,          /* method seed */
   TSL_COMPARE_TEST_NONE,          /* too few points on one side */
   TSL_COMPARE_TEST_BLOCKS_T,      /* batch means over time blocks (tsl-block-test.h) */
+  TSL_COMPARE_TEST_TOO_FEW,       /* fewer independent observations a side than a test
+                                   * needs, or no variation: not tested */
 } TslCompareTest;
 
 /* A series seen in one range only. */
