@@ -147,8 +147,9 @@ tsl_cli_compare (int    argc,
       "Range B; without it, a summary of A alone (track,name,calls,total_s,self_s,"
       "mean_s,share,samples,n,mean,min,max); of AFTER with two files, default all", "RANGE" },
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
-      "sum, mean, median, p95, max or count for metrics; share or count for threads "
-      "(default sum for metrics, share for threads)", "S" },
+      "sum, mean, median, p95, max or count for metrics; share, count, sum, or a duration's mean, "
+      "median, p95 or max for functions (default: a gauge's time-weighted mean, a counter's rate, "
+      "a function's share of its thread plus its mean duration)", "S" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,
       "two-sample (default) or seed (the seed’s one-sample test, for comparison)", "M" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,

@@ -240,13 +240,21 @@ count_rate_row (Ctx        *ctx,
                     rates ? "/s" : "", sides, ctx->table->seconds, rates);
 }
 
+/* A counter rises again and again; a gauge that is mostly 0 and rose once
+ * in the ranges (no decrease seen) is still a gauge: the rises must be
+ * spread over TSL_BLOCK_MIN_OBSERVATIONS blocks at least. */
 static gboolean
 is_monotonic (const TslRangeTrack *t[2])
 {
+  guint rising = 0;
+
   for (guint s = 0; s < 2; s++)
     if (t[s] != NULL && (t[s]->decreased || t[s]->n < 2))
       return FALSE;
-  return (t[0] != NULL && t[0]->increased) || (t[1] != NULL && t[1]->increased);
+  for (guint s = 0; s < 2; s++)
+    for (guint j = 0; t[s] != NULL && j < B; j++)
+      rising += t[s]->block_rise[j] > 0;
+  return rising >= TSL_BLOCK_MIN_OBSERVATIONS;
 }
 
 static gboolean
