@@ -187,9 +187,11 @@ tsl_block_estimate_units (const double     *y,
     }
 
   /* E[Σ z²] = Σs − 2 Σxs / X + Σx² Σs / X² for batches of unequal
-   * weight (b − 1 of b when they are equal), and Σ z² has about
-   * (Σs)² / Σs² of them: a few long-held values of a gauge at irregular
-   * times weigh as few observations, not as many. */
+   * weight (b − 1 of b when they are equal); the degrees of freedom are
+   * the effective number of batches on √s, (Σ√s)² / Σs − 1: a few
+   * long-held values of a gauge at irregular times weigh as few
+   * observations, not as many. (Satterthwaite's (Σs)² / Σs² rejected 2.3 %
+   * of nulls at Poisson times, this 4.0 %, without it 6.0 %.) */
   if (c != NULL)
     {
       unbias = s1 / (s1 - 2 * sxs / sum_x + sxx * s1 / (sum_x * sum_x));

@@ -53,9 +53,10 @@ void              tsl_block_estimate            (const double         *y,
                                                  guint                 n,
                                                  double                phi,
                                                  TslBlockEstimate     *out);
-/* The same over units of c[i] observations each (tsl_block_units(); c
- * NULL or 0: blocks): the variance weighs each unit as x² / c, the degrees
- * of freedom are its effective number of units. */
+/* The same where unit i holds c[i] values weighted by x (a gauge's values
+ * and the times they hold; c NULL: tsl_block_estimate()): each unit's z
+ * varies as x² / c, the variance is unbiased for unequal units and the
+ * degrees of freedom are their effective number. */
 void              tsl_block_estimate_units      (const double         *y,
                                                  const double         *x,
                                                  const double         *c,

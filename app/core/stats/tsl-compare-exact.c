@@ -108,8 +108,12 @@ _tsl_compare_block_row (TslCompareTable *table,
   if (sides[0].n == 0 && sides[1].n == 0)
     return TRUE;
 
+  /* Fewer points than blocks: units from the points, never more of them.
+   * With as many points as blocks the blocks stay (merging the odd empty
+   * one cost a share row 4 of 49 detections of a 1.5× slowdown). */
   for (guint s = 0; s < 2; s++)
-    units[s] = tsl_block_units (sides[s].y, sides[s].x, sides[s].c, B, uy[s], ux[s], uc[s]);
+    units[s] = tsl_block_units (sides[s].y, sides[s].x, sides[s].n < B ? sides[s].c : NULL, B,
+                                uy[s], ux[s], uc[s]);
   untested = too_few (sides, units);
 
   /* One autocorrelation for both ranges: half the noise of either's. A
@@ -118,7 +122,8 @@ _tsl_compare_block_row (TslCompareTable *table,
     phi = (tsl_block_phi (uy[0], ux[0], units[0]) + tsl_block_phi (uy[1], ux[1], units[1])) / 2;
   for (guint s = 0; s < 2; s++)
     {
-      tsl_block_estimate_units (uy[s], ux[s], uc[s][0] > 0 ? uc[s] : NULL, units[s], phi, &e[s]);
+      tsl_block_estimate_units (uy[s], ux[s], sides[s].held && uc[s][0] > 0 ? uc[s] : NULL,
+                                units[s], phi, &e[s]);
       e[s].estimate *= sides[s].scale;
       e[s].variance *= sides[s].scale * sides[s].scale;
     }
@@ -296,6 +301,7 @@ metric_rows (Ctx                 *ctx,
 
             sides[s].n = t[s]->n;
             sides[s].c = t[s]->block_n;
+            sides[s].held = held;
             memcpy (sides[s].y, held ? t[s]->block_weighted : t[s]->block_sum, sizeof sides[s].y);
             memcpy (sides[s].x, held ? t[s]->block_held : t[s]->block_n, sizeof sides[s].x);
           }
