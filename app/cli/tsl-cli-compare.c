@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tsl-block-test.h"
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
 #include "tsl-range-summary.h"
@@ -27,17 +28,59 @@ parse_confidence (const char *text,
   return end != text && *end == '\0' && *confidence > 0 && *confidence < 1;
 }
 
+/* Why a too-few row was not tested, e.g. "too few calls (1 vs 1)". */
+static char *
+too_few_text (const TslCompareRow *row)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+  const char *what = row->duration || g_str_has_prefix (unit, "ns") || strcmp (unit, "fraction") == 0
+                     ? "calls" : "points";
+
+  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
+    return g_strdup_printf ("too few %s (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
+                            what, row->n_a, row->n_b);
+  return g_strdup_printf ("too few independent %s, or none varies (%" G_GUINT64_FORMAT " vs %"
+                          G_GUINT64_FORMAT ")", what, row->n_a, row->n_b);
+}
+
 static void
 print_details (GPtrArray *rows)
 {
   for (guint i = 0; i < rows->len; i++)
     {
       const TslCompareRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *why = row->test == TSL_COMPARE_TEST_TOO_FEW ? too_few_text (row) : NULL;
 
-      fprintf (stderr, "timeslice: %s %s: n_a=%" G_GUINT64_FORMAT " n_b=%" G_GUINT64_FORMAT " test=%s%s\n",
+      fprintf (stderr, "timeslice: %s %s: n_a=%" G_GUINT64_FORMAT " n_b=%" G_GUINT64_FORMAT " test=%s%s%s%s\n",
                row->series, row->stat, row->n_a, row->n_b,
-               tsl_compare_test_to_string (row->test), row->bca ? " interval=bca" : "");
+               tsl_compare_test_to_string (row->test), row->bca ? " interval=bca" : "",
+               why != NULL ? ": " : "", why != NULL ? why : "");
     }
+}
+
+/* Rows said but not tested: how many, and the first as an example. */
+static void
+print_too_few (GPtrArray *rows)
+{
+  const TslCompareRow *first = NULL;
+  guint n = 0;
+  g_autofree char *why = NULL;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TslCompareRow *row = g_ptr_array_index (rows, i);
+
+      if (row->test != TSL_COMPARE_TEST_TOO_FEW)
+        continue;
+      first = first != NULL ? first : row;
+      n++;
+    }
+  if (n == 0)
+    return;
+  why = too_few_text (first);
+  fprintf (stderr, "timeslice: %u row%s not tested (method too-few: fewer than %d independent calls or "
+           "points a side, or no variation), e.g. %s %s: %s\n",
+           n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, first->series, first->stat, why);
 }
 
 static int
@@ -104,8 +147,9 @@ tsl_cli_compare (int    argc,
       "Range B; without it, a summary of A alone (track,name,calls,total_s,self_s,"
       "mean_s,share,samples,n,mean,min,max); of AFTER with two files, default all", "RANGE" },
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
-      "sum, mean, median, p95, max or count for metrics; share or count for threads "
-      "(default sum for metrics, share for threads)", "S" },
+      "sum, mean, median, p95, max or count for metrics; share, count, sum, or a duration's mean, "
+      "median, p95 or max for functions (default: a gauge's time-weighted mean, a counter's rate, "
+      "a function's share of its thread plus its mean duration)", "S" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,
       "two-sample (default) or seed (the seed’s one-sample test, for comparison)", "M" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,
@@ -201,6 +245,8 @@ tsl_cli_compare (int    argc,
 
   if (verbose)
     print_details (rows);
+  else
+    print_too_few (rows);
 
   csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
   return write_csv (output, csv);

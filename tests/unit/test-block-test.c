@@ -253,6 +253,43 @@ test_estimate_is_ratio (void)
   g_assert_true (isnan (e.variance));
 }
 
+/* Five points in 64 blocks are five units, and their test is Welch's on
+ * the points (scipy.stats.ttest_ind(a, b, equal_var=False): p 0.250722…);
+ * 64 blocks used to give 63 degrees of freedom and a variance over n, not
+ * n − 1. */
+static void
+test_sparse_units (void)
+{
+  const double a[5] = { 9.1, 10.4, 11.2, 9.7, 10.9 }, b[5] = { 10.2, 11.5, 10.8, 12.0, 10.1 };
+  const guint at[5] = { 3, 17, 30, 41, 60 };
+  double y[2][BLOCKS] = { { 0 } }, x[2][BLOCKS] = { { 0 } };
+  double uy[BLOCKS], ux[BLOCKS], uc[BLOCKS];
+  TslBlockEstimate e[2];
+  TslBlockComparison c;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      guint n;
+
+      for (guint i = 0; i < 5; i++)
+        {
+          y[s][at[i]] = (s == 0 ? a : b)[i];
+          x[s][at[i]] = 1;
+        }
+      n = tsl_block_units (y[s], x[s], x[s], BLOCKS, uy, ux, uc);
+      g_assert_cmpuint (n, ==, 5);
+      g_assert_cmpfloat (uc[0], ==, 1);
+      tsl_block_estimate_units (uy, ux, uc, n, 0, &e[s]);
+      g_assert_cmpfloat_with_epsilon (e[s].df, 4, 1e-12);
+    }
+  g_assert_cmpfloat_with_epsilon (e[0].variance, 0.1486, 1e-12);
+  tsl_block_compare (&e[0], &e[1], 0.95, &c);
+  g_assert_cmpfloat_with_epsilon (c.p_value, 0.25072236006575155, 1e-9);
+
+  /* Without observations the blocks stay the units. */
+  g_assert_cmpuint (tsl_block_units (y[0], x[0], NULL, BLOCKS, uy, ux, uc), ==, BLOCKS);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -261,6 +298,7 @@ main (int    argc,
 
   g_test_add_func ("/block/t-against-scipy", test_t_against_scipy);
   g_test_add_func ("/block/estimate-is-ratio", test_estimate_is_ratio);
+  g_test_add_func ("/block/sparse-units", test_sparse_units);
   g_test_add_func ("/block/null-calibration", test_null_calibration);
   g_test_add_func ("/block/strong-autocorrelation", test_strong_autocorrelation);
   g_test_add_func ("/block/power", test_power);

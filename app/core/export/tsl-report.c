@@ -253,7 +253,7 @@ _tsl_report_content_new (const TslReport *r)
     {
       g_ptr_array_add (sorted, (gpointer) r->rows[i]);
       n_significant += r->rows[i]->significant;
-      n_untested += r->rows[i]->test == TSL_COMPARE_TEST_NONE;
+      n_untested += r->rows[i]->test == TSL_COMPARE_TEST_NONE || r->rows[i]->test == TSL_COMPARE_TEST_TOO_FEW;
     }
   g_ptr_array_sort (sorted, order_rows);
 

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tsl-block-test.h"
 #include "tsl-exact-tests.h"
@@ -75,6 +76,52 @@ tsl_block_phi (const double *y,
   return CLAMP (phi, MIN_PHI, MAX_PHI);
 }
 
+guint
+tsl_block_units (const double *y,
+                 const double *x,
+                 const double *c,
+                 guint         n,
+                 double       *uy,
+                 double       *ux,
+                 double       *uc)
+{
+  guint units = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (c != NULL && c[i] > 0)
+        {
+          uy[units] = ux[units] = 0;
+          if (uc != NULL)
+            uc[units] = 0;
+          units++;
+        }
+      if (units > 0)
+        {
+          uy[units - 1] += y[i];
+          ux[units - 1] += x[i];
+          if (uc != NULL)
+            uc[units - 1] += c[i];
+        }
+    }
+  if (units == 0)
+    {
+      memcpy (uy, y, n * sizeof *y);
+      memcpy (ux, x, n * sizeof *x);
+      if (uc != NULL)
+        memset (uc, 0, n * sizeof *uc);
+      return n;
+    }
+
+  /* Blocks before the first observation belong to the first unit. */
+  for (guint i = 0; c[i] <= 0; i++)
+    {
+      uy[0] += y[i];
+      ux[0] += x[i];
+    }
+  return units;
+}
+
 /* Variance of the mean of k consecutive points of a unit-variance AR(1). */
 static double
 ar1_mean_variance (double k,
@@ -93,7 +140,19 @@ tsl_block_estimate (const double     *y,
                     double            phi,
                     TslBlockEstimate *out)
 {
+  tsl_block_estimate_units (y, x, NULL, n, phi, out);
+}
+
+void
+tsl_block_estimate_units (const double     *y,
+                          const double     *x,
+                          const double     *c,
+                          guint             n,
+                          double            phi,
+                          TslBlockEstimate *out)
+{
   double sum_x, r = ratio_of (y, x, n, &sum_x), tau, ss = 0, bias = 1, m;
+  double s1 = 0, s2 = 0, sxs = 0, sxx = 0, unbias, df;  /* s2: Σ√s */
   guint b;
 
   *out = (TslBlockEstimate) { r, NAN, 0, 0, 0 };
@@ -111,12 +170,41 @@ tsl_block_estimate (const double     *y,
 
   for (guint k = 0; k < b; k++)
     {
-      double zk = 0;
+      double zk = 0, xk = 0, sk = 0;
 
       for (guint i = (guint) ((guint64) k * n / b); i < (guint) ((guint64) (k + 1) * n / b); i++)
-        zk += y[i] - r * x[i];
+        {
+          zk += y[i] - r * x[i];
+          xk += x[i];
+          /* A unit of c observations sharing x: its z varies as x² / c. */
+          sk += c != NULL && c[i] > 0 ? x[i] * x[i] / c[i] : 1;
+        }
       ss += zk * zk;
+      s1 += sk;
+      s2 += sqrt (sk);
+      sxs += xk * sk;
+      sxx += xk * xk;
     }
+
+  /* E[Σ z²] = Σs − 2 Σxs / X + Σx² Σs / X² for batches of unequal
+   * weight (b − 1 of b when they are equal); the degrees of freedom are
+   * the effective number of batches on √s, (Σ√s)² / Σs − 1: a few
+   * long-held values of a gauge at irregular times weigh as few
+   * observations, not as many. (Satterthwaite's (Σs)² / Σs² rejected 2.3 %
+   * of nulls at Poisson times, this 4.0 %, without it 6.0 %.) */
+  if (c != NULL)
+    {
+      unbias = s1 / (s1 - 2 * sxs / sum_x + sxx * s1 / (sum_x * sum_x));
+      df = s2 * s2 / s1 - 1;
+    }
+  else
+    {
+      unbias = (double) b / (b - 1);
+      df = b - 1;
+    }
+  if (!isfinite (unbias) || unbias <= 0)
+    unbias = (double) b / (b - 1);
+  df = CLAMP (df, 1, b - 1);
 
   /* What correlation is left between batches: E[estimate] / truth for an
    * AR(1) at phi, with batches of m blocks. */
@@ -126,8 +214,8 @@ tsl_block_estimate (const double     *y,
            ((b - 1) * ar1_mean_variance (n, phi));
   bias = CLAMP (bias, 1e-3, 2);
 
-  out->variance = b * ss / (b - 1) / (sum_x * sum_x) / bias;
-  out->df = b - 1;
+  out->variance = unbias * ss / (sum_x * sum_x) / bias;
+  out->df = df;
   out->phi = phi;
   out->batches = b;
 }

@@ -20,15 +20,46 @@ G_BEGIN_DECLS
 typedef struct {
   double estimate;   /* Σy / Σx; NAN when Σx is 0 */
   double variance;   /* of the estimate; NAN when it cannot be told */
-  double df;         /* degrees of freedom of the variance (batches − 1) */
+  double df;         /* degrees of freedom of the variance: batches − 1, fewer
+                      * when units weigh unequally */
   double phi;        /* lag-1 autocorrelation used, after bias correction */
   guint  batches;
 } TslBlockEstimate;
+
+/* Observations fewer than this a side are not tested (method too-few):
+ * Welch's t on i.i.d. normal points rejects 2.3 %, 3.4 % and 4.2 % of nulls
+ * at 2, 3 and 4 points a side, and 0.04–0.05 from 4 on (README). */
+#define TSL_BLOCK_MIN_OBSERVATIONS 4
+
+/* Merges blocks into units that each start at a block holding an
+ * observation (c[j] > 0), so that a sparse series has as many units as
+ * blocks with points, never more: its empty blocks (no point, or a gauge's
+ * held value) join the unit before them, leading ones the first. Without
+ * observations (c NULL or all 0) the blocks are the units. Returns how many
+ * units went to uy, ux and uc (nullable: their observations; all 0 when
+ * the blocks are the units), n at most. */
+guint             tsl_block_units               (const double         *y,
+                                                 const double         *x,
+                                                 const double         *c,
+                                                 guint                 n,
+                                                 double               *uy,
+                                                 double               *ux,
+                                                 double               *uc);
 
 /* `phi` < 0 estimates the block series' own autocorrelation; ≥ 0 uses it
  * (e.g. pooled over two ranges, see tsl_block_phi()). */
 void              tsl_block_estimate            (const double         *y,
                                                  const double         *x,
+                                                 guint                 n,
+                                                 double                phi,
+                                                 TslBlockEstimate     *out);
+/* The same where unit i holds c[i] values weighted by x (a gauge's values
+ * and the times they hold; c NULL: tsl_block_estimate()): each unit's z
+ * varies as x² / c, the variance is unbiased for unequal units and the
+ * degrees of freedom are their effective number. */
+void              tsl_block_estimate_units      (const double         *y,
+                                                 const double         *x,
+                                                 const double         *c,
                                                  guint                 n,
                                                  double                phi,
                                                  TslBlockEstimate     *out);

@@ -98,6 +98,9 @@ typedef struct {
   double   x[TSL_RANGE_BLOCKS];
   double   scale;
   guint64  n;        /* events the value comes from */
+  const double *c;   /* (nullable) observations per block: the test's units start at
+                      * blocks holding one (tsl_block_units()); NULL: every block */
+  gboolean held;     /* y sums values × the times they hold (x): units of unequal weight */
 } TslBlockSide;
 
 gboolean          _tsl_compare_block_row        (TslCompareTable         *table,

@@ -981,6 +981,7 @@ out:
     return NULL;
 
   _tsl_compare_finish_table (rows, request);
+  tsl_compare_sort_by_impact (rows, table.seconds);
   return g_steal_pointer (&rows);
 }
 

@@ -18,7 +18,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "tsl-block-test.h"
 #include "tsl-compare-private.h"
 #include "tsl-csv-writer.h"
 #include "tsl-rng.h"
@@ -33,6 +35,7 @@ tsl_compare_test_to_string (TslCompareTest test)
 {
   static const char *names[] = {
     "bootstrap", "block-bootstrap", "poisson", "permutation", "seed", "none", "blocks-t",
+    "too-few",
   };
 
   return (guint) test < G_N_ELEMENTS (names) ? names[test] : "unknown";
@@ -308,6 +311,13 @@ compute_row (const TslCompareSeries  *s,
       row->test = TSL_COMPARE_TEST_NONE;
       return TRUE;
     }
+  /* A resampled statistic of a handful of points has no distribution to
+   * speak of; said, not tested (TSL_BLOCK_MIN_OBSERVATIONS). */
+  if (s->a.n < TSL_BLOCK_MIN_OBSERVATIONS || (!seed && s->b.n < TSL_BLOCK_MIN_OBSERVATIONS))
+    {
+      row->test = TSL_COMPARE_TEST_TOO_FEW;
+      return TRUE;
+    }
 
   config.seed = row_seed (request, range_key, row->series, row->stat);
   boot = g_new (double, request->rounds);
@@ -433,6 +443,70 @@ tsl_compare_series (const TslCompareSeries  *series,
 
   _tsl_compare_finish_table (rows, request);
   return g_steal_pointer (&rows);
+}
+
+static double
+zero_if_nan (double v)
+{
+  return isfinite (v) ? v : 0;
+}
+
+static void
+set_impact (TslCompareRow *row,
+            const double  *seconds)
+{
+  double a = zero_if_nan (row->a_value), b = zero_if_nan (row->b_value);
+  double sa = seconds[0] > 0 ? seconds[0] : 1, sb = seconds[1] > 0 ? seconds[1] : 1;
+  const char *unit = row->unit != NULL ? row->unit : "";
+  gboolean total = row->stat_id == TSL_STAT_SUM || row->stat_id == TSL_STAT_COUNT;
+
+  row->impact_is_time = TRUE;
+  if (strcmp (unit, "fraction") == 0)
+    row->impact = fabs (b - a);
+  else if (strcmp (unit, "ns/s") == 0)
+    row->impact = fabs (b - a) / 1e9;
+  else if (strcmp (unit, "ns") == 0 && total)
+    row->impact = fabs (b / sb - a / sa) / 1e9;
+  else if (strcmp (unit, "ns") == 0)
+    /* A duration costs its change once per call. */
+    row->impact = fabs (b - a) * ((double) row->n_a / sa + (double) row->n_b / sb) / 2 / 1e9;
+  else
+    {
+      row->impact_is_time = FALSE;
+      row->impact = total && unit[0] != '/' ? fabs (b / sb - a / sa) : fabs (b - a);
+    }
+}
+
+static int
+compare_impact (gconstpointer pa,
+                gconstpointer pb)
+{
+  const TslCompareRow *a = *(const TslCompareRow * const *) pa;
+  const TslCompareRow *b = *(const TslCompareRow * const *) pb;
+  double qa = isnan (a->q_value) ? 2 : a->q_value, qb = isnan (b->q_value) ? 2 : b->q_value;
+  int c;
+
+  if (a->impact_is_time != b->impact_is_time)
+    return a->impact_is_time ? -1 : 1;
+  if (a->impact != b->impact)
+    return a->impact > b->impact ? -1 : 1;
+  if (a->significant != b->significant)
+    return a->significant ? -1 : 1;
+  if (qa != qb)
+    return qa < qb ? -1 : 1;
+  c = strcmp (a->series, b->series);
+  return c != 0 ? c : strcmp (a->stat, b->stat);
+}
+
+void
+tsl_compare_sort_by_impact (GPtrArray    *rows,
+                            const double *seconds)
+{
+  g_return_if_fail (rows != NULL && seconds != NULL);
+
+  for (guint i = 0; i < rows->len; i++)
+    set_impact (g_ptr_array_index (rows, i), seconds);
+  g_ptr_array_sort (rows, compare_impact);
 }
 
 void

@@ -35,6 +35,8 @@ typedef enum {
   TSL_COMPARE_TEST_SEED,          /* method seed */
   TSL_COMPARE_TEST_NONE,          /* too few points on one side */
   TSL_COMPARE_TEST_BLOCKS_T,      /* batch means over time blocks (tsl-block-test.h) */
+  TSL_COMPARE_TEST_TOO_FEW,       /* fewer independent observations a side than a test
+                                   * needs, or no variation: not tested */
 } TslCompareTest;
 
 /* A series seen in one range only. */
@@ -97,6 +99,10 @@ typedef struct {
   gboolean        few_blocks;  /* blocks-t on few independent batches a side */
   double          t_df;        /* blocks-t: the change's t reference … */
   double          t_se;        /* … and standard error (0 otherwise) */
+  double          impact;      /* |change| per second of range of what the row measures:
+                                * seconds per second for time, else the series' unit
+                                * (tsl_compare_sort_by_impact()); 0 until sorted */
+  gboolean        impact_is_time;
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;
@@ -156,6 +162,15 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
  * series seen in one range only. */
 char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
                                                  guint                         n_rows);
+
+/* The table's default order: rows measuring time (functions: share, time,
+ * durations weighted by calls per second) first, by the absolute change of
+ * time per second of range; then the others by the absolute change of their
+ * value per second (rates, time-weighted means as they are); ties:
+ * significant first, then q, then name. Fills each row's impact.
+ * `seconds`: the two ranges' lengths. */
+void              tsl_compare_sort_by_impact    (GPtrArray                    *rows,
+                                                 const double                 *seconds);
 
 /* Appends the cells after series and stat, each after a ',', exactly as
  * tsl_compare_format_csv() writes them (the report shows these strings). */

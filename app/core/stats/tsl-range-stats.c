@@ -21,6 +21,15 @@
 #include "tsl-rng.h"
 #include "tsl-time-math.h"
 
+/* The documented rule: of an even count, the mean of the two middle ones
+ * (not the upper one, which put a range's data end one gap step late). */
+static double
+median_of_sorted (const double *v,
+                  guint         n)
+{
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* A median gap in ns as a time step; gaps beyond what a gint64 holds
  * (times at both ends of the range) saturate instead of overflowing. */
 static inline gint64
@@ -507,7 +516,7 @@ tsl_range_stats_finish (TslRangeStats *self)
       if (t->gaps->len > 0)
         {
           qsort (t->gaps->data, t->gaps->len, sizeof (double), compare_doubles);
-          t->median_gap_ns = g_array_index (t->gaps, double, t->gaps->len / 2);
+          t->median_gap_ns = median_of_sorted ((const double *) t->gaps->data, t->gaps->len);
           self->data_end = MAX (self->data_end, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns)));
         }
       /* The last point of the range holds to the range's end, or to the
