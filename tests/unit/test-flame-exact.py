@@ -7,7 +7,7 @@
 # relative; q-values are Benjamini–Hochberg across the frames; the frames'
 # tests hold their level on null traces and find a real change.
 #
-# Rules computed here, as README "Flame graphs" states them:
+# Rules computed here, as docs/ARCHITECTURE.md "Flame graphs" states them:
 # - a span belongs to the range its start falls in and weighs its duration
 #   at its own call path (its callees' time included); a frame's total is
 #   that, or its children's sum when larger; its self the rest (≥ 0);
