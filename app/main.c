@@ -6,6 +6,8 @@
  * test checks its libraries): a command starts in ~1 ms instead of ~19.
  * Anything that is not a command goes to the window's executable.
  */
+#define G_LOG_DOMAIN "tsl-cli"
+
 #include "config.h"
 
 #include "tsl-cli.h"

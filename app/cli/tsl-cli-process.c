@@ -7,6 +7,8 @@
  * 19.4 ms against 1.2 ms), a tenth of a cached compare. Without a command
  * it replaces itself with the window's executable, same argv and pid.
  */
+#define G_LOG_DOMAIN "tsl-cli"
+
 #include "config.h"
 
 #include <errno.h>

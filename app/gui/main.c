@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-gui"
+
 #include "config.h"
 
 #include <glib/gi18n.h>

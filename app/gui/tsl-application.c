@@ -1,4 +1,4 @@
-/* tsl-application.c
+/* tsl-application.c: the application: single instance, app actions, settings
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

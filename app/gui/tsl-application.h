@@ -1,4 +1,4 @@
-/* tsl-application.h
+/* tsl-application.h: the application: single instance, app actions, settings
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-call-tree.c
+/* tsl-call-tree.c: the call tree of a flame graph, as a sortable table
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

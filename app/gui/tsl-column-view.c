@@ -1,4 +1,4 @@
-/* tsl-column-view.c
+/* tsl-column-view.c: the sortable tables of the compare panel and call tree
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

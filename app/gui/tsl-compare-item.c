@@ -1,4 +1,4 @@
-/* tsl-compare-item.c
+/* tsl-compare-item.c: one row of the compare table, for list models
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-compare-panel.c
+/* tsl-compare-panel.c: the table of what changed between ranges A and B
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

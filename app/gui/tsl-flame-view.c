@@ -1,4 +1,4 @@
-/* tsl-flame-view.c
+/* tsl-flame-view.c: flame graph of a range, or of A against B
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,4 @@
-/* tsl-histogram.c
+/* tsl-histogram.c: the bootstrap distribution of the selected compare row
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

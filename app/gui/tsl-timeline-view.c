@@ -1,4 +1,4 @@
-/* tsl-timeline-view.c
+/* tsl-timeline-view.c: the zoomable multi-track timeline widget
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,4 @@
-/* tsl-window.c
+/* tsl-window.c: the main window: a timeline, its ranges and the compare panel
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-window.h
+/* tsl-window.h: the main window: a timeline, its ranges and the compare panel
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,7 +1,9 @@
-/* tsl-csv-writer.c
+/* tsl-csv-writer.c: CSV output shared by the command line and the window
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-csv-writer"
+
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* tsl-rng.c
+/* tsl-rng.c: seeded random numbers (xoshiro256**) and the mix64 hash
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

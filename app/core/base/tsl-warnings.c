@@ -1,7 +1,9 @@
-/* tsl-warnings.c
+/* tsl-warnings.c: a reader's warnings, grouped by message and bounded
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-warnings"
+
 #include "config.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tsl-atomic-output-stream.c
+/* tsl-atomic-output-stream.c: a file that appears whole or not at all
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

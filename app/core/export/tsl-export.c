@@ -1,4 +1,4 @@
-/* tsl-export.c
+/* tsl-export.c: reports — the timeline as PNG/SVG/PDF, the samples as CSV
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

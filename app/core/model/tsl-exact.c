@@ -1,4 +1,4 @@
-/* tsl-exact.c
+/* tsl-exact.c: every slice of a time window, up to a budget
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-flow-match.c
+/* tsl-flow-match.c: flow endpoints to arrows between exact slices
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-snapshot.c
+/* tsl-snapshot.c: an immutable copy of a trace's samples, for drawing
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* tsl-document-loader.c
+/* tsl-document-loader.c: loads a trace on a worker thread with progress
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

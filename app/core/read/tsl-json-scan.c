@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-json-scan"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

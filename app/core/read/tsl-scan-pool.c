@@ -1,4 +1,4 @@
-/* tsl-scan-pool.c
+/* tsl-scan-pool.c: one buffer's records tokenized on every core
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

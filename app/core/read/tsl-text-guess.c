@@ -8,6 +8,8 @@
  * has no control bytes. ASCII text in UTF-16 has a NUL in
  * (nearly) every other byte, on the odd offsets for little endian.
  */
+#define G_LOG_DOMAIN "tsl-reader"
+
 #include "config.h"
 
 #include "tsl-text-guess.h"

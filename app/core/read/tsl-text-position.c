@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-reader"
+
 #define _GNU_SOURCE   /* memrchr */
 
 #include "config.h"

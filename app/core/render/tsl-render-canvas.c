@@ -8,6 +8,8 @@
  * are drawn with cairo afterwards. Anything else (the widget's recording
  * surface, SVG, PDF) takes the cairo path.
  */
+#define G_LOG_DOMAIN "tsl-render"
+
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* tsl-render-flame.c
+/* tsl-render-flame.c: the cairo painter of flame graphs
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

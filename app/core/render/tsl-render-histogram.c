@@ -1,7 +1,9 @@
-/* tsl-render-histogram.c
+/* tsl-render-histogram.c: the bootstrap distribution of one compare row
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "tsl-render"
+
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* tsl-label-store.c
+/* tsl-label-store.c: the payload strings of kept samples, collected when evicted
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,6 +7,8 @@
  * their (often long) stack strings again — with g_str_hash that re-hashing
  * was 11% of a whole Chrome ingest.
  */
+#define G_LOG_DOMAIN "tsl-label-store"
+
 #include "config.h"
 
 #include <string.h>

@@ -6,6 +6,8 @@
  * named by walking parents to the root. Labels are built only for samples the
  * sampler keeps, and cached per id.
  */
+#define G_LOG_DOMAIN "tsl-chrome"
+
 #include <string.h>
 
 #include "tsl-chrome-private.h"

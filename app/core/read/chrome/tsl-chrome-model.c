@@ -8,6 +8,8 @@
  * Async spans (b/e, S/F): one track per (pid, category). Everything kept is
  * bounded by open spans and distinct names, never by the number of events.
  */
+#define G_LOG_DOMAIN "tsl-chrome"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>

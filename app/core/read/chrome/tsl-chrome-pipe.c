@@ -1,4 +1,4 @@
-/* tsl-chrome-pipe.c
+/* tsl-chrome-pipe.c: Chrome events tokenized on one core, modelled on the other
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -7,6 +7,8 @@
  * Also the two-thread reader's pieces that only look at bytes: a run of
  * events for the worker, and a guess at where an event starts.
  */
+#define G_LOG_DOMAIN "tsl-chrome"
+
 #include "config.h"
 
 #include <string.h>

@@ -6,6 +6,8 @@
  * nearly every packet and event carry are read by their one-byte keys, the
  * rest through TslProtoField; nothing is allocated.
  */
+#define G_LOG_DOMAIN "tsl-perfetto"
+
 #include "config.h"
 
 #include "tsl-perfetto-decode.h"

@@ -23,6 +23,8 @@
  * kept per sequence. The trace is read as a stream, so a packet on a clock
  * no snapshot has yet related to the trace clock is skipped and counted.
  */
+#define G_LOG_DOMAIN "tsl-perfetto"
+
 #define _GNU_SOURCE   /* memrchr */
 
 #include <math.h>

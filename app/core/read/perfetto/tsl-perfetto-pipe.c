@@ -1,4 +1,4 @@
-/* tsl-perfetto-pipe.c
+/* tsl-perfetto-pipe.c: TracePackets decoded on one core, modelled on the other
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,4 @@
-/* tsl-perfetto-scan.c
+/* tsl-perfetto-scan.c: TracePackets decoded on every core, modelled in order
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -7,6 +7,8 @@
  * packets and ProcessTree: once per track or process, off the path of
  * every event (tsl-perfetto-model.c).
  */
+#define G_LOG_DOMAIN "tsl-perfetto"
+
 #define _GNU_SOURCE   /* memrchr */
 
 #include "config.h"

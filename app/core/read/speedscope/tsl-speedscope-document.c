@@ -8,6 +8,8 @@
  * a container, values collected across buffers, the shared frame table
  * and a profile's head (its fields before "events").
  */
+#define G_LOG_DOMAIN "tsl-speedscope"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>

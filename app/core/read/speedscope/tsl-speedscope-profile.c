@@ -7,6 +7,8 @@
  * spans and their labels), a sampled profile's samples and weights, and
  * the start and end of a streamed evented profile.
  */
+#define G_LOG_DOMAIN "tsl-speedscope"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>

@@ -20,6 +20,8 @@
  * driver: the stages of the document as it streams in and the ends of a
  * cut input. The other parts are in this folder (tsl-speedscope-private.h).
  */
+#define G_LOG_DOMAIN "tsl-speedscope"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>

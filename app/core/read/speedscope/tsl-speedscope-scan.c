@@ -7,6 +7,8 @@
  * alone), and the callbacks by which TslScanDriver (tsl-scan-pool.h) has
  * the model apply scanned segments in order or read on one thread.
  */
+#define G_LOG_DOMAIN "tsl-speedscope"
+
 #include <math.h>
 #include <string.h>
 

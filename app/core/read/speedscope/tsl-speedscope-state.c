@@ -5,6 +5,8 @@
  * Between two events of a streamed evented profile: the profile's index,
  * fields and track, and its open frames, saved and restored.
  */
+#define G_LOG_DOMAIN "tsl-speedscope"
+
 #include <math.h>
 #include <string.h>
 
