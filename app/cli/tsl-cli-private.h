@@ -26,7 +26,8 @@ typedef struct {
 } TslCliCommand;
 
 /* Parses argv with `entries`; on a usage error prints it and returns FALSE.
- * `parameter` is e.g. "FILE". */
+ * `parameter` is e.g. "FILE". A FILENAME option is an output and must not
+ * name an operand or a FILENAME_ARRAY option's file (the inputs). */
 gboolean          tsl_cli_parse_options         (const char          *command,
                                                  const char          *parameter,
                                                  const char          *summary,
