@@ -9,7 +9,7 @@
 # ends of a gint64 in ns) give right spans and times; a range holding no data
 # is a usage error naming it and the trace's span, one partly outside is
 # clipped with a warning; a frame name holding ';' stays one frame in a
-# .folded export. Under the ASan build (build-aux/dev asan) the same runs
+# .folded export; --part states its real limit. Under the ASan build (build-aux/dev asan) the same runs
 # also fail on any leak or undefined behaviour.
 
 import json
@@ -165,6 +165,15 @@ def test_flame_one_range(tmp):
     check('.folded of the whole trace: exit 0', r.returncode == 0, r.stderr)
 
 
+def test_part_limit(tmp):
+    # "--part 1/100000" was refused with "must be I/N with 1 ≤ I ≤ N", which
+    # it is: the message must give the limit that refused it.
+    for spec in ('1/100000', '65536/65536', '0/3', '4/3', 'x'):
+        r = run('sample', '--state', '--mode', 'time', '--part', spec, '-o', os.path.join(tmp, 'p.tss'), counters)
+        check(f'--part {spec}: exit 2', r.returncode == 2, f'exit {r.returncode}: {r.stderr}')
+        check(f'--part {spec}: states the limit', 'N ≤ 65535' in r.stderr and spec in r.stderr, r.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_k(tmp)
@@ -173,6 +182,7 @@ def main():
         test_ranges(tmp)
         test_folded_names(tmp)
         test_flame_one_range(tmp)
+        test_part_limit(tmp)
     return 1 if failures else 0
 
 
