@@ -12,8 +12,10 @@
 # .folded export; --part states its real limit. Under the ASan build (build-aux/dev asan) the same runs
 # also fail on any leak or undefined behaviour.
 
+import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -108,6 +110,26 @@ def test_extreme_times(tmp):
         extra = ('--flamegraph',) if out == 'f.svg' else ()
         r = run('export', *extra, '--a', '0%..50%', '-o', os.path.join(tmp, out), trace)
         check(f'times at ±9.1e9 s: export {out} exit 0', r.returncode == 0, r.stderr)
+
+    # A span over 2^63 ns wrapped: the report said "Span -541 d" and --view
+    # resolved its range against a span of 1 ns (UBSan: signed overflow), so
+    # "0%..2%" was "empty". The view's axis saturates at 2^63 ns, as the
+    # timeline's does; both spans start 1e8 s after the first event (their
+    # durations, over 292 years, are ignored with a warning).
+    page = os.path.join(tmp, 'limits.html')
+    r = run('export', '--report', '-o', page, trace)
+    check('times at ±9.1e9 s: report exit 0', r.returncode == 0, r.stderr)
+    span = re.search(r'Span</dt><dd>([^<]*)</dd>', open(page).read()) if r.returncode == 0 else None
+    days = re.fullmatch(r'([0-9.e+]+) d', span.group(1)) if span else None
+    check('times at ±9.1e9 s: the report\'s span is 1.82e10 s',
+          days is not None and abs(float(days.group(1)) / (1.82e10 / 86400) - 1) < 1e-3, span and span.group(1))
+    for view, names in (('0%..2%', ['early', 'x']), ('0%..1%', [])):
+        out = os.path.join(tmp, 'limits-view.csv')
+        r = run('export', '--view', view, '-o', out, trace)
+        check(f'times at ±9.1e9 s: --view {view} exit 0', r.returncode == 0, r.stderr)
+        rows = list(csv.DictReader(open(out))) if r.returncode == 0 else []
+        check(f'times at ±9.1e9 s: --view {view} lists {names}', sorted(row['name'] for row in rows) == names,
+              repr(rows))
 
 
 def test_ranges(tmp):
