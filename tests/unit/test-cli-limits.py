@@ -9,7 +9,8 @@
 # ends of a gint64 in ns) give right spans and times; a range holding no data
 # is a usage error naming it and the trace's span, one partly outside is
 # clipped with a warning; a frame name holding ';' stays one frame in a
-# .folded export; --part states its real limit. Under the ASan build (build-aux/dev asan) the same runs
+# .folded export; --part states its real limit; collapsed-stack counts up
+# to 2^63-1 weigh what they say. Under the ASan build (build-aux/dev asan) the same runs
 # also fail on any leak or undefined behaviour.
 
 import csv
@@ -196,6 +197,46 @@ def test_part_limit(tmp):
         check(f'--part {spec}: states the limit', 'N ≤ 65535' in r.stderr and spec in r.stderr, r.stderr)
 
 
+def test_collapsed_counts(tmp):
+    # Counts from 1e15 to 2^63-1 weighed 1, silently, and 2^64-2 was "not a
+    # whole number of samples": each weighs what it says, and a count over
+    # 2^63-1 weighs 2^63-1 with a warning (so a .folded export reads back).
+    big = (1 << 63) - 1
+    path = os.path.join(tmp, 'big.folded')
+    with open(path, 'w') as f:
+        f.write('main;a 1000000000000000\nmain;b 9223372036854775807\nmain;c 1\n'
+                'main;d 18446744073709551614\nmain;e 1.5\nmain;f 000000000000000000000000000007\n')
+    want = {'main;a': 10 ** 15, 'main;b': big, 'main;c': 1, 'main;d': big, 'main;f': 7}
+    r = run('info', '--json', path)
+    warnings = json.loads(r.stdout)['warnings'] if r.returncode == 0 else []
+    check('big counts: info exit 0', r.returncode == 0, r.stderr)
+    check('big counts: 2^64-2 is counted as 2^63-1, with a warning',
+          any('count over 9223372036854775807 samples was counted as' in w for w in warnings), repr(warnings))
+    check('big counts: 2^64-2 is not called a fraction', not any('18446744073709551614' in w for w in warnings),
+          repr(warnings))
+    check('big counts: 1.5 is still refused', any('“1.5” is not a whole number' in w for w in warnings),
+          repr(warnings))
+    for label, extra in (('whole trace', ()), ('range A', ('--a', '0%..100%'))):
+        out = os.path.join(tmp, 'big-out.folded')
+        r = run('export', *extra, '-o', out, path)
+        check(f'big counts, .folded of the {label}: exit 0', r.returncode == 0, r.stderr)
+        got = dict(line.rsplit(' ', 1) for line in open(out).read().splitlines()) if r.returncode == 0 else {}
+        check(f'big counts, .folded of the {label}: each stack weighs its count',
+              {k: int(v) for k, v in got.items()} == want, repr(got))
+    r = run('info', '--json', out)
+    check('big counts: the .folded reads back without a warning',
+          r.returncode == 0 and not any('count over' in w for w in json.loads(r.stdout)['warnings']), r.stdout)
+    flame = os.path.join(tmp, 'big-flame.csv')
+    r = run('export', '--flamegraph', '-o', flame, path)
+    rows = {row['call_path']: row for row in csv.DictReader(open(flame))} if r.returncode == 0 else {}
+    check('big counts, flame graph CSV: weights are the counts',
+          rows and all(float(rows[k]['self_weight']) == float(v) for k, v in want.items()), repr(rows))
+    r = run('export', '--flamegraph', '--a', '0%..50%', '--b', '50%..100%', '-o', flame, path)
+    rows = {row['call_path']: row for row in csv.DictReader(open(flame))} if r.returncode == 0 else {}
+    check('big counts, differential flame graph: b is all but all of A',
+          rows and float(rows['main;b']['a_share']) > 0.9998, repr(rows.get('main;b')))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_k(tmp)
@@ -205,6 +246,7 @@ def main():
         test_folded_names(tmp)
         test_flame_one_range(tmp)
         test_part_limit(tmp)
+        test_collapsed_counts(tmp)
     return 1 if failures else 0
 
 
