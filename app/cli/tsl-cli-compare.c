@@ -33,9 +33,11 @@ print_details (GPtrArray *rows)
   for (guint i = 0; i < rows->len; i++)
     {
       const TslCompareRow *row = g_ptr_array_index (rows, i);
+      /* A series is named after the trace's names: no raw escapes on a terminal. */
+      g_autofree char *series = tsl_cli_printable (row->series);
 
       fprintf (stderr, "timeslice: %s %s: n_a=%" G_GUINT64_FORMAT " n_b=%" G_GUINT64_FORMAT " test=%s%s\n",
-               row->series, row->stat, row->n_a, row->n_b,
+               series, row->stat, row->n_a, row->n_b,
                tsl_compare_test_to_string (row->test), row->bca ? " interval=bca" : "");
     }
 }

@@ -123,6 +123,17 @@ def control_characters():
     proc = run('--json', '-', stdin=trace)
     names = [t['name'] for t in json.loads(proc.stdout)['tracks']] if proc.returncode == 0 else []
     check('control characters: --json keeps the name', any(evil in n for n in names), repr(names))
+    # compare --verbose names each series on stderr: escaped as well.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'evil.json')
+        with open(path, 'wb') as f:
+            f.write(trace)
+        proc = subprocess.run([timeslice, 'compare', '--verbose', '--a', '0%..50%', '--b', '50%..100%', path],
+                              capture_output=True, timeout=60)
+    err = proc.stderr.decode('utf-8', 'replace')
+    raw = [c for c in err if (ord(c) < 0x20 and c != '\n') or 0x7f <= ord(c) < 0xa0]
+    check('control characters: compare --verbose exit 0', proc.returncode == 0, err)
+    check('control characters: compare --verbose writes none raw', raw == [] and '\\x1b[31m' in err, err)
 
 
 if __name__ == '__main__':
