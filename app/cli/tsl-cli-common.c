@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 #include <gio/gunixoutputstream.h>
 
 #include "tsl-cli-private.h"
@@ -55,6 +58,66 @@ set_budget (const char  *option,
 
   g_clear_pointer (&cli_budget, tsl_budget_unref);
   cli_budget = tsl_budget_new_for_process (bytes);
+  return TRUE;
+}
+
+/* Whether the input `path` ("-" is stdin) is the file `out` (dev and inode). */
+static gboolean
+is_file (const char     *path,
+         const GStatBuf *out)
+{
+  GStatBuf st;
+
+  if (g_str_equal (path, "-") ? fstat (STDIN_FILENO, &st) != 0 : g_stat (path, &st) != 0)
+    return FALSE;
+  return st.st_dev == out->st_dev && st.st_ino == out->st_ino;
+}
+
+static gboolean
+is_input (const GOptionEntry  *entries,
+          int                  argc,
+          char               **argv,
+          const GStatBuf      *out)
+{
+  for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+    {
+      char **paths = e->arg == G_OPTION_ARG_FILENAME_ARRAY ? *(char ***) e->arg_data : NULL;
+
+      for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+        if (is_file (paths[i], out))
+          return TRUE;
+    }
+  for (int i = 1; i < argc; i++)
+    if (is_file (argv[i], out))
+      return TRUE;
+  return FALSE;
+}
+
+/* An output that is one of the inputs, however it is named (a symlink, a
+ * hard link, stdin redirected from it), would be replaced by what was read
+ * from it: refuse it before reading. Outputs are the FILENAME options (-o,
+ * --table), inputs the FILENAME_ARRAY options (--after) and the operands. */
+static gboolean
+check_outputs (const GOptionEntry  *entries,
+               int                  argc,
+               char               **argv,
+               GError             **error)
+{
+  for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+    {
+      const char *output = e->arg == G_OPTION_ARG_FILENAME ? *(char **) e->arg_data : NULL;
+      GStatBuf st;
+
+      /* Only a regular file is replaced; a device or FIFO is written through. */
+      if (output == NULL || g_str_equal (output, "-") ||
+          g_stat (output, &st) != 0 || !S_ISREG (st.st_mode) ||
+          !is_input (entries, argc, argv, &st))
+        continue;
+
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--%s %s is an input file; write to another file", e->long_name, output);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -128,6 +191,12 @@ tsl_cli_parse_options (const char          *command,
           (*argc)--;
           break;
         }
+    }
+
+  if (!check_outputs (entries, *argc, *argv, &error))
+    {
+      tsl_cli_fail (TSL_EXIT_USAGE, "%s: %s", command, error->message);
+      return FALSE;
     }
 
   return TRUE;
@@ -268,4 +337,30 @@ tsl_cli_parse_seed (const char *text,
   /* Base 0 accepts decimal and 0x-prefixed hexadecimal. */
   *seed = g_ascii_strtoull (text, &end, 0);
   return errno == 0 && end != text && *end == '\0';
+}
+
+char *
+tsl_cli_printable (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else if (c >= 0x80 && c < 0xa0)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  return g_string_free (out, FALSE);
 }

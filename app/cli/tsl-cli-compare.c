@@ -50,9 +50,11 @@ print_details (GPtrArray *rows)
     {
       const TslCompareRow *row = g_ptr_array_index (rows, i);
       g_autofree char *why = row->test == TSL_COMPARE_TEST_TOO_FEW ? too_few_text (row) : NULL;
+      /* A series is named after the trace's names: no raw escapes on a terminal. */
+      g_autofree char *series = tsl_cli_printable (row->series);
 
       fprintf (stderr, "timeslice: %s %s: n_a=%" G_GUINT64_FORMAT " n_b=%" G_GUINT64_FORMAT " test=%s%s%s%s\n",
-               row->series, row->stat, row->n_a, row->n_b,
+               series, row->stat, row->n_a, row->n_b,
                tsl_compare_test_to_string (row->test), row->bca ? " interval=bca" : "",
                why != NULL ? ": " : "", why != NULL ? why : "");
     }
@@ -65,6 +67,7 @@ print_too_few (GPtrArray *rows)
   const TslCompareRow *first = NULL;
   guint n = 0;
   g_autofree char *why = NULL;
+  g_autofree char *series = NULL;
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -78,9 +81,10 @@ print_too_few (GPtrArray *rows)
   if (n == 0)
     return;
   why = too_few_text (first);
+  series = tsl_cli_printable (first->series);
   fprintf (stderr, "timeslice: %u row%s not tested (method too-few: fewer than %d independent calls or "
            "points a side, or no variation), e.g. %s %s: %s\n",
-           n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, first->series, first->stat, why);
+           n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, series, first->stat, why);
 }
 
 static int

@@ -150,12 +150,16 @@ describe_text (TslTrace   *trace,
   GString *out = g_string_new (NULL);
   g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
   guint n_tracks = tsl_trace_get_n_tracks (trace);
+  g_auto(GStrv) names = NULL;
   gboolean has_span;
   double span_s = span_seconds (trace, &has_span);
+  g_autofree char *file = tsl_cli_printable (path);
+  g_autofree char *format = tsl_cli_printable (tsl_trace_get_format (trace));
   int name_width = 4;
 
-  g_string_append_printf (out, "File:     %s\n", path);
-  g_string_append_printf (out, "Format:   %s\n", tsl_trace_get_format (trace));
+  /* Names come from the input: a terminal must not run their escapes. */
+  g_string_append_printf (out, "File:     %s\n", file);
+  g_string_append_printf (out, "Format:   %s\n", format);
   g_string_append_printf (out, "Events:   %" G_GUINT64_FORMAT "\n", tsl_trace_get_events (trace));
   {
     guint64 n[TSL_FLOW_COUNT_N];
@@ -182,8 +186,12 @@ describe_text (TslTrace   *trace,
     g_string_append (out, "Span:     no time axis (shown in file order)\n");
   g_string_append_printf (out, "Tracks:   %u (K = %u)\n", n_tracks, tsl_trace_get_k (trace));
 
+  names = g_new0 (char *, n_tracks + 1);
   for (guint track = 0; track < n_tracks; track++)
-    name_width = MAX (name_width, (int) g_utf8_strlen (tsl_trace_track_get_name (trace, track), -1));
+    {
+      names[track] = tsl_cli_printable (tsl_trace_track_get_name (trace, track));
+      name_width = MAX (name_width, (int) g_utf8_strlen (names[track], -1));
+    }
   name_width = MIN (name_width, 48);
 
   if (n_tracks > 0)
@@ -191,7 +199,7 @@ describe_text (TslTrace   *trace,
   for (guint track = 0; track < n_tracks; track++)
     {
       TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
-      const char *name = tsl_trace_track_get_name (trace, track);
+      const char *name = names[track];
       guint n_samples = 0;
       int pad;
 
@@ -208,7 +216,11 @@ describe_text (TslTrace   *trace,
     {
       g_string_append (out, "Warnings:\n");
       for (guint i = 0; warnings[i] != NULL; i++)
-        g_string_append_printf (out, "  %s\n", warnings[i]);
+        {
+          g_autofree char *warning = tsl_cli_printable (warnings[i]);
+
+          g_string_append_printf (out, "  %s\n", warning);
+        }
     }
 
   return g_string_free (out, FALSE);

@@ -26,7 +26,8 @@ typedef struct {
 } TslCliCommand;
 
 /* Parses argv with `entries`; on a usage error prints it and returns FALSE.
- * `parameter` is e.g. "FILE". */
+ * `parameter` is e.g. "FILE". A FILENAME option is an output and must not
+ * name an operand or a FILENAME_ARRAY option's file (the inputs). */
 gboolean          tsl_cli_parse_options         (const char          *command,
                                                  const char          *parameter,
                                                  const char          *summary,
@@ -74,6 +75,10 @@ gboolean          tsl_cli_resolve_range         (const char          *command,
                                                  gint64               span_ns,
                                                  gint64              *start_ns,
                                                  gint64              *end_ns);
+/* `text` for a terminal: control characters (C0, DEL, C1), which could
+ * recolour it or break a table's line, become \n, \r, \t, \xHH or \uHHHH;
+ * invalid UTF-8 becomes U+FFFD. */
+char             *tsl_cli_printable             (const char          *text);
 /* Decimal or 0x-prefixed hexadecimal, as --seed takes it. */
 gboolean          tsl_cli_parse_seed            (const char          *text,
                                                  guint64             *seed);

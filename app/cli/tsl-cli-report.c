@@ -47,6 +47,7 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   g_autoptr(TslSnapshot) snapshot = NULL;
   g_autoptr(TslFlame) flame = NULL;
   g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GOutputStream) table = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) read_warnings = NULL;
   g_auto(GStrv) compare_warnings = NULL;
@@ -95,13 +96,14 @@ tsl_cli_export_report (const TslCliReportOptions *o)
                          ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
   warnings = merge_warnings (read_warnings, compare_warnings);
 
+  /* The table is written now but published (closed) only after the report,
+   * so a report that fails leaves no table: dropping the stream discards it. */
   if (o->table != NULL)
     {
       g_autofree char *csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
-      g_autoptr(GOutputStream) out = tsl_cli_open_output (o->table, &error);
 
-      if (out == NULL || !g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
-          !g_output_stream_close (out, NULL, &error))
+      table = tsl_cli_open_output (o->table, &error);
+      if (table == NULL || !g_output_stream_write_all (table, csv, strlen (csv), NULL, NULL, &error))
         return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
     }
 
@@ -138,7 +140,8 @@ tsl_cli_export_report (const TslCliReportOptions *o)
     }
   report.flame = flame;
 
-  if (!tsl_report_write (&report, format, file, NULL, &error))
+  if (!tsl_report_write (&report, format, file, NULL, &error) ||
+      (table != NULL && !g_output_stream_close (table, NULL, &error)))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
   return TSL_EXIT_OK;
 }

@@ -41,7 +41,11 @@ load_for_state (const char  *path,
   return g_steal_pointer (&trace);
 }
 
-/* "I/N" with 1 <= I <= N. */
+/* The most parts: far more than a chunk index has event boundaries to start
+ * them at, so a finer split would only add empty parts. */
+#define TSL_CLI_MAX_PARTS G_MAXUINT16
+
+/* "I/N" with 1 <= I <= N <= TSL_CLI_MAX_PARTS. */
 static gboolean
 parse_part (const char *text,
             guint      *part,
@@ -51,8 +55,8 @@ parse_part (const char *text,
   guint64 i, n;
 
   if (g_strv_length (halves) != 2 ||
-      !g_ascii_string_to_unsigned (halves[0], 10, 1, G_MAXUINT16, &i, NULL) ||
-      !g_ascii_string_to_unsigned (halves[1], 10, 1, G_MAXUINT16, &n, NULL) || i > n)
+      !g_ascii_string_to_unsigned (halves[0], 10, 1, TSL_CLI_MAX_PARTS, &i, NULL) ||
+      !g_ascii_string_to_unsigned (halves[1], 10, 1, TSL_CLI_MAX_PARTS, &n, NULL) || i > n)
     return FALSE;
   *part = (guint) i;
   *n_parts = (guint) n;
@@ -120,7 +124,8 @@ tsl_cli_sample (int    argc,
   if (after != NULL && !state)
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --after needs --state");
   if (part_str != NULL && !parse_part (part_str, &part, &n_parts))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --part must be I/N with 1 ≤ I ≤ N, not “%s”", part_str);
+    return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --part must be I/N with 1 ≤ I ≤ N ≤ %u, not “%s”",
+                         (guint) TSL_CLI_MAX_PARTS, part_str);
   if (part_str != NULL && !state)
     return tsl_cli_fail (TSL_EXIT_USAGE, "sample: --part needs --state");
   if (part > 1 && mode == TSL_SAMPLER_COUNT && after == NULL)

@@ -17,6 +17,7 @@
 #include "tsl-range.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 /* K of the span-only first pass: it needs times, not samples. */
 #define SPAN_PASS_K 16
@@ -60,11 +61,13 @@ tsl_cli_export_view (const TslCliViewOptions *o)
   if (span_trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
   tsl_trace_get_span (span_trace, &origin, &last);
-  if (!tsl_cli_resolve_view (o->view, MAX (last - origin, 1), &vs, &ve, &error))
+  /* A span over 2^63 ns saturates, as the snapshot's does: the view is
+   * resolved on the axis the snapshot draws. */
+  if (!tsl_cli_resolve_view (o->view, MAX (tsl_time_sub (last, origin), 1), &vs, &ve, &error))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
 
   trace = tsl_trace_new (TSL_SAMPLER_TIME, o->k, o->seed);
-  tsl_trace_set_time_filter (trace, origin + vs, origin + ve);
+  tsl_trace_set_time_filter (trace, tsl_time_add (origin, vs), tsl_time_add (origin, ve));
   tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
   if (!tsl_read_path (trace, o->path, NULL, NULL, NULL, &error))
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include "tsl-time-math.h"
 #include "tsl-window-private.h"
 
 #define DETAIL_DEBOUNCE_MS 400
@@ -84,13 +85,14 @@ start_detail_cb (gpointer data)
 
   tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
   span = tsl_snapshot_get_span (base);
-  width = view_end - view_start;
+  width = tsl_time_sub (view_end, view_start);
   if ((double) width > DETAIL_MAX_FRACTION * (double) span)
     return G_SOURCE_REMOVE;
 
-  /* A quarter view of margin each side, so small pans stay in the detail. */
-  lo = MAX (view_start - width / 4, 0);
-  hi = MIN (view_end + width / 4, span + 1);
+  /* A quarter view of margin each side, so small pans stay in the detail;
+   * saturating, since a span over 2^63 ns is G_MAXINT64 (the snapshot's). */
+  lo = MAX (tsl_time_sub (view_start, width / 4), 0);
+  hi = MIN (tsl_time_add (view_end, width / 4), tsl_time_add (span, 1));
 
   if (self->detail_cancellable != NULL)
     g_cancellable_cancel (self->detail_cancellable);
@@ -100,7 +102,7 @@ start_detail_cb (gpointer data)
   trace = tsl_trace_new (TSL_SAMPLER_TIME, tsl_snapshot_get_k (base), TSL_WINDOW_SEED);
   /* The zoomed re-read stays within the budget the whole file is read in. */
   tsl_trace_set_budget (trace, tsl_trace_get_budget (tsl_document_loader_get_trace (self->loader)));
-  tsl_trace_set_time_filter (trace, origin + lo, origin + hi);
+  tsl_trace_set_time_filter (trace, tsl_time_add (origin, lo), tsl_time_add (origin, hi));
   tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
 
   g_clear_object (&self->detail_loader);

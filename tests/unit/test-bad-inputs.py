@@ -6,7 +6,7 @@
 # Each file must either be refused (exit 1, stderr "timeslice: FILE:LINE:COLUMN:
 # message") or read (exit 0, valid JSON, the expected warning), as
 # tests/data/bad/EXPECTED says; never a crash, a signal or a hang. A 20 MB
-# single line and 100,000-deep nesting are generated here. Damaged zstd reads
+# single line and 100,000-deep nesting are generated here, and stray '}'s. Damaged zstd reads
 # the same through a pipe that delivers it in two pieces as from the file.
 
 import json
@@ -100,6 +100,53 @@ def generated(directory):
     check('huge name: export peak RSS under 160 MiB', peak_mib < 160, f'{peak_mib:.0f} MiB')
 
 
+def info_json(args, **kw):
+    proc = subprocess.run([timeslice, 'info', '--json', *args], capture_output=True, timeout=120, **kw)
+    return json.loads(proc.stdout) if proc.returncode == 0 else {'exit': proc.returncode,
+                                                                 'stderr': proc.stderr.decode()[:300]}
+
+
+def stray_braces(directory):
+    """A stray '}' after an event failed the whole file ("expected ',' or
+    ']' after an event"): the events around it are kept and it is warned
+    about, in both forms, from a pipe, and on every core of a big file."""
+    got = info_json([os.path.join(bad, 'chrome-stray-brace.json')])
+    check('stray }: the 5 events before it kept', got.get('events') == 5, repr(got))
+    with open(os.path.join(bad, 'chrome-stray-brace.json'), 'rb') as f:
+        got = info_json(['-'], stdin=f)
+    check('stray }: the same from a pipe', got.get('events') == 5, repr(got))
+
+    event = '{"ph":"X","ts":%d,"dur":2,"name":"n%d","pid":1,"tid":%d}'
+    for name, text, n in (
+            ('stray-object.json', '{"traceEvents":[' + event % (1, 1, 1) + '}]}', 1),
+            ('stray-middle.json', '[' + event % (1, 1, 1) + '}}, ' + event % (2, 2, 1) + ']', 2)):
+        path = os.path.join(directory, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        got = info_json([path])
+        check(f'{name}: {n} events kept', got.get('events') == n, repr(got))
+        check(f'{name}: warned', any("ignored a '}' after an event" in w for w in got.get('warnings', [])),
+              repr(got))
+
+    # 8 MB with a stray '}' every 100,000 events: the parallel scanners stop
+    # there and the one-thread loop goes on, as one thread alone does.
+    events = []
+    for i in range(200000):
+        events.append(event % (i, i % 97, i % 3) + ('}' if i % 100000 == 50000 else ''))
+    path = os.path.join(directory, 'stray-big.json')
+    with open(path, 'w') as f:
+        f.write('[' + ',\n'.join(events) + ']')
+    one = info_json([path], env=dict(os.environ, TSL_READER_THREADS='1'))
+    check('stray } in a big file: every event kept', one.get('events') == 200000, repr(one)[:300])
+    check('stray } in a big file: both warned', sum("ignored a '}'" in w for w in one.get('warnings', [])) == 2,
+          repr(one.get('warnings')))
+    for label, extra in (('4 threads', {'TSL_READER_THREADS': '4'}),
+                         ('the two-thread pipe, every buffer split', {'TSL_READER_THREADS': 'eager'}),
+                         ('random cuts', {'TSL_READER_THREADS': '4', 'TSL_READER_SPLIT_SEED': '7'})):
+        got = info_json([path], env=dict(os.environ, **extra))
+        check(f'stray }} in a big file, {label}: what one thread reads', got == one, repr(got)[:300])
+
+
 def split_pipe(name, cut):
     path = os.path.join(bad, name)
     whole = subprocess.run([timeslice, 'info', '--json', path], capture_output=True, timeout=120)
@@ -141,6 +188,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as directory:
         generated(directory)
+        stray_braces(directory)
 
     return 1 if failures else 0
 

@@ -9,11 +9,14 @@
 # ends of a gint64 in ns) give right spans and times; a range holding no data
 # is a usage error naming it and the trace's span, one partly outside is
 # clipped with a warning; a frame name holding ';' stays one frame in a
-# .folded export. Under the ASan build (build-aux/dev asan) the same runs
+# .folded export; --part states its real limit; collapsed-stack counts up
+# to 2^63-1 weigh what they say. Under the ASan build (build-aux/dev asan) the same runs
 # also fail on any leak or undefined behaviour.
 
+import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,6 +112,26 @@ def test_extreme_times(tmp):
         r = run('export', *extra, '--a', '0%..50%', '-o', os.path.join(tmp, out), trace)
         check(f'times at ±9.1e9 s: export {out} exit 0', r.returncode == 0, r.stderr)
 
+    # A span over 2^63 ns wrapped: the report said "Span -541 d" and --view
+    # resolved its range against a span of 1 ns (UBSan: signed overflow), so
+    # "0%..2%" was "empty". The view's axis saturates at 2^63 ns, as the
+    # timeline's does; both spans start 1e8 s after the first event (their
+    # durations, over 292 years, are ignored with a warning).
+    page = os.path.join(tmp, 'limits.html')
+    r = run('export', '--report', '-o', page, trace)
+    check('times at ±9.1e9 s: report exit 0', r.returncode == 0, r.stderr)
+    span = re.search(r'Span</dt><dd>([^<]*)</dd>', open(page).read()) if r.returncode == 0 else None
+    days = re.fullmatch(r'([0-9.e+]+) d', span.group(1)) if span else None
+    check('times at ±9.1e9 s: the report\'s span is 1.82e10 s',
+          days is not None and abs(float(days.group(1)) / (1.82e10 / 86400) - 1) < 1e-3, span and span.group(1))
+    for view, names in (('0%..2%', ['early', 'x']), ('0%..1%', [])):
+        out = os.path.join(tmp, 'limits-view.csv')
+        r = run('export', '--view', view, '-o', out, trace)
+        check(f'times at ±9.1e9 s: --view {view} exit 0', r.returncode == 0, r.stderr)
+        rows = list(csv.DictReader(open(out))) if r.returncode == 0 else []
+        check(f'times at ±9.1e9 s: --view {view} lists {names}', sorted(row['name'] for row in rows) == names,
+              repr(rows))
+
 
 def test_ranges(tmp):
     # counters.json spans 3 µs.
@@ -165,6 +188,55 @@ def test_flame_one_range(tmp):
     check('.folded of the whole trace: exit 0', r.returncode == 0, r.stderr)
 
 
+def test_part_limit(tmp):
+    # "--part 1/100000" was refused with "must be I/N with 1 ≤ I ≤ N", which
+    # it is: the message must give the limit that refused it.
+    for spec in ('1/100000', '65536/65536', '0/3', '4/3', 'x'):
+        r = run('sample', '--state', '--mode', 'time', '--part', spec, '-o', os.path.join(tmp, 'p.tss'), counters)
+        check(f'--part {spec}: exit 2', r.returncode == 2, f'exit {r.returncode}: {r.stderr}')
+        check(f'--part {spec}: states the limit', 'N ≤ 65535' in r.stderr and spec in r.stderr, r.stderr)
+
+
+def test_collapsed_counts(tmp):
+    # Counts from 1e15 to 2^63-1 weighed 1, silently, and 2^64-2 was "not a
+    # whole number of samples": each weighs what it says, and a count over
+    # 2^63-1 weighs 2^63-1 with a warning (so a .folded export reads back).
+    big = (1 << 63) - 1
+    path = os.path.join(tmp, 'big.folded')
+    with open(path, 'w') as f:
+        f.write('main;a 1000000000000000\nmain;b 9223372036854775807\nmain;c 1\n'
+                'main;d 18446744073709551614\nmain;e 1.5\nmain;f 000000000000000000000000000007\n')
+    want = {'main;a': 10 ** 15, 'main;b': big, 'main;c': 1, 'main;d': big, 'main;f': 7}
+    r = run('info', '--json', path)
+    warnings = json.loads(r.stdout)['warnings'] if r.returncode == 0 else []
+    check('big counts: info exit 0', r.returncode == 0, r.stderr)
+    check('big counts: 2^64-2 is counted as 2^63-1, with a warning',
+          any('count over 9223372036854775807 samples was counted as' in w for w in warnings), repr(warnings))
+    check('big counts: 2^64-2 is not called a fraction', not any('18446744073709551614' in w for w in warnings),
+          repr(warnings))
+    check('big counts: 1.5 is still refused', any('“1.5” is not a whole number' in w for w in warnings),
+          repr(warnings))
+    for label, extra in (('whole trace', ()), ('range A', ('--a', '0%..100%'))):
+        out = os.path.join(tmp, 'big-out.folded')
+        r = run('export', *extra, '-o', out, path)
+        check(f'big counts, .folded of the {label}: exit 0', r.returncode == 0, r.stderr)
+        got = dict(line.rsplit(' ', 1) for line in open(out).read().splitlines()) if r.returncode == 0 else {}
+        check(f'big counts, .folded of the {label}: each stack weighs its count',
+              {k: int(v) for k, v in got.items()} == want, repr(got))
+    r = run('info', '--json', out)
+    check('big counts: the .folded reads back without a warning',
+          r.returncode == 0 and not any('count over' in w for w in json.loads(r.stdout)['warnings']), r.stdout)
+    flame = os.path.join(tmp, 'big-flame.csv')
+    r = run('export', '--flamegraph', '-o', flame, path)
+    rows = {row['call_path']: row for row in csv.DictReader(open(flame))} if r.returncode == 0 else {}
+    check('big counts, flame graph CSV: weights are the counts',
+          rows and all(float(rows[k]['self_weight']) == float(v) for k, v in want.items()), repr(rows))
+    r = run('export', '--flamegraph', '--a', '0%..50%', '--b', '50%..100%', '-o', flame, path)
+    rows = {row['call_path']: row for row in csv.DictReader(open(flame))} if r.returncode == 0 else {}
+    check('big counts, differential flame graph: b is all but all of A',
+          rows and float(rows['main;b']['a_share']) > 0.9998, repr(rows.get('main;b')))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_k(tmp)
@@ -173,6 +245,8 @@ def main():
         test_ranges(tmp)
         test_folded_names(tmp)
         test_flame_one_range(tmp)
+        test_part_limit(tmp)
+        test_collapsed_counts(tmp)
     return 1 if failures else 0
 
 

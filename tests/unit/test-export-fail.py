@@ -8,6 +8,7 @@
 # which CI has) must give exit 1 with a message naming the file, and leave the
 # file already there byte for byte as it was, with no temporary beside it. So
 # must a disk that fills up only near the end of the report (12 KiB tmpfs).
+# A report that fails writes its --table neither.
 
 import os
 import subprocess
@@ -49,6 +50,8 @@ def main():
         os.mkdir(os.path.join(tmp, 'dir.png'))
         export_fails('a directory as the target', os.path.join(tmp, 'dir.png'), '--size', '300x200')
 
+        report_with_table(tmp)
+
         if os.geteuid() != 0:
             print('ok # SKIP read-only and full file systems need root to mount a tmpfs '
                   '(CI runs as root, so they run there)')
@@ -89,6 +92,26 @@ def main():
         nearly_full(tmp)
 
     return 1 if failures else 0
+
+
+def report_with_table(tmp):
+    """`export --report -o R --table T` wrote T, then failed on R with exit 1
+    and left T behind: a command that fails writes nothing."""
+    table = os.path.join(tmp, 'table.csv')
+    report = os.path.join(tmp, 'no', 'such', 'dir', 'report.html')
+    export_fails('report to a missing directory, with --table', report, '--report', '--table', table,
+                 source=example)
+    check('report failed: no table written', not os.path.exists(table))
+    old = b'the table from last time\n'
+    with open(table, 'wb') as f:
+        f.write(old)
+    export_fails('report to a missing directory, over an old table', report, '--report', '--table', table,
+                 source=example)
+    with open(table, 'rb') as f:
+        check('report failed: the old table unchanged', f.read() == old)
+    left = [n for n in os.listdir(tmp) if n.endswith('.part')]
+    check('report failed: no temporary left behind', left == [], repr(left))
+    os.unlink(table)
 
 
 def nearly_full(tmp):

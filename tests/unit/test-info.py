@@ -93,12 +93,47 @@ def main():
     proc = run('--json', perf)
     check('no flows: zeros', json.loads(proc.stdout)['flows'] == {'s': 0, 't': 0, 'f': 0, **zeros})
 
+    control_characters()
+
     check('no FILE is usage', run().returncode == 2)
     check('two FILEs is usage', run(perf, perf).returncode == 2)
     check('bad option is usage', run('--bogus', perf).returncode == 2)
     check('bad --k is usage', run('--k', '0', perf).returncode == 2)
 
     return 1 if failures else 0
+
+
+def control_characters():
+    """Names' control characters reached the terminal raw: an ESC sequence
+    recoloured it, a newline broke the table. The text output escapes them
+    (\\n, \\xHH, \\uHHHH for C1); --json keeps the names as they are."""
+    evil = 'evil\x1b[31mred\nline\x07\x7f\x9b2J\ttab'
+    trace = json.dumps({'traceEvents': [
+        {'ph': 'M', 'name': 'thread_name', 'pid': 1, 'tid': 2, 'args': {'name': evil}},
+        {'ph': 'X', 'name': 'f', 'ts': 0, 'dur': 5, 'pid': 1, 'tid': 2},
+        {'ph': 'X', 'name': 'g', 'ts': 1, 'dur': 5, 'pid': 1, 'tid': 3}]}).encode()
+    proc = run('-', stdin=trace)
+    out = proc.stdout.decode('utf-8', 'replace')
+    check('control characters: exit 0', proc.returncode == 0, proc.stderr.decode())
+    raw = [c for c in out if (ord(c) < 0x20 and c != '\n') or 0x7f <= ord(c) < 0xa0]
+    check('control characters: none written raw', raw == [], repr(raw))
+    check('control characters: written escaped', 'evil\\x1b[31mred\\nline\\x07\\x7f\\u009b2J\\ttab' in out, out)
+    rows = [line for line in out.splitlines() if line.startswith('  ') and line.split()[-3:-2] == ['thread']]
+    check('control characters: one table line per track', len(rows) == 2, out)
+    proc = run('--json', '-', stdin=trace)
+    names = [t['name'] for t in json.loads(proc.stdout)['tracks']] if proc.returncode == 0 else []
+    check('control characters: --json keeps the name', any(evil in n for n in names), repr(names))
+    # compare --verbose names each series on stderr: escaped as well.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'evil.json')
+        with open(path, 'wb') as f:
+            f.write(trace)
+        proc = subprocess.run([timeslice, 'compare', '--verbose', '--a', '0%..50%', '--b', '50%..100%', path],
+                              capture_output=True, timeout=60)
+    err = proc.stderr.decode('utf-8', 'replace')
+    raw = [c for c in err if (ord(c) < 0x20 and c != '\n') or 0x7f <= ord(c) < 0xa0]
+    check('control characters: compare --verbose exit 0', proc.returncode == 0, err)
+    check('control characters: compare --verbose writes none raw', raw == [] and '\\x1b[31m' in err, err)
 
 
 if __name__ == '__main__':

@@ -10,6 +10,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,10 @@ def check(cond, what):
     print(('ok   ' if cond else 'FAIL ') + what)
     if not cond:
         failures.append(what)
+
+
+def stat_is_fifo(name):
+    return stat.S_ISFIFO(os.lstat(name).st_mode)
 
 
 def path(name):
@@ -226,6 +231,43 @@ for n in os.listdir(d):
         os.unlink(os.path.join(d, n))
 state_of(src, environ=full)
 check(not os.path.exists(stale) and os.path.exists(recent), 'an hour-old temporary removed, a recent one kept')
+
+# A FIFO (or anything not a regular file) at an entry's path hung `info`
+# (the state entry) and `compare` (the index entry) in open(): entries are
+# opened only when regular, else the file is read as if there were none.
+fifo_home = path('fifo')
+fifo_env = dict(env, XDG_CACHE_HOME=fifo_home)
+quiet = {k: v for k, v in fifo_env.items() if k != 'G_MESSAGES_DEBUG'}
+compare_args = ['compare', '--a', '0%..10%', '--b', '50%..60%', src]
+
+
+def run_quiet(args):
+    try:
+        r = subprocess.run([exe, *args], capture_output=True, env=quiet, timeout=30)
+        return r.returncode, r.stdout
+    except subprocess.TimeoutExpired:
+        return 'hung', b''
+
+
+want_info = subprocess.run([exe, 'info', '--no-cache', src], capture_output=True, env=quiet).stdout
+want_compare = subprocess.run([exe, *compare_args[:-1], '--no-cache', src], capture_output=True, env=quiet).stdout
+for args in (['info', src], compare_args):
+    run_quiet(args)   # writes the entries
+d = os.path.join(fifo_home, 'timeslice')
+made = sorted(n for n in os.listdir(d) if n.endswith(('.tsc', '.tsi')))
+check(any(n.endswith('.tsc') for n in made) and any(n.endswith('.tsi') for n in made),
+      f'a state entry and an index entry to replace ({made})')
+for n in made:
+    os.unlink(os.path.join(d, n))
+    os.mkfifo(os.path.join(d, n))
+got_info = run_quiet(['info', src])
+check(got_info == (0, want_info), f'FIFO at the state entry: info reads the file ({got_info[0]})')
+for n in made:
+    if not stat_is_fifo(os.path.join(d, n)):
+        os.unlink(os.path.join(d, n))
+        os.mkfifo(os.path.join(d, n))
+got_compare = run_quiet(compare_args)
+check(got_compare == (0, want_compare), f'FIFO at the index entry: compare reads the file ({got_compare[0]})')
 
 # A size cap: the entries used longest ago go first.
 capped = dict(env, XDG_CACHE_HOME=path('capped'))

@@ -10,6 +10,8 @@
 # and a name near NAME_MAX leave no temporary behind, and messages name the
 # user's file, never the temporary.
 #
+# An output that is an input (however named) is refused before any read.
+#
 # The /dev/null and /dev/stdout cases run only after the same checks on a
 # private device node and symlink passed: a timeslice that replaces special
 # files must not get the chance to replace the machine's /dev/null.
@@ -212,6 +214,72 @@ def test_names(tmp, csv):
     check('names: no temporary', parts(tmp) == [], repr(parts(tmp)))
 
 
+def test_output_is_input(tmp):
+    """`sample -o IN IN` replaced the input with its samples, exit 0: every
+    command's -o (and --table) that is one of its inputs, by the same device
+    and inode, is refused with exit 2 and the input left as it was."""
+    directory = os.path.join(tmp, 'same')
+    os.mkdir(directory)
+
+    def copy(src, name):
+        path = os.path.join(directory, name)
+        with open(src, 'rb') as f, open(path, 'wb') as g:
+            g.write(f.read())
+        return path
+
+    # Formats are sniffed from the contents: inputs named like outputs, so
+    # that each command would otherwise write them.
+    stacks = copy(trace, 'stacks.txt')
+    chrome = copy(counters, 'counters.csv')
+    other = copy(counters, 'other.csv')
+    picture = copy(counters, 'counters.png')
+    example = copy(os.path.join(data, '..', '..', 'data', 'examples', 'example-trace.json'), 'example.csv')
+    link = os.path.join(directory, 'link.txt')
+    os.symlink('stacks.txt', link)
+    hard = os.path.join(directory, 'hard.txt')
+    os.link(stacks, hard)
+    state = os.path.join(directory, 'part.tss')
+    proc = run('sample', '--state', '-o', state, stacks)
+    check('same file: a state to merge', proc.returncode == 0, proc.stderr.decode())
+    ranges = ('--a', '0%..50%', '--b', '50%..100%')
+
+    cases = (
+        ('sample -o IN IN', ('sample', '-o', stacks, stacks), stacks, None),
+        ('sample -o SYMLINK IN', ('sample', '-o', link, stacks), stacks, None),
+        ('sample -o HARDLINK IN', ('sample', '-o', hard, stacks), stacks, None),
+        ('sample -o IN - < IN', ('sample', '-o', stacks, '-'), stacks, stacks),
+        ('sample --state --after S -o S', ('sample', '--state', '--after', state, '-o', state, stacks),
+         state, None),
+        ('merge -o S S', ('merge', '-o', state, state), state, None),
+        ('compare -o IN IN', ('compare', *ranges, '-o', chrome, chrome), chrome, None),
+        ('compare -o AFTER BEFORE AFTER', ('compare', '-o', other, chrome, other), other, None),
+        ('export -o IN IN', ('export', '-o', chrome, chrome), chrome, None),
+        ('export --view -o IN IN', ('export', '--view', '0%..100%', '-o', chrome, chrome), chrome, None),
+        ('export --flamegraph -o IN IN', ('export', '--flamegraph', '-o', example, example), example, None),
+        ('export --report --table IN IN', ('export', '--report', '-o', os.path.join(directory, 'r.html'),
+                                           '--table', example, example), example, None),
+        ('export --merge -o IN IN OTHER', ('export', '--merge', '-o', picture, picture, other), picture, None),
+    )
+    for label, args, victim, stdin in cases:
+        before = contents(victim)
+        if stdin is not None:
+            with open(stdin, 'rb') as f:
+                proc = subprocess.run([timeslice, *args], stdin=f, capture_output=True, env=env, timeout=120)
+        else:
+            proc = run(*args)
+        err = proc.stderr.decode()
+        check(f'{label}: exit 2', proc.returncode == 2, f'exit {proc.returncode}: {err}')
+        check(f'{label}: says the output is an input', 'is an input file' in err, err)
+        check(f'{label}: the input is unchanged', contents(victim) == before)
+    check('same file: report not written', not os.path.exists(os.path.join(directory, 'r.html')))
+    check('same file: no temporary', parts(directory) == [], repr(parts(directory)))
+
+    # Another file is still fine.
+    out = os.path.join(directory, 'out.csv')
+    proc = run('sample', '-o', out, stacks)
+    check('another file: exit 0', proc.returncode == 0, proc.stderr.decode())
+
+
 def test_signals(tmp):
     # A large PNG takes seconds to paint and encode into its temporary.
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -249,6 +317,7 @@ def main():
         test_regular(tmp, csv)
         links_ok = test_symlinks(tmp, csv)
         test_names(os.path.join(tmp), csv)
+        test_output_is_input(tmp)
         test_signals(tmp)
 
         device_ok = False

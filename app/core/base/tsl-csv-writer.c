@@ -15,16 +15,28 @@ void
 tsl_csv_append_field (GString    *line,
                       const char *text)
 {
+  gboolean formula;
+
   if (text == NULL)
     return;
 
+  /* A spreadsheet runs a cell starting with = + - @ (or a tab or CR before
+   * one) as a formula, and trace names are anyone's text: a leading ' makes
+   * it text (OWASP's advice). A name starting with ' gets one too, so that
+   * dropping one leading ' always gives the name back. */
+  formula = text[0] != '\0' && strchr ("=+-@\t\r'", text[0]) != NULL;
+
   if (strpbrk (text, ",\"\r\n") == NULL)
     {
+      if (formula)
+        g_string_append_c (line, '\'');
       g_string_append (line, text);
       return;
     }
 
   g_string_append_c (line, '"');
+  if (formula)
+    g_string_append_c (line, '\'');
   for (const char *p = text; *p != '\0'; p++)
     {
       if (*p == '"')

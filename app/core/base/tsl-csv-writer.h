@@ -8,7 +8,10 @@
 
 G_BEGIN_DECLS
 
-/* Appends `text` quoted as RFC 4180 requires (only when it must be). */
+/* Appends `text` quoted as RFC 4180 requires (only when it must be), after
+ * a ' when it starts with = + - @ tab CR or ' (no formula in a spreadsheet;
+ * drop one leading ' to read the text back). Numbers go through
+ * tsl_csv_append_number(), never here. */
 void              tsl_csv_append_field          (GString     *line,
                                                  const char  *text);
 /* (transfer full): the shortest C-locale form of `value` that reads back

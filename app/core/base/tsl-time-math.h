@@ -45,6 +45,19 @@ tsl_time_mul (gint64 a,
   return r;
 }
 
+/* b − a in ns as a double (for display): never wraps, exact while the
+ * difference fits in a gint64. */
+static inline double
+tsl_time_ns_between (gint64 a,
+                     gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_sub_overflow (b, a, &r))
+    return (double) b - (double) a;
+  return (double) r;
+}
+
 /* b − a in seconds: exact while the difference fits in a gint64, within a
  * double's precision beyond. */
 static inline double

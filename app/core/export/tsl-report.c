@@ -18,6 +18,7 @@
 #include "tsl-duration.h"
 #include "tsl-report-private.h"
 #include "tsl-snapshot.h"
+#include "tsl-time-math.h"
 
 #define A4_WIDTH      595.276
 #define A4_HEIGHT     841.890
@@ -120,7 +121,7 @@ collect_facts (const TslReport *r)
   add_fact (facts, _("Size"), g_strdup_printf ("%" G_GUINT64_FORMAT " bytes (%s)", r->size, size));
   add_fact (facts, _("Format"), g_strdup (tsl_trace_get_format (r->trace)));
   add_fact (facts, "SHA-256", g_strdup (r->sha256));
-  add_fact (facts, _("Span"), tsl_duration_format ((double) (end_ns - start_ns)));
+  add_fact (facts, _("Span"), tsl_duration_format (tsl_time_ns_between (start_ns, end_ns)));
   add_fact (facts, _("Events"), g_strdup_printf ("%" G_GUINT64_FORMAT, tsl_trace_get_events (r->trace)));
   add_fact (facts, _("Tracks"), g_strdup_printf ("%u", tsl_trace_get_n_tracks (r->trace)));
   add_fact (facts, _("Range A"), tsl_duration_format_range (t->a_start_ns, t->a_end_ns));

@@ -116,24 +116,24 @@ add_paths (TslFlame                *self,
           const TslRangePath *p = g_ptr_array_index (track->paths, i);
           g_auto(GStrv) frames = g_strsplit (p->path, ";", -1);
           const double *blocks = time ? p->block_time : p->block_weight;
-          guint64 events = (guint64) p->weight;
+          guint64 events = _tsl_flame_events_mul (1, p->weight);
           Node *node = top;
 
           for (guint f = 0; frames[f] != NULL; f++)
             node = _tsl_flame_child (self, node, frames[f]);
 
           node->sum[side] += time ? p->time_ns : p->weight;
-          node->events_side[side] += events;
+          node->events_side[side] = _tsl_flame_events_add (node->events_side[side], events);
           if (node->blocks[side] == NULL)
             node->blocks[side] = g_new0 (double, B);
           for (guint j = 0; j < B; j++)
             node->blocks[side][j] += blocks[j];
           if (side == 1)
             {
-              node->pub.self_events += events;
-              node->pub.n_samples += events;
-              self->n_samples += events;
-              self->events += events;
+              node->pub.self_events = _tsl_flame_events_add (node->pub.self_events, events);
+              node->pub.n_samples = _tsl_flame_events_add (node->pub.n_samples, events);
+              self->n_samples = _tsl_flame_events_add (self->n_samples, events);
+              self->events = _tsl_flame_events_add (self->events, events);
             }
         }
     }

@@ -22,6 +22,34 @@ struct _Node
   guint32       post;
 };
 
+/* Event counts saturate at G_MAXINT64, the largest count a collapsed-stack
+ * line says (more is read as that), so a .folded export reads back. */
+#define TSL_FLAME_MAX_EVENTS ((guint64) G_MAXINT64)
+
+static inline guint64
+_tsl_flame_events_add (guint64 a,
+                       guint64 b)
+{
+  guint64 r;
+
+  if (__builtin_add_overflow (a, b, &r) || r > TSL_FLAME_MAX_EVENTS)
+    return TSL_FLAME_MAX_EVENTS;
+  return r;
+}
+
+/* `events` lines of `count` samples each (a collapsed line's count). */
+static inline guint64
+_tsl_flame_events_mul (guint64 events,
+                       double  count)
+{
+  guint64 r;
+
+  if (count >= 0x1p63 ||
+      __builtin_mul_overflow (events, (guint64) count, &r) || r > TSL_FLAME_MAX_EVENTS)
+    return TSL_FLAME_MAX_EVENTS;
+  return r;
+}
+
 /* One kept sample of a side, for the test. */
 typedef struct {
   gint64  time_ns;

@@ -251,8 +251,8 @@ _tsl_flame_add_side (TslFlame                      *self,
           for (guint f = 0; f < s->n_frames; f++)
             node = _tsl_flame_child (self, node, tsl_snapshot_get_frame_name (snapshot, s->frames[f]));
 
-          if (counted && s->value >= 1 && s->value < 1e15)
-            events *= (guint64) s->value;
+          if (counted && s->value >= 1)
+            events = _tsl_flame_events_mul (events, s->value);
 
           item.time_ns = s->time_ns;
           item.leaf = node;
@@ -262,13 +262,13 @@ _tsl_flame_add_side (TslFlame                      *self,
             item.weight *= isnan (s->value) || s->value < 0 ? 0 : s->value;
 
           node->sum[side] += item.weight;
-          node->events_side[side] += events;
+          node->events_side[side] = _tsl_flame_events_add (node->events_side[side], events);
           if (side == 1)
             {
-              node->pub.self_events += events;
+              node->pub.self_events = _tsl_flame_events_add (node->pub.self_events, events);
               node->pub.n_samples++;
               self->n_samples++;
-              self->events += events;
+              self->events = _tsl_flame_events_add (self->events, events);
             }
           if (self->diff)
             g_array_append_val (self->items[side], item);
@@ -311,10 +311,10 @@ finish_node (TslFlame *self,
           if (s == 0)
             finish_node (self, kid, counter);
           below += kid->total_side[s];
-          events += kid->events_side[s];
+          events = _tsl_flame_events_add (events, kid->events_side[s]);
         }
 
-      node->events_side[s] += events;
+      node->events_side[s] = _tsl_flame_events_add (node->events_side[s], events);
       /* Time: a span's duration holds its callees'; when the sampled callees
        * outweigh it (noise), the parent is drawn as wide as they are. */
       if (time)

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixoutputstream.h>
 
+#include "tsl-cache-entry.h"
 #include "tsl-chunk-index.h"
 
 /* Indexes kept for the process: a few files' worth, the oldest dropped. */
@@ -742,7 +743,7 @@ cache_load (GFileInputStream *stream,
   const guint8 *p;
   guint64 n, vlen, flen;
 
-  if (!g_file_get_contents (path, &data, &len, NULL) || len < 8 + 32)
+  if (!tsl_cache_entry_read (path, &data, &len) || len < 8 + 32)
     return NULL;
   g_checksum_update (sum, (const guint8 *) data, len - 32);
   g_checksum_get_digest (sum, digest, &dlen);

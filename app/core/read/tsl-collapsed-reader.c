@@ -4,8 +4,11 @@
  *
  * Frames are already root first and ';'-joined; the count follows the LAST
  * space (frame names may hold spaces). A line of that shape whose count is
- * no sample count ("-4", "1.5", "1e3", 2^64) is skipped with a warning. There is no time axis, so every line
- * goes to one track at its ordinal: the timeline shows the file's order.
+ * no sample count ("-4", "1.5", "1e3") is skipped with a warning; a whole
+ * number over G_MAXINT64 counts as G_MAXINT64, with a warning (the weights
+ * downstream are doubles, and a .folded export must read back). There is
+ * no time axis, so every line goes to one track at its ordinal: the
+ * timeline shows the file's order.
  *
  * The chunk index resumes at any line start with the ordinal and the
  * count of skipped lines (the warnings' cap) saved there. A regular file's
@@ -54,11 +57,12 @@ typedef struct {
 
 typedef enum {
   LINE_STACK,       /* "stack count" */
+  LINE_BIG_COUNT,   /* one whose count is over G_MAXINT64: counted as that */
   LINE_BAD_COUNT,   /* the shape of one, but the count is no sample count */
   LINE_OTHER,
 } LineKind;
 
-/* A token that is meant as a number: "-4", "1.5", "1e3", 2^64. */
+/* A token that is meant as a number: "-4", "1.5", "1e3". */
 static gboolean
 looks_numeric (const char *p,
                gsize       len)
@@ -100,9 +104,18 @@ split_line (const char  *p,
     return LINE_OTHER;
   *stack_len = sp - p;
   *count_at = num - p;
-  if (tsl_text_parse_uint (num, end - num, count))
+  for (sp = num; sp < end && g_ascii_isdigit (*sp); sp++)
+    ;
+  if (sp < end)
+    return looks_numeric (num, end - num) ? LINE_BAD_COUNT : LINE_OTHER;
+
+  /* Digits only: a whole number, however long. */
+  while (end - num > 1 && num[0] == '0')
+    num++;
+  if (tsl_text_parse_uint (num, end - num, count) && *count <= G_MAXINT64)
     return LINE_STACK;
-  return looks_numeric (num, end - num) ? LINE_BAD_COUNT : LINE_OTHER;
+  *count = G_MAXINT64;
+  return LINE_BIG_COUNT;
 }
 
 /* The line at p, ending at eol (its '\n' or the text's end): trailing
@@ -234,6 +247,12 @@ parse_lines (CollapsedState *self,
       kind = read_line (p, nl ? nl : end, &line_len, &stack_len, &count_at, &count);
       if (kind == LINE_STACK)
         model_stack (self, p, stack_len, count);
+      else if (kind == LINE_BIG_COUNT)
+        {
+          tsl_trace_add_warning (self->trace,
+                                 _("a count over 9223372036854775807 samples was counted as 9223372036854775807"));
+          model_stack (self, p, stack_len, count);
+        }
       else if (line_len == 0 || p[0] == '#')
         ;
       else if (self->n_invalid++ < MAX_POS_WARNINGS && kind == LINE_BAD_COUNT)

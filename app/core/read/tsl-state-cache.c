@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixoutputstream.h>
 
+#include "tsl-cache-entry.h"
 #include "tsl-state-cache.h"
 #include "tsl-trace-state.h"
 
@@ -268,7 +269,7 @@ tsl_state_cache_load (TslTrace         *trace,
     return FALSE;
   params_of (trace, &p);
   path = entry_path (key, &p);
-  if (!g_file_get_contents (path, &data, &len, NULL))
+  if (!tsl_cache_entry_read (path, &data, &len))
     return FALSE;
   if (!tsl_file_hash_ends (stream, key->size, ends))
     return FALSE;

@@ -436,6 +436,20 @@ parse_events (TslChrome   *self,
           p++;
           continue;
         }
+      if (self->need_separator && *p == '}')
+        {
+          g_autofree char *where = NULL;
+
+          /* A '}' too many after an event (a writer that closed its args
+           * twice) damages nothing read: skip it, keep going, and say so.
+           * The scans stop at it, so this loop sees it on any path. */
+          RESOLVE_FIRST ();
+          where = tsl_reader_context_position (self->ctx, p - buf);
+          drain (self);
+          tsl_trace_add_warning (self->model.trace, _("%s: ignored a '}' after an event"), where);
+          p++;
+          continue;
+        }
       if (self->need_separator)
         {
           RESOLVE_FIRST ();
