@@ -1290,7 +1290,7 @@ test_export_after_zoom (void)
   iterate_until (file_has_content, file, 30000);
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "track,depth,start_s,end_s,name,exact");
+  g_assert_cmpstr (lines[0], ==, "track,depth,start_s,end_s,name,exact,open");
   for (guint i = 1; lines[i] && *lines[i]; i++)
     {
       g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);

@@ -1015,7 +1015,8 @@ tsl_chrome_model_sample (TslChromeModel       *self,
     tsl_trace_set_label_id (self->trace, th->track, tsl_chrome_model_sample_label (self, ev));
 }
 
-/* Offers the B spans still open at the end; returns how many. */
+/* Offers the B spans still open at the end, lasting to the trace's end;
+ * returns how many. */
 static guint
 close_spans (TslChromeModel *self,
              Thread         *th)
@@ -1029,7 +1030,9 @@ close_spans (TslChromeModel *self,
       if (top->end_ns == SPAN_OPEN)
         {
           unclosed++;
-          if (tsl_trace_offer (self->trace, th->track, top->start_ns, NAN))
+          if (G_UNLIKELY (self->want_offsets))
+            tsl_trace_set_event_offset (self->trace, top->offset);
+          if (tsl_trace_offer_open (self->trace, th->track, top->start_ns))
             set_stack_label (self, th, th->n_open, 0);
         }
       th->n_open--;
@@ -1059,7 +1062,7 @@ tsl_chrome_model_finish (TslChromeModel *self)
       const AsyncOpen *open = value;
 
       async_unclosed++;
-      if (tsl_trace_offer (self->trace, open->track, open->start_ns, NAN))
+      if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
         tsl_trace_set_label_id (self->trace, open->track, open->name);
     }
   g_hash_table_remove_all (self->async_open);
