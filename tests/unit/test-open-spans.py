@@ -90,6 +90,15 @@ rows = [r for r in view_rows(path, '0%..10%') if r['name'] == 'Closed']
 check(len(rows) == 1 and rows[0]['open'] == 'false' and abs(float(rows[0]['end_s']) - 0.005) < 1e-9,
       'a B with its E is not open and ends at its E')
 
+# One open span: the warning is in the singular (ngettext), not "1 'B' spans".
+one = os.path.join(tmp, 'one.json')
+with open(one, 'w') as f:
+    json.dump([{'ph': 'B', 'name': 'a', 'pid': 1, 'tid': 1, 'ts': 0},
+               {'ph': 'X', 'name': 'b', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 1}], f)
+r = run('info', one)
+check("1 'B' span had no 'E' and was closed at the end of the trace" in r.stdout + r.stderr,
+      'one open span is warned of in the singular')
+
 # Perfetto: the same shape, slices begun and never ended.
 MS = 1000000
 packets = [process_track(1, 10, 'app'), thread_track(2, 1, 10, 11, 'CrBrowserMain'),

@@ -1071,14 +1071,23 @@ tsl_chrome_model_finish (TslChromeModel *self)
 
   if (unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           _("%u 'B' spans had no 'E' and were closed at the end of the trace"),
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%u 'B' span had no 'E' and was closed at the end of the trace",
+                                        "%u 'B' spans had no 'E' and were closed at the end of the trace",
+                                        unclosed),
                            unclosed);
   if (async_unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           _("%u async spans had no end and were closed at the end of the trace"),
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%u async span had no end and was closed at the end of the trace",
+                                        "%u async spans had no end and were closed at the end of the trace",
+                                        async_unclosed),
                            async_unclosed);
   if (async_unopened > 0)
-    tsl_trace_add_warning (self->trace, _("ignored %u async end events without a begin"), async_unopened);
+    tsl_trace_add_warning (self->trace,
+                           g_dngettext (GETTEXT_PACKAGE, "ignored %u async end event without a begin",
+                                        "ignored %u async end events without a begin", async_unopened),
+                           async_unopened);
 }
 
 /* Checkpoints (tsl-chunk-index.h): the spans open on each thread, with
