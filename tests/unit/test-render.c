@@ -622,6 +622,82 @@ test_every_level (void)
   cairo_surface_destroy (surface);
 }
 
+/* Issue 32: two `B` never closed, around 100 tasks, read as the window's
+ * zoom detail read does (a time filter far from where they began, exact
+ * slices): both are slices of the zoomed snapshot, open, to the trace's
+ * end, drawn across the view in rows 0 and 1, and a task's details nest it
+ * in them. */
+static void
+test_open_spans_zoomed (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "open.json");
+  g_autoptr(GString) json = g_string_new ("[\n"
+    "{\"ph\":\"B\",\"name\":\"RunLoop::Run\",\"pid\":1,\"tid\":1,\"ts\":0},\n"
+    "{\"ph\":\"B\",\"name\":\"ThreadController active\",\"pid\":1,\"tid\":1,\"ts\":10}");
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  const TslSnapshotTrack *track;
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  guint task = G_MAXUINT, parent, root;
+
+  for (int i = 0; i < 100; i++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"Task\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50}",
+                            100 + i * 100);
+  g_string_append (json, "\n]\n");
+
+  /* 6.0–6.5 ms: long after both began. */
+  tsl_trace_set_time_filter (trace, 6000000, 6500000);
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) json->str, json->len, &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  snapshot = tsl_snapshot_new (trace);
+  track = tsl_snapshot_get_track (snapshot, 0);
+  g_assert_true (track->exact);
+  g_assert_cmpuint (track->max_depth, ==, 3);
+
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *sl = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, sl->frame);
+
+      if (g_str_equal (name, "Task"))
+        {
+          g_assert_false (sl->open);
+          g_assert_cmpuint (sl->depth, ==, 2);
+          if (task == G_MAXUINT)
+            task = i;
+        }
+      else
+        {
+          g_assert_true (sl->open);
+          g_assert_cmpint (sl->end_ns, ==, 10050000);   /* the last task's end */
+        }
+    }
+  g_assert_cmpuint (task, !=, G_MAXUINT);
+  parent = tsl_snapshot_slice_parent (track, task);
+  g_assert_cmpuint (parent, !=, G_MAXUINT);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[parent].frame), ==, "ThreadController active");
+  g_assert_cmpint (track->slices[parent].start_ns, ==, 10000);
+  root = tsl_snapshot_slice_parent (track, parent);
+  g_assert_cmpuint (root, !=, G_MAXUINT);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[root].frame), ==, "RunLoop::Run");
+  g_assert_cmpuint (tsl_snapshot_slice_parent (track, root), ==, G_MAXUINT);
+
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.view_start_ns = 6000000;
+  options.view_end_ns = 6500000;
+  surface = paint (snapshot, &options);
+  for (int x = (int) tsl_render_label_width (&options) + 2; x < WIDTH - 2; x += 50)
+    {
+      g_assert_false (is_background (pixel (surface, x, ROW_Y (0))));
+      g_assert_false (is_background (pixel (surface, x, ROW_Y (1))));
+    }
+  cairo_surface_destroy (surface);
+}
+
 /* Issue 18: a NaN view start became INT64_MIN..INT64_MIN and the grid's
  * `t += step` never ended. The painter refuses an empty or reversed view,
  * and its tick loops count instead of stepping, so views far from zero,
@@ -1034,6 +1110,7 @@ main (int   argc,
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);
   g_test_add_func ("/render/every-level", test_every_level);
+  g_test_add_func ("/render/open-spans-zoomed", test_open_spans_zoomed);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   g_test_add_func ("/render/labels", test_labels);
   g_test_add_func ("/render/search", test_search);
