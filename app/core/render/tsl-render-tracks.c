@@ -151,6 +151,44 @@ hidden_levels_label (cairo_t                *cr,
 
 static const double hidden_rgb[3] = { 0.55, 0.55, 0.58 };
 
+/* The "+N levels" row of a capped sampled track: where kept samples go
+ * deeper than the rows shown. Out of line, to leave the rows' loop as it was. */
+static G_GNUC_NO_INLINE void
+hidden_samples (cairo_t                *cr,
+                TslRenderCanvas        *canvas,
+                const TslSnapshotTrack *track,
+                const TslRenderOptions *o,
+                guint                   rows,
+                double                  y)
+{
+  double left = tsl_render_label_width (o);
+  double vs = (double) o->view_start_ns;
+  double scale = MAX (o->width - left, 1) / MAX ((double) o->view_end_ns - vs, 1);
+  double x0 = 0, x1 = 0;
+
+  for (guint i = 0; i < track->n_samples; i++)
+    {
+      const TslSnapshotSample *s = &track->samples[i];
+      double a, b;
+
+      if (s->n_frames <= rows || s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
+        continue;
+      a = MAX (floor (left + ((double) s->start_ns - vs) * scale), left);
+      b = MIN (MAX (ceil (left + ((double) s->end_ns - vs) * scale), a + 1), o->width);
+      if (a <= x1)
+        {
+          x1 = MAX (x1, b);
+          continue;
+        }
+      if (x1 > x0)
+        fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
+      x0 = a;
+      x1 = b;
+    }
+  if (x1 > x0)
+    fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
+}
+
 void
 _tsl_render_stacks (cairo_t                *cr,
              TslRenderCanvas        *canvas,
@@ -235,33 +273,7 @@ _tsl_render_stacks (cairo_t                *cr,
     }
 
   if (hidden > 0)
-    {
-      double y = top + rows * TSL_RENDER_ROW_HEIGHT;
-      double x0 = 0, x1 = 0;
-
-      /* Where kept samples go deeper than the rows shown. */
-      for (guint i = 0; i < track->n_samples; i++)
-        {
-          const TslSnapshotSample *s = &track->samples[i];
-          double a, b;
-
-          if (s->n_frames <= rows || s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
-            continue;
-          a = MAX (floor (left + ((double) s->start_ns - vs) * scale), left);
-          b = MIN (MAX (ceil (left + ((double) s->end_ns - vs) * scale), a + 1), o->width);
-          if (a <= x1)
-            {
-              x1 = MAX (x1, b);
-              continue;
-            }
-          if (x1 > x0)
-            fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
-          x0 = a;
-          x1 = b;
-        }
-      if (x1 > x0)
-        fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
-    }
+    hidden_samples (cr, canvas, track, o, rows, top + rows * TSL_RENDER_ROW_HEIGHT);
 
   if (canvas->pixels != NULL)
     cairo_surface_mark_dirty (cairo_get_target (cr));
