@@ -20,6 +20,8 @@
  *   exact NxM 1920x1080        the exact view (issue 18) at its budget: every
  *                              slice of N tracks × M slices (4-level calls),
  *                              1,000,000 in all, all in the viewport
+ *   exact NxM, L levels        the same budget on tracks whose calls nest L
+ *                              deep (L = 40: a real browser thread's depth)
  *   exact NxM + F flows        the same with F flow arrows between random calls
  *                              of neighbouring tracks (about a quarter in the
  *                              viewport): curves, lines, and past 10,000 in
@@ -345,12 +347,41 @@ run_stacks (gboolean random_stacks,
   g_free (colors);
 }
 
-/* N tracks of `calls` nested calls, 4 slices each, recorded exactly; and
- * `flows` flow arrows, each from a root call to the next call of the next
- * track. */
+/* N tracks of `calls` calls `levels` deep (a slice a level), the deepest
+ * nested 10 ns inside its parent at both ends, recorded exactly. */
+static void
+offer_deep_calls (TslTrace *trace,
+                  guint     track,
+                  guint     calls,
+                  guint     levels,
+                  guint64   salt)
+{
+  const gint64 call_ns = 20 * levels + 40;
+  g_autoptr(GString) label = g_string_new (NULL);
+
+  for (guint64 c = 0; c < calls; c++)
+    {
+      gint64 t0 = (gint64) c * call_ns;
+
+      g_string_truncate (label, 0);
+      for (guint d = 0; d < levels; d++)
+        {
+          if (d > 0)
+            g_string_append_c (label, ';');
+          g_string_append (label, pick (salt ^ (d < 2 ? c >> 6 : c) ^ d));
+          if (tsl_trace_offer (trace, track, t0 + d * 10, (double) (call_ns - 20 * d - 1)))
+            tsl_trace_set_label (trace, track, label->str);
+        }
+    }
+}
+
+/* N tracks of `calls` nested calls, `levels` slices each (4: the usual
+ * shape, halving at each level), recorded exactly; and `flows` flow arrows,
+ * each from a root call to the next call of the next track. */
 static TslTrace *
 build_exact_trace (guint tracks,
                    guint calls,
+                   guint levels,
                    guint flows)
 {
   TslTrace *trace = tsl_trace_new (TSL_SAMPLER_TIME, K, 0x5EED);
@@ -365,6 +396,11 @@ build_exact_trace (guint tracks,
       guint64 salt = (guint64) t << 40;
 
       tsl_trace_track_set_unit (trace, track, "ns");
+      if (levels != 4)
+        {
+          offer_deep_calls (trace, track, calls, levels, salt);
+          continue;
+        }
       for (guint64 c = 0; c < calls; c++)
         {
           gint64 t0 = (gint64) c * call_ns;
@@ -403,18 +439,21 @@ build_exact_trace (guint tracks,
 static void
 run_exact (guint tracks,
            guint calls,
+           guint levels,
            guint flows,
            guint runs)
 {
-  g_autoptr(TslTrace) trace = build_exact_trace (tracks, calls, flows);
+  g_autoptr(TslTrace) trace = build_exact_trace (tracks, calls, levels, flows);
   g_autoptr(TslSnapshot) snapshot = tsl_snapshot_new (trace);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   g_autofree double *ms = g_new (double, runs);
   g_autofree double *cpu = g_new (double, runs);
-  g_autofree char *name = flows ? g_strdup_printf ("exact %ux%u + %u flows", tracks, calls * 4, flows)
-                                 : g_strdup_printf ("exact %ux%u", tracks, calls * 4);
-  g_autofree char *key = flows ? g_strdup_printf ("exact_%ux%u_%uflows_viewport", tracks, calls * 4, flows)
-                               : g_strdup_printf ("exact_%ux%u_viewport", tracks, calls * 4);
+  g_autofree char *name = flows ? g_strdup_printf ("exact %ux%u + %u flows", tracks, calls * levels, flows)
+                         : levels != 4 ? g_strdup_printf ("exact %ux%u, %u levels", tracks, calls * levels, levels)
+                         : g_strdup_printf ("exact %ux%u", tracks, calls * levels);
+  g_autofree char *key = flows ? g_strdup_printf ("exact_%ux%u_%uflows_viewport", tracks, calls * levels, flows)
+                        : levels != 4 ? g_strdup_printf ("exact_%ux%u_%ulevels_viewport", tracks, calls * levels, levels)
+                        : g_strdup_printf ("exact_%ux%u_viewport", tracks, calls * levels);
   guint n_flows = 0;
   TslRenderOptions options;
   guint64 n_slices = 0;
@@ -423,7 +462,7 @@ run_exact (guint tracks,
   g_assert (tsl_snapshot_get_exact (snapshot, NULL, NULL));
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     n_slices += tsl_snapshot_get_track (snapshot, i)->n_slices;
-  g_assert (n_slices == (guint64) tracks * calls * 4);
+  g_assert (n_slices == (guint64) tracks * calls * levels);
   tsl_snapshot_get_flows (snapshot, &n_flows);
   g_assert (n_flows == flows);
 
@@ -434,8 +473,8 @@ run_exact (guint tracks,
   qsort (ms, runs, sizeof (double), cmp_double);
   qsort (cpu, runs, sizeof (double), cmp_double);
 
-  printf ("exact slices: %u tracks x %u slices = %" G_GUINT64_FORMAT " slices, whole view\n",
-          tracks, calls * 4, n_slices);
+  printf ("exact slices: %u tracks x %u slices = %" G_GUINT64_FORMAT " slices, %u levels, whole view\n",
+          tracks, calls * levels, n_slices, levels);
   printf ("  %-26s %10.2f %10.2f %12.2f\n\n", name, ms[runs / 2], ms[0], cpu[runs / 2]);
   printf ("result\t%s\t%.3f\t%.3f\t%.3f\n", key, ms[runs / 2], ms[0], cpu[runs / 2]);
 
@@ -466,13 +505,15 @@ main (int   argc,
   run_stacks (FALSE, runs);
   run_stacks (TRUE, runs);
   /* The exact budget: 100,000 slices a track, 1,000,000 in all. */
-  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 4, 0, runs);
-  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 0, runs);
+  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 4, 4, 0, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 4, 0, runs);
+  /* … on tracks 40 levels deep, every level drawn. */
+  run_exact (TSL_EXACT_TOTAL / TSL_EXACT_PER_TRACK, TSL_EXACT_PER_TRACK / 40, 40, 0, runs);
   /* … with flow arrows over it, about a quarter of them in view: curves
    * (up to 300 in view), lines (up to 10,000), and the flow budget's (a
    * note instead). */
-  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 1000, runs);
-  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 30000, runs);
-  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, TSL_EXACT_FLOWS / 2, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 4, 1000, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 4, 30000, runs);
+  run_exact (TRACKS, TSL_EXACT_TOTAL / TRACKS / 4, 4, TSL_EXACT_FLOWS / 2, runs);
   return 0;
 }

@@ -122,7 +122,7 @@ tsl_cli_export (int    argc,
                               "writes the samples as CSV (with --a and --b: the compare table).\n"
                               "With --view: that time window only, as the zoomed-in window draws it;\n"
                               "OUT.csv then lists its slices (track, depth, start_s, end_s, name,\n"
-                              "exact), or with --flows its flow arrows.\n"
+                              "exact, open), or with --flows its flow arrows.\n"
                               "With --flamegraph: the flame graph of range A, B or the whole trace as\n"
                               "PNG, SVG or PDF, or its call tree as CSV (call_path, self_share,\n"
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"

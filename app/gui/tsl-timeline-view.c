@@ -19,6 +19,7 @@
 #include "tsl-timeline-view.h"
 
 #define MIN_SPAN_NS 1000.0  /* 1 µs across the whole width at most zoom */
+#define COMPACT_ROWS 8      /* levels per thread track in compact mode ("l") */
 
 struct _TslTimelineView
 {
@@ -63,6 +64,7 @@ struct _TslTimelineView
   double         label_width;
   double         counter_height; /* metric and counter tracks; 0 is the painter's default */
   gboolean       elapsed_time;   /* absolute times shown from the trace start all the same */
+  gboolean       compact;        /* thread tracks capped to COMPACT_ROWS, "+N levels" below */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;
   gboolean       drag_resizes_tracks; /* dragging a metric track's lower edge */
@@ -115,6 +117,7 @@ fill_options (TslTimelineView  *self,
   o->scroll_y = gtk_adjustment_get_value (self->vadjustment);
   o->label_width = self->label_width;
   o->counter_height = self->counter_height;
+  o->max_rows = self->compact ? COMPACT_ROWS : 0;
   /* The crosshair follows the pointer over the tracks (not the labels). */
   o->has_crosshair = self->pointer_x >= self->label_width;
   o->crosshair_x = self->pointer_x;
@@ -986,6 +989,20 @@ elapsed_time_action (GtkWidget  *widget,
   gtk_widget_queue_draw (widget);
 }
 
+/* Every level of every thread, or at most COMPACT_ROWS of each (a deep
+ * browser thread is 30+ rows) with a "+N levels" row marking the rest. */
+static void
+compact_tracks_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+
+  self->compact = !self->compact;
+  update_adjustment (self);
+  gtk_widget_queue_draw (widget);
+}
+
 /* Metric and counter tracks taller or shorter by the factor given. */
 static void
 counter_height_action (GtkWidget  *widget,
@@ -1077,6 +1094,7 @@ static const struct { guint key; const char *action; const char *format; double 
   { GDK_KEY_f, "timeline.zoom-selection", NULL, 0 },
   { GDK_KEY_Escape, "timeline.clear-ranges", NULL, 0 },
   { GDK_KEY_t, "timeline.elapsed-time", NULL, 0 },
+  { GDK_KEY_l, "timeline.compact-tracks", NULL, 0 },
 };
 
 static gboolean
@@ -1165,6 +1183,7 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.clear-ranges", NULL, clear_ranges_action);
   gtk_widget_class_install_action (widget_class, "timeline.counter-height", "d", counter_height_action);
   gtk_widget_class_install_action (widget_class, "timeline.elapsed-time", NULL, elapsed_time_action);
+  gtk_widget_class_install_action (widget_class, "timeline.compact-tracks", NULL, compact_tracks_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "timeline.counter-height", "d", 1.5);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

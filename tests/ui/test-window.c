@@ -491,6 +491,51 @@ test_counter_height (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Issue 32: a thread 40 levels deep (an open RunLoop::Run over calls 39
+ * deep) is 40 rows tall in the window, every level drawn; `l` (real key)
+ * caps it to 8 rows and a "+32 levels" row, and the scrollable height
+ * follows; `l` again shows every level. */
+static void
+test_every_level (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "chrome", "deep.json", NULL);
+  g_autoptr(GFile) deep = g_file_new_for_path (path);
+  GtkAdjustment *adj = tsl_timeline_view_get_vadjustment (window->timeline);
+  TslSnapshot *snapshot;
+  TslRenderOptions o;
+  double upper, content;
+
+  tsl_window_open (window, deep);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  snapshot = tsl_timeline_view_get_snapshot (window->timeline);
+  g_assert_true (tsl_snapshot_get_track (snapshot, 0)->exact);
+  g_assert_cmpuint (tsl_snapshot_get_track (snapshot, 0)->max_depth, ==, 40);
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_cmpuint (o.max_rows, ==, 0);
+  g_assert_cmpfloat (tsl_render_track_height (snapshot, &o, 0), ==, 40 * 15 + 6);
+  content = tsl_render_content_height (snapshot, &o);
+  upper = gtk_adjustment_get_upper (adj);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key l");
+  settle (200);
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_cmpuint (o.max_rows, ==, 8);
+  g_assert_cmpfloat (tsl_render_track_height (snapshot, &o, 0), ==, 9 * 15 + 6);
+  g_assert_cmpfloat (tsl_render_content_height (snapshot, &o), ==, content - 31 * 15);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), <, upper);
+
+  xdo ("key l");
+  settle (200);
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_cmpuint (o.max_rows, ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, upper);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* An ISO-timestamped CSV reads in wall-clock time, `t` switches to elapsed
  * time and back; a trace with relative times stays elapsed. */
 static void
@@ -1290,7 +1335,7 @@ test_export_after_zoom (void)
   iterate_until (file_has_content, file, 30000);
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "track,depth,start_s,end_s,name,exact");
+  g_assert_cmpstr (lines[0], ==, "track,depth,start_s,end_s,name,exact,open");
   for (guint i = 1; lines[i] && *lines[i]; i++)
     {
       g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
@@ -1646,6 +1691,7 @@ main (int   argc,
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/counter-height", test_counter_height);
+  g_test_add_func ("/window/every-level", test_every_level);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
   g_test_add_func ("/window/drag-keeps-tracks", test_drag_keeps_tracks);
   g_test_add_func ("/window/track-resize-drag", test_track_resize_drag);

@@ -121,8 +121,9 @@ out = os.path.join(tmp, 'view.csv')
 r = run('export', '-o', out, '--view', view, path)
 check(r.returncode == 0, 'export --view to CSV succeeds: ' + r.stderr.strip())
 rows = list(csv.DictReader(open(out)))
-check(list(rows[0].keys()) == ['track', 'depth', 'start_s', 'end_s', 'name', 'exact'] if rows else False,
-      'header is track,depth,start_s,end_s,name,exact')
+check(list(rows[0].keys()) == ['track', 'depth', 'start_s', 'end_s', 'name', 'exact', 'open'] if rows else False,
+      'header is track,depth,start_s,end_s,name,exact,open')
+check(all(r['open'] == 'false' for r in rows), 'every span of this file is closed')
 got = sorted((r['track'], int(r['depth']), round(float(r['start_s']) * 1e9),
               round(float(r['end_s']) * 1e9), r['name']) for r in rows)
 check(len(expected) > 300, '%d slices of the file lie in the window' % len(expected))

@@ -510,6 +510,194 @@ test_flow_arrows (void)
     }
 }
 
+/* Issue 32: two threads, the first `levels` deep (calls of 1 ms nested
+ * 10 µs inside each other), the second flat; with `flow`, an arrow from the
+ * deepest slice of the first call to the second thread's first call. */
+static TslSnapshot *
+deep_snapshot (guint    levels,
+               gboolean flow)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 1);
+  g_autoptr(GString) label = g_string_new (NULL);
+  guint deep = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  guint flat = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 2, NULL);
+
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  tsl_trace_track_set_unit (trace, deep, "ns");
+  tsl_trace_track_set_unit (trace, flat, "ns");
+  for (gint64 c = 0; c < 4; c++)
+    {
+      g_string_truncate (label, 0);
+      for (guint d = 0; d < levels; d++)
+        {
+          g_string_append_printf (label, "%sf%u", d ? ";" : "", d);
+          if (tsl_trace_offer (trace, deep, c * 1000000 + d * 10000, 1000000 - 20000.0 * d - 1))
+            tsl_trace_set_label (trace, deep, label->str);
+        }
+      if (tsl_trace_offer (trace, flat, c * 1000000 + 500000, 100000))
+        tsl_trace_set_label (trace, flat, "leaf");
+    }
+  if (flow)
+    {
+      tsl_trace_record_flow (trace, deep, 7, (levels - 1) * 10000, levels - 1, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+      tsl_trace_record_flow (trace, flat, 7, 500000, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+    }
+  return tsl_snapshot_new (trace);
+}
+
+/* Issue 32: no level is clamped away. A thread 12 levels deep is 12 rows
+ * tall and draws its 12th level; hit tests find slices there; a flow
+ * leaves its slice's own row. Capped with max_rows, the track says how
+ * many levels it hides and marks where. */
+static void
+test_every_level (void)
+{
+  g_autoptr(TslSnapshot) snapshot = deep_snapshot (12, FALSE);
+  g_autoptr(TslSnapshot) flows = deep_snapshot (12, TRUE);
+  const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, 0);
+  cairo_surface_t *surface, *with;
+  TslRenderOptions options;
+  TslRenderHit hit;
+  double x = 0, tail_x;
+  guint n_flows = 0;
+
+  g_assert_true (track->exact);
+  g_assert_cmpuint (track->max_depth, ==, 12);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.view_start_ns = 0;
+  options.view_end_ns = 2000000;
+  g_assert_cmpfloat (tsl_render_track_height (snapshot, &options, 0), ==, 12 * 15 + 6);
+  g_assert_cmpfloat (tsl_render_track_top (snapshot, &options, 1), ==, 24 + 12 * 15 + 6);
+
+  surface = paint (snapshot, &options);
+  for (int d = 0; d < 12; d++)
+    {
+      /* Inside every level of the first call, and of the second. */
+      x = tsl_render_time_to_x (&options, 500000.0);
+      g_assert_false (is_background (pixel (surface, (int) x, ROW_Y (d))));
+      g_assert_false (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 1500000.0), ROW_Y (d))));
+    }
+  g_assert_true (tsl_render_hit_test (snapshot, &options, x, ROW_Y (11), &hit));
+  g_assert_nonnull (hit.slice);
+  g_assert_cmpuint (hit.slice->depth, ==, 11);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, hit.slice->frame), ==, "f11");
+
+  /* The flow leaves the 12th row, where its slice is, not the 8th. */
+  tsl_snapshot_get_flows (flows, &n_flows);
+  g_assert_cmpuint (n_flows, ==, 1);
+  with = paint (flows, &options);
+  /* It leaves where its slice ends. */
+  tail_x = tsl_render_time_to_x (&options, (double) tsl_snapshot_get_flows (flows, &n_flows)[0].from_ns);
+  g_assert_cmpuint (count_changed (surface, with, (int) tail_x - 3, (int) tail_x + 4,
+                                   ROW_Y (11) - 3, ROW_Y (11) + 4), >, 0);
+  g_assert_cmpuint (count_changed (surface, with, (int) tail_x - 3, (int) tail_x + 4,
+                                   ROW_Y (7) - 5, ROW_Y (7) + 6), ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (surface);
+
+  /* Capped to 4 rows: a fifth row marks the 8 hidden levels where they
+   * lie, holds no slice for the pointer, and the flow starts from it. */
+  options.max_rows = 4;
+  g_assert_cmpfloat (tsl_render_track_height (snapshot, &options, 0), ==, 5 * 15 + 6);
+  surface = paint (snapshot, &options);
+  with = paint (flows, &options);
+  g_assert_false (is_background (pixel (surface, (int) x, ROW_Y (3))));
+  g_assert_false (is_background (pixel (surface, (int) x, ROW_Y (4))));
+  /* Between two calls' deepest levels the hidden row is empty. */
+  g_assert_true (is_background (pixel (surface, (int) tsl_render_time_to_x (&options, 999000.0), ROW_Y (4))));
+  /* "+8 levels" in the label column. */
+  {
+    guint ink = 0;
+
+    for (int y = ROW_Y (4) - 7; y < ROW_Y (4) + 7; y++)
+      for (int px = 20; px < 120; px++)
+        ink += !is_background (pixel (surface, px, y));
+    g_assert_cmpuint (ink, >, 10);
+  }
+  g_assert_true (tsl_render_hit_test (snapshot, &options, x, ROW_Y (4), &hit));
+  g_assert_null (hit.slice);
+  g_assert_cmpuint (count_changed (surface, with, (int) tail_x - 3, (int) tail_x + 4,
+                                   ROW_Y (4) - 3, ROW_Y (4) + 4), >, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (surface);
+}
+
+/* Issue 32: two `B` never closed, around 100 tasks, read as the window's
+ * zoom detail read does (a time filter far from where they began, exact
+ * slices): both are slices of the zoomed snapshot, open, to the trace's
+ * end, drawn across the view in rows 0 and 1, and a task's details nest it
+ * in them. */
+static void
+test_open_spans_zoomed (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 0x5EED);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "open.json");
+  g_autoptr(GString) json = g_string_new ("[\n"
+    "{\"ph\":\"B\",\"name\":\"RunLoop::Run\",\"pid\":1,\"tid\":1,\"ts\":0},\n"
+    "{\"ph\":\"B\",\"name\":\"ThreadController active\",\"pid\":1,\"tid\":1,\"ts\":10}");
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  const TslSnapshotTrack *track;
+  cairo_surface_t *surface;
+  TslRenderOptions options;
+  guint task = G_MAXUINT, parent, root;
+
+  for (int i = 0; i < 100; i++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"Task\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50}",
+                            100 + i * 100);
+  g_string_append (json, "\n]\n");
+
+  /* 6.0–6.5 ms: long after both began. */
+  tsl_trace_set_time_filter (trace, 6000000, 6500000);
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  g_assert_true (tsl_reader_feed (reader, (const guint8 *) json->str, json->len, &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  snapshot = tsl_snapshot_new (trace);
+  track = tsl_snapshot_get_track (snapshot, 0);
+  g_assert_true (track->exact);
+  g_assert_cmpuint (track->max_depth, ==, 3);
+
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TslSnapshotSlice *sl = &track->slices[i];
+      const char *name = tsl_snapshot_get_frame_name (snapshot, sl->frame);
+
+      if (g_str_equal (name, "Task"))
+        {
+          g_assert_false (sl->open);
+          g_assert_cmpuint (sl->depth, ==, 2);
+          if (task == G_MAXUINT)
+            task = i;
+        }
+      else
+        {
+          g_assert_true (sl->open);
+          g_assert_cmpint (sl->end_ns, ==, 10050000);   /* the last task's end */
+        }
+    }
+  g_assert_cmpuint (task, !=, G_MAXUINT);
+  parent = tsl_snapshot_slice_parent (track, task);
+  g_assert_cmpuint (parent, !=, G_MAXUINT);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[parent].frame), ==, "ThreadController active");
+  g_assert_cmpint (track->slices[parent].start_ns, ==, 10000);
+  root = tsl_snapshot_slice_parent (track, parent);
+  g_assert_cmpuint (root, !=, G_MAXUINT);
+  g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, track->slices[root].frame), ==, "RunLoop::Run");
+  g_assert_cmpuint (tsl_snapshot_slice_parent (track, root), ==, G_MAXUINT);
+
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.view_start_ns = 6000000;
+  options.view_end_ns = 6500000;
+  surface = paint (snapshot, &options);
+  for (int x = (int) tsl_render_label_width (&options) + 2; x < WIDTH - 2; x += 50)
+    {
+      g_assert_false (is_background (pixel (surface, x, ROW_Y (0))));
+      g_assert_false (is_background (pixel (surface, x, ROW_Y (1))));
+    }
+  cairo_surface_destroy (surface);
+}
+
 /* Issue 18: a NaN view start became INT64_MIN..INT64_MIN and the grid's
  * `t += step` never ended. The painter refuses an empty or reversed view,
  * and its tick loops count instead of stepping, so views far from zero,
@@ -921,6 +1109,8 @@ main (int   argc,
   g_test_add_func ("/render/nested-sampled", test_nested_sampled);
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);
+  g_test_add_func ("/render/every-level", test_every_level);
+  g_test_add_func ("/render/open-spans-zoomed", test_open_spans_zoomed);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
   g_test_add_func ("/render/labels", test_labels);
   g_test_add_func ("/render/search", test_search);

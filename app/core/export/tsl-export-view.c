@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One row per slice, `track,depth,start_s,end_s,name,exact`: on a track that
- * holds every slice of the view (tsl-exact.h) those slices, exact; on a
+ * One row per slice, `track,depth,start_s,end_s,name,exact,open`: on a track
+ * that holds every slice of the view (tsl-exact.h) those slices, exact; on a
  * sampled track, what the painter draws of each kept sample, level by level.
+ * `open` is true for a span the file never closed: its end_s is the end of
+ * the trace (sampled rows cannot tell, and say false).
  * And the view's flow arrows, one row per arrow.
  */
 #define G_LOG_DOMAIN "tsl-export"
@@ -23,7 +25,8 @@ append_row (GString    *buf,
             gint64      start_ns,
             gint64      end_ns,
             const char *name,
-            gboolean    exact)
+            gboolean    exact,
+            gboolean    open)
 {
   g_autofree char *start = tsl_csv_format_double ((double) start_ns / 1e9);
   g_autofree char *end = tsl_csv_format_double ((double) end_ns / 1e9);
@@ -31,7 +34,8 @@ append_row (GString    *buf,
   tsl_csv_append_field (buf, track);
   g_string_append_printf (buf, ",%u,%s,%s,", depth, start, end);
   tsl_csv_append_field (buf, name);
-  g_string_append (buf, exact ? ",true\n" : ",false\n");
+  g_string_append (buf, exact ? ",true" : ",false");
+  g_string_append (buf, open ? ",true\n" : ",false\n");
 }
 
 /* [start, end) overlaps [vs, ve); an instant counts where it is. */
@@ -68,7 +72,7 @@ append_sampled (GString                *buf,
 
           if (in_view (start, end, vs, ve))
             append_row (buf, track->name, d, start, end,
-                        tsl_snapshot_get_frame_name (snapshot, s->frames[d]), FALSE);
+                        tsl_snapshot_get_frame_name (snapshot, s->frames[d]), FALSE, FALSE);
         }
     }
 }
@@ -82,7 +86,7 @@ tsl_export_write_view (TslSnapshot   *snapshot,
                        GCancellable  *cancellable,
                        GError       **error)
 {
-  g_autoptr(GString) buf = g_string_new ("track,depth,start_s,end_s,name,exact\n");
+  g_autoptr(GString) buf = g_string_new ("track,depth,start_s,end_s,name,exact,open\n");
   g_autoptr(GPatternSpec) pattern = tracks ? g_pattern_spec_new (tracks) : NULL;
 
   for (guint t = 0; t < tsl_snapshot_get_n_tracks (snapshot); t++)
@@ -103,7 +107,7 @@ tsl_export_write_view (TslSnapshot   *snapshot,
 
             if (in_view (s->start_ns, s->end_ns, view_start_ns, view_end_ns))
               append_row (buf, track->name, s->depth, s->start_ns, s->end_ns,
-                          tsl_snapshot_get_frame_name (snapshot, s->frame), TRUE);
+                          tsl_snapshot_get_frame_name (snapshot, s->frame), TRUE, s->open);
           }
 
       if (buf->len >= 64 * 1024)

@@ -51,9 +51,10 @@ gboolean          tsl_export_write_samples      (TslTrace                *trace,
                                                  GOutputStream           *out,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
-/* track,depth,start_s,end_s,name,exact — one row per slice that the
+/* track,depth,start_s,end_s,name,exact,open — one row per slice that the
  * timeline draws for the view [start, end) (from the trace start) on the
- * thread and async tracks whose name matches the glob `tracks` (NULL: all). */
+ * thread and async tracks whose name matches the glob `tracks` (NULL: all);
+ * `open`: a span the file never closed, ending at the trace's end. */
 gboolean          tsl_export_write_view         (TslSnapshot             *snapshot,
                                                  gint64                   view_start_ns,
                                                  gint64                   view_end_ns,

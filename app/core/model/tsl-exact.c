@@ -97,10 +97,11 @@ tsl_exact_record (TslExact *self,
                   guint     track,
                   gint64    start_ns,
                   gint64    end_ns,
-                  gint64    offset)
+                  gint64    offset,
+                  guint32   flags)
 {
   GArray *slices;
-  TslExactSlice slice = { start_ns, end_ns, offset, 0, 0 };
+  TslExactSlice slice = { start_ns, end_ns, offset, 0, flags };
 
   self->last = NULL;
   if (!self->complete)

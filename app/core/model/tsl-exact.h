@@ -21,12 +21,17 @@ G_BEGIN_DECLS
 #define TSL_EXACT_PER_TRACK 100000
 #define TSL_EXACT_TOTAL     1000000
 
+/* TslExactSlice.flags: a span the input never closed (a Chrome `B`
+ * without `E`, a Perfetto slice without its end), recorded as lasting to
+ * the end of the trace. */
+#define TSL_EXACT_OPEN 1u
+
 typedef struct {
   gint64  start_ns;   /* absolute, as the reader gives them */
   gint64  end_ns;     /* == start_ns for an instant */
   gint64  offset;     /* byte position of the event in the input, -1 if unknown */
   guint32 label;      /* stack, root first, ';'-joined: tsl_exact_lookup() */
-  guint32 pad;
+  guint32 flags;      /* TSL_EXACT_OPEN */
 } TslExactSlice;
 
 /* A flow endpoint (an arrow's tail or head): what binds it to a slice of
@@ -70,7 +75,8 @@ gboolean          tsl_exact_record              (TslExact        *self,
                                                  guint            track,
                                                  gint64           start_ns,
                                                  gint64           end_ns,
-                                                 gint64           offset);
+                                                 gint64           offset,
+                                                 guint32          flags);
 void              tsl_exact_set_label           (TslExact        *self,
                                                  const char      *label,
                                                  gsize            len);

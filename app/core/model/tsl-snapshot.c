@@ -193,7 +193,8 @@ copy_slices (TslSnapshot      *self,
       s->offset = slices[i].offset;
       s->frame = g_array_index (leaves, LeafOf, label).frame;
       s->depth = g_array_index (leaves, LeafOf, label).depth;
-      out->max_depth = MAX (out->max_depth, s->depth + 1);
+      s->open = (slices[i].flags & TSL_EXACT_OPEN) != 0;
+      out->max_depth = MAX (out->max_depth, (guint) s->depth + 1);
     }
 
   qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);

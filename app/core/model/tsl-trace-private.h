@@ -100,6 +100,7 @@ struct _TslTrace
   guint           exact_per_track;   /* as asked, 0 when not asked */
   guint           exact_total;
   gint64          event_offset;
+  gboolean        event_open;    /* the next offer is a span the input never closed */
   gboolean        label_sampler; /* the last offer's label goes to its sampler */
   gboolean        label_exact;   /* … and/or to the exact recorder */
   /* For a chunk index (read/tsl-chunk-index.h): offered times since the

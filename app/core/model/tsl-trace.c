@@ -970,13 +970,34 @@ offer_exact (TslTrace *self,
 
       if (value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
         end = time_ns + (gint64) value;
-      self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset);
+      self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset,
+                                            self->event_open ? TSL_EXACT_OPEN : 0);
       if (!tsl_exact_is_complete (self->exact))
         g_clear_pointer (&self->exact, tsl_exact_free);
     }
   self->event_offset = -1;
 
   return self->label_sampler || self->label_exact;
+}
+
+gboolean
+tsl_trace_offer_open (TslTrace *self,
+                      guint     track,
+                      gint64    start_ns)
+{
+  gint64 end = start_ns;
+  gboolean kept;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  /* The span's real extent: a view, a range read or an aggregate past its
+   * start sees it, where an instant at its start was seen by none. */
+  if (self->has_span && self->span_end > start_ns)
+    end = self->span_end;
+  self->event_open = TRUE;
+  kept = tsl_trace_offer (self, track, start_ns, (double) (end - start_ns));
+  self->event_open = FALSE;
+  return kept;
 }
 
 gboolean

@@ -183,6 +183,14 @@ const TslExactSlice *tsl_trace_get_exact_slices (TslTrace       *self,
                                                  guint          *n);
 const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
                                                  guint32         label);
+/* A span the input never closed (a Chrome `B` without `E`, a Perfetto
+ * slice without an end), offered at the end of the input: it lasts from
+ * start_ns to the end of the trace's span so far (its value is that
+ * duration), and the exact recorder marks it TSL_EXACT_OPEN. Returns what
+ * tsl_trace_offer() returns. */
+gboolean          tsl_trace_offer_open          (TslTrace       *self,
+                                                 guint           track,
+                                                 gint64          start_ns);
 /* Readers that know where an event sits in the input say so before
  * offering it, when tsl_trace_wants_offsets() (for reading its details). */
 gboolean          tsl_trace_wants_offsets       (TslTrace       *self);

@@ -26,7 +26,8 @@
 #include "tsl-trace-state.h"
 
 #define CACHE_MAGIC     "TSLSTATC"
-#define CACHE_VERSION   1
+/* 2: spans never closed carry their duration to the trace's end (issue 32). */
+#define CACHE_VERSION   2
 #define DEFAULT_MAX_BYTES (G_GUINT64_CONSTANT (512) << 20)
 
 /* What the samples depend on besides the file. */

@@ -18,13 +18,6 @@
 
 #define HEAD 6.0
 
-static double
-row_middle (guint32 depth,
-            double  top)
-{
-  return top + MIN (depth, TSL_RENDER_MAX_ROWS - 1) * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_ROW_HEIGHT / 2.0;
-}
-
 /* Past this many arrows in view the curves, dots and heads become straight
  * half-transparent lines, written into the pixels when the target allows:
  * an antialiased curve costs cairo 20–40 µs, a line ~1.5 µs, and a
@@ -83,8 +76,12 @@ _tsl_render_flows (cairo_t                *cr,
       a.x1 = tsl_render_time_to_x (o, (double) f->to_ns);
       if ((a.x0 < left && a.x1 < left) || (a.x0 > o->width && a.x1 > o->width))
         continue;
-      a.y0 = row_middle (f->from_depth, tops[f->from_track]);
-      a.y1 = row_middle (f->to_depth, tops[f->to_track]);
+      /* At the slice's own row; a level a capped track hides, at its
+       * "+N levels" row. */
+      a.y0 = _tsl_render_row_middle (o, tsl_snapshot_get_track (snapshot, f->from_track),
+                                     f->from_depth, tops[f->from_track]);
+      a.y1 = _tsl_render_row_middle (o, tsl_snapshot_get_track (snapshot, f->to_track),
+                                     f->to_depth, tops[f->to_track]);
       if ((a.y0 < header && a.y1 < header) || (a.y0 > o->height && a.y1 > o->height))
         continue;
       g_array_append_val (arrows, a);

@@ -20,12 +20,40 @@ _tsl_render_counter_height (const TslRenderOptions *o)
   return CLAMP (o->counter_height, TSL_RENDER_MIN_COUNTER_HEIGHT, TSL_RENDER_MAX_COUNTER_HEIGHT);
 }
 
+guint
+_tsl_render_rows (const TslRenderOptions *o,
+                  const TslSnapshotTrack *track,
+                  guint                  *hidden)
+{
+  guint levels = MAX (track->max_depth, 1);
+  guint rows = o->max_rows > 0 ? MIN (levels, o->max_rows) : levels;
+
+  if (hidden != NULL)
+    *hidden = levels - rows;
+  return rows;
+}
+
+double
+_tsl_render_row_middle (const TslRenderOptions *o,
+                        const TslSnapshotTrack *track,
+                        guint                   depth,
+                        double                  top)
+{
+  return top + MIN (depth, _tsl_render_rows (o, track, NULL)) * TSL_RENDER_ROW_HEIGHT +
+         TSL_RENDER_ROW_HEIGHT / 2.0;
+}
+
 double
 _tsl_render_height_of (const TslRenderOptions *o,
               const TslSnapshotTrack *track)
 {
   if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
-    return CLAMP (track->max_depth, 1, TSL_RENDER_MAX_ROWS) * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_TRACK_GAP;
+    {
+      guint hidden;
+      guint rows = _tsl_render_rows (o, track, &hidden);
+
+      return (rows + (hidden > 0)) * TSL_RENDER_ROW_HEIGHT + TSL_RENDER_TRACK_GAP;
+    }
   return _tsl_render_counter_height (o) + TSL_RENDER_TRACK_GAP;
 }
 
@@ -196,6 +224,9 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
       if (x >= tsl_render_label_width (o) && y >= top && y < top + th)
         {
           hit->track = i;
+          /* The "+N levels" row below a capped track holds no slice. */
+          int rows = (int) _tsl_render_rows (o, track, NULL);
+
           if (track->exact)
             {
               int d = (int) ((y - top) / TSL_RENDER_ROW_HEIGHT);
@@ -208,7 +239,7 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
 
                   if ((double) slice->start_ns > t + px)
                     break;
-                  if ((int) slice->depth == d && t < (double) slice->end_ns + px)
+                  if ((int) slice->depth == d && d < rows && t < (double) slice->end_ns + px)
                     hit->slice = slice;
                 }
               hit->depth = hit->slice ? d : -1;
@@ -224,7 +255,7 @@ tsl_render_hit_test (TslSnapshot            *snapshot,
                   if (track->kind == TSL_TRACK_THREAD || track->kind == TSL_TRACK_ASYNC)
                     {
                       int d = (int) ((y - top) / TSL_RENDER_ROW_HEIGHT);
-                      hit->depth = d < (int) sample->n_frames ? d : -1;
+                      hit->depth = d < (int) sample->n_frames && d < rows ? d : -1;
                     }
                   break;
                 }

@@ -14,9 +14,10 @@ G_BEGIN_DECLS
 typedef struct { double r, g, b; } Rgb;
 
 /* The timeline's layout (tsl-render-layout.c): a stack track's rows, and
- * the bands above, between and below the tracks. */
+ * the bands above, between and below the tracks. A stack track has a row
+ * per level it holds, unless options->max_rows caps it (see
+ * _tsl_render_rows()). */
 #define TSL_RENDER_ROW_HEIGHT   15
-#define TSL_RENDER_MAX_ROWS     8
 #define TSL_RENDER_TITLE_HEIGHT 34
 #define TSL_RENDER_GROUP_HEIGHT 24
 #define TSL_RENDER_TRACK_GAP    6
@@ -44,6 +45,18 @@ _tsl_render_set_rgb (cairo_t   *cr,
 
 /* tsl-render-layout.c */
 double            _tsl_render_counter_height    (const TslRenderOptions *o);
+/* A thread or async track's levels drawn as rows: all of them (the deepest
+ * nesting of its slices or kept samples), or o->max_rows when that is
+ * fewer; *hidden (nullable) gets how many levels lie below, which a
+ * "+N levels" row under the others marks. */
+guint             _tsl_render_rows              (const TslRenderOptions *o,
+                                                 const TslSnapshotTrack *track,
+                                                 guint                  *hidden);
+/* The middle of the row of `depth` (a hidden level: the "+N levels" row). */
+double            _tsl_render_row_middle        (const TslRenderOptions *o,
+                                                 const TslSnapshotTrack *track,
+                                                 guint                   depth,
+                                                 double                  top);
 /* A track's height on screen, the gap below it included. */
 double            _tsl_render_height_of         (const TslRenderOptions *o,
                                                  const TslSnapshotTrack *track);

@@ -131,6 +131,64 @@ draw_labels (cairo_t     *cr,
     }
 }
 
+/* Below a track capped to `rows` levels: the "+N levels" row, whose
+ * cells (drawn by the caller) show where the hidden levels have slices,
+ * and its label in the label column, so no level is left out unsaid. */
+static void
+hidden_levels_label (cairo_t                *cr,
+                     const TslRenderOptions *o,
+                     double                  y,
+                     guint                   hidden)
+{
+  TslRenderTheme theme;
+  g_autofree char *text = g_strdup_printf ("+%u level%s", hidden, hidden == 1 ? "" : "s");
+
+  _tsl_render_theme_init (&theme, o->dark);
+  _tsl_render_set_rgb (cr, &theme.dim, 1);
+  cairo_set_font_size (cr, 10);
+  _tsl_render_show_text (cr, 24, y + TSL_RENDER_ROW_HEIGHT - 4, tsl_render_label_width (o) - 36, text);
+}
+
+static const double hidden_rgb[3] = { 0.55, 0.55, 0.58 };
+
+/* The "+N levels" row of a capped sampled track: where kept samples go
+ * deeper than the rows shown. Out of line, to leave the rows' loop as it was. */
+static G_GNUC_NO_INLINE void
+hidden_samples (cairo_t                *cr,
+                TslRenderCanvas        *canvas,
+                const TslSnapshotTrack *track,
+                const TslRenderOptions *o,
+                guint                   rows,
+                double                  y)
+{
+  double left = tsl_render_label_width (o);
+  double vs = (double) o->view_start_ns;
+  double scale = MAX (o->width - left, 1) / MAX ((double) o->view_end_ns - vs, 1);
+  double x0 = 0, x1 = 0;
+
+  for (guint i = 0; i < track->n_samples; i++)
+    {
+      const TslSnapshotSample *s = &track->samples[i];
+      double a, b;
+
+      if (s->n_frames <= rows || s->end_ns < o->view_start_ns || s->start_ns > o->view_end_ns)
+        continue;
+      a = MAX (floor (left + ((double) s->start_ns - vs) * scale), left);
+      b = MIN (MAX (ceil (left + ((double) s->end_ns - vs) * scale), a + 1), o->width);
+      if (a <= x1)
+        {
+          x1 = MAX (x1, b);
+          continue;
+        }
+      if (x1 > x0)
+        fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
+      x0 = a;
+      x1 = b;
+    }
+  if (x1 > x0)
+    fill_cell (cr, canvas, x0, y, x1, TSL_RENDER_ROW_HEIGHT, hidden_rgb, 0.6);
+}
+
 void
 _tsl_render_stacks (cairo_t                *cr,
              TslRenderCanvas        *canvas,
@@ -139,7 +197,8 @@ _tsl_render_stacks (cairo_t                *cr,
              const TslRenderOptions *o,
              double                  top)
 {
-  guint rows = CLAMP (track->max_depth, 1, TSL_RENDER_MAX_ROWS);
+  guint hidden;
+  guint rows = _tsl_render_rows (o, track, &hidden);
   gboolean durations = g_strcmp0 (track->unit, "ns") == 0;
   /* tsl_render_time_to_x(), hoisted out of the per-sample loop. */
   double left = tsl_render_label_width (o);
@@ -213,10 +272,15 @@ _tsl_render_stacks (cairo_t                *cr,
       flush_run (cr, canvas, labels, snapshot, track, o, &run, y, TSL_RENDER_ROW_HEIGHT);
     }
 
+  if (hidden > 0)
+    hidden_samples (cr, canvas, track, o, rows, top + rows * TSL_RENDER_ROW_HEIGHT);
+
   if (canvas->pixels != NULL)
     cairo_surface_mark_dirty (cairo_get_target (cr));
 
   draw_labels (cr, snapshot, labels);
+  if (hidden > 0)
+    hidden_levels_label (cr, o, top + rows * TSL_RENDER_ROW_HEIGHT, hidden);
 }
 
 /* Exact view: every slice where it is. Slices narrower than a pixel share
@@ -230,15 +294,17 @@ _tsl_render_slices (cairo_t                *cr,
              const TslRenderOptions *o,
              double                  top)
 {
-  guint rows = CLAMP (track->max_depth, 1, TSL_RENDER_MAX_ROWS);
+  guint hidden;
+  guint rows = _tsl_render_rows (o, track, &hidden);
   double left = tsl_render_label_width (o);
   double right = o->width;
   double vs = (double) o->view_start_ns, ve = (double) o->view_end_ns;
   double scale = MAX (right - left, 1) / MAX (ve - vs, 1);
-  double filled[TSL_RENDER_MAX_ROWS];
+  /* Per row, where drawing reached; the last is the "+N levels" row. */
+  g_autofree double *filled = g_new (double, rows + 1);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
 
-  for (guint d = 0; d < TSL_RENDER_MAX_ROWS; d++)
+  for (guint d = 0; d <= rows; d++)
     filled[d] = left;
 
   if (canvas->pixels != NULL)
@@ -247,16 +313,17 @@ _tsl_render_slices (cairo_t                *cr,
   for (guint i = 0; i < track->n_slices; i++)
     {
       const TslSnapshotSlice *s = &track->slices[i];
+      guint row = MIN (s->depth, rows);
       double x0, x1, y, rgb[3], alpha;
       const char *name;
 
-      if (s->depth >= rows || (double) s->start_ns > ve || (double) s->end_ns < vs)
+      if ((double) s->start_ns > ve || (double) s->end_ns < vs)
         continue;
 
       /* Most slices of a full budget share a pixel with the one before:
        * skip them before any rounding. */
       x1 = left + ((double) s->end_ns - vs) * scale;
-      if (x1 < filled[s->depth] - 0.5)
+      if (x1 < filled[row] - 0.5)
         continue;
       x0 = round (left + ((double) s->start_ns - vs) * scale);
       x1 = round (x1);
@@ -266,6 +333,18 @@ _tsl_render_slices (cairo_t                *cr,
         x1 -= 1;
       else
         x1 = MAX (x1, x0 + 1);
+      if (row == rows)
+        {
+          /* A hidden level: the "+N levels" row marks where it has slices. */
+          x1 = MAX (x1, x0 + 1);
+          if (x1 <= filled[row])
+            continue;
+          x0 = MAX (x0, filled[row]);
+          filled[row] = x1;
+          fill_cell (cr, canvas, x0, top + row * TSL_RENDER_ROW_HEIGHT, x1, TSL_RENDER_ROW_HEIGHT,
+                     hidden_rgb, 0.6);
+          continue;
+        }
       if (x1 <= filled[s->depth])
         continue;
       x0 = MAX (x0, filled[s->depth]);
@@ -290,6 +369,8 @@ _tsl_render_slices (cairo_t                *cr,
     cairo_surface_mark_dirty (cairo_get_target (cr));
 
   draw_labels (cr, snapshot, labels);
+  if (hidden > 0)
+    hidden_levels_label (cr, o, top + rows * TSL_RENDER_ROW_HEIGHT, hidden);
 }
 
 static void
@@ -502,7 +583,7 @@ _tsl_render_mark (cairo_t                *cr,
   double left = tsl_render_label_width (o);
   double x0 = tsl_render_time_to_x (o, (double) o->mark_start_ns) - 2;
   double x1 = tsl_render_time_to_x (o, (double) o->mark_end_ns) + 2;
-  double y = top + MIN (o->mark_depth, (guint) CLAMP (track->max_depth, 1, TSL_RENDER_MAX_ROWS) - 1) * TSL_RENDER_ROW_HEIGHT;
+  double y = _tsl_render_row_middle (o, track, o->mark_depth, top) - TSL_RENDER_ROW_HEIGHT / 2.0;
 
   x0 = MAX (x0, left);
   x1 = MIN (x1, o->width);

@@ -460,6 +460,7 @@ tsl_render_options_same_base (const TslRenderOptions *a,
          g_strcmp0 (a->title, b->title) == 0 && a->n_collapsed == b->n_collapsed &&
          (a->n_collapsed == 0 || memcmp (a->collapsed, b->collapsed, a->n_collapsed * sizeof (gint64)) == 0) &&
          !a->draw_note == !b->draw_note && a->counter_height == b->counter_height &&
+         a->max_rows == b->max_rows &&
          a->wall_clock_ns == b->wall_clock_ns;
 }
 

@@ -54,6 +54,8 @@ typedef struct {
   guint       n_collapsed;
   gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
   double      counter_height; /* metric and counter tracks; 0 is TSL_RENDER_COUNTER_HEIGHT */
+  guint       max_rows;       /* thread and async tracks show at most this many levels and
+                               * a "+N levels" row marking where deeper ones lie; 0: every level */
   gboolean    has_crosshair;  /* a vertical line at crosshair_x, each series' value on it */
   double      crosshair_x;
   gint64      wall_clock_ns;  /* > 0: the ruler reads local wall-clock time, the trace

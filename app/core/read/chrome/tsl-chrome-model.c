@@ -1017,7 +1017,8 @@ tsl_chrome_model_sample (TslChromeModel       *self,
     tsl_trace_set_label_id (self->trace, th->track, tsl_chrome_model_sample_label (self, ev));
 }
 
-/* Offers the B spans still open at the end; returns how many. */
+/* Offers the B spans still open at the end, lasting to the trace's end;
+ * returns how many. */
 static guint
 close_spans (TslChromeModel *self,
              Thread         *th)
@@ -1031,7 +1032,9 @@ close_spans (TslChromeModel *self,
       if (top->end_ns == SPAN_OPEN)
         {
           unclosed++;
-          if (tsl_trace_offer (self->trace, th->track, top->start_ns, NAN))
+          if (G_UNLIKELY (self->want_offsets))
+            tsl_trace_set_event_offset (self->trace, top->offset);
+          if (tsl_trace_offer_open (self->trace, th->track, top->start_ns))
             set_stack_label (self, th, th->n_open, 0);
         }
       th->n_open--;
@@ -1061,7 +1064,7 @@ tsl_chrome_model_finish (TslChromeModel *self)
       const AsyncOpen *open = value;
 
       async_unclosed++;
-      if (tsl_trace_offer (self->trace, open->track, open->start_ns, NAN))
+      if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
         tsl_trace_set_label_id (self->trace, open->track, open->name);
     }
   g_hash_table_remove_all (self->async_open);
@@ -1070,14 +1073,23 @@ tsl_chrome_model_finish (TslChromeModel *self)
 
   if (unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           _("%u 'B' spans had no 'E' and were closed at the end of the trace"),
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%u 'B' span had no 'E' and was closed at the end of the trace",
+                                        "%u 'B' spans had no 'E' and were closed at the end of the trace",
+                                        unclosed),
                            unclosed);
   if (async_unclosed > 0)
     tsl_trace_add_warning (self->trace,
-                           _("%u async spans had no end and were closed at the end of the trace"),
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "%u async span had no end and was closed at the end of the trace",
+                                        "%u async spans had no end and were closed at the end of the trace",
+                                        async_unclosed),
                            async_unclosed);
   if (async_unopened > 0)
-    tsl_trace_add_warning (self->trace, _("ignored %u async end events without a begin"), async_unopened);
+    tsl_trace_add_warning (self->trace,
+                           g_dngettext (GETTEXT_PACKAGE, "ignored %u async end event without a begin",
+                                        "ignored %u async end events without a begin", async_unopened),
+                           async_unopened);
 }
 
 /* Checkpoints (tsl-chunk-index.h): the spans open on each thread, with

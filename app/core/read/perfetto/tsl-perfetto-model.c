@@ -1575,7 +1575,9 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
       while (track->n_open > 0)
         {
           unclosed++;
-          if (tsl_trace_offer (self->trace, track->ts_track, track->open[track->n_open - 1].start_ns, NAN))
+          /* To the end of the trace, as the warning says. */
+          tsl_trace_set_event_offset (self->trace, track->open[track->n_open - 1].offset);
+          if (tsl_trace_offer_open (self->trace, track->ts_track, track->open[track->n_open - 1].start_ns))
             set_stack_label (self, track, track->n_open, 0);
           track->n_open--;
         }
