@@ -58,22 +58,44 @@ normal_score (double p)
   return (lo + hi) / 2;
 }
 
-/* Φ⁻¹(p) for 0 < p < 1, by bisection on erfc: scores need no more. */
+/* Φ⁻¹(p) for 0 < p < 1: Acklam's rational approximation (relative error
+ * 1.2e-9), then one Halley step on erfc. Bisection cost a trace of
+ * thousands of functions seconds: every block of every statistic needs one. */
 static double
 normal_quantile (double p)
 {
-  double lo = -40, hi = 40;
+  static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                              1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00 };
+  static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                              6.680131188771972e+01, -1.328068155288572e+01 };
+  static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                              -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00 };
+  static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                              3.754408661907416e+00 };
+  double q, r, x, e;
 
-  for (guint i = 0; i < 200 && hi - lo > 1e-12; i++)
+  if (p < 0.02425)
     {
-      double mid = (lo + hi) / 2;
-
-      if (1 - normal_sf (mid) < p)
-        lo = mid;
-      else
-        hi = mid;
+      q = sqrt (-2 * log (p));
+      x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+          ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
     }
-  return (lo + hi) / 2;
+  else if (p > 1 - 0.02425)
+    {
+      q = sqrt (-2 * log (1 - p));
+      x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+           ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+  else
+    {
+      q = p - 0.5;
+      r = q * q;
+      x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+          (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+  e = 0.5 * erfc (-x / M_SQRT2) - p;
+  r = e * sqrt (2 * G_PI) * exp (x * x / 2);
+  return x - r / (1 + x * r / 2);
 }
 
 double
@@ -157,11 +179,10 @@ split_score (const double *y,
              guint         k,
              guint         hi,
              double       *residual,
-             double       *before,
-             double       *after,
-             double       *z)
+             double       *t,
+             double       *df)
 {
-  double xl = sum (x, lo, k), xr = sum (x, k, hi), rl, rr, t, var, df;
+  double xl = sum (x, lo, k), xr = sum (x, k, hi), rl, rr, var;
 
   if (xl == 0 || xr == 0)
     return FALSE;
@@ -169,22 +190,13 @@ split_score (const double *y,
   rr = sum (y, k, hi) / xr;
   for (guint i = lo; i < hi; i++)
     residual[i - lo] = y[i] - (i < k ? rl : rr) * x[i];
-  if (!long_run_variance (x + lo, residual, hi - lo, &var, &df))
+  if (!long_run_variance (x + lo, residual, hi - lo, &var, df))
     return FALSE;
 
   /* var is per unit of x (a block of the rank scores weighs 1). */
-  t = (rr - rl) / sqrt (var * (1 / xl + 1 / xr));
-  if (!isfinite (t))
-    {
-      if (rr == rl)
-        return FALSE;
-      t = INFINITY;
-    }
-  *before = rl;
-  *after = rr;
-  /* A t on few degrees of freedom has heavier tails than the maximum's
-   * approximation assumes: its own tail, as a normal score. */
-  *z = normal_score (2 * tsl_t_sf (fabs (t), df));
+  *t = fabs (rr - rl) / sqrt (var * (1 / xl + 1 / xr));
+  if (isnan (*t) || (isinf (*t) && rr == rl))
+    return FALSE;
   return TRUE;
 }
 
@@ -259,20 +271,28 @@ best_split (const double *y,
   g_autofree double *u = g_new (double, hi);
   g_autofree double *w = g_new (double, hi);
   gboolean found = FALSE;
+  double best_t = 0, best_df = 0;
 
   rank_scores (y, x, lo, hi, u, w);
   for (guint k = lo + m; k + m <= hi; k++)
     {
-      double before, after, z, xl = sum (x, lo, k), xr = sum (x, k, hi);
+      double t, df, xl = sum (x, lo, k), xr = sum (x, k, hi);
 
-      if (xl == 0 || xr == 0 || !split_score (u, w, lo, k, hi, residual, &before, &after, &z))
+      if (xl == 0 || xr == 0 || !split_score (u, w, lo, k, hi, residual, &t, &df))
         continue;
-      if (!found || z > out->z)
+      if (!found || t > best_t)
         {
-          *out = (TslChange) { lo, hi, k, sum (y, lo, k) / xl, sum (y, k, hi) / xr, z, NAN };
+          *out = (TslChange) { lo, hi, k, sum (y, lo, k) / xl, sum (y, k, hi) / xr, NAN, NAN };
+          best_t = t;
+          best_df = df;
           found = TRUE;
         }
     }
+  /* Every split of the stretch has the same degrees of freedom, so the
+   * largest t is the largest score. A t on few of them has heavier tails
+   * than the maximum's approximation assumes: its own tail, as a score. */
+  if (found)
+    out->z = normal_score (2 * tsl_t_sf (best_t, best_df));
   if (found)
     out->p_value = tsl_change_max_p (out->z, hi - lo, m);
   return found;
