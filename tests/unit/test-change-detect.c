@@ -7,9 +7,9 @@
  * split) is below 0.05 in at most 6.5 % of 2000 draws (Monte Carlo
  * standard error 0.5 %), and below 0.005 in at most 25 (10 expected), for
  * i.i.d., lognormal, AR(1) φ = 0.6 and 0.9, and bursty Poisson counts.
- * Measured: 2.5–3.2 % below 0.05, 7–13 below 0.005.
+ * Measured: 2.5–3.4 % below 0.05, 8–13 below 0.005.
  * Power: a 0.5 σ shift halfway is found (p < 0.01) in ≥ 90 % of draws
- * (97.8 %), within one block of its place in ≥ 65 % (73 %; a least-squares
+ * (97.9 %), within one block of its place in ≥ 65 % (73 %; a least-squares
  * estimate on the 600 points themselves lands within ±12 points, about one
  * block, in about 68 %).
  */

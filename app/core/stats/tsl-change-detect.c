@@ -232,13 +232,22 @@ rank_scores (const double *y,
              double       *w)
 {
   g_autofree Ranked *r = g_new (Ranked, hi - lo);
+  double sy = 0, sx = 0, level;
   guint n = 0;
 
   for (guint i = lo; i < hi; i++)
     {
+      sy += y[i];
+      sx += x[i];
+    }
+  level = sx != 0 ? sy / sx : 0;
+  for (guint i = lo; i < hi; i++)
+    {
       u[i] = w[i] = 0;
-      if (x[i] != 0 && isfinite (y[i] / x[i]))
-        r[n++] = (Ranked) { i, y[i] / x[i] };
+      /* Blocks of more calls vary less: ranked by y − level·x over √x,
+       * they are as spread as each other (equal x: the order of y/x). */
+      if (x[i] > 0 && isfinite (y[i] / x[i]))
+        r[n++] = (Ranked) { i, (y[i] - level * x[i]) / sqrt (x[i]) };
     }
   qsort (r, n, sizeof *r, compare_ranked);
   for (guint i = 0; i < n;)
