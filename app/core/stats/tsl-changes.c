@@ -30,11 +30,9 @@
 #define MIN_POINTS 50
 
 typedef struct {
-  const TslCompareRequest *request;
-  TslExactReads           *reads;
-  double                   edges[B + 1];   /* block boundaries, s from the trace start */
-  double                   seconds[B];
-  GPtrArray               *rows;
+  double     edges[B + 1];   /* block boundaries, s from the trace start */
+  double     seconds[B];
+  GPtrArray *rows;
 } Ctx;
 
 void
@@ -202,7 +200,7 @@ tsl_changes_run (const TslCompareRequest *request,
   g_autoptr(GPtrArray) pairs = NULL;
   const gboolean has[2] = { TRUE, FALSE };
   TslExactReads reads;
-  Ctx ctx = { request, &reads, { 0 }, { 0 }, rows };
+  Ctx ctx = { { 0 }, { 0 }, rows };
 
   g_return_val_if_fail (request != NULL, NULL);
 
