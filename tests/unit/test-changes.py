@@ -189,7 +189,15 @@ def cli_errors(tmp):
     ok = ok and bad.returncode != 0 and '--top' in bad.stderr
     missing = subprocess.run([TIMESLICE, 'changes', os.path.join(tmp, 'none.csv')],
                              capture_output=True, text=True)
-    ok = ok and missing.returncode != 0 and 'none.csv' in missing.stderr
+    ok = ok and missing.returncode == 1 and 'none.csv' in missing.stderr
+    # --a and --b bound the search together: every change lies between them.
+    rows = run_changes(path, '--a', '100s..200s', '--b', '400s..450s')
+    ok = ok and rows and all(100 <= float(r['time_s']) <= 450 for r in rows)
+    mixed = subprocess.run([TIMESLICE, 'changes', '--a', '1s..2s', '--b', '50%..60%', path],
+                           capture_output=True, text=True)
+    ok = ok and mixed.returncode == 2 and '--a and --b' in mixed.stderr
+    pipe = subprocess.run([TIMESLICE, 'changes', '-'], stdin=open(path), capture_output=True, text=True)
+    ok = ok and pipe.returncode == 1 and 'not a seekable file' in pipe.stderr
     print(f'command line: {"ok" if ok else "FAILED"}')
     return ok
 
