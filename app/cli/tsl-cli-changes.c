@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "tsl-changes-cache.h"
 #include "tsl-changes.h"
 #include "tsl-cli-private.h"
 
@@ -69,6 +70,8 @@ tsl_cli_changes (int    argc,
   g_autofree char *range_a = NULL;
   g_autofree char *range_b = NULL;
   g_autofree char *output = NULL;
+  TslChangesSource before, after;
+  gboolean keyed;
   int top = 0;
   int k = TSL_CLI_DEFAULT_K;
   const GOptionEntry entries[] = {
@@ -108,14 +111,28 @@ tsl_cli_changes (int    argc,
   request->path = g_strdup (argv[1]);
   request->budget = tsl_budget_ref (tsl_cli_get_budget ());
 
-  rows = tsl_changes_run (request, warnings, NULL, &error);
-  for (guint i = 0; i < warnings->len; i++)
-    tsl_cli_fail (0, "warning: %s", (const char *) g_ptr_array_index (warnings, i));
-  if (rows == NULL)
-    return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
-                         ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+  /* An unchanged file with the same options: the table written before. */
+  keyed = tsl_changes_source_query (request->path, &before);
+  if (keyed)
+    csv = tsl_changes_cache_lookup (&before, request, (guint) top);
 
-  csv = tsl_changes_format_csv ((const TslChangeRow * const *) rows->pdata, rows->len, (guint) top);
+  if (csv == NULL)
+    {
+      rows = tsl_changes_run (request, warnings, NULL, &error);
+      for (guint i = 0; i < warnings->len; i++)
+        tsl_cli_fail (0, "warning: %s", (const char *) g_ptr_array_index (warnings, i));
+      if (rows == NULL)
+        return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
+                             ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+
+      csv = tsl_changes_format_csv ((const TslChangeRow * const *) rows->pdata, rows->len, (guint) top);
+      /* Kept only if the file did not change while it was read, and
+       * without warnings, which a cached table would not repeat. */
+      if (keyed && warnings->len == 0 && tsl_changes_source_query (request->path, &after) &&
+          memcmp (&before, &after, sizeof before) == 0)
+        tsl_changes_cache_save (&before, request, (guint) top, csv);
+    }
+
   out = tsl_cli_open_output (output, &error);
   if (out == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);

@@ -202,9 +202,36 @@ def cli_errors(tmp):
     return ok
 
 
+def cache(tmp):
+    """A second run on the unchanged file is served from the cache; a changed
+    file is read again."""
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache'))
+    env.pop('TSL_CACHE_MAX_BYTES', None)
+    path = os.path.join(tmp, 'cached.csv')
+
+    def changes(*args):
+        return subprocess.run([TIMESLICE, 'changes', *args, path], check=True, capture_output=True,
+                              text=True, env=env).stdout
+
+    rng = random.Random(11)
+    write_metrics(path, [iid(rng) for _ in range(4)])
+    first = changes()
+    entries = [n for n in os.listdir(os.path.join(tmp, 'cache', 'timeslice')) if n.startswith('changes-')]
+    ok = changes() == first and len(entries) == 1
+    columns = [iid(rng) for _ in range(4)]
+    columns[1] = [v + (2 if t >= 200 else 0) for t, v in enumerate(columns[1])]
+    write_metrics(path, columns)
+    again = changes()
+    flagged = [any(line.startswith('s1,') and ',true,' in line for line in out.splitlines())
+               for out in (first, again)]
+    ok = ok and again != first and again == changes('--no-cache') and flagged == [False, True]
+    print(f'cache: {"ok" if ok else "FAILED"}')
+    return ok
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix='tsl-changes-') as tmp:
-        results = [cli_errors(tmp), slowdown_top(tmp), level_power(tmp, iid, 3737, 0.55, 0.75),
+        results = [cli_errors(tmp), cache(tmp), slowdown_top(tmp), level_power(tmp, iid, 3737, 0.55, 0.75),
                    null_rates(tmp)]
     sys.exit(0 if all(results) else 1)
 
