@@ -91,6 +91,8 @@ int               tsl_cli_merge                 (int                  argc,
                                                  char               **argv);
 int               tsl_cli_compare               (int                  argc,
                                                  char               **argv);
+int               tsl_cli_changes               (int                  argc,
+                                                 char               **argv);
 int               tsl_cli_export                (int                  argc,
                                                  char               **argv);
 /* `export -o OUT.csv --a A --b B`: the compare table, as `compare` writes it. */

@@ -16,6 +16,7 @@ static const TslCliCommand commands[] = {
   { "sample", "Write the kept samples of every track as CSV, or the sampler state", tsl_cli_sample },
   { "merge", "Merge sampler states of parts of a stream, or of several sources", tsl_cli_merge },
   { "compare", "Compare ranges A and B of every series with bootstrap CIs", tsl_cli_compare },
+  { "changes", "Find when each series and function changed, ranked by effect", tsl_cli_changes },
   { "export", "Draw the timeline or a flame graph as PNG/SVG/PDF, or write CSV or .folded", tsl_cli_export },
   { NULL }
 };

@@ -31,19 +31,19 @@ check(r.returncode == 0 and r.stdout.strip().startswith('timeslice '), '--versio
 
 r = run('--help')
 check(r.returncode == 0, '--help exits 0 without a display')
-for command in ('info', 'sample', 'merge', 'compare', 'export'):
+for command in ('info', 'sample', 'merge', 'compare', 'changes', 'export'):
     check(f'  {command} ' in r.stdout, f'--help lists the {command} command')
 
 # Each command's usage line names the program, the command and FILE once
 # (compare: or two files, BEFORE and AFTER; merge: its states).
-for command in ('info', 'sample', 'merge', 'compare', 'export'):
+for command in ('info', 'sample', 'merge', 'compare', 'changes', 'export'):
     r = run(command, '--help')
     usage = r.stdout.splitlines()[1].strip() if r.stdout.count('\n') > 1 else ''
     param = {'compare': 'FILE | BEFORE AFTER', 'merge': 'STATE…'}.get(command, 'FILE')
     check(usage == f'timeslice {command} [OPTION…] {param}',
           f'{command} --help usage line is "timeslice {command} [OPTION…] {param}" (got "{usage}")')
     check('Exit status:' in r.stdout, f'{command} --help states the exit status')
-    check(('RANGE is START..END' in r.stdout) == (command in ('compare', 'export')),
+    check(('RANGE is START..END' in r.stdout) == (command in ('compare', 'changes', 'export')),
           f'{command} --help explains RANGE exactly when it takes one')
 
 r = run('frobnicate-not-a-command-but-a-file-name-that-does-not-exist.json', '--no-such-option')

@@ -56,8 +56,8 @@ for m in re.finditer(r'^\.SS "(\w+)[^\n]*\n(.*?)(?=^\.SS |^\.SH |\Z)', commands_
 
 top_help = help_text()
 commands = re.findall(r'^  (\w+)\s{2,}\S', top_help.split('Commands', 1)[1], re.M)
-check(set(commands) == {'info', 'sample', 'merge', 'compare', 'export'},
-      f'timeslice --help lists the five commands (got {commands})')
+check(set(commands) == {'info', 'sample', 'merge', 'compare', 'changes', 'export'},
+      f'timeslice --help lists the six commands (got {commands})')
 
 for command in [''] + commands:
     name = command or '(window)'

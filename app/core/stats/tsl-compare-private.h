@@ -64,6 +64,7 @@ typedef struct {
   gint64         lo[2];      /* absolute start of each range */
   gint64         end[2];     /* absolute end of each range's data */
   double         seconds[2];
+  gint64         start;      /* absolute start of the trace the ranges are from */
 } TslExactReads;
 
 /* Reads the sides `has` asks for of request->path (a seekable file, else

@@ -1167,6 +1167,7 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
           out->stats[s] = has[s] ? g_steal_pointer (&reads[s].stats) : NULL;
           out->lo[s] = tsl_time_add (start, lo[s]);
           out->end[s] = ends[s];
+          out->start = start;
           /* Only the asked ranges' warnings. */
           for (guint i = 0; warnings != NULL && i < notes->len; i++)
             if (g_str_has_prefix (g_ptr_array_index (notes, i), s == 0 ? "range A " : "range B ") && has[s])

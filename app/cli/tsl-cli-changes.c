@@ -1,0 +1,143 @@
+/* tsl-cli-changes.c: `timeslice changes`, when each series changed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "tsl-cli-changes"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tsl-changes-cache.h"
+#include "tsl-changes.h"
+#include "tsl-cli-private.h"
+
+#define MAX_TOP 1000000
+
+/* --a and --b bound the search together: from the earlier start to the
+ * later end, so "before A … after B" is searched as one stretch. */
+static gboolean
+search_range (const char    *range_a,
+              const char    *range_b,
+              TslRangeSpec  *out,
+              GError       **error)
+{
+  TslRangeSpec b;
+
+  if (range_a == NULL && range_b == NULL)
+    {
+      *out = (TslRangeSpec) { 0, 1, TRUE };
+      return TRUE;
+    }
+  if (range_a != NULL && !tsl_range_spec_parse (range_a, out, error))
+    {
+      g_prefix_error (error, "--a: ");
+      return FALSE;
+    }
+  if (range_b == NULL)
+    return TRUE;
+  if (!tsl_range_spec_parse (range_b, &b, error))
+    {
+      g_prefix_error (error, "--b: ");
+      return FALSE;
+    }
+  if (range_a == NULL)
+    {
+      *out = b;
+      return TRUE;
+    }
+  if (out->is_fraction != b.is_fraction)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--a and --b must both be times or both percentages");
+      return FALSE;
+    }
+  out->start = MIN (out->start, b.start);
+  out->end = MAX (out->end, b.end);
+  return TRUE;
+}
+
+int
+tsl_cli_changes (int    argc,
+                 char **argv)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *range_a = NULL;
+  g_autofree char *range_b = NULL;
+  g_autofree char *output = NULL;
+  TslChangesSource before, after;
+  gboolean keyed;
+  int top = 0;
+  int k = TSL_CLI_DEFAULT_K;
+  const GOptionEntry entries[] = {
+    { "top", 0, 0, G_OPTION_ARG_INT, &top,
+      "Write only the N most important rows (default all)", "N" },
+    { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
+      "Search only this range, e.g. 1s..2s or 0%..50% (from the trace start)", "RANGE" },
+    { "b", 0, 0, G_OPTION_ARG_STRING, &range_b,
+      "With --a: search from the earlier start to the later end of A and B", "RANGE" },
+    { "k", 0, 0, G_OPTION_ARG_INT, &k,
+      "Keep K to 2K points per track (default 2000)", "N" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Write the CSV to OUT instead of standard output", "OUT" },
+    { NULL }
+  };
+
+  if (!tsl_cli_parse_options ("changes", "FILE",
+                              "Finds when each series changed: a metric’s level, a counter’s rate,\n"
+                              "and per thread each function’s share of time, mean duration and\n"
+                              "calls per second (functions with 100 calls or more). Writes CSV:\n"
+                              "series,stat,time_s,before,after,change_pct,p_value,q_value,\n"
+                              "significant,unit — significant rows first, by the size of the\n"
+                              "change times how long it lasts; q-values over every row tested",
+                              entries, &argc, &argv))
+    return TSL_EXIT_USAGE;
+
+  if (argc != 2)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: expected one FILE (see “timeslice changes --help”)");
+  if (top < 0 || top > MAX_TOP)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: --top must be between 0 (all rows) and %d", MAX_TOP);
+  if (!tsl_cli_check_k ("changes", k))
+    return TSL_EXIT_USAGE;
+  if (!search_range (range_a, range_b, &request->a, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: %s", error->message);
+
+  request->k = (guint) k;
+  request->path = g_strdup (argv[1]);
+  request->budget = tsl_budget_ref (tsl_cli_get_budget ());
+
+  /* An unchanged file with the same options: the table written before. */
+  keyed = tsl_changes_source_query (request->path, &before);
+  if (keyed)
+    csv = tsl_changes_cache_lookup (&before, request, (guint) top);
+
+  if (csv == NULL)
+    {
+      rows = tsl_changes_run (request, warnings, NULL, &error);
+      for (guint i = 0; i < warnings->len; i++)
+        tsl_cli_fail (0, "warning: %s", (const char *) g_ptr_array_index (warnings, i));
+      if (rows == NULL)
+        return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
+                             ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+
+      csv = tsl_changes_format_csv ((const TslChangeRow * const *) rows->pdata, rows->len, (guint) top);
+      /* Kept only if the file did not change while it was read, and
+       * without warnings, which a cached table would not repeat. */
+      if (keyed && warnings->len == 0 && tsl_changes_source_query (request->path, &after) &&
+          memcmp (&before, &after, sizeof before) == 0)
+        tsl_changes_cache_save (&before, request, (guint) top, csv);
+    }
+
+  out = tsl_cli_open_output (output, &error);
+  if (out == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  if (!g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
+      !g_output_stream_close (out, NULL, &error))
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  return TSL_EXIT_OK;
+}
