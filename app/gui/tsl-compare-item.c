@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tsl-compare-item.h"
 
@@ -14,6 +15,7 @@ struct _TslCompareItem
 {
   GObject        parent_instance;
   TslCompareRow *row;
+  guint          rank;   /* position in the core's order, by impact */
 };
 
 enum {
@@ -90,7 +92,8 @@ tsl_compare_item_init (TslCompareItem *self)
 }
 
 TslCompareItem *
-tsl_compare_item_new (TslCompareRow *row)
+tsl_compare_item_new (TslCompareRow *row,
+                      guint          rank)
 {
   TslCompareItem *self;
 
@@ -98,7 +101,42 @@ tsl_compare_item_new (TslCompareRow *row)
 
   self = g_object_new (TSL_TYPE_COMPARE_ITEM, NULL);
   self->row = row;
+  self->rank = rank;
   return self;
+}
+
+guint
+tsl_compare_item_get_rank (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), G_MAXUINT);
+
+  return self->rank;
+}
+
+/* Chrome and perf name a thread's functions "THREAD/FUNCTION"; a metric's
+ * series is its track's name alone. Function names hold '/' far more often
+ * (script URLs, paths) than thread names, so the first one splits them. */
+char *
+tsl_compare_item_dup_thread (TslCompareItem *self)
+{
+  const char *slash;
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  slash = strchr (self->row->series, '/');
+  return slash != NULL ? g_strndup (self->row->series, slash - self->row->series)
+                       : g_strdup (self->row->series);
+}
+
+const char *
+tsl_compare_item_get_function (TslCompareItem *self)
+{
+  const char *slash;
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  slash = strchr (self->row->series, '/');
+  return slash != NULL ? slash + 1 : "";
 }
 
 const TslCompareRow *
@@ -122,7 +160,8 @@ tsl_compare_item_get_significant (TslCompareItem *self)
 {
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), FALSE);
 
-  return self->row->significant;
+  /* Too little data is said, never flagged. */
+  return self->row->significant && self->row->test != TSL_COMPARE_TEST_TOO_FEW;
 }
 
 double

@@ -13,8 +13,15 @@ G_BEGIN_DECLS
 #define TSL_TYPE_COMPARE_ITEM (tsl_compare_item_get_type ())
 G_DECLARE_FINAL_TYPE (TslCompareItem, tsl_compare_item, TSL, COMPARE_ITEM, GObject)
 
-/* Takes ownership of `row`. */
-TslCompareItem      *tsl_compare_item_new          (TslCompareRow  *row);
+/* Takes ownership of `row`; `rank` is its place in the core's order
+ * (tsl_compare_sort_by_impact()), 0 first. */
+TslCompareItem      *tsl_compare_item_new          (TslCompareRow  *row,
+                                                    guint           rank);
+guint                tsl_compare_item_get_rank     (TslCompareItem *self);
+/* (transfer full): the series' thread (a metric: its whole name). */
+char                *tsl_compare_item_dup_thread   (TslCompareItem *self);
+/* The function after the thread's '/'; "" for a metric. */
+const char          *tsl_compare_item_get_function (TslCompareItem *self);
 const TslCompareRow *tsl_compare_item_get_row      (TslCompareItem *self);
 const char          *tsl_compare_item_get_series   (TslCompareItem *self);
 gboolean             tsl_compare_item_get_significant (TslCompareItem *self);
