@@ -16,7 +16,6 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "tsl-block-test.h"
 #include "tsl-column-view.h"
 #include "tsl-duration.h"
 #include "tsl-compare-panel.h"
@@ -153,30 +152,6 @@ stat_label (const TslCompareRow *row)
   return row->stat != NULL ? row->stat : "";
 }
 
-/* Calls for a function's rows, points for a metric's (as the CLI says). */
-static gboolean
-counts_calls (const TslCompareRow *row)
-{
-  const char *unit = row->unit != NULL ? row->unit : "";
-
-  return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
-}
-
-/* Why a too-few row was not tested: what `compare --details` says. */
-static char *
-too_few_text (const TslCompareRow *row)
-{
-  char a[24], b[24];
-
-  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);
-  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, row->n_b);
-  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
-  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
-    return g_strdup_printf (counts_calls (row) ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
-  return g_strdup_printf (counts_calls (row) ? _("too few independent calls (%s vs %s)")
-                                             : _("too few independent points (%s vs %s)"), a, b);
-}
-
 /* A too-few row is never significant, whatever its p-value would be. */
 static gboolean
 is_significant (const TslCompareRow *row)
@@ -256,7 +231,7 @@ cell_text (TslCompareItem *item,
     case N_COLUMNS:
     default:
       if (row->test == TSL_COMPARE_TEST_TOO_FEW)
-        return too_few_text (row);
+        return tsl_compare_item_dup_untested (item);
       return g_strdup (is_significant (row) ? _("Significant") : _("Noise"));
     }
 }

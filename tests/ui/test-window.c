@@ -853,6 +853,10 @@ test_compare_readable (void)
   g_assert_true (has_text (texts, "3"));
   g_assert_true (has_text (texts, "too few calls (3 vs 3)"));
   g_assert_false (has_text (texts, "Significant"));
+  /* The selected too-few row's plot says why it has none. */
+  g_ptr_array_set_size (texts, 0);
+  collect_labels (GTK_WIDGET (window->compare_panel), texts);
+  g_assert_true (has_text (texts, "Not tested: too few calls (3 vs 3)"));
   tsl_compare_panel_set_filter (window->compare_panel, NULL);
   settle (300);
 
