@@ -876,6 +876,39 @@ test_compare_readable (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Issue 31: range A alone on a track of overlapping async spans (five
+ * requests open at once) gives no share above 100 %. */
+static void
+test_summary_overlap (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "chrome", "async-overlap.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+  gint64 span;
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span);
+  iterate_until (summary_done, window, 60000);
+  settle (300);
+
+  collect_labels (GTK_WIDGET (view), texts);
+  g_assert_true (has_text (texts, "fetch"));
+  g_assert_true (has_text (texts, "spans overlap"));
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *text = g_ptr_array_index (texts, i);
+
+      if (g_str_has_suffix (text, " %"))
+        g_assert_cmpfloat (g_ascii_strtod (text, NULL), <=, 100);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 shows_detail (gpointer data)
 {
@@ -1783,6 +1816,7 @@ main (int   argc,
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/compare-readable", test_compare_readable);
+  g_test_add_func ("/window/summary-overlap", test_summary_overlap);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
   g_test_add_func ("/window/drag-keeps-tracks", test_drag_keeps_tracks);
