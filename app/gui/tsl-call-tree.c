@@ -151,7 +151,7 @@ sort_key (const TslFlameNode *node,
     /* The layout's widths, so A and B agree with Total and the graph. */
     case COL_A: return d ? d->a_width : NAN;
     case COL_B: return d ? d->b_width : NAN;
-    case COL_CHANGE: return d ? tsl_relative_change (d->a_width, d->b_width) : NAN;
+    case COL_CHANGE: return d && (d->a_width > 0 || d->b_width > 0) ? tsl_relative_change (d->a_width, d->b_width) : NAN;
     case COL_Q: return d ? d->q_value : NAN;
     case COL_NAME:
     case N_COLUMNS:
