@@ -412,8 +412,8 @@ add_columns (TslComparePanel *self)
   /* The names take what they are given and elide the rest, so every other
    * column keeps its width; both can be dragged wider. */
   gtk_column_view_column_set_fixed_width (self->columns[COL_SIGNIFICANT], 130);
-  gtk_column_view_column_set_fixed_width (self->columns[COL_THREAD], 130);
-  gtk_column_view_column_set_fixed_width (self->columns[COL_FUNCTION], 200);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_THREAD], 120);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_FUNCTION], 180);
 }
 
 static void

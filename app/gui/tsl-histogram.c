@@ -171,7 +171,7 @@ tsl_histogram_measure (GtkWidget      *widget,
                        int            *natural_baseline)
 {
   *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 140;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 340 : 220;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 260 : 220;
 }
 
 static void
