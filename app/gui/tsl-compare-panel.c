@@ -142,6 +142,7 @@ stat_label (const TslCompareRow *row)
     { "p95", N_("95th percentile") },
     { "max", N_("maximum") },
     { "count", N_("count") },
+    { "count_per_s", N_("count per second") },
   };
 
   if (g_strcmp0 (row->stat, "mean") == 0)
