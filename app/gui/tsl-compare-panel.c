@@ -17,8 +17,8 @@
 #include <glib/gi18n.h>
 
 #include "tsl-column-view.h"
-#include "tsl-duration.h"
 #include "tsl-compare-panel.h"
+#include "tsl-duration.h"
 #include "tsl-histogram.h"
 #include "tsl-range.h"
 #include "tsl-range-summary.h"
