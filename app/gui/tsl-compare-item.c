@@ -19,6 +19,7 @@ struct _TslCompareItem
   GObject        parent_instance;
   TslCompareRow *row;
   guint          rank;   /* position in the core's order, by impact */
+  gsize          thread_len; /* length of the thread's name in series; 0: unknown */
 };
 
 enum {
@@ -116,30 +117,47 @@ tsl_compare_item_get_rank (TslCompareItem *self)
   return self->rank;
 }
 
-/* Chrome and perf name a thread's functions "THREAD/FUNCTION"; a metric's
- * series is its track's name alone. Function names hold '/' far more often
- * (script URLs, paths) than thread names, so the first one splits them. */
-char *
-tsl_compare_item_dup_thread (TslCompareItem *self)
+void
+tsl_compare_item_set_thread_length (TslCompareItem *self,
+                                    gsize           length)
+{
+  g_return_if_fail (TSL_IS_COMPARE_ITEM (self));
+  g_return_if_fail (length <= strlen (self->row->series));
+
+  self->thread_len = length;
+}
+
+/* A series is "THREAD/FUNCTION", or a metric's track name alone. Without
+ * the thread's length known, the first '/' splits it: function names hold
+ * '/' (script URLs, paths) more often than thread names. */
+static gsize
+thread_length (TslCompareItem *self)
 {
   const char *slash;
 
+  if (self->thread_len > 0)
+    return self->thread_len;
+  slash = strchr (self->row->series, '/');
+  return slash != NULL ? (gsize) (slash - self->row->series) : strlen (self->row->series);
+}
+
+char *
+tsl_compare_item_dup_thread (TslCompareItem *self)
+{
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
-  slash = strchr (self->row->series, '/');
-  return slash != NULL ? g_strndup (self->row->series, slash - self->row->series)
-                       : g_strdup (self->row->series);
+  return g_strndup (self->row->series, thread_length (self));
 }
 
 const char *
 tsl_compare_item_get_function (TslCompareItem *self)
 {
-  const char *slash;
+  const char *rest;
 
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
-  slash = strchr (self->row->series, '/');
-  return slash != NULL ? slash + 1 : "";
+  rest = self->row->series + thread_length (self);
+  return rest[0] == '/' ? rest + 1 : "";
 }
 
 const TslCompareRow *

@@ -18,6 +18,10 @@ G_DECLARE_FINAL_TYPE (TslCompareItem, tsl_compare_item, TSL, COMPARE_ITEM, GObje
 TslCompareItem      *tsl_compare_item_new          (TslCompareRow  *row,
                                                     guint           rank);
 guint                tsl_compare_item_get_rank     (TslCompareItem *self);
+/* The series' thread is its first `length` bytes (a track's name, which
+ * may hold '/'); unset, the first '/' ends it. */
+void                 tsl_compare_item_set_thread_length (TslCompareItem *self,
+                                                         gsize           length);
 /* (transfer full): the series' thread (a metric: its whole name). */
 char                *tsl_compare_item_dup_thread   (TslCompareItem *self);
 /* The function after the thread's '/'; "" for a metric. */

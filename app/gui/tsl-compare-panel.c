@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -78,6 +79,7 @@ struct _TslComparePanel
   GCancellable       *cancellable;
   TslCompareRequest  *request;     /* the last one started: the rows' once done */
   GtkColumnViewColumn *columns[N_COLUMNS];
+  GStrv               track_names; /* as series start: "name" and "name [pid]" */
 
   guint               debounce;
   gint64              queued_at;  /* monotonic µs of the change being computed */
@@ -536,6 +538,27 @@ compare_by_sorter (gconstpointer a,
   return gtk_sorter_compare (sorter, *(gpointer *) a, *(gpointer *) b);
 }
 
+/* The longest track name the series starts with, then '/' or its end, as
+ * the window's highlight finds it: names may hold '/'. */
+static void
+set_thread_length (TslComparePanel *self,
+                   TslCompareItem  *item)
+{
+  const char *series = tsl_compare_item_get_series (item);
+  gsize best = 0;
+
+  for (guint i = 0; self->track_names != NULL && self->track_names[i] != NULL; i++)
+    {
+      gsize len = strlen (self->track_names[i]);
+
+      if (len > best && strncmp (series, self->track_names[i], len) == 0 &&
+          (series[len] == '/' || series[len] == '\0'))
+        best = len;
+    }
+  if (best > 0)
+    tsl_compare_item_set_thread_length (item, best);
+}
+
 static void
 compare_cb (GObject      *object,
             GAsyncResult *result,
@@ -575,7 +598,10 @@ compare_cb (GObject      *object,
   items = g_ptr_array_new_full (rows->len, g_object_unref);
   for (guint i = 0; i < rows->len; i++)
     {
-      g_ptr_array_add (items, tsl_compare_item_new (g_ptr_array_index (rows, i), i));
+      TslCompareItem *item = tsl_compare_item_new (g_ptr_array_index (rows, i), i);
+
+      set_thread_length (self, item);
+      g_ptr_array_add (items, item);
       g_ptr_array_index (rows, i) = NULL;
     }
   /* A new table starts at its top row. GTK 4.8's list views keep their
@@ -859,6 +885,7 @@ tsl_compare_panel_dispose (GObject *object)
   g_clear_object (&self->trace);
   g_clear_pointer (&self->part_files, g_ptr_array_unref);
   g_clear_pointer (&self->merged, tsl_snapshot_unref);
+  g_clear_pointer (&self->track_names, g_strfreev);
 
   G_OBJECT_CLASS (tsl_compare_panel_parent_class)->dispose (object);
 }
@@ -951,6 +978,26 @@ tsl_compare_panel_set_source (TslComparePanel *self,
   g_set_object (&self->trace, trace);
   g_list_store_remove_all (self->store);
   queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_tracks (TslComparePanel *self,
+                              TslSnapshot     *snapshot)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  for (guint i = 0; snapshot != NULL && i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      g_autofree char *with_pid = g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->pid);
+
+      g_strv_builder_add (names, track->name);
+      g_strv_builder_add (names, with_pid);
+    }
+  g_clear_pointer (&self->track_names, g_strfreev);
+  self->track_names = g_strv_builder_end (names);
 }
 
 void

@@ -96,6 +96,7 @@ refresh_document (TslWindow *self)
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = self->parts != NULL ? _tsl_window_merge_snapshot (self) : tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
+  tsl_compare_panel_set_tracks (self->compare_panel, snapshot);
   _tsl_window_search_update (self);
   _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);

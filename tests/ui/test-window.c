@@ -876,6 +876,37 @@ test_compare_readable (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A thread whose name holds '/' ("pool/1") keeps it whole in the Thread
+ * column; its function is what follows. */
+static void
+test_compare_slash_thread (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "chrome", "slash-thread.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
+  gint64 span;
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 2);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span);
+  iterate_until (compare_shown, window, 120000);
+  tsl_compare_panel_set_filter (window->compare_panel, "pool/1/work");
+  settle (300);
+
+  g_assert_cmpuint (g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)), ==, 2);
+  collect_labels (GTK_WIDGET (view), texts);
+  g_assert_true (has_text (texts, "pool/1"));
+  g_assert_true (has_text (texts, "work"));
+  g_assert_false (has_text (texts, "pool"));
+  g_assert_false (has_text (texts, "1/work"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 31: range A alone on a track of overlapping async spans (five
  * requests open at once) gives no share above 100 %. */
 static void
@@ -1817,6 +1848,7 @@ main (int   argc,
   g_test_add_func ("/window/range-summary", test_range_summary);
   g_test_add_func ("/window/compare-readable", test_compare_readable);
   g_test_add_func ("/window/summary-overlap", test_summary_overlap);
+  g_test_add_func ("/window/compare-slash-thread", test_compare_slash_thread);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/overview-drag", test_overview_drag);
   g_test_add_func ("/window/drag-keeps-tracks", test_drag_keeps_tracks);
