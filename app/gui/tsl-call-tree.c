@@ -148,9 +148,10 @@ sort_key (const TslFlameNode *node,
     {
     case COL_SELF: return share_of (node, node->self);
     case COL_TOTAL: return share_of (node, node->total);
-    case COL_A: return d ? d->a_share : NAN;
-    case COL_B: return d ? d->b_share : NAN;
-    case COL_CHANGE: return d ? d->change : NAN;
+    /* The layout's widths, so A and B agree with Total and the graph. */
+    case COL_A: return d ? d->a_width : NAN;
+    case COL_B: return d ? d->b_width : NAN;
+    case COL_CHANGE: return d && (d->a_width > 0 || d->b_width > 0) ? tsl_relative_change (d->a_width, d->b_width) : NAN;
     case COL_Q: return d ? d->q_value : NAN;
     case COL_NAME:
     case N_COLUMNS:
@@ -164,13 +165,17 @@ cell_text (const TslFlameNode *node,
 {
   double value = sort_key (node, column);
 
+  /* A side the path is absent from: said, never "+207931.2 %" (a share
+   * over next to nothing) nor "—". */
+  if (column == COL_CHANGE && node->diff != NULL && node->diff->a_width <= 0 && node->diff->b_width > 0)
+    return g_strdup (_("new in B"));
+  if (column == COL_CHANGE && node->diff != NULL && node->diff->b_width <= 0 && node->diff->a_width > 0)
+    return g_strdup (_("gone in B"));
   if (isnan (value))
     return g_strdup ("—");
   switch (column)
     {
     case COL_CHANGE:
-      if (isinf (value))
-        return g_strdup (value > 0 ? _("new") : _("gone"));
       return g_strdup_printf ("%+.1f %%", 100 * value);
     case COL_Q:
       return g_strdup_printf ("%.3g", value);
@@ -271,8 +276,9 @@ compare_items (gconstpointer a,
 static void
 add_columns (TslCallTree *self)
 {
+  /* Shares of each side's root weight, as the graph's widths. */
   static const char * const titles[N_COLUMNS] = {
-    N_("Call Path"), N_("Self"), N_("Total"), N_("A"), N_("B"), N_("Change"), N_("q-value"),
+    N_("Call Path"), N_("Self"), N_("Total"), N_("Total in A"), N_("Total in B"), N_("Change A → B"), N_("q-value"),
   };
 
   tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
@@ -317,6 +323,10 @@ tsl_call_tree_set_flame (TslCallTree *self,
   diff = flame != NULL && tsl_flame_is_diff (flame);
   for (int c = COL_A; c < N_COLUMNS; c++)
     gtk_column_view_column_set_visible (self->columns[c], diff);
+  /* A differential tree is laid out from B: its Self and Total are B's,
+   * and B's total share is the Total column, shown once. */
+  gtk_column_view_column_set_visible (self->columns[COL_TOTAL], !diff);
+  gtk_column_view_column_set_title (self->columns[COL_SELF], diff ? _("Self in B") : _("Self"));
 
   g_list_store_remove_all (self->roots);
   if (flame == NULL)

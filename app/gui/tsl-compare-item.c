@@ -7,13 +7,19 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
+#include <glib/gi18n.h>
+
+#include "tsl-block-test.h"
 #include "tsl-compare-item.h"
 
 struct _TslCompareItem
 {
   GObject        parent_instance;
   TslCompareRow *row;
+  guint          rank;   /* position in the core's order, by impact */
+  gsize          thread_len; /* length of the thread's name in series; 0: unknown */
 };
 
 enum {
@@ -90,7 +96,8 @@ tsl_compare_item_init (TslCompareItem *self)
 }
 
 TslCompareItem *
-tsl_compare_item_new (TslCompareRow *row)
+tsl_compare_item_new (TslCompareRow *row,
+                      guint          rank)
 {
   TslCompareItem *self;
 
@@ -98,7 +105,59 @@ tsl_compare_item_new (TslCompareRow *row)
 
   self = g_object_new (TSL_TYPE_COMPARE_ITEM, NULL);
   self->row = row;
+  self->rank = rank;
   return self;
+}
+
+guint
+tsl_compare_item_get_rank (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), G_MAXUINT);
+
+  return self->rank;
+}
+
+void
+tsl_compare_item_set_thread_length (TslCompareItem *self,
+                                    gsize           length)
+{
+  g_return_if_fail (TSL_IS_COMPARE_ITEM (self));
+  g_return_if_fail (length <= strlen (self->row->series));
+
+  self->thread_len = length;
+}
+
+/* A series is "THREAD/FUNCTION", or a metric's track name alone. Without
+ * the thread's length known, the first '/' splits it: function names hold
+ * '/' (script URLs, paths) more often than thread names. */
+static gsize
+thread_length (TslCompareItem *self)
+{
+  const char *slash;
+
+  if (self->thread_len > 0)
+    return self->thread_len;
+  slash = strchr (self->row->series, '/');
+  return slash != NULL ? (gsize) (slash - self->row->series) : strlen (self->row->series);
+}
+
+char *
+tsl_compare_item_dup_thread (TslCompareItem *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  return g_strndup (self->row->series, thread_length (self));
+}
+
+const char *
+tsl_compare_item_get_function (TslCompareItem *self)
+{
+  const char *rest;
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  rest = self->row->series + thread_length (self);
+  return rest[0] == '/' ? rest + 1 : "";
 }
 
 const TslCompareRow *
@@ -122,7 +181,8 @@ tsl_compare_item_get_significant (TslCompareItem *self)
 {
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), FALSE);
 
-  return self->row->significant;
+  /* Too little data is said, never flagged. */
+  return self->row->significant && self->row->test != TSL_COMPARE_TEST_TOO_FEW;
 }
 
 double
@@ -131,4 +191,33 @@ tsl_compare_item_get_magnitude (TslCompareItem *self)
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), -1);
 
   return isnan (self->row->change) ? -1 : fabs (self->row->change);
+}
+
+/* Calls for a function's rows, points for a metric's (as the CLI says). */
+static gboolean
+counts_calls (const TslCompareRow *row)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+
+  return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
+}
+
+char *
+tsl_compare_item_dup_untested (TslCompareItem *self)
+{
+  const TslCompareRow *row;
+  char a[24], b[24];
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  row = self->row;
+  if (row->test != TSL_COMPARE_TEST_TOO_FEW)
+    return NULL;
+  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);
+  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, row->n_b);
+  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
+  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
+    return g_strdup_printf (counts_calls (row) ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
+  return g_strdup_printf (counts_calls (row) ? _("too few independent calls (%s vs %s)")
+                                             : _("too few independent points (%s vs %s)"), a, b);
 }

@@ -12,12 +12,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "tsl-column-view.h"
 #include "tsl-compare-panel.h"
+#include "tsl-duration.h"
 #include "tsl-histogram.h"
 #include "tsl-range.h"
 #include "tsl-range-summary.h"
@@ -28,14 +30,17 @@
 
 typedef enum {
   COL_SIGNIFICANT,
-  COL_SERIES,
+  COL_IMPACT,
+  COL_THREAD,
+  COL_FUNCTION,
   COL_STAT,
   COL_A,
   COL_B,
   COL_CHANGE,
   COL_CI,
   COL_Q,
-  COL_POINTS,
+  COL_N_A,
+  COL_N_B,
   COL_TEST,
   N_COLUMNS
 } Column;
@@ -74,6 +79,7 @@ struct _TslComparePanel
   GCancellable       *cancellable;
   TslCompareRequest  *request;     /* the last one started: the rows' once done */
   GtkColumnViewColumn *columns[N_COLUMNS];
+  GStrv               track_names; /* as series start: "name" and "name [pid]" */
 
   guint               debounce;
   gint64              queued_at;  /* monotonic µs of the change being computed */
@@ -138,6 +144,7 @@ stat_label (const TslCompareRow *row)
     { "p95", N_("95th percentile") },
     { "max", N_("maximum") },
     { "count", N_("count") },
+    { "count_per_s", N_("count per second") },
   };
 
   if (g_strcmp0 (row->stat, "mean") == 0)
@@ -148,14 +155,50 @@ stat_label (const TslCompareRow *row)
   return row->stat != NULL ? row->stat : "";
 }
 
-static char *
-cell_text (const TslCompareRow *row,
-           Column               column)
+/* A too-few row is never significant, whatever its p-value would be. */
+static gboolean
+is_significant (const TslCompareRow *row)
 {
+  return row->significant && row->test != TSL_COMPARE_TEST_TOO_FEW;
+}
+
+/* The row's impact: time per second of range for what costs time, else the
+ * change of its value (per second for totals) in the series' unit. */
+static char *
+format_impact (const TslCompareRow *row)
+{
+  g_autofree char *plain = NULL;
+  const char *unit = row->unit != NULL ? row->unit : "";
+
+  if (isnan (row->impact))
+    return g_strdup ("—");
+  if (row->impact_is_time)
+    {
+      g_autofree char *time = tsl_duration_format (row->impact * 1e9);
+
+      /* Translators: time a row's change costs per second, e.g. "40 ms/s" */
+      return g_strdup_printf (_("%s/s"), time);
+    }
+  plain = tsl_column_view_format_number (row->impact, "—");
+  if (unit[0] == '\0')
+    return g_steal_pointer (&plain);
+  return g_strdup_printf (unit[0] == '/' ? "%s%s" : "%s %s", plain, unit);
+}
+
+static char *
+cell_text (TslCompareItem *item,
+           Column          column)
+{
+  const TslCompareRow *row = tsl_compare_item_get_row (item);
+
   switch (column)
     {
-    case COL_SERIES:
-      return g_strdup (row->series);
+    case COL_IMPACT:
+      return format_impact (row);
+    case COL_THREAD:
+      return tsl_compare_item_dup_thread (item);
+    case COL_FUNCTION:
+      return g_strdup (tsl_compare_item_get_function (item));
     case COL_STAT:
       return g_strdup (stat_label (row));
     case COL_A:
@@ -179,8 +222,10 @@ cell_text (const TslCompareRow *row,
       }
     case COL_Q:
       return isnan (row->q_value) ? g_strdup ("—") : g_strdup_printf ("%.3g", row->q_value);
-    case COL_POINTS:
-      return g_strdup_printf ("%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT, row->n_a, row->n_b);
+    case COL_N_A:
+      return g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_a);
+    case COL_N_B:
+      return g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_b);
     case COL_TEST:
       return g_strdup_printf ("%s%s%s", tsl_compare_test_to_string (row->test), row->bca ? ", BCa" : "",
                               /* Translators: after a test's name, e.g. "blocks-t, few independent blocks" */
@@ -188,7 +233,9 @@ cell_text (const TslCompareRow *row,
     case COL_SIGNIFICANT:
     case N_COLUMNS:
     default:
-      return g_strdup (row->significant ? _("Significant") : _("Noise"));
+      if (row->test == TSL_COMPARE_TEST_TOO_FEW)
+        return tsl_compare_item_dup_untested (item);
+      return g_strdup (is_significant (row) ? _("Significant") : _("Noise"));
     }
 }
 
@@ -201,9 +248,14 @@ setup_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label),
-                        column == COL_SERIES || column == COL_STAT || column == COL_TEST ? 0 : 1);
-  if (column == COL_SERIES)
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+                        column == COL_THREAD || column == COL_FUNCTION || column == COL_STAT ||
+                        column == COL_TEST ? 0 : 1);
+  /* Never cut in the middle: a thread reads by its start, a function
+   * ("Class::Method") by its end. */
+  if (column == COL_THREAD)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  else if (column == COL_FUNCTION)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
   else if (column == COL_STAT)
     gtk_widget_add_css_class (label, "dim-label");
   else
@@ -216,6 +268,7 @@ setup_cell (GtkSignalListItemFactory *factory,
 
       gtk_box_append (GTK_BOX (box), gtk_image_new ());
       gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_box_append (GTK_BOX (box), label);
       gtk_list_item_set_child (item, box);
       return;
@@ -233,7 +286,7 @@ bind_cell (GtkSignalListItemFactory *factory,
   TslCompareItem *row_item = gtk_list_item_get_item (item);
   const TslCompareRow *row = tsl_compare_item_get_row (row_item);
   GtkWidget *child = gtk_list_item_get_child (item);
-  g_autofree char *text = cell_text (row, column);
+  g_autofree char *text = cell_text (row_item, column);
 
   if (column == COL_SIGNIFICANT)
     {
@@ -241,9 +294,10 @@ bind_cell (GtkSignalListItemFactory *factory,
       GtkWidget *label = gtk_widget_get_last_child (child);
 
       gtk_image_set_from_icon_name (GTK_IMAGE (image),
-                                    row->significant ? "emblem-important-symbolic" : "list-remove-symbolic");
+                                    is_significant (row) ? "emblem-important-symbolic" : "list-remove-symbolic");
       gtk_label_set_label (GTK_LABEL (label), text);
-      if (row->significant)
+      gtk_widget_set_tooltip_text (label, text);
+      if (is_significant (row))
         {
           gtk_widget_add_css_class (child, "tsl-significant");
           gtk_widget_remove_css_class (child, "dim-label");
@@ -257,7 +311,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
 
   gtk_label_set_label (GTK_LABEL (child), text);
-  if (column == COL_SERIES)
+  if (column == COL_THREAD || column == COL_FUNCTION)
     gtk_widget_set_tooltip_text (child, row->series);
 }
 
@@ -272,9 +326,12 @@ sort_key (const TslCompareRow *row,
     case COL_CHANGE: return row->change;
     case COL_CI: return row->ci_low;
     case COL_Q: return row->q_value;
-    case COL_POINTS: return (double) MIN (row->n_a, row->n_b);
+    case COL_N_A: return (double) row->n_a;
+    case COL_N_B: return (double) row->n_b;
     case COL_SIGNIFICANT:
-    case COL_SERIES:
+    case COL_IMPACT:
+    case COL_THREAD:
+    case COL_FUNCTION:
     case COL_STAT:
     case COL_TEST:
     case N_COLUMNS:
@@ -291,11 +348,29 @@ compare_rows (gconstpointer a,
   const TslCompareRow *ra = tsl_compare_item_get_row ((TslCompareItem *) a);
   const TslCompareRow *rb = tsl_compare_item_get_row ((TslCompareItem *) b);
   double ka, kb;
+  guint rank_a, rank_b;
 
   switch (column)
     {
-    case COL_SERIES:
-      return g_utf8_collate (ra->series, rb->series);
+    case COL_IMPACT:
+      /* The core's order (largest impact, then significance), which no
+       * single key gives: descending is rank 0 first. */
+      rank_a = tsl_compare_item_get_rank ((TslCompareItem *) a);
+      rank_b = tsl_compare_item_get_rank ((TslCompareItem *) b);
+      return rank_a < rank_b ? 1 : rank_a > rank_b ? -1 : 0;
+
+    case COL_THREAD:
+      {
+        g_autofree char *ta = tsl_compare_item_dup_thread ((TslCompareItem *) a);
+        g_autofree char *tb = tsl_compare_item_dup_thread ((TslCompareItem *) b);
+        int c = g_utf8_collate (ta, tb);
+
+        return c != 0 ? c : g_utf8_collate (ra->series, rb->series);
+      }
+
+    case COL_FUNCTION:
+      return g_utf8_collate (tsl_compare_item_get_function ((TslCompareItem *) a),
+                             tsl_compare_item_get_function ((TslCompareItem *) b));
 
     case COL_STAT:
       return g_utf8_collate (stat_label (ra), stat_label (rb));
@@ -305,8 +380,8 @@ compare_rows (gconstpointer a,
 
     case COL_SIGNIFICANT:
       /* Significant first (descending), then the largest |change|. */
-      if (ra->significant != rb->significant)
-        return ra->significant ? 1 : -1;
+      if (is_significant (ra) != is_significant (rb))
+        return is_significant (ra) ? 1 : -1;
       ka = tsl_compare_item_get_magnitude ((TslCompareItem *) a);
       kb = tsl_compare_item_get_magnitude ((TslCompareItem *) b);
       return ka < kb ? -1 : ka > kb;
@@ -316,7 +391,8 @@ compare_rows (gconstpointer a,
     case COL_CHANGE:
     case COL_CI:
     case COL_Q:
-    case COL_POINTS:
+    case COL_N_A:
+    case COL_N_B:
     case N_COLUMNS:
     default:
       return tsl_column_view_compare_keys (sort_key (ra, column), sort_key (rb, column));
@@ -327,14 +403,20 @@ static void
 add_columns (TslComparePanel *self)
 {
   static const char * const titles[N_COLUMNS] = {
-    N_("Significance"), N_("Series"), N_("Statistic"), N_("A"), N_("B"), N_("Change"),
-    N_("Confidence Interval"), N_("q-value"), N_("Points A / B"), N_("Test"),
+    N_("Significance"), N_("Impact"), N_("Thread or Track"), N_("Function"), N_("Statistic"),
+    N_("A"), N_("B"), N_("Change"), N_("Confidence Interval"), N_("q-value"),
+    /* Translators: column headers, how many calls (or points) each range has */
+    N_("Calls A"), N_("Calls B"), N_("Test"),
   };
 
   tsl_column_view_add_columns (self->column_view, titles, N_COLUMNS,
                                G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_rows,
-                               COL_SERIES, self->columns);
-  gtk_column_view_column_set_fixed_width (self->columns[COL_SERIES], 220);
+                               COL_FUNCTION, self->columns);
+  /* The names take what they are given and elide the rest, so every other
+   * column keeps its width; both can be dragged wider. */
+  gtk_column_view_column_set_fixed_width (self->columns[COL_SIGNIFICANT], 130);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_THREAD], 120);
+  gtk_column_view_column_set_fixed_width (self->columns[COL_FUNCTION], 180);
 }
 
 static void
@@ -349,10 +431,10 @@ update_summary (TslComparePanel *self)
   for (guint i = 0; i < shown; i++)
     {
       g_autoptr(TslCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->store), i);
-      significant += tsl_compare_item_get_significant (item);
+      significant += is_significant (tsl_compare_item_get_row (item));
     }
   for (guint i = 0; self->pending != NULL && i < self->pending->len; i++)
-    significant += tsl_compare_item_get_significant (g_ptr_array_index (self->pending, i));
+    significant += is_significant (tsl_compare_item_get_row (g_ptr_array_index (self->pending, i)));
 
   if (n == 0)
     text = g_strdup (_("No series has data in both ranges."));
@@ -456,6 +538,27 @@ compare_by_sorter (gconstpointer a,
   return gtk_sorter_compare (sorter, *(gpointer *) a, *(gpointer *) b);
 }
 
+/* The longest track name the series starts with, then '/' or its end, as
+ * the window's highlight finds it: names may hold '/'. */
+static void
+set_thread_length (TslComparePanel *self,
+                   TslCompareItem  *item)
+{
+  const char *series = tsl_compare_item_get_series (item);
+  gsize best = 0;
+
+  for (guint i = 0; self->track_names != NULL && self->track_names[i] != NULL; i++)
+    {
+      gsize len = strlen (self->track_names[i]);
+
+      if (len > best && strncmp (series, self->track_names[i], len) == 0 &&
+          (series[len] == '/' || series[len] == '\0'))
+        best = len;
+    }
+  if (best > 0)
+    tsl_compare_item_set_thread_length (item, best);
+}
+
 static void
 compare_cb (GObject      *object,
             GAsyncResult *result,
@@ -495,7 +598,10 @@ compare_cb (GObject      *object,
   items = g_ptr_array_new_full (rows->len, g_object_unref);
   for (guint i = 0; i < rows->len; i++)
     {
-      g_ptr_array_add (items, tsl_compare_item_new (g_ptr_array_index (rows, i)));
+      TslCompareItem *item = tsl_compare_item_new (g_ptr_array_index (rows, i), i);
+
+      set_thread_length (self, item);
+      g_ptr_array_add (items, item);
       g_ptr_array_index (rows, i) = NULL;
     }
   /* A new table starts at its top row. GTK 4.8's list views keep their
@@ -779,6 +885,7 @@ tsl_compare_panel_dispose (GObject *object)
   g_clear_object (&self->trace);
   g_clear_pointer (&self->part_files, g_ptr_array_unref);
   g_clear_pointer (&self->merged, tsl_snapshot_unref);
+  g_clear_pointer (&self->track_names, g_strfreev);
 
   G_OBJECT_CLASS (tsl_compare_panel_parent_class)->dispose (object);
 }
@@ -847,7 +954,8 @@ tsl_compare_panel_init (TslComparePanel *self)
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
   gtk_single_selection_set_autoselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  gtk_column_view_sort_by_column (self->column_view, self->columns[COL_SIGNIFICANT], GTK_SORT_DESCENDING);
+  /* The core's order by impact: what costs the most time first. */
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COL_IMPACT], GTK_SORT_DESCENDING);
 
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
@@ -870,6 +978,26 @@ tsl_compare_panel_set_source (TslComparePanel *self,
   g_set_object (&self->trace, trace);
   g_list_store_remove_all (self->store);
   queue_compare (self);
+}
+
+void
+tsl_compare_panel_set_tracks (TslComparePanel *self,
+                              TslSnapshot     *snapshot)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  for (guint i = 0; snapshot != NULL && i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+      g_autofree char *with_pid = g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->pid);
+
+      g_strv_builder_add (names, track->name);
+      g_strv_builder_add (names, with_pid);
+    }
+  g_clear_pointer (&self->track_names, g_strfreev);
+  self->track_names = g_strv_builder_end (names);
 }
 
 void

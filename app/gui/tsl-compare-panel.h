@@ -21,6 +21,10 @@ GtkWidget        *tsl_compare_panel_new          (void);
 void              tsl_compare_panel_set_source   (TslComparePanel *self,
                                                   GFile           *file,
                                                   TslTrace        *trace);
+/* The tracks of what is shown (NULL: none), whose names split a row's
+ * series into thread and function. */
+void              tsl_compare_panel_set_tracks   (TslComparePanel *self,
+                                                  TslSnapshot     *snapshot);
 /* Merged files (NULL: none): a range is read from the file it lies in,
  * from that file's start, and A and B in two files compare two runs;
  * `merged` tells where each file lies on the axis. */

@@ -43,6 +43,7 @@ struct _TslWindow
   GtkToggleButton      *search_button;
   GtkMenuButton        *ranges_button;
   TslComparePanel      *compare_panel;
+  GtkPaned             *paned;            /* timeline above the compare panel */
   GtkEntry             *a_start_entry;
   GtkEntry             *a_end_entry;
   GtkEntry             *b_start_entry;

@@ -96,6 +96,7 @@ refresh_document (TslWindow *self)
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = self->parts != NULL ? _tsl_window_merge_snapshot (self) : tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
+  tsl_compare_panel_set_tracks (self->compare_panel, snapshot);
   _tsl_window_search_update (self);
   _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);
@@ -612,6 +613,7 @@ tsl_window_class_init (TslWindowClass *klass)
                                                 G_CALLBACK (_tsl_window_update_ranges));
   gtk_widget_class_bind_template_child (widget_class, TslWindow, ranges_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, compare_panel);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, call_tree);
@@ -633,6 +635,23 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, recent_section);
 
   _tsl_window_class_actions_init (klass);
+}
+
+/* The panel's first height: GtkPaned would give it only its minimum (about
+ * seven rows); it takes 45 % of the height instead, until the divider is
+ * moved. */
+#define PANEL_SHARE 0.45
+
+static void
+on_paned_max_position (TslWindow *self)
+{
+  int max = 0;
+
+  g_object_get (self->paned, "max-position", &max, NULL);
+  if (max <= 0)
+    return;
+  g_signal_handlers_disconnect_by_func (self->paned, on_paned_max_position, self);
+  gtk_paned_set_position (self->paned, (int) (max * (1 - PANEL_SHARE)));
 }
 
 static void
@@ -659,6 +678,8 @@ tsl_window_init (TslWindow *self)
                            G_CALLBACK (_tsl_window_merge_group_moved), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->paned, "notify::max-position",
+                           G_CALLBACK (on_paned_max_position), self, G_CONNECT_SWAPPED);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop_cb), self, 0);

@@ -156,6 +156,112 @@ test_range_zoom_diff (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (texts, (gpointer) gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, texts);
+}
+
+static gboolean
+has_text (GPtrArray  *texts,
+          const char *text)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static GtkWidget *
+find_column_view (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_column_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+column_shown (TslCallTree *tree,
+              const char  *title)
+{
+  GtkWidget *view = find_column_view (GTK_WIDGET (tree));
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+
+  for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      if (gtk_column_view_column_get_visible (column) &&
+          g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Issue 31: the differential tree's columns are the layout's shares, named
+ * for what they are, and a frame absent from A reads "new in B". */
+static void
+test_diff_columns (void)
+{
+  g_autoptr(TslSnapshot) snapshot = example_snapshot ();
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(TslFlame) flame = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  GtkWidget *window = gtk_window_new ();
+  TslCallTree *tree = TSL_CALL_TREE (tsl_call_tree_new ());
+  TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
+  gint64 span = tsl_snapshot_get_span (snapshot);
+  const TslFlameNode *root, *only_b = NULL;
+
+  request->rounds = 200;
+  /* A short range A misses some top frames that B, longer, holds. */
+  for (guint k = 10; k < 40 && only_b == NULL; k++)
+    {
+      g_clear_pointer (&flame, tsl_flame_unref);
+      flame = tsl_flame_new_diff (snapshot, span * k / 100, span * k / 100 + span / 400, snapshot,
+                                  span * 55 / 100, span * 74 / 100, &selection, request, NULL, NULL);
+      g_assert_nonnull (flame);
+      root = tsl_flame_get_root (flame);
+      for (guint i = 0; i < root->n_children && only_b == NULL; i++)
+        if (root->children[i]->diff->a_width == 0 && root->children[i]->diff->b_width > 0)
+          only_b = root->children[i];
+    }
+  g_assert_nonnull (only_b);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (tree));
+  tsl_call_tree_set_flame (tree, flame);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, tree, 10000);
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  g_assert_true (column_shown (tree, "Self in B"));
+  g_assert_true (column_shown (tree, "Total in A"));
+  g_assert_true (column_shown (tree, "Total in B"));
+  g_assert_true (column_shown (tree, "Change A → B"));
+  /* Total is B's: shown once, as "Total in B". */
+  g_assert_false (column_shown (tree, "Total"));
+
+  collect_labels (GTK_WIDGET (tree), texts);
+  g_assert_true (has_text (texts, only_b->name));
+  g_assert_true (has_text (texts, "new in B"));
+  g_assert_false (has_text (texts, "new"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -166,6 +272,7 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/flame/range-zoom-diff", test_range_zoom_diff);
+  g_test_add_func ("/flame/diff-columns", test_diff_columns);
 
   return g_test_run ();
 }

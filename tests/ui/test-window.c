@@ -655,17 +655,14 @@ test_compare_panel (void)
 
   assert_same_as_cli (model, example, span * 17 / 100, span * 35 / 100, span * 55 / 100, span * 74 / 100);
 
-  /* Default order: significant rows first, then by |change|. */
+  /* Default order: the core's, by impact (test_compare_readable). */
   first = g_list_model_get_item (model, 0);
-  g_assert_true (tsl_compare_item_get_significant (first));
-  for (guint i = 1; i < n; i++)
+  g_assert_cmpuint (tsl_compare_item_get_rank (first), ==, 0);
+  for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TslCompareItem) prev = g_list_model_get_item (model, i - 1);
       g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
 
-      g_assert_true (tsl_compare_item_get_significant (prev) >= tsl_compare_item_get_significant (item));
-      if (tsl_compare_item_get_significant (prev) == tsl_compare_item_get_significant (item))
-        g_assert_cmpfloat (tsl_compare_item_get_magnitude (prev), >=, tsl_compare_item_get_magnitude (item));
+      g_assert_cmpuint (tsl_compare_item_get_rank (item), ==, i);
     }
   g_object_unref (first);
 
@@ -682,11 +679,11 @@ test_compare_panel (void)
   g_assert_cmpuint (n_memory, ==, 1);
   tsl_compare_panel_set_filter (window->compare_panel, NULL);
 
-  /* Sorting by the Series column orders by name. */
+  /* Sorting by the Thread column orders by name. */
   {
     GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
     GListModel *columns = gtk_column_view_get_columns (view);
-    g_autoptr(GtkColumnViewColumn) series_column = g_list_model_get_item (columns, 1);
+    g_autoptr(GtkColumnViewColumn) series_column = g_list_model_get_item (columns, 2);
 
     gtk_column_view_sort_by_column (view, series_column, GTK_SORT_ASCENDING);
     for (guint i = 1; i < g_list_model_get_n_items (model); i++)
@@ -694,8 +691,10 @@ test_compare_panel (void)
         g_autoptr(TslCompareItem) prev = g_list_model_get_item (model, i - 1);
         g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
 
-        g_assert_cmpint (g_utf8_collate (tsl_compare_item_get_series (prev),
-                                         tsl_compare_item_get_series (item)), <=, 0);
+        g_autofree char *thread_prev = tsl_compare_item_dup_thread (prev);
+        g_autofree char *thread = tsl_compare_item_dup_thread (item);
+
+        g_assert_cmpint (g_utf8_collate (thread_prev, thread), <=, 0);
       }
   }
 
@@ -780,6 +779,208 @@ test_compare_panel (void)
   /* One range only: the table gives way to a hint. */
   tsl_timeline_view_clear_ranges (window->timeline);
   g_assert_false (tsl_compare_panel_is_busy (window->compare_panel));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Every label's text under `widget`, as drawn. */
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (texts, (gpointer) gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, texts);
+}
+
+static gboolean
+has_text (GPtrArray  *texts,
+          const char *text)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+compare_shown (gpointer data)
+{
+  TslWindow *window = data;
+  GtkWidget *view = GTK_WIDGET (tsl_compare_panel_get_column_view (window->compare_panel));
+
+  return compare_done (window) && gtk_widget_get_mapped (view) && gtk_widget_get_height (view) > 0;
+}
+
+/* Issue 31: the table lists rows in the core's order by impact, shows calls
+ * per side and thread and function in their own columns, says "too few
+ * calls" instead of testing, shows a dozen rows and scrolls to its last
+ * column. */
+static void
+test_compare_readable (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *path = g_file_get_path (example);
+  GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GListModel *model;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkAdjustment *hadj, *vadj;
+  gint64 span;
+  guint n, n_too_few = 0;
+  const char *argv[] = { g_getenv ("TSL_TIMESLICE"), "compare", "--a", "17%..22%", "--b", "55%..60%", path, NULL };
+  const char *titles[] = { "Impact", "Thread or Track", "Function", "Calls A", "Calls B", NULL };
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span * 17 / 100, span * 22 / 100);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 60 / 100);
+  iterate_until (compare_shown, window, 120000);
+  settle (300);
+  model = tsl_compare_panel_get_model (window->compare_panel);
+  n = g_list_model_get_n_items (model);
+
+  /* The rows in the order `timeslice compare` writes them: by impact. */
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, n + 2);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+      const TslCompareRow *row = tsl_compare_item_get_row (item);
+      g_autofree char *want = g_strdup_printf ("%s,%s,", row->series, row->stat);
+
+      g_assert_true (g_str_has_prefix (lines[i + 1], want));
+      if (row->test == TSL_COMPARE_TEST_TOO_FEW)
+        {
+          g_assert_false (tsl_compare_item_get_significant (item));
+          n_too_few++;
+        }
+    }
+  g_assert_cmpuint (n_too_few, >, 0);
+
+  /* The columns are there, each with its title. */
+  for (guint i = 0; titles[i] != NULL; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint c = 0; c < g_list_model_get_n_items (columns) && !found; c++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+          found = g_strcmp0 (gtk_column_view_column_get_title (column), titles[i]) == 0;
+        }
+      g_assert_true (found);
+    }
+
+  /* A dozen rows at first, not seven: the panel's first height. */
+  vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  g_assert_cmpuint (n, >=, 20);
+  g_test_message ("rows shown: %.1f", gtk_adjustment_get_page_size (vadj) / (gtk_adjustment_get_upper (vadj) / n));
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (vadj) / (gtk_adjustment_get_upper (vadj) / n), >=, 10);
+
+  /* gc's rows: thread and function apart, calls per side, too few to test. */
+  tsl_compare_panel_set_filter (window->compare_panel, "gc/gc_mark");
+  settle (300);
+  collect_labels (GTK_WIDGET (view), texts);
+  g_assert_true (has_text (texts, "gc"));
+  g_assert_true (has_text (texts, "gc_mark"));
+  g_assert_false (has_text (texts, "gc/gc_mark"));
+  g_assert_true (has_text (texts, "3"));
+  g_assert_true (has_text (texts, "too few calls (3 vs 3)"));
+  g_assert_false (has_text (texts, "Significant"));
+  /* The selected too-few row's plot says why it has none. */
+  g_ptr_array_set_size (texts, 0);
+  collect_labels (GTK_WIDGET (window->compare_panel), texts);
+  g_assert_true (has_text (texts, "Not tested: too few calls (3 vs 3)"));
+  tsl_compare_panel_set_filter (window->compare_panel, NULL);
+  settle (300);
+
+  /* The last column is reached by scrolling sideways with the wheel. */
+  hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  pointer_to (window, GTK_WIDGET (view), gtk_widget_get_width (GTK_WIDGET (view)) / 2,
+              gtk_widget_get_height (GTK_WIDGET (view)) / 2);
+  for (guint i = 0; i < 40 && gtk_adjustment_get_value (hadj) + gtk_adjustment_get_page_size (hadj) <
+                              gtk_adjustment_get_upper (hadj) - 0.5; i++)
+    {
+      xdo ("click 7");
+      settle (30);
+    }
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadj) + gtk_adjustment_get_page_size (hadj), >=,
+                     gtk_adjustment_get_upper (hadj) - 0.5);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A thread whose name holds '/' ("pool/1") keeps it whole in the Thread
+ * column; its function is what follows. */
+static void
+test_compare_slash_thread (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "chrome", "slash-thread.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
+  gint64 span;
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 2);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span);
+  iterate_until (compare_shown, window, 120000);
+  tsl_compare_panel_set_filter (window->compare_panel, "pool/1/work");
+  settle (300);
+
+  g_assert_cmpuint (g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)), ==, 2);
+  collect_labels (GTK_WIDGET (view), texts);
+  g_assert_true (has_text (texts, "pool/1"));
+  g_assert_true (has_text (texts, "work"));
+  g_assert_false (has_text (texts, "pool"));
+  g_assert_false (has_text (texts, "1/work"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 31: range A alone on a track of overlapping async spans (five
+ * requests open at once) gives no share above 100 %. */
+static void
+test_summary_overlap (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "chrome", "async-overlap.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  TslSummaryView *view = tsl_compare_panel_get_summary_view (window->compare_panel);
+  gint64 span;
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span);
+  iterate_until (summary_done, window, 60000);
+  settle (300);
+
+  collect_labels (GTK_WIDGET (view), texts);
+  g_assert_true (has_text (texts, "fetch"));
+  g_assert_true (has_text (texts, "spans overlap"));
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *text = g_ptr_array_index (texts, i);
+
+      if (g_str_has_suffix (text, " %"))
+        g_assert_cmpfloat (g_ascii_strtod (text, NULL), <=, 100);
+    }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1690,6 +1891,9 @@ main (int   argc,
   g_test_add_func ("/window/follow", test_follow);
   g_test_add_func ("/window/compare-panel", test_compare_panel);
   g_test_add_func ("/window/range-summary", test_range_summary);
+  g_test_add_func ("/window/compare-readable", test_compare_readable);
+  g_test_add_func ("/window/summary-overlap", test_summary_overlap);
+  g_test_add_func ("/window/compare-slash-thread", test_compare_slash_thread);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/every-level", test_every_level);
   g_test_add_func ("/window/overview-drag", test_overview_drag);

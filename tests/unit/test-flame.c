@@ -209,6 +209,9 @@ test_diff_empty_side (void)
       g_assert_cmpfloat (empty == 0 ? f->diff->b_share : f->diff->a_share, >, 0.2);
       g_assert_cmpfloat (empty == 0 ? f->diff->b_share : f->diff->a_share, <, 0.4);
       g_assert_false (f->diff->significant);
+      /* The empty side draws nothing: the table says "new in B" / "gone in B". */
+      g_assert_cmpfloat (empty == 0 ? f->diff->a_width : f->diff->b_width, ==, 0);
+      g_assert_cmpfloat (empty == 0 ? f->diff->b_width : f->diff->a_width, >, 0.2);
     }
 }
 
@@ -311,6 +314,22 @@ test_diff_time_weight (void)
   g_assert_true (find (time, "tile;resize")->diff->significant);
   g_assert_cmpfloat (find (time, "tile;resize")->diff->change, >, 0.2);
   g_assert_cmpfloat_with_epsilon (find (time, "tile;resize")->diff->a_share, 0.9 / 2.32, 0.03);
+  /* The widths are the layout's: B's is each path's Total share, and the
+   * top frame holds all of each side. */
+  {
+    static const char *paths[] = { "tile", "tile;resize", "tile;blur" };
+    const TslFlameNode *root = tsl_flame_get_root (time);
+
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        const TslFlameNode *node = find (time, paths[i]);
+
+        g_assert_cmpfloat_with_epsilon (node->diff->b_width, node->total / root->total, EPS);
+        g_assert_cmpfloat (node->diff->a_width, >, 0);
+        g_assert_cmpfloat (node->diff->a_width, <=, 1 + EPS);
+      }
+    g_assert_cmpfloat_with_epsilon (find (time, "tile")->diff->a_width, 1, EPS);
+  }
 
   selection.weight = TSL_FLAME_WEIGHT_SAMPLES;
   samples = tsl_flame_new_diff (snapshot, 0, (gint64) (half * 1000), snapshot, (gint64) (half * 1000),

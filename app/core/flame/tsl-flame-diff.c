@@ -267,6 +267,7 @@ tsl_flame_new_diff (TslSnapshot             *snapshot_a,
 
   if (!run_tests (self, request, range_key, seconds, cancellable, error))
     return NULL;
+  _tsl_flame_set_widths (self);
 
   /* The items served the test only. */
   for (guint s = 0; s < 2; s++)

@@ -291,6 +291,8 @@ build_from_reads (const TslCompareRequest *req,
 
   if (diff && !run_tests (self, req, reads, cancellable, error))
     return NULL;
+  if (diff)
+    _tsl_flame_set_widths (self);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 

@@ -102,6 +102,8 @@ void              _tsl_flame_finish             (TslFlame                *self,
 GPtrArray        *_tsl_flame_select_tracks      (TslSnapshot             *reference,
                                                  TslSnapshot             *snapshot,
                                                  const TslFlameSelection *selection);
+/* Fills every node's diff->a_width and b_width (diffs, once tested). */
+void              _tsl_flame_set_widths         (TslFlame                *self);
 TslFlameWeight    _tsl_flame_resolve_weight     (TslFlameWeight           weight,
                                                  TslSnapshot             *snapshot,
                                                  GPtrArray               *tracks);

@@ -100,6 +100,28 @@ _tsl_flame_child (TslFlame   *self,
   return node;
 }
 
+void
+_tsl_flame_set_widths (TslFlame *self)
+{
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      Node *node = g_ptr_array_index (self->nodes, i);
+
+      if (node->pub.diff == NULL)
+        continue;
+      for (guint s = 0; s < 2; s++)
+        {
+          double root = self->root->total_side[s];
+          double width = root > 0 ? node->total_side[s] / root : 0;
+
+          if (s == 0)
+            node->pub.diff->a_width = width;
+          else
+            node->pub.diff->b_width = width;
+        }
+    }
+}
+
 TslFlame *
 _tsl_flame_new_empty (TslFlameWeight weight,
                       gboolean       diff)

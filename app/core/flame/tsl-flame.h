@@ -55,6 +55,13 @@ typedef struct {
   double   q_value;
   gboolean tested;
   gboolean significant;
+  /* Each side's weight at the path over its root's: the width a layout of
+   * that side draws (b_width is the node's Total share; the diff is laid
+   * out from B). a_share/b_share are the test's shares, which count a
+   * span's own time only, so they differ from these in time weight. 0 on
+   * a side the path is absent from. */
+  double   a_width;
+  double   b_width;
 } TslFlameDiff;
 
 struct _TslFlameNode
