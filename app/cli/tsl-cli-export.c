@@ -86,8 +86,9 @@ tsl_cli_export (int    argc,
     { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
       "With --view and OUT.csv: only tracks whose name matches this glob (e.g. 'worker*')", "PATTERN" },
     { "flows", 0, 0, G_OPTION_ARG_NONE, &flows,
-      "With --view and OUT.csv: list the view's flow arrows (from_track, from_depth, from_name, "
-      "from_s, to_track, to_depth, to_name, to_s) instead of its slices", NULL },
+      "With --view: draw every flow arrow in view, as the window's “Show All Flows” does (by default "
+      "none: the window draws only a selected slice's); with OUT.csv list them (from_track, from_depth, "
+      "from_name, from_s, to_track, to_depth, to_name, to_s) instead of the slices", NULL },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
     { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
@@ -227,8 +228,8 @@ tsl_cli_export (int    argc,
 
   if (tracks != NULL && (view == NULL || format != TSL_EXPORT_CSV))
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks goes with --view and OUT.csv");
-  if (flows && (view == NULL || format != TSL_EXPORT_CSV))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --flows goes with --view and OUT.csv");
+  if (flows && view == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --flows goes with --view");
   if (view != NULL)
     {
       TslCliViewOptions view_options = {

@@ -96,6 +96,9 @@ tsl_cli_export_view (const TslCliViewOptions *o)
     options.title = title;
     options.draw_note = TRUE;
     options.dark = o->dark;
+    /* No slice is selected here: none, or every flow in view, under the
+     * window's one cap and note. */
+    options.flows = o->flows ? TSL_RENDER_FLOWS_ALL : TSL_RENDER_FLOWS_SELECTED;
     options.height = o->height > 0 ? o->height
                                    : MIN (tsl_export_natural_height (snapshot, &options), MAX_SIDE);
     if (!tsl_export_timeline (snapshot, &options, o->format, file, NULL, &error))
