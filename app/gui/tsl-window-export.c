@@ -23,6 +23,8 @@ typedef struct {
   char             *title;
   char             *table_csv;  /* the compare table, formatted on the main thread */
   gint64           *collapsed;
+  char             *selection_track; /* the worker's copies of the widget's strings */
+  char             *mark_track;
   TslExportFormat   format;
   GFile            *file;
   gboolean          zoomed;     /* CSV: the view's slices, not every sample */
@@ -37,6 +39,8 @@ export_job_free (ExportJob *job)
   g_free (job->title);
   g_free (job->table_csv);
   g_free (job->collapsed);
+  g_free (job->selection_track);
+  g_free (job->mark_track);
   g_free (job);
 }
 
@@ -200,6 +204,11 @@ _tsl_window_export_to (TslWindow *self,
   /* The worker must not read the widget's own array. */
   job->collapsed = g_memdup2 (job->options.collapsed, sizeof (gint64) * job->options.n_collapsed);
   job->options.collapsed = job->collapsed;
+  /* The flows drawn are the window's: the selected slice's, or all. */
+  job->selection_track = g_strdup (job->options.selection_track);
+  job->options.selection_track = job->selection_track;
+  job->mark_track = g_strdup (job->options.mark_track);
+  job->options.mark_track = job->mark_track;
   job->options.scroll_y = 0;
   job->options.highlight = NULL;
   job->options.title = job->title;
