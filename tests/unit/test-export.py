@@ -3,6 +3,7 @@
 # `timeslice export` without a display: PNG size and pixels, SVG as XML, PDF
 # through pdfinfo, CSV round trip, and errors that leave files alone.
 import csv
+import json
 import re
 import os
 import shutil
@@ -115,8 +116,30 @@ if shutil.which('pdfinfo'):
     info = subprocess.run(['pdfinfo', pdf], capture_output=True, text=True)
     check(info.returncode == 0 and re.search(r'^Pages: +1$', info.stdout, re.M), 'pdfinfo opens the PDF: 1 page')
     check('example-trace.json' in info.stdout, 'PDF title names the file')
+    check(re.search(r'^Page size: +841.89 x 595.276 pts \(A4\)', info.stdout, re.M),
+          'the page is A4, landscape, in the C locale')
 else:
     check(False, 'pdfinfo (poppler-utils) is installed')
+
+# Issue 32, item 7: a view of 150 threads was one 1570 x 9790 pt page; a
+# PDF now holds the locale's paper pages (A4 here), the tracks cut at their
+# boundaries, every page with the title and ruler.
+many = os.path.join(tmp, 'many.json')
+with open(many, 'w') as f:
+    json.dump({'traceEvents': [{'ph': 'X', 'name': f'work{t}', 'pid': 1, 'tid': t, 'ts': t, 'dur': 50}
+                               for t in range(1, 151)]}, f)
+many_pdf = os.path.join(tmp, 'many.pdf')
+r = run('export', '--view', '0..200us', '-o', many_pdf, many)
+if shutil.which('pdfinfo') and r.returncode == 0:
+    info = subprocess.run(['pdfinfo', many_pdf], capture_output=True, text=True).stdout
+    pages = int(re.search(r'^Pages: +(\d+)', info, re.M).group(1))
+    check(pages >= 3, f'a long track list is paginated ({pages} pages)')
+    check(re.search(r'^Page size: +841.89 x 595.276 pts \(A4\)', info, re.M), 'on A4 pages')
+    text = subprocess.run(['pdftotext', '-layout', many_pdf, '-'], capture_output=True, text=True).stdout
+    check(text.count('many.json') == pages, 'every page has the title')
+    check(all(f'work{t}' in text for t in (1, 75, 150)), 'the first, middle and last tracks are drawn')
+else:
+    check(False, f'export --view of 150 threads as PDF: {r.stderr}')
 
 # CSV of the samples round-trips through a CSV parser and matches `sample --mode time`.
 out_csv = os.path.join(tmp, 'samples.csv')
