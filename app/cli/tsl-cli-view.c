@@ -85,6 +85,17 @@ tsl_cli_export_view (const TslCliViewOptions *o)
       return TSL_EXIT_OK;
     }
 
+  /* The tracks asked for, laid out as if the file held nothing else. */
+  if (o->tracks != NULL)
+    {
+      TslSnapshot *filtered = tsl_snapshot_new_filtered (snapshot, o->tracks);
+
+      tsl_snapshot_unref (snapshot);
+      snapshot = filtered;
+      if (tsl_snapshot_get_n_tracks (snapshot) == 0)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks “%s” matches no track of the view", o->tracks);
+    }
+
   {
     g_autoptr(GFile) file = g_file_new_for_commandline_arg (o->output);
     g_autofree char *title = g_path_get_basename (o->path);

@@ -141,6 +141,30 @@ if shutil.which('pdfinfo') and r.returncode == 0:
 else:
     check(False, f'export --view of 150 threads as PDF: {r.stderr}')
 
+# --tracks PATTERN draws only the matching tracks; --all-tracks is the
+# default, every track; not both, and only with --view.
+def png_height(path):
+    with open(path, 'rb') as f:
+        return struct.unpack('>II', f.read(24)[16:24])[1]
+
+
+all_png, default_png, some_png = (os.path.join(tmp, n) for n in ('all.png', 'default.png', 'some.png'))
+r1 = run('export', '--view', '0..200us', '--all-tracks', '-o', all_png, many)
+r2 = run('export', '--view', '0..200us', '-o', default_png, many)
+r3 = run('export', '--view', '0..200us', '--tracks', 'Thread 1?', '-o', some_png, many)
+check(r1.returncode == 0 and r2.returncode == 0 and open(all_png, 'rb').read() == open(default_png, 'rb').read(),
+      '--all-tracks is the default picture')
+check(r3.returncode == 0 and png_height(some_png) < png_height(all_png) / 5,
+      f'--tracks draws only the matching tracks ({r3.stderr.strip()})')
+r = run('export', '--view', '0..200us', '--tracks', 'Thread 1?', '-o', os.path.join(tmp, 'some.csv'), many)
+rows = list(csv.DictReader(open(os.path.join(tmp, 'some.csv'), newline=''))) if r.returncode == 0 else []
+check(rows and all(row['track'].startswith('Thread 1') for row in rows), '--tracks lists the same tracks as CSV')
+for args in (['--view', '0..200us', '--tracks', 'x', '--all-tracks'], ['--all-tracks'], ['--tracks', 'x']):
+    r = run('export', *args, '-o', os.path.join(tmp, 'bad.png'), many)
+    check(r.returncode == 2 and not os.path.exists(os.path.join(tmp, 'bad.png')), f'export {args} is refused')
+r = run('export', '--view', '0..200us', '--tracks', 'nothing*', '-o', os.path.join(tmp, 'bad.png'), many)
+check(r.returncode != 0 and 'matches no track' in r.stderr, 'a pattern that matches nothing says so')
+
 # CSV of the samples round-trips through a CSV parser and matches `sample --mode time`.
 out_csv = os.path.join(tmp, 'samples.csv')
 r = run('export', '-o', out_csv, example)

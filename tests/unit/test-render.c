@@ -653,6 +653,47 @@ test_flows_cap (void)
       }
 }
 
+/* export --view --tracks: a snapshot of the matching tracks alone, their
+ * slices and names intact, with the flows between two kept tracks. */
+static void
+test_filtered_snapshot (void)
+{
+  g_autoptr(TslSnapshot) snapshot = chain_snapshot ();
+  g_autoptr(TslSnapshot) all = tsl_snapshot_new_filtered (snapshot, "*");
+  g_autoptr(TslSnapshot) none = tsl_snapshot_new_filtered (snapshot, "no such track");
+  const TslSnapshotTrack *last = tsl_snapshot_get_track (snapshot, 2);
+  g_autoptr(TslSnapshot) one = NULL;
+  g_autofree char *pattern = NULL;
+  guint n = 0;
+
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (all), ==, 3);
+  tsl_snapshot_get_flows (all, &n);
+  g_assert_cmpuint (n, ==, 3);
+  for (guint t = 0; t < 3; t++)
+    {
+      const TslSnapshotTrack *a = tsl_snapshot_get_track (snapshot, t);
+      const TslSnapshotTrack *b = tsl_snapshot_get_track (all, t);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->n_slices, ==, b->n_slices);
+      g_assert_cmpuint (a->n_samples, ==, b->n_samples);
+      for (guint s = 0; s < a->n_samples; s++)
+        g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, a->samples[s].frames[0]), ==,
+                         tsl_snapshot_get_frame_name (all, b->samples[s].frames[0]));
+    }
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (none), ==, 0);
+  tsl_snapshot_get_flows (none, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* The last thread alone: no flow has both ends on it. */
+  pattern = g_strdup (last->name);
+  one = tsl_snapshot_new_filtered (snapshot, pattern);
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (one), >=, 1);
+  g_assert_cmpstr (tsl_snapshot_get_track (one, 0)->name, ==, last->name);
+  tsl_snapshot_get_flows (one, &n);
+  g_assert_cmpuint (n, ==, 0);
+}
+
 /* Flow arrows: curves between the bound slices, lines when there are many
  * (written into the pixels), and past 10,000 in view a note instead; drawn
  * only between the tracks' rows and the label column's edge. */
@@ -1299,6 +1340,7 @@ main (int   argc,
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);
   g_test_add_func ("/render/flows-on-demand", test_flows_on_demand);
   g_test_add_func ("/render/flows-cap", test_flows_cap);
+  g_test_add_func ("/render/filtered-snapshot", test_filtered_snapshot);
   g_test_add_func ("/render/every-level", test_every_level);
   g_test_add_func ("/render/open-spans-zoomed", test_open_spans_zoomed);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);
