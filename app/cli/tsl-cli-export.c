@@ -56,6 +56,7 @@ tsl_cli_export (int    argc,
   g_autofree char *view = NULL;
   g_autofree char *tracks = NULL;
   gboolean flows = FALSE;
+  gboolean all_tracks = FALSE;
   TslExportFormat format;
   TslRenderOptions options;
   gboolean dark = FALSE;
@@ -84,10 +85,14 @@ tsl_cli_export (int    argc,
       "Draw (or with OUT.csv list the slices of) this time window, as the window shows it zoomed in: "
       "every slice when it holds few enough events, else samples of it", "RANGE" },
     { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
-      "With --view and OUT.csv: only tracks whose name matches this glob (e.g. 'worker*')", "PATTERN" },
+      "With --view: draw (or with OUT.csv list) only the tracks whose name matches this glob "
+      "(e.g. 'worker*'), as the window shows the tracks it has room for", "PATTERN" },
+    { "all-tracks", 0, 0, G_OPTION_ARG_NONE, &all_tracks,
+      "With --view: every track, on as many PDF pages as it takes (the default)", NULL },
     { "flows", 0, 0, G_OPTION_ARG_NONE, &flows,
-      "With --view and OUT.csv: list the view's flow arrows (from_track, from_depth, from_name, "
-      "from_s, to_track, to_depth, to_name, to_s) instead of its slices", NULL },
+      "With --view: draw every flow arrow in view, as the window's “Show All Flows” does (by default "
+      "none: the window draws only a selected slice's); with OUT.csv list them (from_track, from_depth, "
+      "from_name, from_s, to_track, to_depth, to_name, to_s) instead of the slices", NULL },
     { "k", 0, 0, G_OPTION_ARG_INT, &k, "Keep K to 2K samples per track (default 2000)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw with the dark style", NULL },
     { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph,
@@ -225,10 +230,12 @@ tsl_cli_export (int    argc,
       return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
   }
 
-  if (tracks != NULL && (view == NULL || format != TSL_EXPORT_CSV))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks goes with --view and OUT.csv");
-  if (flows && (view == NULL || format != TSL_EXPORT_CSV))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --flows goes with --view and OUT.csv");
+  if ((tracks != NULL || all_tracks) && view == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks and --all-tracks go with --view");
+  if (tracks != NULL && all_tracks)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks PATTERN or --all-tracks, not both");
+  if (flows && view == NULL)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --flows goes with --view");
   if (view != NULL)
     {
       TslCliViewOptions view_options = {

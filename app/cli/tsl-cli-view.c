@@ -85,6 +85,17 @@ tsl_cli_export_view (const TslCliViewOptions *o)
       return TSL_EXIT_OK;
     }
 
+  /* The tracks asked for, laid out as if the file held nothing else. */
+  if (o->tracks != NULL)
+    {
+      TslSnapshot *filtered = tsl_snapshot_new_filtered (snapshot, o->tracks);
+
+      tsl_snapshot_unref (snapshot);
+      snapshot = filtered;
+      if (tsl_snapshot_get_n_tracks (snapshot) == 0)
+        return tsl_cli_fail (TSL_EXIT_USAGE, "export: --tracks “%s” matches no track of the view", o->tracks);
+    }
+
   {
     g_autoptr(GFile) file = g_file_new_for_commandline_arg (o->output);
     g_autofree char *title = g_path_get_basename (o->path);
@@ -96,6 +107,9 @@ tsl_cli_export_view (const TslCliViewOptions *o)
     options.title = title;
     options.draw_note = TRUE;
     options.dark = o->dark;
+    /* No slice is selected here: none, or every flow in view, under the
+     * window's one cap and note. */
+    options.flows = o->flows ? TSL_RENDER_FLOWS_ALL : TSL_RENDER_FLOWS_SELECTED;
     options.height = o->height > 0 ? o->height
                                    : MIN (tsl_export_natural_height (snapshot, &options), MAX_SIDE);
     if (!tsl_export_timeline (snapshot, &options, o->format, file, NULL, &error))

@@ -41,6 +41,13 @@ struct _TslTimelineView
   guint          mark_depth;
   gint64         mark_start;
   gint64         mark_end;
+  gboolean       has_selection;    /* the clicked slice, whose flows are drawn */
+  char          *selection_track;
+  gint64         selection_pid;
+  guint          selection_depth;
+  gint64         selection_start;
+  gint64         selection_end;
+  gboolean       all_flows;        /* every flow in view, not only the selection's */
 
   double         view_start;
   double         view_end;
@@ -85,6 +92,14 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_ALL_FLOWS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TslTimelineView, tsl_timeline_view, GTK_TYPE_WIDGET)
 
@@ -136,6 +151,13 @@ fill_options (TslTimelineView  *self,
   o->mark_depth = self->mark_depth;
   o->mark_start_ns = self->mark_start;
   o->mark_end_ns = self->mark_end;
+  o->flows = self->all_flows ? TSL_RENDER_FLOWS_ALL : TSL_RENDER_FLOWS_SELECTED;
+  o->has_selection = self->has_selection;
+  o->selection_track = self->selection_track;
+  o->selection_pid = self->selection_pid;
+  o->selection_depth = self->selection_depth;
+  o->selection_start_ns = self->selection_start;
+  o->selection_end_ns = self->selection_end;
   o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
   o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
@@ -512,6 +534,63 @@ tsl_timeline_view_set_mark (TslTimelineView *self,
 }
 
 /**
+ * tsl_timeline_view_set_selection:
+ * @track: (nullable): the slice's track name (in process @pid); NULL clears
+ *
+ * Selects one slice: it is outlined and, unless every flow is shown, its
+ * flows are the ones drawn (its whole chain). Kept by name, depth and
+ * time, so it stays selected as zooming re-reads the view.
+ */
+void
+tsl_timeline_view_set_selection (TslTimelineView *self,
+                                 const char      *track,
+                                 gint64           pid,
+                                 guint            depth,
+                                 gint64           start_ns,
+                                 gint64           end_ns)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  g_free (self->selection_track);
+  self->selection_track = g_strdup (track);
+  self->has_selection = track != NULL;
+  self->selection_pid = pid;
+  self->selection_depth = depth;
+  self->selection_start = start_ns;
+  self->selection_end = end_ns;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+tsl_timeline_view_get_all_flows (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->all_flows;
+}
+
+/**
+ * tsl_timeline_view_set_all_flows:
+ *
+ * Every flow arrow in view (up to the painter's one cap), or only the
+ * selected slice's, as Perfetto does: a browser trace's tens of thousands
+ * of flows hide every track.
+ */
+void
+tsl_timeline_view_set_all_flows (TslTimelineView *self,
+                                 gboolean         all_flows)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  all_flows = !!all_flows;
+  if (self->all_flows == all_flows)
+    return;
+  self->all_flows = all_flows;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALL_FLOWS]);
+}
+
+/**
  * tsl_timeline_view_get_vadjustment:
  *
  * Returns: (transfer none): the vertical scroll position of the tracks
@@ -873,6 +952,8 @@ on_drag_end (GtkGestureDrag  *gesture,
     {
       const TslSnapshotTrack *track = tsl_snapshot_get_track (shown (self), hit.track);
 
+      tsl_timeline_view_set_selection (self, track->name, track->pid, hit.slice->depth,
+                                       hit.slice->start_ns, hit.slice->end_ns);
       g_signal_emit (self, signals[SLICE_ACTIVATED], 0, shown (self), (guint) hit.track,
                      (guint) (hit.slice - track->slices));
     }
@@ -1003,6 +1084,17 @@ compact_tracks_action (GtkWidget  *widget,
   gtk_widget_queue_draw (widget);
 }
 
+/* Every flow in view, or the selected slice's only. */
+static void
+all_flows_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (widget);
+
+  tsl_timeline_view_set_all_flows (self, !self->all_flows);
+}
+
 /* Metric and counter tracks taller or shorter by the factor given. */
 static void
 counter_height_action (GtkWidget  *widget,
@@ -1071,9 +1163,46 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->highlight_track, g_free);
   g_clear_pointer (&self->mark_track, g_free);
+  g_clear_pointer (&self->selection_track, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+tsl_timeline_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ALL_FLOWS:
+      g_value_set_boolean (value, self->all_flows);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tsl_timeline_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  TslTimelineView *self = TSL_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ALL_FLOWS:
+      tsl_timeline_view_set_all_flows (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 /* The timeline's own keys, without modifiers. */
@@ -1095,6 +1224,7 @@ static const struct { guint key; const char *action; const char *format; double 
   { GDK_KEY_Escape, "timeline.clear-ranges", NULL, 0 },
   { GDK_KEY_t, "timeline.elapsed-time", NULL, 0 },
   { GDK_KEY_l, "timeline.compact-tracks", NULL, 0 },
+  { GDK_KEY_v, "timeline.all-flows", NULL, 0 },
 };
 
 static gboolean
@@ -1139,6 +1269,8 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tsl_timeline_view_dispose;
+  object_class->get_property = tsl_timeline_view_get_property;
+  object_class->set_property = tsl_timeline_view_set_property;
 
   widget_class->snapshot = tsl_timeline_view_snapshot;
   widget_class->size_allocate = tsl_timeline_view_size_allocate;
@@ -1150,6 +1282,12 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
    * Range A or B was set or cleared. A drag emits it on every step, then once
    * more at the release, when tsl_timeline_view_get_selecting() is FALSE.
    */
+  /* Every flow in view (TRUE), or only the selected slice's. */
+  properties[PROP_ALL_FLOWS] =
+    g_param_spec_boolean ("all-flows", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   signals[RANGES_CHANGED] = g_signal_new ("ranges-changed", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
@@ -1184,6 +1322,7 @@ tsl_timeline_view_class_init (TslTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.counter-height", "d", counter_height_action);
   gtk_widget_class_install_action (widget_class, "timeline.elapsed-time", NULL, elapsed_time_action);
   gtk_widget_class_install_action (widget_class, "timeline.compact-tracks", NULL, compact_tracks_action);
+  gtk_widget_class_install_action (widget_class, "timeline.all-flows", NULL, all_flows_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "timeline.counter-height", "d", 1.5);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

@@ -87,6 +87,17 @@ void              tsl_timeline_view_set_highlight_full (TslTimelineView *self,
                                                       gboolean         exact,
                                                       const char      *track,
                                                       gint64           pid);
+/* The clicked slice, outlined, whose flows are drawn; a NULL track clears it. */
+void              tsl_timeline_view_set_selection    (TslTimelineView *self,
+                                                     const char      *track,
+                                                     gint64           pid,
+                                                     guint            depth,
+                                                     gint64           start_ns,
+                                                     gint64           end_ns);
+/* Every flow in view, or only the selected slice's (the default). */
+gboolean          tsl_timeline_view_get_all_flows    (TslTimelineView *self);
+void              tsl_timeline_view_set_all_flows    (TslTimelineView *self,
+                                                     gboolean         all_flows);
 /* Outlines one call (the current search match); a NULL track clears it. */
 void              tsl_timeline_view_set_mark         (TslTimelineView *self,
                                                       const char      *track,

@@ -253,6 +253,16 @@ _tsl_window_update_actions (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.no-recent", FALSE);
 }
 
+/* "win.all-flows", a check item of the main menu (and "v" on the
+ * timeline): its state is the timeline's, whichever changed it. */
+void
+_tsl_window_actions_init (TslWindow *self)
+{
+  g_autoptr(GPropertyAction) all_flows = g_property_action_new ("all-flows", self->timeline, "all-flows");
+
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (all_flows));
+}
+
 void
 _tsl_window_class_actions_init (TslWindowClass *klass)
 {

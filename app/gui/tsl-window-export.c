@@ -23,6 +23,8 @@ typedef struct {
   char             *title;
   char             *table_csv;  /* the compare table, formatted on the main thread */
   gint64           *collapsed;
+  char             *selection_track; /* the worker's copies of the widget's strings */
+  char             *mark_track;
   TslExportFormat   format;
   GFile            *file;
   gboolean          zoomed;     /* CSV: the view's slices, not every sample */
@@ -37,6 +39,8 @@ export_job_free (ExportJob *job)
   g_free (job->title);
   g_free (job->table_csv);
   g_free (job->collapsed);
+  g_free (job->selection_track);
+  g_free (job->mark_track);
   g_free (job);
 }
 
@@ -194,18 +198,41 @@ _tsl_window_export_to (TslWindow *self,
   tsl_timeline_view_get_visible_time (self->timeline, &view_start, &view_end);
   job->zoomed = view_start > 0 || view_end < tsl_snapshot_get_span (snapshot);
 
-  /* As shown: the visible time window and ranges, every track, plus a title
-   * and the sampling note so the picture explains itself. */
+  /* As shown: the visible time window, ranges and tracks at the window's
+   * scale and scroll, plus a title and the sampling note so the picture
+   * explains itself (issue 32: it was every track, 9,790 pt tall). A PDF
+   * puts them on the locale's paper. */
   tsl_timeline_view_get_render_options (self->timeline, &job->options);
   /* The worker must not read the widget's own array. */
   job->collapsed = g_memdup2 (job->options.collapsed, sizeof (gint64) * job->options.n_collapsed);
   job->options.collapsed = job->collapsed;
-  job->options.scroll_y = 0;
+  /* The flows drawn are the window's: the selected slice's, or all. */
+  job->selection_track = g_strdup (job->options.selection_track);
+  job->options.selection_track = job->selection_track;
+  job->mark_track = g_strdup (job->options.mark_track);
+  job->options.mark_track = job->mark_track;
   job->options.highlight = NULL;
+  job->options.has_crosshair = FALSE;
   job->options.title = job->title;
   job->options.draw_note = TRUE;
-  job->options.width = MAX (job->options.width, 800);
-  job->options.height = MIN (tsl_export_natural_height (snapshot, &job->options), 20000);
+  {
+    TslRenderOptions plain = job->options;
+    double shown;
+
+    plain.title = NULL;
+    shown = plain.height - tsl_render_header_height (&plain);
+    /* The tracks the window shows, not the empty space below the last. */
+    shown = MIN (shown, tsl_render_content_height (snapshot, &job->options) - job->options.scroll_y);
+    if (job->options.width >= TSL_RENDER_MIN_LABEL_WIDTH * 2 && shown > 0)
+      job->options.height = tsl_render_header_height (&job->options) + shown + TSL_EXPORT_NOTE_HEIGHT + 8;
+    else
+      {
+        /* A timeline not laid out yet (the file just opened): every track. */
+        job->options.scroll_y = 0;
+        job->options.width = MAX (job->options.width, 800);
+        job->options.height = MIN (tsl_export_natural_height (snapshot, &job->options), 20000);
+      }
+  }
 
   task = g_task_new (self, self->cancellable, export_done_cb, g_object_ref (self));
   g_task_set_source_tag (task, _tsl_window_export_to);

@@ -72,6 +72,7 @@ struct _TslWindow
 typedef struct _TslWindowPart TslWindowPart;
 
 void              _tsl_window_class_actions_init (TslWindowClass *klass);
+void              _tsl_window_actions_init       (TslWindow      *self);
 void              _tsl_window_update_actions     (TslWindow      *self);
 void              _tsl_window_update_recent      (TslWindow      *self);
 void              _tsl_window_export_to          (TslWindow      *self,

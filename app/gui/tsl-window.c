@@ -666,6 +666,7 @@ tsl_window_init (TslWindow *self)
   g_type_ensure (TSL_TYPE_CALL_TREE);
   gtk_widget_init_template (GTK_WIDGET (self));
   _tsl_window_search_init (self);
+  _tsl_window_actions_init (self);
 
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
   gtk_scrollbar_set_adjustment (self->timeline_scrollbar,

@@ -3,6 +3,7 @@
 # `timeslice export` without a display: PNG size and pixels, SVG as XML, PDF
 # through pdfinfo, CSV round trip, and errors that leave files alone.
 import csv
+import json
 import re
 import os
 import shutil
@@ -115,8 +116,54 @@ if shutil.which('pdfinfo'):
     info = subprocess.run(['pdfinfo', pdf], capture_output=True, text=True)
     check(info.returncode == 0 and re.search(r'^Pages: +1$', info.stdout, re.M), 'pdfinfo opens the PDF: 1 page')
     check('example-trace.json' in info.stdout, 'PDF title names the file')
+    check(re.search(r'^Page size: +841.89 x 595.276 pts \(A4\)', info.stdout, re.M),
+          'the page is A4, landscape, in the C locale')
 else:
     check(False, 'pdfinfo (poppler-utils) is installed')
+
+# Issue 32, item 7: a view of 150 threads was one 1570 x 9790 pt page; a
+# PDF now holds the locale's paper pages (A4 here), the tracks cut at their
+# boundaries, every page with the title and ruler.
+many = os.path.join(tmp, 'many.json')
+with open(many, 'w') as f:
+    json.dump({'traceEvents': [{'ph': 'X', 'name': f'work{t}', 'pid': 1, 'tid': t, 'ts': t, 'dur': 50}
+                               for t in range(1, 151)]}, f)
+many_pdf = os.path.join(tmp, 'many.pdf')
+r = run('export', '--view', '0..200us', '-o', many_pdf, many)
+if shutil.which('pdfinfo') and r.returncode == 0:
+    info = subprocess.run(['pdfinfo', many_pdf], capture_output=True, text=True).stdout
+    pages = int(re.search(r'^Pages: +(\d+)', info, re.M).group(1))
+    check(pages >= 3, f'a long track list is paginated ({pages} pages)')
+    check(re.search(r'^Page size: +841.89 x 595.276 pts \(A4\)', info, re.M), 'on A4 pages')
+    text = subprocess.run(['pdftotext', '-layout', many_pdf, '-'], capture_output=True, text=True).stdout
+    check(text.count('many.json') == pages, 'every page has the title')
+    check(all(f'work{t}' in text for t in (1, 75, 150)), 'the first, middle and last tracks are drawn')
+else:
+    check(False, f'export --view of 150 threads as PDF: {r.stderr}')
+
+# --tracks PATTERN draws only the matching tracks; --all-tracks is the
+# default, every track; not both, and only with --view.
+def png_height(path):
+    with open(path, 'rb') as f:
+        return struct.unpack('>II', f.read(24)[16:24])[1]
+
+
+all_png, default_png, some_png = (os.path.join(tmp, n) for n in ('all.png', 'default.png', 'some.png'))
+r1 = run('export', '--view', '0..200us', '--all-tracks', '-o', all_png, many)
+r2 = run('export', '--view', '0..200us', '-o', default_png, many)
+r3 = run('export', '--view', '0..200us', '--tracks', 'Thread 1?', '-o', some_png, many)
+check(r1.returncode == 0 and r2.returncode == 0 and open(all_png, 'rb').read() == open(default_png, 'rb').read(),
+      '--all-tracks is the default picture')
+check(r3.returncode == 0 and png_height(some_png) < png_height(all_png) / 5,
+      f'--tracks draws only the matching tracks ({r3.stderr.strip()})')
+r = run('export', '--view', '0..200us', '--tracks', 'Thread 1?', '-o', os.path.join(tmp, 'some.csv'), many)
+rows = list(csv.DictReader(open(os.path.join(tmp, 'some.csv'), newline=''))) if r.returncode == 0 else []
+check(rows and all(row['track'].startswith('Thread 1') for row in rows), '--tracks lists the same tracks as CSV')
+for args in (['--view', '0..200us', '--tracks', 'x', '--all-tracks'], ['--all-tracks'], ['--tracks', 'x']):
+    r = run('export', *args, '-o', os.path.join(tmp, 'bad.png'), many)
+    check(r.returncode == 2 and not os.path.exists(os.path.join(tmp, 'bad.png')), f'export {args} is refused')
+r = run('export', '--view', '0..200us', '--tracks', 'nothing*', '-o', os.path.join(tmp, 'bad.png'), many)
+check(r.returncode != 0 and 'matches no track' in r.stderr, 'a pattern that matches nothing says so')
 
 # CSV of the samples round-trips through a CSV parser and matches `sample --mode time`.
 out_csv = os.path.join(tmp, 'samples.csv')

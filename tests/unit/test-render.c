@@ -467,6 +467,233 @@ count_changed (cairo_surface_t *a,
   return n;
 }
 
+/* Three threads of four calls (call i of thread k at i µs + k × 300 ns,
+ * 500 ns long): a chain of two flows, call 0 of thread 0 → call 0 of
+ * thread 1 → call 0 of thread 2, and an unrelated flow from call 2 of
+ * thread 0 to call 2 of thread 1. */
+static TslSnapshot *
+chain_snapshot (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 1);
+  guint t[3];
+
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  for (guint k = 0; k < 3; k++)
+    {
+      t[k] = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1 + k, NULL);
+      tsl_trace_track_set_unit (trace, t[k], "ns");
+      for (guint i = 0; i < 4; i++)
+        if (tsl_trace_offer (trace, t[k], (gint64) i * 1000 + k * 300, 500))
+          tsl_trace_set_label (trace, t[k], "call");
+    }
+  tsl_trace_record_flow (trace, t[0], 100, 0, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+  tsl_trace_record_flow (trace, t[1], 100, 300, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+  tsl_trace_record_flow (trace, t[1], 101, 300, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+  tsl_trace_record_flow (trace, t[2], 101, 600, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+  tsl_trace_record_flow (trace, t[0], 102, 2000, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_OUT);
+  tsl_trace_record_flow (trace, t[1], 102, 2300, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+  return tsl_snapshot_new (trace);
+}
+
+/* Selects the call of the snapshot's track `track` starting at start_ns. */
+static void
+select_slice (TslSnapshot      *snapshot,
+              TslRenderOptions *options,
+              guint             track,
+              gint64            start_ns)
+{
+  const TslSnapshotTrack *t = tsl_snapshot_get_track (snapshot, track);
+
+  options->has_selection = TRUE;
+  options->selection_track = t->name;
+  options->selection_pid = t->pid;
+  options->selection_depth = 0;
+  options->selection_start_ns = start_ns;
+  options->selection_end_ns = start_ns + 500;
+}
+
+/* The arrows tsl_render_flows_shown() picks, as "FROM_NS->TO_NS" each (a
+ * flow leaves its slice at the slice's end). */
+static GString *
+shown_flows (TslSnapshot            *snapshot,
+             const TslRenderOptions *options)
+{
+  g_autofree char *note = NULL;
+  g_autoptr(GArray) shown = tsl_render_flows_shown (snapshot, options, &note);
+  const TslSnapshotFlow *flows;
+  GString *out = g_string_new (NULL);
+  guint n = 0;
+
+  flows = tsl_snapshot_get_flows (snapshot, &n);
+  g_assert_null (note);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const TslSnapshotFlow *f = &flows[g_array_index (shown, guint, i)];
+
+      g_string_append_printf (out, "%s%" G_GINT64_FORMAT "->%" G_GINT64_FORMAT,
+                              i ? " " : "", f->from_ns, f->to_ns);
+    }
+  return out;
+}
+
+/* Issue 32, item 3: flows on demand. By default (tsl_render_options_init)
+ * none without a selection, and the whole chain of the selected slice in
+ * both directions (not the unrelated flow); TSL_RENDER_FLOWS_ALL draws
+ * every one in view. Painting follows: the default picture has no arrow. */
+static void
+test_flows_on_demand (void)
+{
+  g_autoptr(TslSnapshot) snapshot = chain_snapshot ();
+  g_autoptr(TslSnapshot) bare = flow_snapshot (10, 0);
+  g_autoptr(TslSnapshot) with = flow_snapshot (10, 10);
+  TslRenderOptions options;
+  GString *text;
+  guint n = 0;
+  cairo_surface_t *a, *b;
+  double top0, top1, left;
+
+  tsl_snapshot_get_flows (snapshot, &n);
+  g_assert_cmpuint (n, ==, 3);
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  g_assert_cmpint (options.flows, ==, TSL_RENDER_FLOWS_SELECTED);
+
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "");
+  g_string_free (text, TRUE);
+
+  /* The middle of the chain reaches back and forward; either end reaches
+   * the whole chain. */
+  for (guint k = 0; k < 3; k++)
+    {
+      g_auto(GStrv) parts = NULL;
+
+      select_slice (snapshot, &options, k, k * 300);
+      text = shown_flows (snapshot, &options);
+      parts = g_strsplit (text->str, " ", -1);
+      g_assert_cmpuint (g_strv_length (parts), ==, 2);
+      g_assert_nonnull (strstr (text->str, "500->300"));
+      g_assert_nonnull (strstr (text->str, "800->600"));
+      g_assert_null (strstr (text->str, "2500->2300"));
+      g_string_free (text, TRUE);
+    }
+  /* A slice with no flow: none; one with its own flow: that one. */
+  select_slice (snapshot, &options, 2, 3600);
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "");
+  g_string_free (text, TRUE);
+  select_slice (snapshot, &options, 1, 2300);
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "2500->2300");
+  g_string_free (text, TRUE);
+
+  options.has_selection = FALSE;
+  options.flows = TSL_RENDER_FLOWS_ALL;
+  text = shown_flows (snapshot, &options);
+  g_assert_nonnull (strstr (text->str, "500->300"));
+  g_assert_nonnull (strstr (text->str, "800->600"));
+  g_assert_nonnull (strstr (text->str, "2500->2300"));
+  g_string_free (text, TRUE);
+  /* In view only: a window over the unrelated flow alone. */
+  options.view_start_ns = 1900;
+  options.view_end_ns = 3000;
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "2500->2300");
+  g_string_free (text, TRUE);
+
+  /* The default picture has no arrow; the selection's has. */
+  tsl_render_options_init (&options, with, WIDTH, HEIGHT);
+  a = paint (bare, &options);
+  b = paint (with, &options);
+  left = tsl_render_label_width (&options);
+  top0 = tsl_render_header_height (&options) + tsl_render_track_top (with, &options, 0);
+  top1 = tsl_render_header_height (&options) + tsl_render_track_top (with, &options, 1);
+  g_assert_cmpuint (count_changed (a, b, (int) left + 1, WIDTH, (int) top0 + 16, (int) top1 - 1), ==, 0);
+  cairo_surface_destroy (b);
+  select_slice (with, &options, 0, 4000);
+  b = paint (with, &options);
+  g_assert_cmpuint (count_changed (a, b, (int) left + 1, WIDTH, (int) top0 + 16, (int) top1 - 1), >, 0);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+}
+
+/* One cap, one note: past TSL_RENDER_MAX_FLOWS in view no arrow and the
+ * same note whatever the picture's height or scroll, so that a window
+ * showing a few tracks and an export of every track agree (the window drew
+ * 21,161 arrows where the PNG said to zoom in). */
+static void
+test_flows_cap (void)
+{
+  g_autoptr(TslSnapshot) many = flow_snapshot (12000, 12000);
+  g_autoptr(TslSnapshot) few = flow_snapshot (5000, 5000);
+  const double heights[] = { 60, HEIGHT, 20000 };
+  const double scrolls[] = { 0, 400 };
+
+  for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+    for (guint s = 0; s < G_N_ELEMENTS (scrolls); s++)
+      {
+        TslRenderOptions options;
+        g_autofree char *note = NULL;
+        g_autoptr(GArray) shown = NULL;
+
+        tsl_render_options_init (&options, many, WIDTH, heights[h]);
+        options.flows = TSL_RENDER_FLOWS_ALL;
+        options.scroll_y = scrolls[s];
+        shown = tsl_render_flows_shown (many, &options, &note);
+        g_assert_cmpuint (shown->len, ==, 0);
+        g_assert_cmpstr (note, ==, "12000 flow arrows in view, more than 10000: zoom in to draw them");
+        g_clear_pointer (&shown, g_array_unref);
+        g_clear_pointer (&note, g_free);
+
+        tsl_render_options_init (&options, few, WIDTH, heights[h]);
+        options.flows = TSL_RENDER_FLOWS_ALL;
+        options.scroll_y = scrolls[s];
+        shown = tsl_render_flows_shown (few, &options, &note);
+        g_assert_cmpuint (shown->len, ==, 5000);
+        g_assert_null (note);
+      }
+}
+
+/* export --view --tracks: a snapshot of the matching tracks alone, their
+ * slices and names intact, with the flows between two kept tracks. */
+static void
+test_filtered_snapshot (void)
+{
+  g_autoptr(TslSnapshot) snapshot = chain_snapshot ();
+  g_autoptr(TslSnapshot) all = tsl_snapshot_new_filtered (snapshot, "*");
+  g_autoptr(TslSnapshot) none = tsl_snapshot_new_filtered (snapshot, "no such track");
+  const TslSnapshotTrack *last = tsl_snapshot_get_track (snapshot, 2);
+  g_autoptr(TslSnapshot) one = NULL;
+  g_autofree char *pattern = NULL;
+  guint n = 0;
+
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (all), ==, 3);
+  tsl_snapshot_get_flows (all, &n);
+  g_assert_cmpuint (n, ==, 3);
+  for (guint t = 0; t < 3; t++)
+    {
+      const TslSnapshotTrack *a = tsl_snapshot_get_track (snapshot, t);
+      const TslSnapshotTrack *b = tsl_snapshot_get_track (all, t);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->n_slices, ==, b->n_slices);
+      g_assert_cmpuint (a->n_samples, ==, b->n_samples);
+      for (guint s = 0; s < a->n_samples; s++)
+        g_assert_cmpstr (tsl_snapshot_get_frame_name (snapshot, a->samples[s].frames[0]), ==,
+                         tsl_snapshot_get_frame_name (all, b->samples[s].frames[0]));
+    }
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (none), ==, 0);
+  tsl_snapshot_get_flows (none, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* The last thread alone: no flow has both ends on it. */
+  pattern = g_strdup (last->name);
+  one = tsl_snapshot_new_filtered (snapshot, pattern);
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (one), >=, 1);
+  g_assert_cmpstr (tsl_snapshot_get_track (one, 0)->name, ==, last->name);
+  tsl_snapshot_get_flows (one, &n);
+  g_assert_cmpuint (n, ==, 0);
+}
+
 /* Flow arrows: curves between the bound slices, lines when there are many
  * (written into the pixels), and past 10,000 in view a note instead; drawn
  * only between the tracks' rows and the label column's edge. */
@@ -487,6 +714,7 @@ test_flow_arrows (void)
       tsl_snapshot_get_flows (with, &n_flows);
       g_assert_cmpuint (n_flows, ==, counts[c]);
       tsl_render_options_init (&options, with, WIDTH, HEIGHT);
+      options.flows = TSL_RENDER_FLOWS_ALL;
       a = paint (bare, &options);
       b = paint (with, &options);
       left = tsl_render_label_width (&options);
@@ -566,6 +794,7 @@ test_every_level (void)
   tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
   options.view_start_ns = 0;
   options.view_end_ns = 2000000;
+  options.flows = TSL_RENDER_FLOWS_ALL;
   g_assert_cmpfloat (tsl_render_track_height (snapshot, &options, 0), ==, 12 * 15 + 6);
   g_assert_cmpfloat (tsl_render_track_top (snapshot, &options, 1), ==, 24 + 12 * 15 + 6);
 
@@ -1109,6 +1338,9 @@ main (int   argc,
   g_test_add_func ("/render/nested-sampled", test_nested_sampled);
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);
+  g_test_add_func ("/render/flows-on-demand", test_flows_on_demand);
+  g_test_add_func ("/render/flows-cap", test_flows_cap);
+  g_test_add_func ("/render/filtered-snapshot", test_filtered_snapshot);
   g_test_add_func ("/render/every-level", test_every_level);
   g_test_add_func ("/render/open-spans-zoomed", test_open_spans_zoomed);
   g_test_add_func ("/render/degenerate-views", test_degenerate_views);

@@ -23,5 +23,13 @@ gboolean          _tsl_export_picture           (TslExportPaintFunc  paint,
                                                  GFile              *file,
                                                  GCancellable       *cancellable,
                                                  GError            **error);
+/* The timeline of `o` (its content from o->scroll_y, o->height tall) on
+ * pages of page_width × page_height pt, scaled to the page's width and cut
+ * at track boundaries; the number of pages (tsl-export-pages.c). */
+guint             _tsl_export_paint_pages       (cairo_t                *cr,
+                                                 TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *o,
+                                                 double                  page_width,
+                                                 double                  page_height);
 
 G_END_DECLS

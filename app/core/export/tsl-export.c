@@ -17,7 +17,7 @@
 #include "tsl-export-private.h"
 #include "tsl-time-math.h"
 
-#define NOTE_HEIGHT 22
+#define NOTE_HEIGHT TSL_EXPORT_NOTE_HEIGHT
 
 gboolean
 tsl_export_format_from_name (const char       *name,
@@ -174,6 +174,17 @@ paint_timeline (cairo_t       *cr,
   tsl_render_paint (cr, p->snapshot, p->options);
 }
 
+static void
+paint_timeline_pages (cairo_t       *cr,
+                      gconstpointer  data)
+{
+  const TimelinePaint *p = data;
+  double w, h;
+
+  tsl_export_paper_size (&w, &h);
+  _tsl_export_paint_pages (cr, p->snapshot, p->options, w, h);
+}
+
 gboolean
 tsl_export_timeline (TslSnapshot             *snapshot,
                      const TslRenderOptions  *options,
@@ -188,6 +199,14 @@ tsl_export_timeline (TslSnapshot             *snapshot,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != TSL_EXPORT_CSV, FALSE);
 
+  if (format == TSL_EXPORT_PDF)
+    {
+      double w, h;
+
+      tsl_export_paper_size (&w, &h);
+      return _tsl_export_picture (paint_timeline_pages, &p, w, h, options->title,
+                                  format, file, cancellable, error);
+    }
   return _tsl_export_picture (paint_timeline, &p, options->width, options->height, options->title,
                               format, file, cancellable, error);
 }

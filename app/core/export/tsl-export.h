@@ -30,7 +30,14 @@ gboolean          tsl_export_format_from_name   (const char              *name,
 /* The height that shows every track at `width`, with header and note. */
 double            tsl_export_natural_height     (TslSnapshot             *snapshot,
                                                  const TslRenderOptions  *options);
-/* PNG, SVG or PDF of the timeline drawn by the same painter as the window. */
+/* The note line's height at the bottom of an exported timeline. */
+#define TSL_EXPORT_NOTE_HEIGHT 22
+/* The locale's paper (LC_PAPER: A4, Letter…), landscape, in points. */
+void              tsl_export_paper_size         (double                 *width_pt,
+                                                 double                 *height_pt);
+/* PNG, SVG or PDF of the timeline drawn by the same painter as the window:
+ * options->height × options->width, or in a PDF on pages of the locale's
+ * paper, the tracks cut at their boundaries (tsl_export_paper_size()). */
 gboolean          tsl_export_timeline           (TslSnapshot             *snapshot,
                                                  const TslRenderOptions  *options,
                                                  TslExportFormat          format,

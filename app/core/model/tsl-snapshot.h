@@ -112,6 +112,11 @@ gboolean                tsl_snapshot_get_exact        (TslSnapshot       *self,
 const TslSnapshotFlow  *tsl_snapshot_get_flows        (TslSnapshot       *self,
                                                        guint             *n);
 
+/* (transfer full): a copy holding only the tracks whose name matches the
+ * glob `pattern` ('worker*'), and the flows between two of them
+ * (tsl-snapshot-filter.c). */
+TslSnapshot            *tsl_snapshot_new_filtered     (TslSnapshot       *source,
+                                                       const char        *pattern);
 /* Several files on one time axis (tsl-snapshot-merge.c): a copy of each
  * part with its times moved by positions[i] (ns; the smallest becomes 0)
  * and its tracks in one group per file, pid i + 1, process names[i]. A

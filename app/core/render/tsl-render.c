@@ -313,6 +313,17 @@ paint_base (cairo_t                *cr,
             _tsl_render_series (cr, track, o, &theme, y);
           if (o->has_mark && track->pid == o->mark_pid && g_strcmp0 (track->name, o->mark_track) == 0)
             _tsl_render_mark (cr, o, &theme, track, y);
+          /* The selected slice, whose flows are drawn, outlined the same way. */
+          if (o->has_selection && track->pid == o->selection_pid &&
+              g_strcmp0 (track->name, o->selection_track) == 0)
+            {
+              TslRenderOptions sel = *o;
+
+              sel.mark_depth = o->selection_depth;
+              sel.mark_start_ns = o->selection_start_ns;
+              sel.mark_end_ns = o->selection_end_ns;
+              _tsl_render_mark (cr, &sel, &theme, track, y);
+            }
 
           _tsl_render_set_rgb (cr, &theme.grid, 1);
           cairo_rectangle (cr, 0, floor (y + th - 1), o->width, 1);
@@ -461,7 +472,11 @@ tsl_render_options_same_base (const TslRenderOptions *a,
          (a->n_collapsed == 0 || memcmp (a->collapsed, b->collapsed, a->n_collapsed * sizeof (gint64)) == 0) &&
          !a->draw_note == !b->draw_note && a->counter_height == b->counter_height &&
          a->max_rows == b->max_rows &&
-         a->wall_clock_ns == b->wall_clock_ns;
+         a->wall_clock_ns == b->wall_clock_ns && a->flows == b->flows &&
+         !a->has_selection == !b->has_selection &&
+         g_strcmp0 (a->selection_track, b->selection_track) == 0 &&
+         a->selection_pid == b->selection_pid && a->selection_depth == b->selection_depth &&
+         a->selection_start_ns == b->selection_start_ns && a->selection_end_ns == b->selection_end_ns;
 }
 
 void

@@ -22,6 +22,16 @@ G_BEGIN_DECLS
 #define TSL_RENDER_COUNTER_HEIGHT 56
 #define TSL_RENDER_MIN_COUNTER_HEIGHT 32
 #define TSL_RENDER_MAX_COUNTER_HEIGHT 400
+/* The one cap on flow arrows, for the window and every export alike: past
+ * it none are drawn and a note says how many and what to do. */
+#define TSL_RENDER_MAX_FLOWS 10000
+
+/* Which flow arrows are drawn, as Perfetto does: by default only the
+ * selected slice's (none without one), on demand every one in view. */
+typedef enum {
+  TSL_RENDER_FLOWS_SELECTED,
+  TSL_RENDER_FLOWS_ALL,
+} TslRenderFlows;
 
 typedef struct {
   gint64      view_start_ns;  /* visible time window, from the trace start */
@@ -60,6 +70,13 @@ typedef struct {
   double      crosshair_x;
   gint64      wall_clock_ns;  /* > 0: the ruler reads local wall-clock time, the trace
                                * starting at this absolute time (ns since the epoch) */
+  TslRenderFlows flows;       /* which flow arrows: the selected slice's chain, or all */
+  gboolean    has_selection;  /* a selected (clicked) slice: its track's name and pid, */
+  const char *selection_track;/* depth and start, which stay valid across snapshots */
+  gint64      selection_pid;
+  guint       selection_depth;
+  gint64      selection_start_ns;
+  gint64      selection_end_ns; /* (outlined as the search mark is) */
 } TslRenderOptions;
 
 typedef struct {
@@ -137,6 +154,17 @@ char             *tsl_render_format_tick        (const TslRenderOptions *options
 gboolean          tsl_render_series_value_at    (const TslSnapshotTrack *track,
                                                  gint64                  time_ns,
                                                  double                 *value);
+/* The flow arrows these options draw, as indices into
+ * tsl_snapshot_get_flows(): with TSL_RENDER_FLOWS_SELECTED the selected
+ * slice's whole chain (every flow reached from it in either direction,
+ * slice to slice), with TSL_RENDER_FLOWS_ALL every arrow in view (its time
+ * span meets the view and both its tracks are shown, wherever the tracks
+ * are scrolled, so that a window and its export count the same). More than
+ * TSL_RENDER_MAX_FLOWS: an empty array, and *note (transfer full) says how
+ * many and to zoom in; otherwise *note is NULL. */
+GArray           *tsl_render_flows_shown        (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 char                  **note);
 /* A stable colour for a frame or series name (r, g, b in 0..1). */
 void              tsl_render_name_color         (const char             *name,
                                                  gboolean                dark,
