@@ -34,6 +34,16 @@
 #include "tsl-cpuprofile-private.h"
 #include "tsl-time-math.h"
 
+static gboolean
+starts_with (const char *p,
+             const char *end,
+             const char *literal)
+{
+  gsize n = strlen (literal);
+
+  return (gsize) (end - p) >= n && memcmp (p, literal, n) == 0;
+}
+
 static int
 cpuprofile_sniff (const guint8 *head,
                   gsize         len,
@@ -51,6 +61,10 @@ cpuprofile_sniff (const guint8 *head,
     return tsl_sniff_contains (s, len, "\"functionName\"") ? 100 : 90;
   if (tsl_sniff_contains (s, len, "\"nodes\"") && tsl_sniff_contains (s, len, "\"timeDeltas\""))
     return 90;
+  /* A file that puts the tree last: its first member is one of the arrays. */
+  p = tsl_json_skip_ws (p + 1, s + len);
+  if (starts_with (p, s + len, "\"samples\":[") || starts_with (p, s + len, "\"timeDeltas\":["))
+    return 60;
   return 0;
 }
 
