@@ -55,7 +55,7 @@ def frame_name(call_frame):
     name = call_frame.get('functionName') or '(anonymous)'
     url = call_frame.get('url') or ''
     if url:
-        name += ' ' + url.rsplit('/', 1)[-1]
+        name += ' ' + (url.rsplit('/', 1)[-1] or url)
         if call_frame.get('lineNumber', -1) >= 0:
             name += ':%d' % (call_frame['lineNumber'] + 1)
     return name.replace(';', ':')
@@ -249,13 +249,13 @@ def check_damage():
         times = sorted(float(r['time_s']) for r in sample_rows(path))
         check('negative-delta: times as the deltas say', times == [0.000005, 0.00001, 0.000015], repr(times))
     damaged('more-samples', '{"nodes":[' + NODES + '],"startTime":0,"samples":[3,3,2],"timeDeltas":[1,1]}',
-            3, r'"samples" holds 3 values and "timeDeltas" 2', positioned=False)
+            3, r'"samples" and "timeDeltas" differ in length \(3 and 2\)', positioned=False)
     damaged('more-deltas', '{"nodes":[' + NODES + '],"startTime":0,"samples":[3],"timeDeltas":[1,1,4]}',
-            1, r'"samples" holds 1 values and "timeDeltas" 3', positioned=False)
+            1, r'"samples" and "timeDeltas" differ in length \(1 and 3\)', positioned=False)
     damaged('syntax-error', '{"nodes":[' + NODES + '],"startTime":0,"samples":[3,2 2],"timeDeltas":[1,1]}',
             2, r"expected ',' or '\]'; the rest of the V8 CPU profile is not read")
     damaged('no-deltas', '{"nodes":[' + NODES + '],"startTime":0,"samples":[3,2]}',
-            2, r'"timeDeltas" 0', positioned=False)
+            2, r'differ in length \(2 and 0\)', positioned=False)
     damaged('not-integer', '{"nodes":[' + NODES + '],"startTime":0,"samples":[3,"x",2.5],"timeDeltas":[1,1,1]}',
             3, r'not an integer node id')
 

@@ -7,7 +7,11 @@
  * ("parent", Chrome's ProfileChunk nodes). The tree is held: it is bounded
  * by the program's distinct stacks, not by the samples. A link that would
  * close a cycle, or give a node a second parent, is dropped with a warning
- * that names the node's position, so that every stack walk ends.
+ * that names the node's position, so that every stack walk ends. Each node
+ * has one parent at most, so a link from a parent to a child without one
+ * closes a cycle exactly when the child is the root of the parent's tree:
+ * found through `up`, ancestors with paths halved as in union-find, so
+ * hostile links cost no walk of the whole tree each.
  */
 #define G_LOG_DOMAIN "tsl-cpuprofile-reader"
 
@@ -72,6 +76,21 @@ warn_node (TslCpuprofile *self,
   tsl_trace_add_warning (self->trace, "%s: %s", position, message);
 }
 
+static guint32
+find_root (Node    *nodes,
+           guint32  at)
+{
+  while (nodes[at].up != 0)
+    {
+      guint32 up = nodes[at].up - 1;
+
+      if (nodes[up].up != 0)
+        nodes[at].up = nodes[up].up;
+      at = up;
+    }
+  return at;
+}
+
 /* Makes `child` a child of `parent` unless that closes a cycle or gives it
  * a second parent. */
 static void
@@ -87,25 +106,23 @@ add_edge (TslCpuprofile *self,
     return;
   if (nodes[child].parent != 0)
     {
-      message = g_strdup_printf (_("node %" G_GINT64_FORMAT " is a child of node %" G_GINT64_FORMAT
-                                   " and of node %" G_GINT64_FORMAT "; kept under the first"),
-                                 nodes[child].id, nodes[nodes[child].parent - 1].id, nodes[parent].id);
+      message = g_strdup_printf (_("node %lld is a child of node %lld and of node %lld; kept under "
+                                   "the first"),
+                                 (long long) nodes[child].id, (long long) nodes[nodes[child].parent - 1].id,
+                                 (long long) nodes[parent].id);
       warn_node (self, offset, message);
       return;
     }
-  /* Only a node with children can be an ancestor: in a file listed parent
-   * first (as V8 writes it) the walk is never taken. */
-  if (child == parent || nodes[child].has_children)
-    for (guint32 q = parent + 1; q != 0; q = nodes[q - 1].parent)
-      if (q - 1 == child)
-        {
-          message = g_strdup_printf (_("node %" G_GINT64_FORMAT " would be its own ancestor (a cycle "
-                                       "in the nodes' links); that link is dropped"), nodes[child].id);
-          warn_node (self, offset, message);
-          return;
-        }
+  /* The child has no parent: it is the root of its own tree. */
+  if (find_root (nodes, parent) == child)
+    {
+      message = g_strdup_printf (_("node %lld would be its own ancestor (a cycle "
+                                   "in the nodes' links); that link is dropped"), (long long) nodes[child].id);
+      warn_node (self, offset, message);
+      return;
+    }
   nodes[child].parent = parent + 1;
-  nodes[parent].has_children = TRUE;
+  nodes[child].up = parent + 1;
 }
 
 /* "functionName file:line": the function, anonymous or not, and where it
@@ -201,8 +218,8 @@ tsl_cpuprofile_read_node (TslCpuprofile      *self,
   n = &g_array_index (self->nodes, Node, index);
   if (n->defined)
     {
-      g_autofree char *message = g_strdup_printf (_("node %" G_GINT64_FORMAT " is defined twice; the "
-                                                    "second is ignored"), id);
+      g_autofree char *message = g_strdup_printf (_("node %lld is defined twice; the "
+                                                    "second is ignored"), (long long) id);
 
       warn_node (self, offset, message);
       return;

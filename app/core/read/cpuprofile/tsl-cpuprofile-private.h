@@ -17,6 +17,9 @@
 
 G_BEGIN_DECLS
 
+/* A sample that is no integer (warned about as such, not as an unknown node). */
+#define TSL_CPUPROFILE_NOT_AN_ID G_MININT64
+
 /* Warnings that name a position, per kind; past these only a count. */
 #define TSL_CPUPROFILE_POS_WARNINGS 10
 
@@ -36,8 +39,8 @@ typedef struct {
   gint64   id;
   guint32  name;        /* interned frame name; 0 until defined */
   guint32  parent;      /* index + 1; 0: a root */
+  guint32  up;          /* index + 1 of an ancestor, 0 at a root: the root found fast */
   gboolean defined;
-  gboolean has_children;
 } Node;
 
 /* A sequence of integers written whole, then read back in order: in memory

@@ -229,7 +229,7 @@ integer_element (TslCpuprofile *self,
         warn_at (self, q - (const char *) buf,
                  self->stage == ST_SAMPLES ? _("a sample that is not an integer node id is shown as (unknown node)")
                                            : _("a time delta that is not a number counts as 0"));
-      v = self->stage == ST_SAMPLES ? G_MININT64 : 0;
+      v = self->stage == ST_SAMPLES ? TSL_CPUPROFILE_NOT_AN_ID : 0;
     }
   if (self->stage == ST_SAMPLES)
     tsl_cpuprofile_push_sample (self, v, q - (const char *) buf);
@@ -345,7 +345,7 @@ begin_member (TslCpuprofile      *self,
         return status;
       if (value.type != TSL_JSON_NUMBER || !tsl_json_value_get_us_as_ns (&value, &ns))
         {
-          warn_at (self, item - (const char *) buf, _("a time that is not a number is ignored"));
+          warn_at (self, item - (const char *) buf, _("a time that is not a number of microseconds the timeline can hold is ignored"));
           return TSL_JSON_OK;
         }
       tsl_trace_note_time (self->trace, ns);

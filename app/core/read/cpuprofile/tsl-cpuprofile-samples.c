@@ -152,10 +152,12 @@ emit (TslCpuprofile *self,
   gint64 at_ns;
 
   /* Checked with its position when the tree was known before the samples. */
-  if (node == 0 && !self->samples_checked && tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
-    tsl_trace_add_warning (self->trace, _("%s: sample %" G_GUINT64_FORMAT " names node %" G_GINT64_FORMAT
-                                          ", which is not in \"nodes\"; shown as (unknown node)"),
-                           tsl_reader_context_get_name (self->ctx), self->n_emitted, id);
+  if (node == 0 && !self->samples_checked && id != TSL_CPUPROFILE_NOT_AN_ID &&
+      tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
+    tsl_trace_add_warning (self->trace, _("%s: sample %llu names node %lld, which is not in \"nodes\"; "
+                                          "shown as (unknown node)"),
+                           tsl_reader_context_get_name (self->ctx), (unsigned long long) self->n_emitted,
+                           (long long) id);
   self->t_ns = tsl_time_add (self->t_ns, delta_ns);
   at_ns = tsl_time_add (self->start_ns, self->t_ns);
   if (tsl_trace_offer (self->trace, self->track, at_ns, 1))
@@ -172,14 +174,14 @@ tsl_cpuprofile_push_sample (TslCpuprofile *self,
   gint64 delta = 0;
 
   self->n_samples++;
-  if (self->samples_checked && tsl_cpuprofile_find_node (self, id) == 0 &&
+  if (self->samples_checked && id != TSL_CPUPROFILE_NOT_AN_ID && tsl_cpuprofile_find_node (self, id) == 0 &&
       tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
     {
       g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
 
-      tsl_trace_add_warning (self->trace, _("%s: sample %" G_GUINT64_FORMAT " names node %" G_GINT64_FORMAT
-                                            ", which is not in \"nodes\"; shown as (unknown node)"),
-                             position, self->n_samples - 1, id);
+      tsl_trace_add_warning (self->trace, _("%s: sample %llu names node %lld, which is not in \"nodes\"; "
+                                            "shown as (unknown node)"),
+                             position, (unsigned long long) self->n_samples - 1, (long long) id);
     }
   if (!ready (self) || !self->deltas_done)
     {
@@ -204,9 +206,9 @@ tsl_cpuprofile_push_delta (TslCpuprofile *self,
     {
       g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
 
-      tsl_trace_add_warning (self->trace, _("%s: time delta %" G_GUINT64_FORMAT " is negative; its sample "
+      tsl_trace_add_warning (self->trace, _("%s: time delta %llu is negative; its sample "
                                             "is placed before the one ahead of it"),
-                             position, self->n_deltas - 1);
+                             position, (unsigned long long) self->n_deltas - 1);
     }
   if (!ready (self) || !self->samples_done)
     {
@@ -253,21 +255,21 @@ tsl_cpuprofile_finish (TslCpuprofile *self)
   self->deltas_done = TRUE;
   tsl_cpuprofile_drain (self);
   if (self->n_samples != self->n_deltas)
-    tsl_trace_add_warning (self->trace, _("%s: \"samples\" holds %" G_GUINT64_FORMAT " values and \"timeDeltas\" %"
-                                          G_GUINT64_FORMAT "; a sample without a delta is placed at the time "
+    tsl_trace_add_warning (self->trace, _("%s: \"samples\" and \"timeDeltas\" differ in length (%llu and "
+                                          "%llu); a sample without a delta is placed at the time "
                                           "of the one before it, a delta without a sample is ignored"),
-                           name, self->n_samples, self->n_deltas);
+                           name, (unsigned long long) self->n_samples, (unsigned long long) self->n_deltas);
   if (self->warned[WARN_UNKNOWN_NODE] > TSL_CPUPROFILE_POS_WARNINGS)
-    tsl_trace_add_warning (self->trace, _("%s: %" G_GUINT64_FORMAT " more samples name nodes that are not in "
+    tsl_trace_add_warning (self->trace, _("%s: %llu more samples name nodes that are not in "
                                           "\"nodes\""), name,
-                           self->warned[WARN_UNKNOWN_NODE] - TSL_CPUPROFILE_POS_WARNINGS);
+                           (unsigned long long) (self->warned[WARN_UNKNOWN_NODE] - TSL_CPUPROFILE_POS_WARNINGS));
   if (self->warned[WARN_NEGATIVE_DELTA] > TSL_CPUPROFILE_POS_WARNINGS)
-    tsl_trace_add_warning (self->trace, _("%s: %" G_GUINT64_FORMAT " more negative time deltas"), name,
-                           self->warned[WARN_NEGATIVE_DELTA] - TSL_CPUPROFILE_POS_WARNINGS);
+    tsl_trace_add_warning (self->trace, _("%s: %llu more negative time deltas"), name,
+                           (unsigned long long) (self->warned[WARN_NEGATIVE_DELTA] - TSL_CPUPROFILE_POS_WARNINGS));
   if (self->warned[WARN_NOT_INTEGER] > TSL_CPUPROFILE_POS_WARNINGS)
-    tsl_trace_add_warning (self->trace, _("%s: %" G_GUINT64_FORMAT " more values that are not integers"), name,
-                           self->warned[WARN_NOT_INTEGER] - TSL_CPUPROFILE_POS_WARNINGS);
+    tsl_trace_add_warning (self->trace, _("%s: %llu more values that are not integers"), name,
+                           (unsigned long long) (self->warned[WARN_NOT_INTEGER] - TSL_CPUPROFILE_POS_WARNINGS));
   if (self->warned[WARN_BAD_NODE] > TSL_CPUPROFILE_POS_WARNINGS)
-    tsl_trace_add_warning (self->trace, _("%s: %" G_GUINT64_FORMAT " more damaged nodes or links"), name,
-                           self->warned[WARN_BAD_NODE] - TSL_CPUPROFILE_POS_WARNINGS);
+    tsl_trace_add_warning (self->trace, _("%s: %llu more damaged nodes or links"), name,
+                           (unsigned long long) (self->warned[WARN_BAD_NODE] - TSL_CPUPROFILE_POS_WARNINGS));
 }
