@@ -20,12 +20,16 @@
 
 #include "tsl-cpuprofile-private.h"
 
+/* Ids below this are looked up in an array (4 MiB at most). */
+#define DENSE_IDS (1 << 20)
+
 void
 tsl_cpuprofile_nodes_init (TslCpuprofile *self)
 {
   self->nodes = g_array_new (FALSE, TRUE, sizeof (Node));
   self->by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->dense = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->unknown_name = tsl_trace_intern (self->trace, "(unknown node)");
   self->root_name = tsl_trace_intern (self->trace, "(root)");
 }
@@ -36,6 +40,7 @@ tsl_cpuprofile_nodes_clear (TslCpuprofile *self)
   g_clear_pointer (&self->nodes, g_array_unref);
   g_clear_pointer (&self->by_id, g_hash_table_unref);
   g_clear_pointer (&self->path, g_array_unref);
+  g_clear_pointer (&self->dense, g_array_unref);
 }
 
 /* The index of the node with this id, made (undefined) when none is known. */
@@ -55,11 +60,14 @@ ensure_node (TslCpuprofile *self,
 }
 
 guint32
-tsl_cpuprofile_find_node (TslCpuprofile *self,
-                          gint64         id)
+tsl_cpuprofile_find_node_slow (TslCpuprofile *self,
+                               gint64         id)
 {
-  guint32 at = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_id, &id));
+  guint32 at;
 
+  if (id >= 0 && id < DENSE_IDS)
+    return 0;   /* defined ones are all in `dense` */
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_id, &id));
   return at != 0 && g_array_index (self->nodes, Node, at - 1).defined ? at : 0;
 }
 
@@ -174,7 +182,7 @@ intern_frame (TslCpuprofile      *self,
         }
       g_string_append_c (name, ' ');
       g_string_append_len (name, s, len);
-      if (tsl_json_value_get_int64 (&line, &n) && n >= 0 && n < G_MAXINT64)
+      if (line.type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (&line, &n) && n >= 0 && n < G_MAXINT64)
         g_string_append_printf (name, ":%" G_GINT64_FORMAT, n + 1);
     }
   return tsl_trace_intern_len (self->trace, name->str, name->len);
@@ -209,7 +217,8 @@ tsl_cpuprofile_read_node (TslCpuprofile      *self,
       if (slot != NULL && slot->type == TSL_JSON_NONE)
         *slot = value;
     }
-  if (!tsl_json_value_get_int64 (&id_v, &id) || id_v.type != TSL_JSON_NUMBER)
+  /* Type first: an absent member has no text to look at. */
+  if (id_v.type != TSL_JSON_NUMBER || !tsl_json_value_get_int64 (&id_v, &id))
     {
       warn_node (self, offset, _("a node without an integer \"id\" is ignored"));
       return;
@@ -226,6 +235,12 @@ tsl_cpuprofile_read_node (TslCpuprofile      *self,
     }
   n->name = intern_frame (self, &frame);
   n->defined = TRUE;
+  if (id >= 0 && id < DENSE_IDS)
+    {
+      if ((guint) id >= self->dense->len)
+        g_array_set_size (self->dense, (guint) id + 1);
+      g_array_index (self->dense, guint32, id) = index + 1;
+    }
 
   if (parent_v.type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (&parent_v, &parent_id))
     {

@@ -43,18 +43,22 @@ typedef struct {
   gboolean defined;
 } Node;
 
-/* A sequence of integers written whole, then read back in order: in memory
- * up to a few MiB, past that in an unlinked temporary file. */
+/* A sequence of integers written whole, then read back in order, as
+ * zigzag varints (a node or a delta takes 1–3 bytes, not 8): in memory up
+ * to a few MiB, past that in an unlinked temporary file. */
 typedef struct {
-  GArray  *mem;         /* gint64 after those in the file */
-  FILE    *file;        /* NULL: none (or it failed: the rest stays in memory) */
-  guint64  in_file;     /* values written to the file */
-  guint64  read;        /* values read back so far */
-  gint64  *block;       /* reading back: values of the file */
-  gsize    block_len;
-  gsize    block_at;
-  gboolean reading;
-  gboolean failed;
+  GByteArray *mem;      /* the values after those in the file */
+  gsize       mem_at;   /* reading back: the next byte of mem */
+  FILE       *file;     /* NULL: none (or it failed: the rest stays in memory) */
+  guint64     in_file;  /* bytes written to the file */
+  guint64     file_read;/* bytes of it read back into block */
+  guint8     *block;    /* reading back: bytes of the file */
+  gsize       block_len;
+  gsize       block_at;
+  guint64     n_pushed;
+  guint64     n_popped;
+  gboolean    reading;
+  gboolean    failed;
 } TslCpuprofileSpool;
 
 /* What a positional warning kind counts past its first few. */
@@ -80,7 +84,8 @@ typedef struct {
 
   /* The call tree. */
   GArray             *nodes;        /* Node */
-  GHashTable         *by_id;        /* gint64 id → index + 1 */
+  GHashTable         *by_id;        /* gint64 id → index + 1, every node */
+  GArray             *dense;        /* guint32 by id < DENSE_IDS: index + 1 of a defined node */
   GArray             *path;         /* scratch: a stack's node indices, leaf first */
   guint32             unknown_name;
   guint32             root_name;
@@ -113,9 +118,18 @@ void     tsl_cpuprofile_nodes_clear  (TslCpuprofile      *self);
 void     tsl_cpuprofile_read_node    (TslCpuprofile      *self,
                                       const TslJsonValue *node,
                                       gsize               offset);
-/* Index + 1 of the node with this id, 0 if none is defined. */
-guint32  tsl_cpuprofile_find_node    (TslCpuprofile      *self,
-                                      gint64              id);
+/* Index + 1 of the node with this id, 0 if none is defined. V8 numbers
+ * its nodes from 1: small ids are an array index, not a hash lookup. */
+guint32  tsl_cpuprofile_find_node_slow (TslCpuprofile    *self,
+                                        gint64            id);
+static inline guint32
+tsl_cpuprofile_find_node (TslCpuprofile *self,
+                          gint64         id)
+{
+  if (id >= 0 && id < (gint64) self->dense->len)
+    return g_array_index (self->dense, guint32, id);
+  return tsl_cpuprofile_find_node_slow (self, id);
+}
 /* Labels the kept sample with the node's stack, root first. */
 void     tsl_cpuprofile_label_node   (TslCpuprofile      *self,
                                       guint32             node);

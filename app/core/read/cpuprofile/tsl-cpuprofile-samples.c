@@ -5,7 +5,7 @@
  * A sample is a node id in "samples"; its time is startTime plus the sum of
  * "timeDeltas" up to its own, and the two arrays come one after the other
  * (V8 writes the samples first). Whichever comes first is spooled as
- * integers, in memory up to SPOOL_VALUES and past that in an unlinked
+ * varints, in memory up to SPOOL_BYTES and past that in an unlinked
  * temporary file, then read back one per element of the other: memory
  * stays flat however many samples there are. Until the tree and startTime
  * are known (a file that puts them last) both arrays are spooled. A
@@ -20,25 +20,27 @@
 #include "tsl-cpuprofile-private.h"
 #include "tsl-time-math.h"
 
-/* 4 MiB of values in memory per spool. */
-#define SPOOL_VALUES (512 * 1024)
+/* Bytes in memory per spool, and per block read back from its file. */
+#define SPOOL_BYTES (4 * 1024 * 1024)
+/* The longest varint of 64 bits. */
+#define VARINT_MAX 10
 
 static void
 spool_init (TslCpuprofileSpool *s)
 {
   memset (s, 0, sizeof *s);
-  s->mem = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->mem = g_byte_array_new ();
 }
 
 static void
 spool_clear (TslCpuprofileSpool *s)
 {
-  g_clear_pointer (&s->mem, g_array_unref);
+  g_clear_pointer (&s->mem, g_byte_array_unref);
   g_clear_pointer (&s->file, fclose);
   g_clear_pointer (&s->block, g_free);
 }
 
-/* The values in memory go to the end of the file (made the first time);
+/* The bytes in memory go to the end of the file (made the first time);
  * when it cannot be made or written they stay in memory from then on. */
 static void
 spill (TslCpuprofileSpool *s)
@@ -66,22 +68,55 @@ spill (TslCpuprofileSpool *s)
     }
   /* A short write (a full disk): the whole blocks before are read back
    * from the file, this one from memory. */
-  if (fwrite (s->mem->data, sizeof (gint64), s->mem->len, s->file) != s->mem->len)
+  if (fwrite (s->mem->data, 1, s->mem->len, s->file) != s->mem->len)
     {
       s->failed = TRUE;
       return;
     }
   s->in_file += s->mem->len;
-  g_array_set_size (s->mem, 0);
+  g_byte_array_set_size (s->mem, 0);
 }
 
 static void
 spool_push (TslCpuprofileSpool *s,
             gint64              v)
 {
-  g_array_append_val (s->mem, v);
-  if (!s->failed && s->mem->len >= SPOOL_VALUES)
+  guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
+  guint8 bytes[VARINT_MAX];
+  guint n = 0;
+
+  while (z >= 0x80)
+    {
+      bytes[n++] = (guint8) (z | 0x80);
+      z >>= 7;
+    }
+  bytes[n++] = (guint8) z;
+  g_byte_array_append (s->mem, bytes, n);
+  s->n_pushed++;
+  if (!s->failed && s->mem->len >= SPOOL_BYTES)
     spill (s);
+}
+
+/* A varint of p..end (the writer's, so whole unless the file failed). */
+static gboolean
+decode (const guint8  *p,
+        const guint8  *end,
+        gint64        *v,
+        gsize         *used)
+{
+  guint64 z = 0;
+
+  for (guint i = 0; i < VARINT_MAX && p + i < end; i++)
+    {
+      z |= (guint64) (p[i] & 0x7f) << (7 * i);
+      if (p[i] < 0x80)
+        {
+          *v = (gint64) (z >> 1) ^ -(gint64) (z & 1);
+          *used = i + 1;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* The next value, in the order pushed; FALSE when none is left. */
@@ -89,36 +124,50 @@ static gboolean
 spool_pop (TslCpuprofileSpool *s,
            gint64             *v)
 {
+  gsize used;
+
+  if (s->n_popped == s->n_pushed)
+    return FALSE;
   if (!s->reading)
     {
       s->reading = TRUE;
       if (s->file != NULL && fseek (s->file, 0, SEEK_SET) != 0)
-        s->in_file = 0;
+        s->in_file = 0;   /* unreadable: what memory holds is all there is */
     }
-  if (s->read < s->in_file)
+  if (s->block_at < s->block_len || s->file_read < s->in_file)
     {
-      if (s->block_at == s->block_len)
+      /* A whole varint in the block: its tail moved to the front, then more. */
+      if (s->block_len - s->block_at < VARINT_MAX && s->file_read < s->in_file)
         {
-          gsize want = (gsize) MIN ((guint64) SPOOL_VALUES, s->in_file - s->read);
+          gsize kept = s->block_len - s->block_at;
+          gsize want = (gsize) MIN ((guint64) SPOOL_BYTES, s->in_file - s->file_read);
+          gsize got;
 
           if (s->block == NULL)
-            s->block = g_new (gint64, SPOOL_VALUES);
-          s->block_len = fread (s->block, sizeof (gint64), want, s->file);
+            s->block = g_malloc (SPOOL_BYTES + VARINT_MAX);
+          memmove (s->block, s->block + s->block_at, kept);
+          got = fread (s->block + kept, 1, want, s->file);
+          s->file_read += got;
+          if (got < want)
+            s->in_file = s->file_read;   /* unreadable: the rest of the file is lost */
+          s->block_len = kept + got;
           s->block_at = 0;
-          if (s->block_len == 0)
-            s->in_file = s->read;   /* unreadable: the rest is what memory holds */
         }
-      if (s->block_at < s->block_len)
+      if (decode (s->block + s->block_at, s->block + s->block_len, v, &used))
         {
-          *v = s->block[s->block_at++];
-          s->read++;
+          s->block_at += used;
+          s->n_popped++;
           return TRUE;
         }
+      s->block_at = s->block_len;
     }
-  if (s->read - s->in_file >= s->mem->len)
-    return FALSE;
-  *v = g_array_index (s->mem, gint64, s->read - s->in_file);
-  s->read++;
+  if (!decode (s->mem->data + s->mem_at, s->mem->data + s->mem->len, v, &used))
+    {
+      s->n_popped = s->n_pushed;
+      return FALSE;
+    }
+  s->mem_at += used;
+  s->n_popped++;
   return TRUE;
 }
 
@@ -142,25 +191,34 @@ ready (TslCpuprofile *self)
   return self->nodes_done && self->have_start;
 }
 
-/* Sample number n_emitted, of node `id`, `delta_ns` after the one before. */
-static void
-emit (TslCpuprofile *self,
-      gint64         id,
-      gint64         delta_ns)
+/* A spooled sample as a node (index + 1, 0: unknown): it was spooled as
+ * its node when the tree was known as "samples" began (and checked then,
+ * with its position), else as its id. */
+static guint32
+node_of (TslCpuprofile *self,
+         gint64         v)
 {
-  guint32 node = tsl_cpuprofile_find_node (self, id);
-  gint64 at_ns;
+  guint32 node;
 
-  /* Checked with its position when the tree was known before the samples. */
-  if (node == 0 && !self->samples_checked && id != TSL_CPUPROFILE_NOT_AN_ID &&
-      tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
+  if (self->samples_checked)
+    return (guint32) v;
+  node = tsl_cpuprofile_find_node (self, v);
+  if (node == 0 && v != TSL_CPUPROFILE_NOT_AN_ID && tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
     tsl_trace_add_warning (self->trace, _("%s: sample %llu names node %lld, which is not in \"nodes\"; "
                                           "shown as (unknown node)"),
                            tsl_reader_context_get_name (self->ctx), (unsigned long long) self->n_emitted,
-                           (long long) id);
+                           (long long) v);
+  return node;
+}
+
+/* Sample number n_emitted, of `node`, `delta_ns` after the one before. */
+static void
+emit (TslCpuprofile *self,
+      guint32        node,
+      gint64         delta_ns)
+{
   self->t_ns = tsl_time_add (self->t_ns, delta_ns);
-  at_ns = tsl_time_add (self->start_ns, self->t_ns);
-  if (tsl_trace_offer (self->trace, self->track, at_ns, 1))
+  if (tsl_trace_offer (self->trace, self->track, tsl_time_add (self->start_ns, self->t_ns), 1))
     tsl_cpuprofile_label_node (self, node);
   self->n_events++;
   self->n_emitted++;
@@ -171,27 +229,30 @@ tsl_cpuprofile_push_sample (TslCpuprofile *self,
                             gint64         id,
                             gsize          offset)
 {
-  gint64 delta = 0;
+  gint64 value = id, delta = 0;
 
   self->n_samples++;
-  if (self->samples_checked && id != TSL_CPUPROFILE_NOT_AN_ID && tsl_cpuprofile_find_node (self, id) == 0 &&
-      tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
+  if (self->samples_checked)
     {
-      g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
+      value = tsl_cpuprofile_find_node (self, id);
+      if (value == 0 && id != TSL_CPUPROFILE_NOT_AN_ID && tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
+        {
+          g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
 
-      tsl_trace_add_warning (self->trace, _("%s: sample %llu names node %lld, which is not in \"nodes\"; "
-                                            "shown as (unknown node)"),
-                             position, (unsigned long long) self->n_samples - 1, (long long) id);
+          tsl_trace_add_warning (self->trace, _("%s: sample %llu names node %lld, which is not in \"nodes\"; "
+                                                "shown as (unknown node)"),
+                                 position, (unsigned long long) self->n_samples - 1, (long long) id);
+        }
     }
   if (!ready (self) || !self->deltas_done)
     {
-      spool_push (&self->spool_samples, id);
+      spool_push (&self->spool_samples, value);
       return;
     }
   /* Past the last delta: at the time of the sample before. */
   if (!spool_pop (&self->spool_deltas, &delta))
     delta = 0;
-  emit (self, id, delta);
+  emit (self, node_of (self, value), delta);
 }
 
 void
@@ -217,7 +278,7 @@ tsl_cpuprofile_push_delta (TslCpuprofile *self,
     }
   /* Deltas past the last sample place nothing. */
   if (spool_pop (&self->spool_samples, &id))
-    emit (self, id, delta_ns);
+    emit (self, node_of (self, id), delta_ns);
 }
 
 void
@@ -231,7 +292,7 @@ tsl_cpuprofile_drain (TslCpuprofile *self)
     {
       if (!spool_pop (&self->spool_deltas, &delta))
         delta = 0;
-      emit (self, id, delta);
+      emit (self, node_of (self, id), delta);
     }
   while (spool_pop (&self->spool_deltas, &delta))
     ;
@@ -247,8 +308,6 @@ tsl_cpuprofile_finish (TslCpuprofile *self)
                            name);
   if (self->n_samples > 0 && !self->have_start)
     tsl_trace_add_warning (self->trace, _("%s: no \"startTime\"; the samples' times start at 0"), name);
-  if (!self->nodes_done)
-    self->samples_checked = FALSE;
   self->nodes_done = TRUE;
   self->have_start = TRUE;
   self->samples_done = TRUE;
