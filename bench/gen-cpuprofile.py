@@ -50,8 +50,8 @@ def main():
     tree = '"nodes":[' + ','.join(nodes) + ']'
     start = 1_000_000_000 + rng.randrange(1_000_000)
 
-    # ~12 bytes per sample: a node id and a delta with their commas.
-    n = max(1, int(args.size_mb * 1e6 - len(tree)) // 12)
+    # ~9.1 bytes per sample: a node id and a delta with their commas.
+    n = max(1, int((args.size_mb * 1e6 - len(tree)) / 9.1))
     ids = [rng.randrange(1, args.nodes) + 1 for _ in range(n)]
     deltas = [rng.randrange(0, 2001) for _ in range(n)]
     end = start + sum(deltas)
