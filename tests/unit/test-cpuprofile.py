@@ -100,19 +100,19 @@ def sample_rows(path):
     return list(csv.DictReader(io.StringIO(proc.stdout.decode())))
 
 
-def flame_csv(path):
+def flame_csv(path, env_extra=None):
     out = os.path.join(tmp, 'flame.csv')
     # A range makes the figures exact (every sample, not the kept ones).
-    proc = run('export', '--flamegraph', '--a', '0%..100%', '-o', out, path)
+    proc = run('export', '--flamegraph', '--a', '0%..100%', '-o', out, path, env_extra=env_extra)
     if proc.returncode != 0:
         return {}
     with open(out) as f:
         return {r['call_path']: float(r['self_weight']) for r in csv.DictReader(f) if float(r['self_weight']) > 0}
 
 
-def folded(path):
+def folded(path, env_extra=None):
     out = os.path.join(tmp, 'stacks.folded')
-    run('export', '--a', '0%..100%', '-o', out, path)
+    run('export', '--a', '0%..100%', '-o', out, path, env_extra=env_extra)
     got = Counter()
     with open(out) as f:
         for line in f:
@@ -190,21 +190,28 @@ def check_generated():
     check('generated: flame graph self weights',
           flame_csv(small['v8']) == {k: float(v) for k, v in Counter(stacks).items()})
 
-    # > 512 Ki samples: the first array goes to a temporary file. Peak RSS
-    # first: a child forked later would count this process's lists.
-    big = gen('big.cpuprofile', 14, 'v8', nodes=2000)
+    # Past 4 MiB of varints (~2 M samples here) the first array goes to a
+    # temporary file. Peak RSS first: a child forked later would count this
+    # process's lists.
+    huge = gen('huge.cpuprofile', 30, 'v8', nodes=2000)
     if not SANITIZED:
-        rc, rss = peak_rss(['info', '--no-cache', big])
+        rc, rss = peak_rss(['info', '--no-cache', huge])
         check('spooled: flat memory', rc == 0 and rss < 40 << 20, f'{rss >> 20} MiB')
+    os.unlink(huge)
+    # Smaller, spilled every 1000 bytes: many blocks, varints across them.
+    small_spool = {'TSL_CPUPROFILE_SPOOL_BYTES': '1000'}
+    big = gen('big.cpuprofile', 3, 'v8', nodes=2000)
     stacks, _, first, last = facts(big)
-    rc, got, err = info(big)
+    rc, got, err = info(big, env_extra=small_spool)
     check('spooled: events and span', rc == 0 and got['events'] == len(stacks)
           and abs(got['span_s'] - (last - first) / 1e6) < 1e-6, err)
-    check('spooled: flame graph self weights', flame_csv(big) == {k: float(v) for k, v in Counter(stacks).items()})
-    folded_big = folded(big)
-    check('spooled: folded stacks', folded_big == Counter(stacks))
+    check('spooled: flame graph self weights',
+          flame_csv(big, small_spool) == {k: float(v) for k, v in Counter(stacks).items()})
+    check('spooled: folded stacks', folded(big, small_spool) == Counter(stacks))
+    check('spooled: the same samples as in memory', run('sample', big, env_extra=small_spool).stdout ==
+          run('sample', big).stdout)
     # No temporary file possible: the spool stays in memory, same result.
-    rc2, got2, _ = info(big, env_extra={'TMPDIR': os.path.join(tmp, 'missing')})
+    rc2, got2, _ = info(big, env_extra=dict(small_spool, TMPDIR=os.path.join(tmp, 'missing')))
     check('spooled: no temporary file, same info', rc2 == 0 and got2 == got)
 
 

@@ -48,6 +48,7 @@ typedef struct {
  * to a few MiB, past that in an unlinked temporary file. */
 typedef struct {
   GByteArray *mem;      /* the values after those in the file */
+  gsize       limit;    /* bytes of mem that go to the file */
   gsize       mem_at;   /* reading back: the next byte of mem */
   FILE       *file;     /* NULL: none (or it failed: the rest stays in memory) */
   guint64     in_file;  /* bytes written to the file */

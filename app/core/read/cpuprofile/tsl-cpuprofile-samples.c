@@ -10,6 +10,8 @@
  * stays flat however many samples there are. Until the tree and startTime
  * are known (a file that puts them last) both arrays are spooled. A
  * temporary file that cannot be made or written keeps the rest in memory.
+ * TSL_CPUPROFILE_SPOOL_BYTES=N spills past N bytes instead (tests and the
+ * fuzz harness, whose inputs are small).
  */
 #define G_LOG_DOMAIN "tsl-cpuprofile-reader"
 
@@ -28,8 +30,11 @@
 static void
 spool_init (TslCpuprofileSpool *s)
 {
+  const char *limit = g_getenv ("TSL_CPUPROFILE_SPOOL_BYTES");
+
   memset (s, 0, sizeof *s);
   s->mem = g_byte_array_new ();
+  s->limit = limit != NULL ? CLAMP (g_ascii_strtoull (limit, NULL, 10), 1, SPOOL_BYTES) : SPOOL_BYTES;
 }
 
 static void
@@ -93,7 +98,7 @@ spool_push (TslCpuprofileSpool *s,
   bytes[n++] = (guint8) z;
   g_byte_array_append (s->mem, bytes, n);
   s->n_pushed++;
-  if (!s->failed && s->mem->len >= SPOOL_BYTES)
+  if (!s->failed && s->mem->len >= s->limit)
     spill (s);
 }
 
