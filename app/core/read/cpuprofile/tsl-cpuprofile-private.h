@@ -20,6 +20,22 @@ G_BEGIN_DECLS
 /* A sample that is no integer (warned about as such, not as an unknown node). */
 #define TSL_CPUPROFILE_NOT_AN_ID G_MININT64
 
+/* Times are kept within ±2^62 ns (±146 years): saturated sums of hostile
+ * deltas must not reach the sampler's arithmetic at G_MININT64. */
+#define TSL_CPUPROFILE_TIME_LIMIT (G_MAXINT64 / 2)
+
+static inline gint64
+tsl_cpuprofile_clamp_time (gint64    ns,
+                           gboolean *clamped)
+{
+  if (ns > TSL_CPUPROFILE_TIME_LIMIT || ns < -TSL_CPUPROFILE_TIME_LIMIT)
+    {
+      *clamped = TRUE;
+      return ns > 0 ? TSL_CPUPROFILE_TIME_LIMIT : -TSL_CPUPROFILE_TIME_LIMIT;
+    }
+  return ns;
+}
+
 /* Warnings that name a position, per kind; past these only a count. */
 #define TSL_CPUPROFILE_POS_WARNINGS 10
 
@@ -105,6 +121,7 @@ typedef struct {
   guint64             n_deltas;     /* read from "timeDeltas" */
   guint64             n_emitted;    /* samples placed on the track */
   gint64              t_ns;         /* Σ deltas so far, from start_ns */
+  gboolean            clamped;      /* a time past TSL_CPUPROFILE_TIME_LIMIT */
   TslCpuprofileSpool  spool_samples;
   TslCpuprofileSpool  spool_deltas;
 

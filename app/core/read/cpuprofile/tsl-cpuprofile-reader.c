@@ -228,7 +228,7 @@ integer_element (TslCpuprofile *self,
       if (tsl_cpuprofile_may_warn (self, WARN_NOT_INTEGER))
         warn_at (self, q - (const char *) buf,
                  self->stage == ST_SAMPLES ? _("a sample that is not an integer node id is shown as (unknown node)")
-                                           : _("a time delta that is not a number counts as 0"));
+                                           : _("a time delta that is not a number of microseconds the timeline can hold counts as 0"));
       v = self->stage == ST_SAMPLES ? TSL_CPUPROFILE_NOT_AN_ID : 0;
     }
   if (self->stage == ST_SAMPLES)
@@ -348,6 +348,7 @@ begin_member (TslCpuprofile      *self,
           warn_at (self, item - (const char *) buf, _("a time that is not a number of microseconds the timeline can hold is ignored"));
           return TSL_JSON_OK;
         }
+      ns = tsl_cpuprofile_clamp_time (ns, &self->clamped);
       tsl_trace_note_time (self->trace, ns);
       if (key->p[0] == 's' && !self->have_start)
         {

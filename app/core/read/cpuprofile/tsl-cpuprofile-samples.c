@@ -223,7 +223,8 @@ emit (TslCpuprofile *self,
       gint64         delta_ns)
 {
   self->t_ns = tsl_time_add (self->t_ns, delta_ns);
-  if (tsl_trace_offer (self->trace, self->track, tsl_time_add (self->start_ns, self->t_ns), 1))
+  if (tsl_trace_offer (self->trace, self->track,
+                       tsl_cpuprofile_clamp_time (tsl_time_add (self->start_ns, self->t_ns), &self->clamped), 1))
     tsl_cpuprofile_label_node (self, node);
   self->n_events++;
   self->n_emitted++;
@@ -323,6 +324,8 @@ tsl_cpuprofile_finish (TslCpuprofile *self)
                                           "%llu); a sample without a delta is placed at the time "
                                           "of the one before it, a delta without a sample is ignored"),
                            name, (unsigned long long) self->n_samples, (unsigned long long) self->n_deltas);
+  if (self->clamped)
+    tsl_trace_add_warning (self->trace, _("%s: times more than 146 years from 0 are shown at that bound"), name);
   if (self->warned[WARN_UNKNOWN_NODE] > TSL_CPUPROFILE_POS_WARNINGS)
     tsl_trace_add_warning (self->trace, _("%s: %llu more samples name nodes that are not in "
                                           "\"nodes\""), name,
