@@ -314,8 +314,9 @@ read_array (TslCpuprofile  *self,
   return status;
 }
 
-/* A top-level member at item (its key read): what it starts. FALSE when
- * more input is needed to read its value. */
+/* A top-level member at item (its key read): what it starts, with *after
+ * where reading goes on. INCOMPLETE when its scalar value needs more input
+ * (nothing changed: the member is read again from its start). */
 static TslJsonStatus
 begin_member (TslCpuprofile      *self,
               const guint8       *buf,
