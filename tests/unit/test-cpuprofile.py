@@ -153,6 +153,13 @@ def check_recording():
           repr(sorted(set(fl.items()) ^ {(k, float(v)) for k, v in Counter(stacks).items()})[:4]))
     check('recording: folded stacks', folded(path) == Counter(stacks))
 
+    # Its one track is in a group a person reads, not the format's code name.
+    pdf = os.path.join(tmp, 'timeline.pdf')
+    proc = run('export', '-o', pdf, path)
+    text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True).stdout
+    check('recording: the track\'s group is "Profiles"', proc.returncode == 0 and 'Profiles' in text
+          and 'V8 CPU profile' in text and '\ncpuprofile\n' not in text, text[:300])
+
     # Sniffed from the content, not the name.
     renamed = os.path.join(tmp, 'profile.json')
     shutil.copy(path, renamed)
