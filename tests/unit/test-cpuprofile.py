@@ -9,7 +9,8 @@
 # command line must agree: `info --json` (format, events, span, one sampled
 # thread track), `sample` (every sample kept at its time, per-function self
 # counts), `export` of the flame graph's call tree (CSV) and of the folded
-# stacks. Generated profiles in V8's order, deltas first and tree last read
+# stacks, a range's flame graph, and `compare` of two ranges and of two
+# files (per-function shares of the samples whose stacks hold them). Generated profiles in V8's order, deltas first and tree last read
 # the same; one large enough to spool to a temporary file reads in flat
 # memory, and the same with no temporary file possible. Hand-made damage
 # (a cycle, a second parent, an unknown node, a negative delta, arrays of
@@ -125,6 +126,8 @@ def check_recording():
     path = os.path.join(data, 'node-busy.cpuprofile')
     stacks, times, first, last = facts(path)
     leaves = Counter(s.split(';')[-1] for s in stacks)
+    renamed_for_compare = os.path.join(tmp, 'after.cpuprofile')
+    shutil.copy(path, renamed_for_compare)
 
     rc, got, err = info(path)
     check('recording: info exit 0', rc == 0, err)
@@ -152,6 +155,38 @@ def check_recording():
     check('recording: flame graph self weights', fl == {k: float(v) for k, v in Counter(stacks).items()},
           repr(sorted(set(fl.items()) ^ {(k, float(v)) for k, v in Counter(stacks).items()})[:4]))
     check('recording: folded stacks', folded(path) == Counter(stacks))
+
+    # A range's flame graph and the compare of two ranges (and of two
+    # files): the samples whose times fall in each half-open range (bounds
+    # between two µs ticks, so no sample sits on one).
+    def in_range(a, b):
+        return [s for s, t in zip(stacks, times) if a <= (t - first) / 1e6 < b]
+
+    out = os.path.join(tmp, 'range.csv')
+    proc = run('export', '--flamegraph', '--a', '0.5000005s..1.2000005s', '-o', out, path)
+    with open(out) as f:
+        got_range = {r['call_path']: float(r['self_weight']) for r in csv.DictReader(f) if float(r['self_weight']) > 0}
+    check('recording: a range\'s flame graph', proc.returncode == 0 and got_range ==
+          {k: float(v) for k, v in Counter(in_range(0.5000005, 1.2000005)).items()})
+
+    def inclusive(samples):
+        """Per function: the samples whose stack holds it (once each)."""
+        return Counter(f for s in samples for f in set(s.split(';')))
+
+    for label, args, a_samples, b_samples in (
+            ('two ranges', ['--a', '0.2000005s..0.9000005s', '--b', '0.9000005s..1.7000005s', path],
+             in_range(0.2000005, 0.9000005), in_range(0.9000005, 1.7000005)),
+            ('two files', [path, renamed_for_compare], stacks, stacks)):
+        proc = run('compare', *args)
+        rows = list(csv.DictReader(io.StringIO(proc.stdout.decode())))
+        a_n, b_n = inclusive(a_samples), inclusive(b_samples)
+        ok = proc.returncode == 0 and len(rows) == len(set(a_n) | set(b_n))
+        for r in rows:
+            f = r['series'].split('/', 1)[1]
+            ok = ok and r['stat'] == 'share' and int(r['a_n']) == a_n[f] and int(r['b_n']) == b_n[f] \
+                and abs(float(r['a_value']) - a_n[f] / len(a_samples)) < 1e-9 \
+                and abs(float(r['b_value']) - b_n[f] / len(b_samples)) < 1e-9
+        check(f'recording: compare of {label}: per-function sample shares', ok, proc.stderr.decode()[:300])
 
     # Its one track is in a group a person reads, not the format's code name.
     pdf = os.path.join(tmp, 'timeline.pdf')
