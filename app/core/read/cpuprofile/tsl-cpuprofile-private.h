@@ -63,7 +63,9 @@ typedef struct {
  * zigzag varints (a node or a delta takes 1–3 bytes, not 8): in memory up
  * to a few MiB, past that in an unlinked temporary file. */
 typedef struct {
-  GByteArray *mem;      /* the values after those in the file */
+  guint8     *mem;      /* the values after those in the file */
+  gsize       mem_len;
+  gsize       mem_size; /* allocated */
   gsize       limit;    /* bytes of mem that go to the file */
   gsize       mem_at;   /* reading back: the next byte of mem */
   FILE       *file;     /* NULL: none (or it failed: the rest stays in memory) */

@@ -33,14 +33,13 @@ spool_init (TslCpuprofileSpool *s)
   const char *limit = g_getenv ("TSL_CPUPROFILE_SPOOL_BYTES");
 
   memset (s, 0, sizeof *s);
-  s->mem = g_byte_array_new ();
   s->limit = limit != NULL ? CLAMP (g_ascii_strtoull (limit, NULL, 10), 1, SPOOL_BYTES) : SPOOL_BYTES;
 }
 
 static void
 spool_clear (TslCpuprofileSpool *s)
 {
-  g_clear_pointer (&s->mem, g_byte_array_unref);
+  g_clear_pointer (&s->mem, g_free);
   g_clear_pointer (&s->file, fclose);
   g_clear_pointer (&s->block, g_free);
 }
@@ -73,13 +72,13 @@ spill (TslCpuprofileSpool *s)
     }
   /* A short write (a full disk): the whole blocks before are read back
    * from the file, this one from memory. */
-  if (fwrite (s->mem->data, 1, s->mem->len, s->file) != s->mem->len)
+  if (fwrite (s->mem, 1, s->mem_len, s->file) != s->mem_len)
     {
       s->failed = TRUE;
       return;
     }
-  s->in_file += s->mem->len;
-  g_byte_array_set_size (s->mem, 0);
+  s->in_file += s->mem_len;
+  s->mem_len = 0;
 }
 
 static void
@@ -87,18 +86,24 @@ spool_push (TslCpuprofileSpool *s,
             gint64              v)
 {
   guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
-  guint8 bytes[VARINT_MAX];
-  guint n = 0;
+  guint8 *p;
 
+  /* Written in place: this runs once per sample. */
+  if (G_UNLIKELY (s->mem_len + VARINT_MAX > s->mem_size))
+    {
+      s->mem_size = MAX (s->mem_size * 2, 4096);
+      s->mem = g_realloc (s->mem, s->mem_size);
+    }
+  p = s->mem + s->mem_len;
   while (z >= 0x80)
     {
-      bytes[n++] = (guint8) (z | 0x80);
+      *p++ = (guint8) (z | 0x80);
       z >>= 7;
     }
-  bytes[n++] = (guint8) z;
-  g_byte_array_append (s->mem, bytes, n);
+  *p++ = (guint8) z;
+  s->mem_len = p - s->mem;
   s->n_pushed++;
-  if (!s->failed && s->mem->len >= s->limit)
+  if (!s->failed && s->mem_len >= s->limit)
     spill (s);
 }
 
@@ -166,7 +171,7 @@ spool_pop (TslCpuprofileSpool *s,
         }
       s->block_at = s->block_len;
     }
-  if (!decode (s->mem->data + s->mem_at, s->mem->data + s->mem->len, v, &used))
+  if (s->mem == NULL || !decode (s->mem + s->mem_at, s->mem + s->mem_len, v, &used))
     {
       s->n_popped = s->n_pushed;
       return FALSE;
