@@ -17,7 +17,8 @@
 # were scheduled would steer the search elsewhere each time), then runs every
 # input it kept once more with every check, threads included.
 #
-# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, driver or state.
+# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, cpuprofile, driver
+# or state.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
 # tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
 # the fuzzer's: 0 when nothing was found.
@@ -62,6 +63,7 @@ case "$HARNESS" in
   perf-script) seed "" tests/data/perf-* "$CORPUS_DIR"/perf-script/* ;;
   collapsed)   seed "" tests/data/collapsed* "$CORPUS_DIR"/collapsed/* ;;
   csv)         seed "" tests/data/metrics* "$CORPUS_DIR"/csv-metrics/* ;;
+  cpuprofile)  seed "" tests/data/cpuprofile/*.cpuprofile "$CORPUS_DIR"/cpuprofile/* ;;
   perfetto-proto)
     seed "" tests/data/perfetto/*.pftrace
     # The recorded Chromium trace, decompressed: its first 64 KiB.
@@ -72,7 +74,7 @@ case "$HARNESS" in
     # The first byte picks the transform (see fuzz-reader.c): 00 none, 01 gzip,
     # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM,
     # 07 zstd, 47/c7 zstd with a byte flipped / truncated.
-    all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/*)
+    all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/* tests/data/cpuprofile/*.cpuprofile)
     seed 00 "${all[@]}"
     seed 01 "${all[@]}"
     seed 02 tests/data/chrome/array-basic.json tests/data/perf-callchain.txt

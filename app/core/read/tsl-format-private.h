@@ -116,5 +116,6 @@ extern const TslFormat tsl_format_perf_script;
 extern const TslFormat tsl_format_collapsed;
 extern const TslFormat tsl_format_csv;
 extern const TslFormat tsl_format_perfetto_proto;
+extern const TslFormat tsl_format_cpuprofile;
 
 G_END_DECLS

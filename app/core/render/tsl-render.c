@@ -203,7 +203,8 @@ group_of_no_process (TslSnapshot *snapshot)
     return "Global (no process)";
   if (g_strcmp0 (format, "csv") == 0)
     return "Metrics";
-  if (g_strcmp0 (format, "collapsed") == 0 || g_strcmp0 (format, "speedscope") == 0)
+  if (g_strcmp0 (format, "collapsed") == 0 || g_strcmp0 (format, "speedscope") == 0 ||
+      g_strcmp0 (format, "cpuprofile") == 0)
     return "Profiles";
   return format != NULL ? format : "";
 }
