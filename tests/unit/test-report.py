@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `timeslice export --report`: the PDF's text (pdftotext) and the HTML's
-# table state the header facts and exactly the numbers of the compare CSV of
-# the same run; the HTML refers to nothing outside itself; errors keep files.
+# table state the header facts and the numbers of the compare CSV of the same
+# run, formatted for reading (units, 3–4 significant digits, calls per side);
+# long names are cut in the middle with the whole name in a note (PDF) or a
+# title (HTML); the HTML refers to nothing outside itself; errors keep files.
 import csv
 import hashlib
 import html.parser
@@ -67,10 +69,34 @@ facts = {
 }
 
 
-def cells(row):
-    ci = f"[{row['ci_low_pct']}, {row['ci_high_pct']}]" if row['ci_low_pct'] or row['ci_high_pct'] else ''
-    return [row['series'], row['stat'], row['a_value'], row['b_value'], row['change_pct'], ci,
-            row['q_value'], row['unit']]
+UNITS = {'ns': 1, 'µs': 1e3, 'ms': 1e6, 's': 1e9, 'min': 60e9, 'h': 3600e9}
+SI = {'k': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}
+
+
+def reads_as(cell, row, field):
+    """The formatted cell stands for the CSV's full-precision number: within
+    the rounding of 3 significant digits, in the row's unit."""
+    want = row[field]
+    if want in ('', 'nan'):
+        return cell in ('—', '')
+    want = float(want)
+    m = re.fullmatch(r'([-+]?[\d.]+)(?: ([kMGT]))?(?: ?(ns|µs|ms|s|min|h|%|/s|[^\d ]+))?(/s)?', cell.strip())
+    if not m:
+        return False
+    value = float(m.group(1)) * SI.get(m.group(2) or '', 1)
+    unit = m.group(3) or ''
+    if field not in ('a_value', 'b_value'):
+        return unit == '%' and abs(value - want) <= 0.006 * abs(want) + 0.051
+    if row['unit'] in ('ns', 'ns/s'):
+        value *= UNITS.get(unit, float('nan'))
+    elif row['unit'] == 'fraction':
+        value /= 100
+    return abs(value - want) <= 0.006 * abs(want) + 1e-12
+
+
+def long_numbers(text):
+    """Numbers printed raw: 6 or more digits after a point, or 7 in a row."""
+    return re.findall(r'\d*\.\d{6,}|\d{7,}', text)
 
 
 # --- PDF: text stays text, A4 in the C locale --------------------------------
@@ -91,22 +117,25 @@ lines = text.splitlines()
 for label, value in facts.items():
     check(any(re.match(rf'\s*{re.escape(label)}\s+{re.escape(value)}', line) for line in lines),
           f'PDF header: {label} {value}')
+table_text = text.split('What changed', 1)[-1]
+check(not long_numbers(table_text), f'PDF: no raw numbers after the header: {long_numbers(table_text)[:4]}')
 positions = []
 for row in significant:
-    expected = [c for c in cells(row) if c]
-    hit = [i for i, line in enumerate(lines)
-           if line.split()[:2] == [row['series'], row['stat']]
-           and re.sub(r'\s+', ' ', line).strip() == ' '.join(expected)]
-    check(len(hit) == 1, f'PDF table row {row["series"]} {row["stat"]} reads exactly {" ".join(expected)}')
+    hit = [i for i, line in enumerate(lines) if line.split()[:2] == [row['series'], row['stat']]]
+    check(len(hit) == 1 and f"{row['a_n']} / {row['b_n']}" in lines[hit[0]],
+          f'PDF table row {row["series"]} {row["stat"]} with its calls per side {row["a_n"]} / {row["b_n"]}')
     positions.extend(hit)
 rest = [row for row in rows if row['significant'] != 'true']
 rest_hits = [i for i, line in enumerate(lines) for row in rest
              if line.split()[:2] == [row['series'], row['stat']]]
 check(positions and rest_hits and max(positions) < min(rest_hits), 'PDF: significant rows first')
+check(positions == sorted(positions), 'PDF: the significant rows in the CSV\'s (impact) order')
 check('nothing else changed more than noise would' in text, 'PDF: the sentence for the whole table')
 parse = next(row for row in significant if row['series'] == 'worker-1/parse')
-check(f"worker-1/parse: share " in text and f"{float(parse['change_pct']):+.1f} %" in text,
-      'PDF: the plain-language line of the planted change, with its change')
+flat_text = ' '.join(text.split())
+check(re.search(rf"worker-1/parse: share [\d.]+ % → [\d.]+ %, \+[\d.]+ % \[\+[\d.]+ %, \+[\d.]+ %\], "
+                rf"q [<\d. ]+, {parse['a_n']} vs {parse['b_n']} calls", flat_text),
+      'PDF: the plain-language line of the planted change, with its change and calls per side')
 
 check('Differential flame graph, A → B' in text and 'parse' in text.split('Differential flame graph')[-1],
       'PDF: the differential flame graph of a trace with call stacks')
@@ -174,11 +203,18 @@ by_key = {(r[0], r[1]): r for r in table_rows}
 check(len(table_rows) == len(rows), f'HTML lists every row of this small table ({len(table_rows)})')
 for row in rows:
     got = by_key.get((row['series'], row['stat']))
-    check(got == cells(row), f'HTML row {row["series"]} {row["stat"]} equals the CSV')
-check([r[0:2] for r in table_rows[:len(significant)]] ==
-      sorted([[r['series'], r['stat']] for r in significant],
-             key=lambda k: float(next(x['q_value'] for x in significant if [x['series'], x['stat']] == k))),
-      'HTML: significant rows first, smallest q first')
+    fields = ['a_value', 'b_value', 'change_pct', 'ci_low_pct', 'ci_high_pct']
+    ok = got is not None and len(got) == 8 and got[7] == f"{row['a_n']} / {row['b_n']}"
+    if ok:
+        ci = re.fullmatch(r'\[(.*), (.*)\]', got[5]) if got[5] else None
+        shown = [got[2], got[3], got[4] if row['change_pct'] not in ('new in B', 'gone in B') else '',
+                 ci.group(1) if ci else '', ci.group(2) if ci else '']
+        ok = all(reads_as(cell, row, field) for cell, field in zip(shown, fields)
+                 if row[field] not in ('new in B', 'gone in B'))
+    check(ok, f'HTML row {row["series"]} {row["stat"]} reads as the CSV, with calls per side: {got}')
+    check(got is None or not long_numbers(' '.join(got)), f'HTML row {row["series"]} {row["stat"]}: no raw numbers')
+check([r[0:2] for r in table_rows[:len(significant)]] == [[r['series'], r['stat']] for r in significant],
+      'HTML: significant rows first, in the CSV\'s (impact) order')
 
 # --- top N and errors -----------------------------------------------------------
 small = os.path.join(tmp, 'top.html')

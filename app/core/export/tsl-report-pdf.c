@@ -14,7 +14,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-export-private.h"
-#include "tsl-render-histogram.h"
 #include "tsl-report-private.h"
 
 #define MARGIN          42.0
@@ -22,6 +21,7 @@
 #define TABLE_FONT      "DejaVu Sans Condensed"   /* 17-digit numbers fit */
 #define TIMELINE_WIDTH  1000.0   /* logical pixels of the painter, scaled to the page */
 #define HISTOGRAM_H     150.0
+#define INTERVAL_H      60.0
 #define TABLE_SIZE      7.5
 
 typedef struct {
@@ -31,9 +31,10 @@ typedef struct {
   double                  height;
   cairo_t                *cr;
   double                  y;        /* top of the next line */
+  GPtrArray              *notes;    /* full names of the elided ones, to print below */
 } Page;
 
-static const double col_share[TSL_REPORT_N_COLS] = { 0.17, 0.07, 0.13, 0.13, 0.12, 0.22, 0.11, 0.05 };
+static const double col_share[TSL_REPORT_N_COLS] = { 0.34, 0.07, 0.085, 0.085, 0.08, 0.17, 0.07, 0.10 };
 
 static double
 content_width (const Page *p)
@@ -62,8 +63,43 @@ set_font (Page     *p,
   cairo_set_source_rgb (p->cr, 0.1, 0.1, 0.1);
 }
 
-/* Draws `text` from x on the baseline y, shrunk to fit `max_width`. */
-static void
+static double
+advance (Page       *p,
+         const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (p->cr, text, &ext);
+  return ext.x_advance;
+}
+
+/* (transfer full): `text` cut in the middle ("CrBrowserMain/Lay…FrameSink")
+ * to fit max_width at the current size; NULL when it fits whole. */
+static char *
+elide_middle (Page       *p,
+              const char *text,
+              double      max_width)
+{
+  glong n = g_utf8_strlen (text, -1);
+
+  if (advance (p, text) <= max_width)
+    return NULL;
+  for (glong keep = n - 1; keep > 1; keep--)
+    {
+      const char *head_end = g_utf8_offset_to_pointer (text, (keep + 1) / 2);
+      const char *tail = g_utf8_offset_to_pointer (text, n - keep / 2);
+      g_autofree char *head = g_strndup (text, head_end - text);
+      g_autofree char *trial = g_strconcat (head, "…", tail, NULL);
+
+      if (advance (p, trial) <= max_width)
+        return g_steal_pointer (&trial);
+    }
+  return g_strdup ("…");
+}
+
+/* Draws `text` from x on the baseline y at `size`, never smaller: what does
+ * not fit is cut in the middle. TRUE when it was. */
+static gboolean
 text_fit (Page       *p,
           double      x,
           double      y,
@@ -71,15 +107,35 @@ text_fit (Page       *p,
           double      size,
           const char *text)
 {
-  cairo_text_extents_t ext;
+  g_autofree char *elided = NULL;
 
   cairo_set_font_size (p->cr, size);
-  cairo_text_extents (p->cr, text, &ext);
-  if (ext.x_advance > max_width && ext.x_advance > 0)
-    cairo_set_font_size (p->cr, size * max_width / ext.x_advance);
+  elided = elide_middle (p, text, max_width);
   cairo_move_to (p->cr, x, y);
-  cairo_show_text (p->cr, text);
-  cairo_set_font_size (p->cr, size);
+  cairo_show_text (p->cr, elided != NULL ? elided : text);
+  return elided != NULL;
+}
+
+/* Breaks a word too long for a line (a long series name) where it fills one. */
+static char *
+split_word (Page        *p,
+            const char  *word,
+            double       max_width,
+            const char **rest)
+{
+  const char *end = word;
+
+  while (*end != '\0')
+    {
+      const char *next = g_utf8_next_char (end);
+      g_autofree char *trial = g_strndup (word, next - word);
+
+      if (advance (p, trial) > max_width && end > word)
+        break;
+      end = next;
+    }
+  *rest = end;
+  return g_strndup (word, end - word);
 }
 
 /* Word-wrapped paragraph at x across max_width. */
@@ -94,21 +150,34 @@ paragraph (Page       *p,
   g_autoptr(GString) line = g_string_new (NULL);
   double leading = size * 1.35;
 
+  cairo_set_font_size (p->cr, size);
   for (guint i = 0; words[i] != NULL; i++)
     {
       g_autofree char *trial = line->len ? g_strconcat (line->str, " ", words[i], NULL) : g_strdup (words[i]);
-      cairo_text_extents_t ext;
+      const char *word = words[i];
 
-      cairo_text_extents (p->cr, trial, &ext);
-      if (ext.x_advance > max_width && line->len > 0)
+      if (advance (p, trial) <= max_width)
+        {
+          g_string_assign (line, trial);
+          continue;
+        }
+      if (line->len > 0)
         {
           need (p, leading);
           text_fit (p, x, p->y + size, max_width, size, line->str);
           p->y += leading;
-          g_string_assign (line, words[i]);
+          g_string_truncate (line, 0);
         }
-      else
-        g_string_assign (line, trial);
+      /* A word wider than the line goes on lines of its own. */
+      while (advance (p, word) > max_width)
+        {
+          g_autofree char *piece = split_word (p, word, max_width, &word);
+
+          need (p, leading);
+          text_fit (p, x, p->y + size, max_width, size, piece);
+          p->y += leading;
+        }
+      g_string_assign (line, word);
     }
   if (line->len > 0)
     {
@@ -216,7 +285,17 @@ table_row (Page              *p,
     {
       double w = col_share[c] * content_width (p);
 
-      text_fit (p, x, p->y + TABLE_SIZE, w - 4, TABLE_SIZE, cells[c]);
+      if (c == TSL_REPORT_COL_SERIES && p->notes != NULL && advance (p, cells[c]) > w - 4)
+        {
+          /* The name cut in the middle, marked; the whole one in a note below. */
+          g_autofree char *mark = g_strdup_printf (" [%u]", p->notes->len + 1);
+
+          g_ptr_array_add (p->notes, g_strdup (cells[c]));
+          text_fit (p, x, p->y + TABLE_SIZE, w - 4 - advance (p, mark), TABLE_SIZE, cells[c]);
+          cairo_show_text (p->cr, mark);
+        }
+      else
+        text_fit (p, x, p->y + TABLE_SIZE, w - 4, TABLE_SIZE, cells[c]);
       x += w;
     }
   p->y += TABLE_SIZE * 1.6;
@@ -248,6 +327,13 @@ draw_table (Page *p)
         }
       table_row (p, (const char * const *) line->cells, line->row->significant);
     }
+  set_font (p, TABLE_SIZE, FALSE);
+  for (guint i = 0; i < p->notes->len; i++)
+    {
+      g_autofree char *note = g_strdup_printf ("[%u] %s", i + 1, (const char *) g_ptr_array_index (p->notes, i));
+
+      paragraph (p, MARGIN, content_width (p), TABLE_SIZE, note);
+    }
 }
 
 static void
@@ -261,19 +347,25 @@ draw_significant (Page *p)
   for (guint i = 0; i < c->n_significant_shown; i++)
     {
       const TslReportLine *line = g_ptr_array_index (c->lines, i);
-      g_autofree double *quantiles = NULL;
-      TslHistogramData data = { 0 };
-      double w = content_width (p);
+      TslReportPlot kind = _tsl_report_plot_kind (line->row);
+      double h = kind == TSL_REPORT_PLOT_DISTRIBUTION ? HISTOGRAM_H : INTERVAL_H;
 
-      need (p, 14 + HISTOGRAM_H);
+      need (p, 26 + (kind == TSL_REPORT_PLOT_NONE ? 12 : h));
       set_font (p, 9, FALSE);
       paragraph (p, MARGIN, content_width (p), 9, line->sentence);
-      tsl_histogram_data_from_row (&data, line->row, &quantiles);
+      if (kind == TSL_REPORT_PLOT_NONE)
+        {
+          g_autofree char *why = _tsl_report_plot_sentence (line->row);
+
+          paragraph (p, MARGIN, content_width (p), 9, why);
+          p->y += 8;
+          continue;
+        }
       cairo_save (p->cr);
       cairo_translate (p->cr, MARGIN, p->y);
-      tsl_render_histogram (p->cr, &data, w, HISTOGRAM_H);
+      _tsl_report_paint_plot (p->cr, line->row, content_width (p), h);
       cairo_restore (p->cr);
-      p->y += HISTOGRAM_H + 8;
+      p->y += h + 8;
     }
 }
 
@@ -308,8 +400,11 @@ paint_report (cairo_t       *cr,
 {
   Page p = *(const Page *) data;
 
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+
   p.cr = cr;
   p.y = MARGIN;
+  p.notes = notes;
   cairo_set_source_rgb (cr, 1, 1, 1);
   draw_header (&p);
   draw_timeline (&p);
@@ -326,7 +421,7 @@ _tsl_report_write_pdf (const TslReport        *report,
                        GCancellable           *cancellable,
                        GError                **error)
 {
-  Page p = { report, content, 0, 0, NULL, 0 };
+  Page p = { report, content, 0, 0, NULL, 0, NULL };
 
   tsl_report_paper_size (&p.width, &p.height);
   return _tsl_export_picture (paint_report, &p, p.width, p.height, content->title,
