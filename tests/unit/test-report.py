@@ -216,6 +216,61 @@ for row in rows:
 check([r[0:2] for r in table_rows[:len(significant)]] == [[r['series'], r['stat']] for r in significant],
       'HTML: significant rows first, in the CSV\'s (impact) order')
 
+# --- page one, the timeline, long names -------------------------------------
+first_page = subprocess.run(['pdftotext', '-l', '1', pdf, '-'], capture_output=True, text=True).stdout
+first = ' '.join(first_page.split())
+top = significant[0]
+check('Largest significant changes' in first and f"1. {top['series']}: {top['stat']} " in first,
+      f'PDF page 1 names the first significant row in the CSV\'s (impact) order: {top["series"]} {top["stat"]}')
+first_li = re.search(r'<ol class="first">\s*<li>([^<]*)</li>', body)
+check(first_li is not None and first_li.group(1).startswith(f"{top['series']}: {top['stat']} ")
+      and body.index('<ol class="first">') < body.index('<h2>Timeline'),
+      'HTML names the same row first, before the timeline')
+
+# Many threads, one function with a long name that slows down in B.
+LONG = 'ComponentWithAVeryLongNamespace::SubsystemScheduler::DispatchPendingWorkItemsForTheFrameAfterLayout'
+events = [{'name': 'process_name', 'ph': 'M', 'pid': 1, 'tid': 0, 'args': {'name': 'app'}}]
+for t in range(120):
+    events.append({'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': 10 + t, 'args': {'name': f'worker-{t}'}})
+for i in range(40):
+    events.append({'name': LONG, 'ph': 'X', 'pid': 1, 'tid': 10, 'ts': i * 25000, 'dur': 100 + (i * 37) % 200})
+for i in range(200):
+    events.append({'name': LONG, 'ph': 'X', 'pid': 1, 'tid': 10, 'ts': 1000000 + i * 5000, 'dur': 1000 + (i * 53) % 2000})
+for t in range(1, 120):
+    for i in range(20):
+        events.append({'name': f'step{t % 5}', 'ph': 'X', 'pid': 1, 'tid': 10 + t, 'ts': i * 100000 + t * 7,
+                       'dur': 2000 + (i * t * 31) % 2000})
+many = os.path.join(tmp, 'many.json')
+json.dump(events, open(many, 'w'))
+many_pdf, many_html, many_csv = (os.path.join(tmp, 'many.' + x) for x in ('pdf', 'html', 'csv'))
+r = run('export', '--report', '-o', many_pdf, '--table', many_csv, *ranges, many)
+check(r.returncode == 0, f'report of 120 threads ({r.stderr.strip()})')
+run('export', '--report', '-o', many_html, *ranges, many)
+long_series = f'worker-0/{LONG}'
+check(any(row['series'] == long_series and row['significant'] == 'true'
+          for row in csv.DictReader(open(many_csv, newline=''))), 'the long-named function is significant')
+
+# The timeline: its heading on the page where its picture starts, its track
+# labels at a readable size (pdftotext -bbox gives each word's box).
+pages = subprocess.run(['pdftotext', '-bbox', many_pdf, '-'], capture_output=True, text=True).stdout.split('<page ')
+heading_page = next((pg for pg in pages if '>Timeline</word>' in pg), '')
+check('>worker-1</word>' in heading_page, 'PDF: the timeline\'s heading on the page of its picture')
+heights = [float(m.group(2)) - float(m.group(1)) for m in
+           re.finditer(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">worker-\d+</word>', ''.join(pages))]
+check(len(heights) >= 100 and min(heights) >= 6,
+      f'PDF: {len(heights)} track labels, none smaller than 6 pt (smallest {min(heights, default=0):.1f})')
+
+# Long names: cut in the middle at full size with a numbered note holding the
+# whole name (PDF), whole with a title (HTML).
+many_text = subprocess.run(['pdftotext', many_pdf, '-'], capture_output=True, text=True).stdout
+note = re.search(r'^\[(\d+)\] ' + re.escape(long_series) + '$', many_text, re.M)
+check(note is not None and re.search(r'worker-0/Compo\S*…\S*Layout \[' + (note.group(1) if note else 'x') + r'\]', many_text),
+      'PDF: the long name cut in the middle, marked, and whole in a note')
+p = Page()
+p.feed(open(many_html, encoding='utf-8').read())
+check(f'title="{long_series}"' in open(many_html, encoding='utf-8').read() and
+      any(row and row[0] == long_series for row in p.rows), 'HTML: the long name whole, with a title')
+
 # --- top N and errors -----------------------------------------------------------
 small = os.path.join(tmp, 'top.html')
 r = run('export', '--report', '--top', '1', '-o', small, *ranges, trace)

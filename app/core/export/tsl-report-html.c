@@ -21,7 +21,7 @@
 #define TIMELINE_WIDTH 1000.0
 #define HISTOGRAM_W    640.0
 #define HISTOGRAM_H    170.0
-#define INTERVAL_H     70.0
+#define INTERVAL_H     80.0
 
 static const char style[] =
   "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#1a1a1a}"
@@ -182,6 +182,12 @@ _tsl_report_write_html (const TslReport        *r,
       append_text (html, "<dd>", fact->value, "</dd>\n");
     }
   g_string_append (html, "</dl>\n");
+
+  append_text (html, "<h2>", _("Largest significant changes"), "</h2>\n");
+  append_text (html, "<p class=\"summary\">", c->summary, "</p>\n<ol class=\"first\">\n");
+  for (guint i = 0; i < c->n_first; i++)
+    append_text (html, "<li>", ((const TslReportLine *) g_ptr_array_index (c->lines, i))->sentence, "</li>\n");
+  g_string_append (html, "</ol>\n");
 
   append_text (html, "<h2>", _("Timeline"), "</h2>\n<figure>");
   options.width = TIMELINE_WIDTH;

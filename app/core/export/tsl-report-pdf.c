@@ -19,9 +19,13 @@
 #define MARGIN          42.0
 #define FONT            "DejaVu Sans"
 #define TABLE_FONT      "DejaVu Sans Condensed"   /* 17-digit numbers fit */
-#define TIMELINE_WIDTH  1000.0   /* logical pixels of the painter, scaled to the page */
+#define TIMELINE_WIDTH  760.0    /* logical pixels of the painter, scaled to the page:
+                                  * its 11 px labels read at about 7.5 pt */
+#define TIMELINE_MAX_ROWS 8      /* levels a track shows; deeper ones are counted */
+#define NOTE_H          22.0     /* the painter's note under a picture (tsl-export.c) */
+#define FLAME_WIDTH     1000.0
 #define HISTOGRAM_H     150.0
-#define INTERVAL_H      60.0
+#define INTERVAL_H      72.0
 #define TABLE_SIZE      7.5
 
 typedef struct {
@@ -219,6 +223,26 @@ draw_header (Page *p)
     }
 }
 
+/* On page one, what a reader looks at first: the largest significant
+ * changes in the table's order (the core's impact order). */
+static void
+draw_first (Page *p)
+{
+  const TslReportContent *c = p->content;
+
+  heading (p, _("Largest significant changes"));
+  set_font (p, 9, FALSE);
+  paragraph (p, MARGIN, content_width (p), 9, c->summary);
+  for (guint i = 0; i < c->n_first; i++)
+    {
+      const TslReportLine *line = g_ptr_array_index (c->lines, i);
+      g_autofree char *item = g_strdup_printf ("%u. %s", i + 1, line->sentence);
+
+      p->y += 2;
+      paragraph (p, MARGIN, content_width (p), 9, item);
+    }
+}
+
 typedef void (*PictureFunc) (cairo_t *cr, const Page *p, gconstpointer options);
 
 /* Draws a width × height picture across the page, shrunk to fit one page. */
@@ -243,14 +267,6 @@ place_picture (Page          *p,
 }
 
 static void
-paint_timeline (cairo_t       *cr,
-                const Page    *p,
-                gconstpointer  options)
-{
-  tsl_render_paint (cr, p->report->snapshot, options);
-}
-
-static void
 paint_flame (cairo_t       *cr,
              const Page    *p,
              gconstpointer  options)
@@ -258,16 +274,52 @@ paint_flame (cairo_t       *cr,
   tsl_render_flame_paint (cr, p->report->flame, options);
 }
 
+/* The timeline at a fixed, readable scale, continued over as many pages as
+ * its tracks need, the ruler and ranges repeated on each; its heading
+ * always on the page where it starts. */
 static void
 draw_timeline (Page *p)
 {
   TslRenderOptions options = *p->report->timeline;
+  double scale = content_width (p) / TIMELINE_WIDTH;
+  double header, content, offset = 0;
+  gboolean note = options.draw_note;
 
-  heading (p, _("Timeline"));
   options.width = TIMELINE_WIDTH;
-  options.scroll_y = 0;
-  options.height = tsl_export_natural_height (p->report->snapshot, &options);
-  place_picture (p, options.width, options.height, paint_timeline, &options);
+  options.max_rows = options.max_rows > 0 ? MIN (options.max_rows, TIMELINE_MAX_ROWS) : TIMELINE_MAX_ROWS;
+  header = tsl_render_header_height (&options);
+  content = tsl_render_content_height (p->report->snapshot, &options);
+  need (p, 40 + (header + MIN (content, 150)) * scale);
+  heading (p, _("Timeline"));
+  for (;;)
+    {
+      double room = (p->height - MARGIN - p->y) / scale - header - (note ? NOTE_H : 0);
+      double slice = MIN (content - offset, room);
+
+      if (room < 100 && slice < content - offset)
+        {
+          cairo_show_page (p->cr);
+          p->y = MARGIN;
+          continue;
+        }
+      /* The "sampled view" note once, under the last part. */
+      options.draw_note = note && offset + slice >= content;
+      options.scroll_y = offset;
+      options.height = header + slice + (options.draw_note ? NOTE_H : 0);
+      cairo_save (p->cr);
+      cairo_translate (p->cr, MARGIN, p->y);
+      cairo_scale (p->cr, scale, scale);
+      cairo_rectangle (p->cr, 0, 0, options.width, options.height);
+      cairo_clip (p->cr);
+      tsl_render_paint (p->cr, p->report->snapshot, &options);
+      cairo_restore (p->cr);
+      p->y += options.height * scale + 6;
+      offset += slice;
+      if (offset >= content)
+        break;
+      cairo_show_page (p->cr);
+      p->y = MARGIN;
+    }
 }
 
 static void
@@ -374,7 +426,7 @@ draw_flame (Page *p)
 {
   TslFlameRenderOptions options;
 
-  if (!_tsl_report_flame_options (p->report, TIMELINE_WIDTH, &options))
+  if (!_tsl_report_flame_options (p->report, FLAME_WIDTH, &options))
     return;
   cairo_show_page (p->cr);
   p->y = MARGIN;
@@ -407,6 +459,7 @@ paint_report (cairo_t       *cr,
   p.notes = notes;
   cairo_set_source_rgb (cr, 1, 1, 1);
   draw_header (&p);
+  draw_first (&p);
   draw_timeline (&p);
   draw_table (&p);
   draw_significant (&p);

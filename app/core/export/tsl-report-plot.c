@@ -121,20 +121,20 @@ _tsl_report_paint_plot (cairo_t             *cr,
   cairo_fill (cr);
   cairo_set_source_rgba (cr, 0.15, 0.15, 0.15, 0.85);
   cairo_set_line_width (cr, 1.5);
-  cairo_move_to (cr, floor (X_OF (0)) + 0.5, 16);
+  cairo_move_to (cr, floor (X_OF (0)) + 0.5, 31);
   cairo_line_to (cr, floor (X_OF (0)) + 0.5, axis_y);
   cairo_stroke (cr);
-  text_at (cr, X_OF (0), 12, 0.5, "0 %");
+  text_at (cr, X_OF (0), 28, 0.5, "0 %");   /* under the caption */
 
   /* The interval as a bar (at least a hairline when its ends meet), the
    * observed change in orange */
   cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, row->significant ? 0.55 : 0.25);
-  cairo_rectangle (cr, X_OF (row->ci_low), axis_y - 22, MAX (X_OF (row->ci_high) - X_OF (row->ci_low), 2), 14);
+  cairo_rectangle (cr, X_OF (row->ci_low), axis_y - 18, MAX (X_OF (row->ci_high) - X_OF (row->ci_low), 2), 12);
   cairo_fill (cr);
   if (isfinite (row->change))
     {
       cairo_set_source_rgb (cr, 1.0, 0.471, 0.0);
-      cairo_move_to (cr, floor (X_OF (row->change)) + 0.5, axis_y - 28);
+      cairo_move_to (cr, floor (X_OF (row->change)) + 0.5, axis_y - 22);
       cairo_line_to (cr, floor (X_OF (row->change)) + 0.5, axis_y);
       cairo_stroke (cr);
     }

@@ -43,6 +43,8 @@ typedef struct {
   GPtrArray  *lines;      /* (element-type TslReportLine): significant first, each
                            * part in the order given (the core's impact order) */
   guint       n_significant_shown;
+  guint       n_first;    /* the first lines to name on page one: the largest
+                           * significant changes */
   char       *summary;    /* one line for the whole table */
 } TslReportContent;
 

@@ -25,6 +25,8 @@
 #define LETTER_WIDTH  612.0
 #define LETTER_HEIGHT 792.0
 
+#define TSL_REPORT_FIRST 5   /* significant rows named on the first page */
+
 gboolean
 tsl_report_format_from_name (const char       *name,
                              TslReportFormat  *format,
@@ -340,6 +342,8 @@ _tsl_report_content_new (const TslReport *r)
       c->n_significant_shown += line->row->significant;
       g_ptr_array_add (c->lines, line);
     }
+
+  c->n_first = MIN (c->n_significant_shown, TSL_REPORT_FIRST);
 
   /* Every row not listed as significant is within noise by the same test. */
   if (n_significant == 0)
