@@ -240,6 +240,18 @@ for t in range(1, 120):
     for i in range(20):
         events.append({'name': f'step{t % 5}', 'ph': 'X', 'pid': 1, 'tid': 10 + t, 'ts': i * 100000 + t * 7,
                        'dur': 2000 + (i * t * 31) % 2000})
+# Instants: the share of `mark` among worker-3's rises (a Poisson row, an
+# interval but no resamples); `gone` leaves worker-4 (no interval at all).
+for i in range(30):
+    events.append({'name': 'mark', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 13, 'ts': i * 33000 + 5})
+for i in range(150):
+    events.append({'name': 'mark', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 13, 'ts': 1000000 + i * 6000 + 5})
+for i in range(200):
+    events.append({'name': 'other', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 13, 'ts': i * 10000 + 7})
+for i in range(25):
+    events.append({'name': 'gone', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 14, 'ts': i * 40000 + 3})
+for i in range(100):
+    events.append({'name': 'other', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 14, 'ts': i * 20000 + 9})
 many = os.path.join(tmp, 'many.json')
 json.dump(events, open(many, 'w'))
 many_pdf, many_html, many_csv = (os.path.join(tmp, 'many.' + x) for x in ('pdf', 'html', 'csv'))
@@ -249,6 +261,19 @@ run('export', '--report', '-o', many_html, *ranges, many)
 long_series = f'worker-0/{LONG}'
 check(any(row['series'] == long_series and row['significant'] == 'true'
           for row in csv.DictReader(open(many_csv, newline=''))), 'the long-named function is significant')
+
+many_rows = {(row['series'], row['stat']): row for row in csv.DictReader(open(many_csv, newline=''))}
+check(many_rows.get(('worker-3/mark', 'share'), {}).get('method') == 'poisson' and
+      many_rows[('worker-3/mark', 'share')]['significant'] == 'true' and
+      many_rows.get(('worker-4/gone', 'share'), {}).get('significant') == 'true', 'the fixture\'s Poisson rows are significant')
+flat_many = ' '.join(subprocess.run(['pdftotext', many_pdf, '-'], capture_output=True, text=True).stdout.split())
+check('No bootstrap distribution' not in flat_many, 'PDF: no empty distribution box')
+check('A 23.1 % → B 60.0 %, +160 %; shaded: interval' in flat_many, 'PDF: a Poisson row gets its interval plotted')
+check('No interval for this row: seen in one range only' in flat_many, 'PDF: a row without an interval gets a sentence')
+many_body = open(many_html, encoding='utf-8').read()
+gone = re.search(r'<p class="sentence">worker-4/gone: share[^<]*</p>\s*(<[^>]*>[^<]*)', many_body)
+check(gone is not None and gone.group(1).startswith('<p class="note">No interval'),
+      'HTML: the sentence instead of a picture for a row without an interval')
 
 # The timeline: its heading on the page where its picture starts, its track
 # labels at a readable size (pdftotext -bbox gives each word's box).

@@ -40,7 +40,11 @@ _tsl_report_plot_sentence (const TslCompareRow *row)
   g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_a);
   g_autofree char *b = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_b);
 
-  return g_strdup_printf (_("No interval for this row: too few calls or points to test (%s vs %s)."), a, b);
+  if (row->presence != TSL_COMPARE_IN_BOTH)
+    return g_strdup (_("No interval for this row: seen in one range only, its change has no finite bounds."));
+  if (row->test == TSL_COMPARE_TEST_TOO_FEW || row->test == TSL_COMPARE_TEST_NONE)
+    return g_strdup_printf (_("No interval for this row: too few calls or points to test (%s vs %s)."), a, b);
+  return g_strdup (_("No interval for this row."));
 }
 
 static void
