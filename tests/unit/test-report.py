@@ -280,10 +280,15 @@ check(gone is not None and gone.group(1).startswith('<p class="note">No interval
 pages = subprocess.run(['pdftotext', '-bbox', many_pdf, '-'], capture_output=True, text=True).stdout.split('<page ')
 heading_page = next((pg for pg in pages if '>Timeline</word>' in pg), '')
 check('>worker-1</word>' in heading_page, 'PDF: the timeline\'s heading on the page of its picture')
-heights = [float(m.group(2)) - float(m.group(1)) for m in
-           re.finditer(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">worker-\d+</word>', ''.join(pages))]
-check(len(heights) >= 100 and min(heights) >= 6,
-      f'PDF: {len(heights)} track labels, none smaller than 6 pt (smallest {min(heights, default=0):.1f})')
+labels = [(m.group(3), float(m.group(2)) - float(m.group(1))) for m in
+          re.finditer(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(worker-\d+)</word>', ''.join(pages))]
+heights = [h for _, h in labels]
+check(len(labels) >= 20 and min(heights) >= 6,
+      f'PDF: {len(labels)} track labels, none smaller than 6 pt (smallest {min(heights, default=0):.1f})')
+check({'worker-0', 'worker-3', 'worker-4'} <= {name for name, _ in labels} and
+      re.search(r'\d+ of 1[2-9]\d tracks: those of the significant rows, then the busiest',
+                ' '.join(subprocess.run(['pdftotext', many_pdf, '-'], capture_output=True, text=True).stdout.split())),
+      'PDF: the timeline shows the tracks of the significant rows and says how many of all')
 
 # Long names: cut in the middle at full size with a numbered note holding the
 # whole name (PDF), whole with a title (HTML).

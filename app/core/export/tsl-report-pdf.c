@@ -22,7 +22,7 @@
 #define TIMELINE_WIDTH  760.0    /* logical pixels of the painter, scaled to the page:
                                   * its 11 px labels read at about 7.5 pt */
 #define TIMELINE_MAX_ROWS 8      /* levels a track shows; deeper ones are counted */
-#define NOTE_H          22.0     /* the painter's note under a picture (tsl-export.c) */
+#define TIMELINE_TRACKS 24       /* at most, unless more have significant rows */
 #define FLAME_WIDTH     1000.0
 #define HISTOGRAM_H     150.0
 #define INTERVAL_H      72.0
@@ -274,52 +274,119 @@ paint_flame (cairo_t       *cr,
   tsl_render_flame_paint (cr, p->report->flame, options);
 }
 
-/* The timeline at a fixed, readable scale, continued over as many pages as
- * its tracks need, the ruler and ranges repeated on each; its heading
- * always on the page where it starts. */
+/* Whether a significant row of the report measures `track`: its series is
+ * the track's name (or "name [pid]" where names repeat), '/', a function. */
+static gboolean
+track_flagged (const Page             *p,
+               const TslSnapshotTrack *track)
+{
+  g_autofree char *plain = g_strconcat (track->name, "/", NULL);
+  g_autofree char *with_pid = g_strdup_printf ("%s [%" G_GINT64_FORMAT "]/", track->name, track->pid);
+
+  for (guint i = 0; i < p->content->n_significant_shown; i++)
+    {
+      const char *series = ((const TslReportLine *) g_ptr_array_index (p->content->lines, i))->row->series;
+
+      if (g_str_has_prefix (series, plain) || g_str_has_prefix (series, with_pid) ||
+          g_strcmp0 (series, track->name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+by_events (gconstpointer a,
+           gconstpointer b,
+           gpointer      snapshot)
+{
+  guint64 ea = tsl_snapshot_get_track (snapshot, *(const guint *) a)->events;
+  guint64 eb = tsl_snapshot_get_track (snapshot, *(const guint *) b)->events;
+
+  return ea > eb ? -1 : ea < eb;
+}
+
+static int
+by_index (gconstpointer a,
+          gconstpointer b)
+{
+  return (int) *(const guint *) a - (int) *(const guint *) b;
+}
+
+/* The tracks the PDF shows, in the window's order: those of the significant
+ * rows, then the busiest others, TIMELINE_TRACKS in all. */
+static GArray *
+timeline_tracks (const Page *p)
+{
+  TslSnapshot *snapshot = p->report->snapshot;
+  guint n = tsl_snapshot_get_n_tracks (snapshot);
+  GArray *chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) others = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (track_flagged (p, tsl_snapshot_get_track (snapshot, i)) ? chosen : others, i);
+  g_array_sort_with_data (others, by_events, snapshot);
+  for (guint i = 0; i < others->len && chosen->len < MAX (TIMELINE_TRACKS, 1); i++)
+    g_array_append_val (chosen, g_array_index (others, guint, i));
+  g_array_sort (chosen, by_index);
+  return chosen;
+}
+
+/* The timeline at a fixed, readable scale, one band per chosen track,
+ * continued over as many pages as they need, the ruler and ranges on top
+ * of each page; its heading always on the page where it starts. */
 static void
 draw_timeline (Page *p)
 {
   TslRenderOptions options = *p->report->timeline;
+  TslSnapshot *snapshot = p->report->snapshot;
   double scale = content_width (p) / TIMELINE_WIDTH;
-  double header, content, offset = 0;
-  gboolean note = options.draw_note;
+  g_autoptr(GArray) tracks = timeline_tracks (p);
+  g_autofree char *shown = NULL;
+  double header;
+  gboolean page_top = TRUE;
 
   options.width = TIMELINE_WIDTH;
+  options.draw_note = FALSE;
   options.max_rows = options.max_rows > 0 ? MIN (options.max_rows, TIMELINE_MAX_ROWS) : TIMELINE_MAX_ROWS;
   header = tsl_render_header_height (&options);
-  content = tsl_render_content_height (p->report->snapshot, &options);
-  need (p, 40 + (header + MIN (content, 150)) * scale);
+  need (p, 60 + (header + 150) * scale);
   heading (p, _("Timeline"));
-  for (;;)
+  if (tracks->len < tsl_snapshot_get_n_tracks (snapshot))
     {
-      double room = (p->height - MARGIN - p->y) / scale - header - (note ? NOTE_H : 0);
-      double slice = MIN (content - offset, room);
+      shown = g_strdup_printf (_("%u of %u tracks: those of the significant rows, then the busiest; "
+                                 "the window shows them all."), tracks->len, tsl_snapshot_get_n_tracks (snapshot));
+      set_font (p, 8.5, FALSE);
+      paragraph (p, MARGIN, content_width (p), 8.5, shown);
+    }
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      guint t = g_array_index (tracks, guint, i);
+      double top = tsl_render_track_top (snapshot, &options, t);
+      double band = tsl_render_track_height (snapshot, &options, t);
+      double lead = page_top ? header : 0;
 
-      if (room < 100 && slice < content - offset)
+      if (p->y + (lead + band) * scale > p->height - MARGIN && !page_top)
         {
           cairo_show_page (p->cr);
           p->y = MARGIN;
-          continue;
+          page_top = TRUE;
+          lead = header;
         }
-      /* The "sampled view" note once, under the last part. */
-      options.draw_note = note && offset + slice >= content;
-      options.scroll_y = offset;
-      options.height = header + slice + (options.draw_note ? NOTE_H : 0);
+      /* The painter scrolled to the track: its header (ruler, ranges) then the
+       * track; what is clipped off is the header on later bands of a page. */
+      options.scroll_y = top;
+      options.height = header + band;
       cairo_save (p->cr);
-      cairo_translate (p->cr, MARGIN, p->y);
+      cairo_translate (p->cr, MARGIN, p->y - (header - lead) * scale);
       cairo_scale (p->cr, scale, scale);
-      cairo_rectangle (p->cr, 0, 0, options.width, options.height);
+      cairo_rectangle (p->cr, 0, header - lead, options.width, lead + band);
       cairo_clip (p->cr);
-      tsl_render_paint (p->cr, p->report->snapshot, &options);
+      tsl_render_paint (p->cr, snapshot, &options);
       cairo_restore (p->cr);
-      p->y += options.height * scale + 6;
-      offset += slice;
-      if (offset >= content)
-        break;
-      cairo_show_page (p->cr);
-      p->y = MARGIN;
+      p->y += (lead + band) * scale;
+      page_top = FALSE;
     }
+  p->y += 6;
 }
 
 static void
