@@ -133,6 +133,8 @@ check(positions == sorted(positions), 'PDF: the significant rows in the CSV\'s (
 check('nothing else changed more than noise would' in text, 'PDF: the sentence for the whole table')
 parse = next(row for row in significant if row['series'] == 'worker-1/parse')
 flat_text = ' '.join(text.split())
+check(not re.search(r'A -?[\d.]+(e[-+]\d+)? → B', flat_text) and 'A 24.2 % → B 37.8 %, +56.1 %' in flat_text,
+      'PDF: the plots\' captions in units too, no bare values')
 check(re.search(rf"worker-1/parse: share [\d.]+ % → [\d.]+ %, \+[\d.]+ % \[\+[\d.]+ %, \+[\d.]+ %\], "
                 rf"q [<\d. ]+, {parse['a_n']} vs {parse['b_n']} calls", flat_text),
       'PDF: the plain-language line of the planted change, with its change and calls per side')

@@ -4,7 +4,9 @@
  *
  * A row with resampled effects (or a t reference) gets its distribution; one
  * with only an interval gets the interval on a % axis, so no row shows an
- * empty box; one with neither gets a sentence instead of a picture.
+ * empty box; one with neither gets a sentence instead of a picture. Drawn
+ * here rather than by the window's histogram painter, whose caption prints
+ * raw values ("A 1.225e+05") where the report writes them in units.
  */
 #define G_LOG_DOMAIN "tsl-report"
 
@@ -19,6 +21,7 @@
 
 #define FONT   "DejaVu Sans"
 #define SIDE   12.0
+#define N_BINS 40
 
 TslReportPlot
 _tsl_report_plot_kind (const TslCompareRow *row)
@@ -91,35 +94,75 @@ _tsl_report_paint_plot (cairo_t             *cr,
   g_autofree double *quantiles = NULL;
   g_autofree char *lo_text = NULL, *hi_text = NULL;
   TslHistogramData data = { 0 };
-  double lo, hi, pad, axis_y = height - 22, plot_w = width - 2 * SIDE;
+  double lo, hi, pad, axis_y = height - 22, top = 34, plot_w = width - 2 * SIDE;
+  gboolean histogram;
 
   tsl_histogram_data_from_row (&data, row, &quantiles);
-  if (data.n_effects >= 2)
-    {
-      tsl_render_histogram (cr, &data, width, height);
-      /* The painter's caption prints raw values ("A 1.225e+05"): the
-       * report's own, in the row's units, goes over it. */
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_rectangle (cr, 0, 0, width, 19);
-      cairo_fill (cr);
-      caption (cr, row, width);
-      return;
-    }
-  if (!isfinite (row->ci_low) || !isfinite (row->ci_high))
+  histogram = data.n_effects >= 2;
+  if (!histogram && (!isfinite (row->ci_low) || !isfinite (row->ci_high)))
     return;
 
 #define X_OF(v) (SIDE + ((v) - lo) / (hi - lo) * plot_w)
-  lo = MIN (0, MIN (row->ci_low, isfinite (row->change) ? row->change : 0));
-  hi = MAX (0, MAX (row->ci_high, isfinite (row->change) ? row->change : 0));
-  pad = MAX ((hi - lo) * 0.08, 0.01);
+  lo = MIN (0, isfinite (row->change) ? row->change : 0);
+  hi = MAX (0, isfinite (row->change) ? row->change : 0);
+  if (isfinite (row->ci_low) && isfinite (row->ci_high))
+    {
+      lo = MIN (lo, row->ci_low);
+      hi = MAX (hi, row->ci_high);
+    }
+  if (histogram)
+    {
+      /* The middle 99.8 % sets the scale, as in the window's histogram. */
+      lo = MIN (lo, data.effects[(guint) (data.n_effects * 0.001)]);
+      hi = MAX (hi, data.effects[data.n_effects - 1 - (guint) (data.n_effects * 0.001)]);
+    }
+  pad = MAX ((hi - lo) * 0.06, 0.01);
   lo -= pad;
   hi += pad;
 
   cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
   cairo_select_font_face (cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, 9);
 
-  /* Axis, 0 % (no change) */
+  if (histogram)
+    {
+      /* The interval shaded behind the distribution's bars */
+      guint bins[N_BINS] = { 0 }, peak = 1;
+      double bin_w = (hi - lo) / N_BINS;
+
+      if (isfinite (row->ci_low) && isfinite (row->ci_high))
+        {
+          cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, row->significant ? 0.18 : 0.08);
+          cairo_rectangle (cr, X_OF (row->ci_low), top, X_OF (row->ci_high) - X_OF (row->ci_low), axis_y - top);
+          cairo_fill (cr);
+        }
+      for (guint i = 0; i < data.n_effects; i++)
+        {
+          int b = (int) floor ((data.effects[i] - lo) / bin_w);
+
+          if (b >= 0 && b < N_BINS)
+            peak = MAX (peak, ++bins[b]);
+        }
+      for (guint b = 0; b < N_BINS; b++)
+        {
+          double h = (double) bins[b] / peak * (axis_y - top);
+
+          cairo_rectangle (cr, X_OF (lo + b * bin_w) + 0.5, axis_y - h, MAX (plot_w / N_BINS - 1, 1), h);
+        }
+      cairo_set_source_rgba (cr, 0.384, 0.627, 0.918, 0.9);
+      cairo_fill (cr);
+    }
+  else
+    {
+      /* The interval as a bar (at least a hairline when its ends meet) */
+      cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, row->significant ? 0.55 : 0.25);
+      cairo_rectangle (cr, X_OF (row->ci_low), axis_y - 18, MAX (X_OF (row->ci_high) - X_OF (row->ci_low), 2), 12);
+      cairo_fill (cr);
+    }
+
+  /* Axis, 0 % (no change) under the caption, the observed change in orange */
   cairo_set_source_rgba (cr, 0.15, 0.15, 0.15, 0.5);
   cairo_rectangle (cr, SIDE, axis_y, plot_w, 1);
   cairo_fill (cr);
@@ -128,27 +171,23 @@ _tsl_report_paint_plot (cairo_t             *cr,
   cairo_move_to (cr, floor (X_OF (0)) + 0.5, 31);
   cairo_line_to (cr, floor (X_OF (0)) + 0.5, axis_y);
   cairo_stroke (cr);
-  text_at (cr, X_OF (0), 28, 0.5, "0 %");   /* under the caption */
-
-  /* The interval as a bar (at least a hairline when its ends meet), the
-   * observed change in orange */
-  cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, row->significant ? 0.55 : 0.25);
-  cairo_rectangle (cr, X_OF (row->ci_low), axis_y - 18, MAX (X_OF (row->ci_high) - X_OF (row->ci_low), 2), 12);
-  cairo_fill (cr);
+  text_at (cr, X_OF (0), 28, 0.5, "0 %");
   if (isfinite (row->change))
     {
       cairo_set_source_rgb (cr, 1.0, 0.471, 0.0);
-      cairo_move_to (cr, floor (X_OF (row->change)) + 0.5, axis_y - 22);
+      cairo_move_to (cr, floor (X_OF (row->change)) + 0.5, histogram ? top : axis_y - 22);
       cairo_line_to (cr, floor (X_OF (row->change)) + 0.5, axis_y);
       cairo_stroke (cr);
     }
 
   cairo_set_source_rgba (cr, 0.15, 0.15, 0.15, 0.85);
-  lo_text = _tsl_report_format_change (row->ci_low);
-  hi_text = _tsl_report_format_change (row->ci_high);
-  text_at (cr, X_OF (row->ci_low), axis_y + 13, 1.0, lo_text);
-  text_at (cr, X_OF (row->ci_high), axis_y + 13, 0.0, hi_text);
-  /* Translators: beside an interval plot in a report */
+  if (isfinite (row->ci_low) && isfinite (row->ci_high))
+    {
+      lo_text = _tsl_report_format_change (row->ci_low);
+      hi_text = _tsl_report_format_change (row->ci_high);
+      text_at (cr, X_OF (row->ci_low), axis_y + 13, 1.0, lo_text);
+      text_at (cr, X_OF (row->ci_high), axis_y + 13, 0.0, hi_text);
+    }
   caption (cr, row, width);
   cairo_restore (cr);
 #undef X_OF
