@@ -254,9 +254,11 @@ for i in range(25):
     events.append({'name': 'gone', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 14, 'ts': i * 40000 + 3})
 for i in range(100):
     events.append({'name': 'other', 'ph': 'I', 's': 't', 'pid': 1, 'tid': 14, 'ts': i * 20000 + 9})
-many = os.path.join(tmp, 'many.json')
+# A file name longer than a line: wrapped in the PDF's title and header, whole.
+many = os.path.join(tmp, 'many-threads-' + 'with-a-file-name-longer-than-one-line-of-the-page-' * 3 + 'end.json')
 json.dump(events, open(many, 'w'))
 many_pdf, many_html, many_csv = (os.path.join(tmp, 'many.' + x) for x in ('pdf', 'html', 'csv'))
+many_name = os.path.basename(many)
 r = run('export', '--report', '-o', many_pdf, '--table', many_csv, *ranges, many)
 check(r.returncode == 0, f'report of 120 threads ({r.stderr.strip()})')
 run('export', '--report', '-o', many_html, *ranges, many)
@@ -264,6 +266,13 @@ long_series = f'worker-0/{LONG}'
 check(any(row['series'] == long_series and row['significant'] == 'true'
           for row in csv.DictReader(open(many_csv, newline=''))), 'the long-named function is significant')
 
+header_text = ''.join(subprocess.run(['pdftotext', '-layout', '-l', '1', many_pdf, '-'], capture_output=True,
+                                     text=True).stdout.split())
+name_words = [float(m.group(2)) - float(m.group(1)) for m in re.finditer(
+    r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">many-threads', subprocess.run(
+        ['pdftotext', '-bbox', '-l', '1', many_pdf, '-'], capture_output=True, text=True).stdout)]
+check(header_text.count(many_name) >= 2 and len(name_words) >= 2 and min(name_words[:2]) >= 8,
+      f'PDF: a long file name whole in the title and the File fact, wrapped, not shrunk ({name_words})')
 many_rows = {(row['series'], row['stat']): row for row in csv.DictReader(open(many_csv, newline=''))}
 check(many_rows.get(('worker-3/mark', 'share'), {}).get('method') == 'poisson' and
       many_rows[('worker-3/mark', 'share')]['significant'] == 'true' and

@@ -206,9 +206,10 @@ heading (Page       *p,
 static void
 draw_header (Page *p)
 {
+  /* A long file name wraps rather than shrinks or loses its middle. */
   set_font (p, 16, TRUE);
-  text_fit (p, MARGIN, p->y + 16, content_width (p), 16, p->content->title);
-  p->y += 28;
+  paragraph (p, MARGIN, content_width (p), 16, p->content->title);
+  p->y += 6;
 
   for (guint i = 0; i < p->content->facts->len; i++)
     {
@@ -218,8 +219,8 @@ draw_header (Page *p)
       cairo_move_to (p->cr, MARGIN, p->y + 8.5);
       cairo_show_text (p->cr, fact->label);
       set_font (p, 8.5, FALSE);
-      text_fit (p, MARGIN + 90, p->y + 8.5, content_width (p) - 90, 8.5, fact->value);
-      p->y += 12;
+      paragraph (p, MARGIN + 90, content_width (p) - 90, 8.5, fact->value);
+      p->y += 0.5;
     }
 }
 
