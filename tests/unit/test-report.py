@@ -281,6 +281,8 @@ flat_many = ' '.join(subprocess.run(['pdftotext', many_pdf, '-'], capture_output
 check('No bootstrap distribution' not in flat_many, 'PDF: no empty distribution box')
 check('A 23.1 % → B 60.0 %, +160 %; shaded: interval' in flat_many, 'PDF: a Poisson row gets its interval plotted')
 check('No interval for this row: seen in one range only' in flat_many, 'PDF: a row without an interval gets a sentence')
+check(re.search(r'worker-4/gone: share gone in B \(was [\d.]+ %\), q [<\d. ]+, 25 vs 0 calls', flat_many),
+      'PDF: a row gone in B with its calls per side')
 many_body = open(many_html, encoding='utf-8').read()
 gone = re.search(r'<p class="sentence">worker-4/gone: share[^<]*</p>\s*(<[^>]*>[^<]*)', many_body)
 check(gone is not None and gone.group(1).startswith('<p class="note">No interval'),

@@ -240,19 +240,19 @@ row_sentence (const TslReportLine *line)
 {
   const TslCompareRow *row = line->row;
   const char * const *c = (const char * const *) line->cells;
+  g_autofree char *calls = g_strdup_printf (calls_of (row) ? _("%s vs %s calls") : _("%s vs %s points"),
+                                            line->n_a, line->n_b);
 
   if (row->presence == TSL_COMPARE_NEW_IN_B)
-    return g_strdup_printf (_("%s: %s new in B (%s), q %s"), row->series, row->stat,
-                            c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_Q]);
+    return g_strdup_printf (_("%s: %s new in B (%s), q %s, %s"), row->series, row->stat,
+                            c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_Q], calls);
   if (row->presence == TSL_COMPARE_GONE_IN_B)
-    return g_strdup_printf (_("%s: %s gone in B (was %s), q %s"), row->series, row->stat,
-                            c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_Q]);
+    return g_strdup_printf (_("%s: %s gone in B (was %s), q %s, %s"), row->series, row->stat,
+                            c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_Q], calls);
   /* Translators: series: statistic A → B, change [interval], q, calls (or points) in A vs B */
-  return g_strdup_printf (calls_of (row) ? _("%s: %s %s → %s, %s %s, q %s, %s vs %s calls")
-                                         : _("%s: %s %s → %s, %s %s, q %s, %s vs %s points"),
-                          row->series, row->stat, c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B],
-                          c[TSL_REPORT_COL_CHANGE], c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q],
-                          line->n_a, line->n_b);
+  return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s"), row->series, row->stat,
+                          c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_CHANGE],
+                          c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls);
 }
 
 static void
