@@ -307,8 +307,9 @@ check({'worker-0', 'worker-3', 'worker-4'} <= {name for name, _ in labels} and
 # whole name (PDF), whole with a title (HTML).
 many_text = subprocess.run(['pdftotext', many_pdf, '-'], capture_output=True, text=True).stdout
 note = re.search(r'^\[(\d+)\] ' + re.escape(long_series) + '$', many_text, re.M)
-check(note is not None and re.search(r'worker-0/Compo\S*…\S*Layout \[' + (note.group(1) if note else 'x') + r'\]', many_text),
-      'PDF: the long name cut in the middle, marked, and whole in a note')
+marks = re.findall(r'worker-0/Compo\S*…\S*Layout \[(\d+)\]', many_text)
+check(note is not None and len(marks) == 2 and set(marks) == {note.group(1)},
+      f'PDF: the long name cut in the middle, marked, and whole in one note for its two rows ({marks})')
 p = Page()
 p.feed(open(many_html, encoding='utf-8').read())
 check(f'title="{long_series}"' in open(many_html, encoding='utf-8').read() and

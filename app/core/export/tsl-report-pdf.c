@@ -407,10 +407,16 @@ table_row (Page              *p,
 
       if (c == TSL_REPORT_COL_SERIES && p->notes != NULL && advance (p, cells[c]) > w - 4)
         {
-          /* The name cut in the middle, marked; the whole one in a note below. */
-          g_autofree char *mark = g_strdup_printf (" [%u]", p->notes->len + 1);
+          /* The name cut in the middle, marked; the whole one in a note
+           * below, one note a name however many rows it has. */
+          guint note = 0;
+          g_autofree char *mark = NULL;
 
-          g_ptr_array_add (p->notes, g_strdup (cells[c]));
+          while (note < p->notes->len && strcmp (g_ptr_array_index (p->notes, note), cells[c]) != 0)
+            note++;
+          if (note == p->notes->len)
+            g_ptr_array_add (p->notes, g_strdup (cells[c]));
+          mark = g_strdup_printf (" [%u]", note + 1);
           text_fit (p, x, p->y + TABLE_SIZE, w - 4 - advance (p, mark), TABLE_SIZE, cells[c]);
           cairo_show_text (p->cr, mark);
         }
