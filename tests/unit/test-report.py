@@ -215,6 +215,7 @@ for row in rows:
                  if row[field] not in ('new in B', 'gone in B'))
     check(ok, f'HTML row {row["series"]} {row["stat"]} reads as the CSV, with calls per side: {got}')
     check(got is None or not long_numbers(' '.join(got)), f'HTML row {row["series"]} {row["stat"]}: no raw numbers')
+    check(got is None or row['change_pct'] != '0' or got[4] == '0 %', f'HTML row {row["series"]} {row["stat"]}: no change reads "0 %"')
 check([r[0:2] for r in table_rows[:len(significant)]] == [[r['series'], r['stat']] for r in significant],
       'HTML: significant rows first, in the CSV\'s (impact) order')
 

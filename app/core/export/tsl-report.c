@@ -214,7 +214,8 @@ _tsl_report_format_change (double change)
 
   if (!isfinite (change))
     return g_strdup ("—");
-  number = fabs (pct) >= 1e4 ? g_strdup_printf ("%+.0f", pct) : format_sig (pct, 3, "+");
+  /* No change has no sign: "0 %", not "+0 %". */
+  number = pct == 0 ? g_strdup ("0") : fabs (pct) >= 1e4 ? g_strdup_printf ("%+.0f", pct) : format_sig (pct, 3, "+");
   return g_strconcat (number, " %", NULL);
 }
 
