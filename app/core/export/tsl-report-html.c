@@ -16,19 +16,19 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-export.h"
-#include "tsl-render-histogram.h"
 #include "tsl-report-private.h"
 
 #define TIMELINE_WIDTH 1000.0
 #define HISTOGRAM_W    640.0
 #define HISTOGRAM_H    170.0
+#define INTERVAL_H     80.0
 
 static const char style[] =
   "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#1a1a1a}"
   "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}"
   "table{border-collapse:collapse;font-size:.8em}"
   "td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #ddd}"
-  "td:first-child{white-space:nowrap}td.num{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums}td.ci{white-space:normal}"
+  "td.series{overflow-wrap:anywhere;min-width:12em}td.num{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums}td.ci{white-space:normal}"
   "tr.significant td{font-weight:bold}tr.first-rest td{border-top:2px solid #999}"
   "dl{display:grid;grid-template-columns:9em auto;gap:2px 12px;font-size:.9em}"
   "dt{font-weight:bold}dd{margin:0;word-break:break-all}"
@@ -94,16 +94,12 @@ draw_timeline (cairo_t       *cr,
 }
 
 static void
-draw_histogram (cairo_t       *cr,
-                gconstpointer  data,
-                double         width,
-                double         height)
+draw_plot (cairo_t       *cr,
+           gconstpointer  data,
+           double         width,
+           double         height)
 {
-  g_autofree double *quantiles = NULL;
-  TslHistogramData hist = { 0 };
-
-  tsl_histogram_data_from_row (&hist, data, &quantiles);
-  tsl_render_histogram (cr, &hist, width, height);
+  _tsl_report_paint_plot (cr, data, width, height);
 }
 
 /* before, `text` escaped, after */
@@ -149,9 +145,16 @@ append_table (GString                *html,
                               line->row->significant ? "significant" : "rest",
                               i == c->n_significant_shown && i > 0 ? " first-rest" : "");
       for (guint col = 0; col < TSL_REPORT_N_COLS; col++)
-        append_text (html, col == TSL_REPORT_COL_CI ? "<td class=\"num ci\">"
-                           : col >= TSL_REPORT_COL_A && col <= TSL_REPORT_COL_Q ? "<td class=\"num\">" : "<td>",
-                     line->cells[col], "</td>");
+        {
+          /* Long names wrap; the title holds the whole name wherever a reader cuts it. */
+          g_autofree char *title = g_markup_escape_text (line->cells[col], -1);
+          g_autofree char *series = g_strdup_printf ("<td class=\"series\" title=\"%s\">", title);
+
+          append_text (html, col == TSL_REPORT_COL_SERIES ? series
+                             : col == TSL_REPORT_COL_CI ? "<td class=\"num ci\">"
+                             : col >= TSL_REPORT_COL_A ? "<td class=\"num\">" : "<td>",
+                       line->cells[col], "</td>");
+        }
       g_string_append (html, "</tr>\n");
     }
   g_string_append (html, "</tbody>\n</table>\n");
@@ -180,6 +183,12 @@ _tsl_report_write_html (const TslReport        *r,
     }
   g_string_append (html, "</dl>\n");
 
+  append_text (html, "<h2>", _("Largest significant changes"), "</h2>\n");
+  append_text (html, "<p class=\"summary\">", c->summary, "</p>\n<ol class=\"first\">\n");
+  for (guint i = 0; i < c->n_first; i++)
+    append_text (html, "<li>", ((const TslReportLine *) g_ptr_array_index (c->lines, i))->sentence, "</li>\n");
+  g_string_append (html, "</ol>\n");
+
   append_text (html, "<h2>", _("Timeline"), "</h2>\n<figure>");
   options.width = TIMELINE_WIDTH;
   options.height = tsl_export_natural_height (r->snapshot, &options);
@@ -196,9 +205,18 @@ _tsl_report_write_html (const TslReport        *r,
     {
       const TslReportLine *line = g_ptr_array_index (c->lines, i);
       g_autofree char *prefix = g_strdup_printf ("h%u", i);
+      TslReportPlot kind = _tsl_report_plot_kind (line->row);
 
       append_text (html, "<figure>\n<p class=\"sentence\">", line->sentence, "</p>\n");
-      append_svg (html, prefix, draw_histogram, line->row, HISTOGRAM_W, HISTOGRAM_H);
+      if (kind == TSL_REPORT_PLOT_NONE)
+        {
+          g_autofree char *why = _tsl_report_plot_sentence (line->row);
+
+          append_text (html, "<p class=\"note\">", why, "</p>\n");
+        }
+      else
+        append_svg (html, prefix, draw_plot, line->row, HISTOGRAM_W,
+                    kind == TSL_REPORT_PLOT_DISTRIBUTION ? HISTOGRAM_H : INTERVAL_H);
       g_string_append (html, "</figure>\n");
     }
 

@@ -9,7 +9,8 @@
 
 G_BEGIN_DECLS
 
-/* Columns of the table; the numbers are the compare CSV's own strings. */
+/* Columns of the table: the compare CSV's numbers as a person reads them,
+ * with units and 3–4 significant digits (the CSV keeps full precision). */
 enum {
   TSL_REPORT_COL_SERIES,
   TSL_REPORT_COL_STAT,
@@ -18,7 +19,7 @@ enum {
   TSL_REPORT_COL_CHANGE,
   TSL_REPORT_COL_CI,
   TSL_REPORT_COL_Q,
-  TSL_REPORT_COL_UNIT,
+  TSL_REPORT_COL_CALLS,
   TSL_REPORT_N_COLS,
 };
 
@@ -31,14 +32,19 @@ typedef struct {
   const TslCompareRow *row;
   char                *cells[TSL_REPORT_N_COLS];
   char                *sentence;   /* significant rows: in plain language */
+  char                *n_a;        /* calls or points a side */
+  char                *n_b;
 } TslReportLine;
 
 typedef struct {
   char       *title;
   GPtrArray  *facts;      /* (element-type TslReportFact) */
   const char *headings[TSL_REPORT_N_COLS];
-  GPtrArray  *lines;      /* (element-type TslReportLine): significant first */
+  GPtrArray  *lines;      /* (element-type TslReportLine): significant first, each
+                           * part in the order given (the core's impact order) */
   guint       n_significant_shown;
+  guint       n_first;    /* the first lines to name on page one: the largest
+                           * significant changes */
   char       *summary;    /* one line for the whole table */
 } TslReportContent;
 
@@ -47,6 +53,27 @@ typedef struct {
 gboolean          _tsl_report_flame_options     (const TslReport        *report,
                                                  double                  width,
                                                  TslFlameRenderOptions  *options);
+
+/* (transfer full): a value in its row's unit, 3–4 significant digits. */
+char             *_tsl_report_format_value      (const TslCompareRow *row,
+                                                 double               value);
+/* (transfer full): a relative change as "+12.3 %". */
+char             *_tsl_report_format_change     (double               change);
+
+typedef enum {
+  TSL_REPORT_PLOT_DISTRIBUTION,   /* resampled effects or the t reference */
+  TSL_REPORT_PLOT_INTERVAL,       /* the interval only */
+  TSL_REPORT_PLOT_NONE,           /* no interval: a sentence says why */
+} TslReportPlot;
+
+TslReportPlot     _tsl_report_plot_kind         (const TslCompareRow *row);
+/* (transfer full): what a row without an interval shows instead. */
+char             *_tsl_report_plot_sentence     (const TslCompareRow *row);
+/* The row's distribution or interval in width × height (not for PLOT_NONE). */
+void              _tsl_report_paint_plot        (cairo_t             *cr,
+                                                 const TslCompareRow *row,
+                                                 double               width,
+                                                 double               height);
 
 TslReportContent *_tsl_report_content_new       (const TslReport  *report);
 void              _tsl_report_content_free      (TslReportContent *content);

@@ -25,6 +25,8 @@
 #define LETTER_WIDTH  612.0
 #define LETTER_HEIGHT 792.0
 
+#define TSL_REPORT_FIRST 5   /* significant rows named on the first page */
+
 gboolean
 tsl_report_format_from_name (const char       *name,
                              TslReportFormat  *format,
@@ -137,60 +139,121 @@ collect_facts (const TslReport *r)
   return facts;
 }
 
-/* Significant rows first (smallest q, then largest change), then the rest
- * by the size of their change; undefined changes last. */
+/* Significant rows first, each part in the order given: the core's impact
+ * order (largest change of time per second first), or the window's sort. */
 static int
 order_rows (gconstpointer pa,
             gconstpointer pb)
 {
   const TslCompareRow *a = *(const TslCompareRow * const *) pa;
   const TslCompareRow *b = *(const TslCompareRow * const *) pb;
-  double ca = isfinite (a->change) ? fabs (a->change) : -1;
-  double cb = isfinite (b->change) ? fabs (b->change) : -1;
 
   if (a->significant != b->significant)
     return a->significant ? -1 : 1;
-  if (a->significant && a->q_value != b->q_value)
-    return a->q_value < b->q_value ? -1 : 1;
-  if (ca != cb)
-    return ca > cb ? -1 : 1;
-  return g_strcmp0 (a->series, b->series);
+  return 0;   /* g_ptr_array_sort() is stable */
 }
 
+/* `v` with `sig` significant digits in fixed notation, thousands and up
+ * with an SI prefix ("172.7 k"): never 17 digits nor an exponent. */
 static char *
-format_value (const TslCompareRow *row,
-              double               value)
+format_sig (double      v,
+            int         sig,
+            const char *sign)
 {
+  static const char *prefix[] = { "", " k", " M", " G", " T" };
+  char fmt[16], buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint p = 0;
+  int decimals;
+
+  while (fabs (v) >= 1e4 && p + 1 < G_N_ELEMENTS (prefix))
+    {
+      v /= 1e3;
+      p++;
+    }
+  decimals = v == 0 ? 0 : sig - 1 - (int) floor (log10 (fabs (v)));
+  decimals = CLAMP (decimals, 0, 9);
+  g_snprintf (fmt, sizeof fmt, "%%%s.%df", sign, decimals);
+  g_ascii_formatd (buf, sizeof buf, fmt, v);
+  return g_strconcat (buf, prefix[p], NULL);
+}
+
+/* A value of `row` in its unit: "574 µs", "12.3 %", "1.112 k/s". */
+char *
+_tsl_report_format_value (const TslCompareRow *row,
+                          double               value)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+  g_autofree char *number = NULL;
+
   if (!isfinite (value))
     return g_strdup ("—");
-  if (row->duration)
+  if (row->duration || strcmp (unit, "ns") == 0)
     return tsl_duration_format (value);
-  if (g_strcmp0 (row->unit, "fraction") == 0)
-    return g_strdup_printf ("%.4g %%", value * 100);
-  return g_strdup_printf ("%.4g%s%s", value, row->unit && *row->unit && *row->unit != '/' ? " " : "",
-                          row->unit ? row->unit : "");
+  if (strcmp (unit, "ns/s") == 0)
+    {
+      g_autofree char *time = tsl_duration_format (value);
+      return g_strconcat (time, "/s", NULL);
+    }
+  if (strcmp (unit, "fraction") == 0)
+    {
+      number = format_sig (value * 100, 3, "");
+      return g_strconcat (number, " %", NULL);
+    }
+  number = format_sig (value, 4, "");
+  if (*unit == '\0')
+    return g_steal_pointer (&number);
+  return g_strconcat (number, *unit == '/' ? "" : " ", unit, NULL);
+}
+
+/* A relative change as a signed percentage: "+89.0 %", "+57300 %". */
+char *
+_tsl_report_format_change (double change)
+{
+  g_autofree char *number = NULL;
+  double pct = change * 100;
+
+  if (!isfinite (change))
+    return g_strdup ("—");
+  /* No change has no sign: "0 %", not "+0 %". */
+  number = pct == 0 ? g_strdup ("0") : fabs (pct) >= 1e4 ? g_strdup_printf ("%+.0f", pct) : format_sig (pct, 3, "+");
+  return g_strconcat (number, " %", NULL);
 }
 
 static char *
 format_q (double q)
 {
-  return q < 0.001 ? g_strdup ("q < 0.001") : g_strdup_printf ("q = %.3f", q);
+  if (!isfinite (q))
+    return g_strdup ("—");
+  return q < 0.001 ? g_strdup ("< 0.001") : format_sig (q, 2, "");
 }
 
-/* "worker-1/parse: mean 55.7 µs → 160.3 µs, +188 % [+170, +205], q < 0.001" */
-static char *
-row_sentence (const TslCompareRow *row)
+/* A row of a function (a track's calls), not of a metric's points. */
+static gboolean
+calls_of (const TslCompareRow *row)
 {
-  g_autofree char *a = format_value (row, row->a_value);
-  g_autofree char *b = format_value (row, row->b_value);
-  g_autofree char *q = format_q (row->q_value);
+  return row->duration || g_strcmp0 (row->unit, "fraction") == 0 || g_strcmp0 (row->unit, "ns/s") == 0 ||
+         g_strcmp0 (row->unit, "ns") == 0;
+}
+
+/* "worker-1/parse: mean 55.7 µs → 160.3 µs, +188 % [+170 %, +205 %], q < 0.001, 230 vs 231 calls" */
+static char *
+row_sentence (const TslReportLine *line)
+{
+  const TslCompareRow *row = line->row;
+  const char * const *c = (const char * const *) line->cells;
+  g_autofree char *calls = g_strdup_printf (calls_of (row) ? _("%s vs %s calls") : _("%s vs %s points"),
+                                            line->n_a, line->n_b);
 
   if (row->presence == TSL_COMPARE_NEW_IN_B)
-    return g_strdup_printf (_("%s: %s new in B (%s), %s"), row->series, row->stat, b, q);
+    return g_strdup_printf (_("%s: %s new in B (%s), q %s, %s"), row->series, row->stat,
+                            c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_Q], calls);
   if (row->presence == TSL_COMPARE_GONE_IN_B)
-    return g_strdup_printf (_("%s: %s gone in B (was %s), %s"), row->series, row->stat, a, q);
-  return g_strdup_printf ("%s: %s %s → %s, %+.1f %% [%+.1f, %+.1f], %s", row->series, row->stat, a, b,
-                          row->change * 100, row->ci_low * 100, row->ci_high * 100, q);
+    return g_strdup_printf (_("%s: %s gone in B (was %s), q %s, %s"), row->series, row->stat,
+                            c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_Q], calls);
+  /* Translators: series: statistic A → B, change [interval], q, calls (or points) in A vs B */
+  return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s"), row->series, row->stat,
+                          c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_CHANGE],
+                          c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls);
 }
 
 static void
@@ -201,31 +264,45 @@ line_free (gpointer data)
   for (guint i = 0; i < TSL_REPORT_N_COLS; i++)
     g_free (line->cells[i]);
   g_free (line->sentence);
+  g_free (line->n_a);
+  g_free (line->n_b);
   g_free (line);
 }
 
-/* The cells as the compare CSV writes them: one code path, same strings. */
+/* The cells: the row's own numbers, formatted for reading. */
 static TslReportLine *
 line_new (const TslCompareRow *row)
 {
   TslReportLine *line = g_new0 (TslReportLine, 1);
-  g_autoptr(GString) csv = g_string_new (NULL);
-  g_auto(GStrv) f = NULL;
+  char **c = line->cells;
 
-  tsl_compare_append_csv_cells (csv, row);
-  /* ,a,b,change,lo,hi,p,q,significant,n_a,n_b,method,unit: none quoted */
-  f = g_strsplit (csv->str, ",", -1);
   line->row = row;
-  line->cells[TSL_REPORT_COL_SERIES] = g_strdup (row->series);
-  line->cells[TSL_REPORT_COL_STAT] = g_strdup (row->stat);
-  line->cells[TSL_REPORT_COL_A] = g_strdup (f[1]);
-  line->cells[TSL_REPORT_COL_B] = g_strdup (f[2]);
-  line->cells[TSL_REPORT_COL_CHANGE] = g_strdup (f[3]);
-  line->cells[TSL_REPORT_COL_CI] = *f[4] || *f[5] ? g_strdup_printf ("[%s, %s]", f[4], f[5]) : g_strdup ("");
-  line->cells[TSL_REPORT_COL_Q] = g_strdup (f[7]);
-  line->cells[TSL_REPORT_COL_UNIT] = g_strdup (row->unit ? row->unit : "");
+  line->n_a = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_a);
+  line->n_b = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_b);
+  c[TSL_REPORT_COL_SERIES] = g_strdup (row->series);
+  c[TSL_REPORT_COL_STAT] = g_strdup (row->stat);
+  c[TSL_REPORT_COL_A] = _tsl_report_format_value (row, row->a_value);
+  c[TSL_REPORT_COL_B] = _tsl_report_format_value (row, row->b_value);
+  if (row->presence == TSL_COMPARE_NEW_IN_B)
+    c[TSL_REPORT_COL_CHANGE] = g_strdup (_("new in B"));
+  else if (row->presence == TSL_COMPARE_GONE_IN_B)
+    c[TSL_REPORT_COL_CHANGE] = g_strdup (_("gone in B"));
+  else
+    c[TSL_REPORT_COL_CHANGE] = _tsl_report_format_change (row->change);
+  if (isfinite (row->ci_low) && isfinite (row->ci_high))
+    {
+      g_autofree char *lo = _tsl_report_format_change (row->ci_low);
+      g_autofree char *hi = _tsl_report_format_change (row->ci_high);
+
+      c[TSL_REPORT_COL_CI] = g_strdup_printf ("[%s, %s]", lo, hi);
+    }
+  else
+    c[TSL_REPORT_COL_CI] = g_strdup ("");
+  c[TSL_REPORT_COL_Q] = row->test == TSL_COMPARE_TEST_TOO_FEW ? g_strdup (_("too few"))
+                                                              : format_q (row->q_value);
+  c[TSL_REPORT_COL_CALLS] = g_strdup_printf ("%s / %s", line->n_a, line->n_b);
   if (row->significant)
-    line->sentence = row_sentence (row);
+    line->sentence = row_sentence (line);
   return line;
 }
 
@@ -245,10 +322,10 @@ _tsl_report_content_new (const TslReport *r)
   c->headings[TSL_REPORT_COL_STAT] = _("Statistic");
   c->headings[TSL_REPORT_COL_A] = "A";
   c->headings[TSL_REPORT_COL_B] = "B";
-  c->headings[TSL_REPORT_COL_CHANGE] = _("Change %");
-  c->headings[TSL_REPORT_COL_CI] = _("Interval %");
+  c->headings[TSL_REPORT_COL_CHANGE] = _("Change");
+  c->headings[TSL_REPORT_COL_CI] = _("Interval");
   c->headings[TSL_REPORT_COL_Q] = "q";
-  c->headings[TSL_REPORT_COL_UNIT] = _("Unit");
+  c->headings[TSL_REPORT_COL_CALLS] = "n A / B";
 
   for (guint i = 0; i < r->n_rows; i++)
     {
@@ -266,6 +343,8 @@ _tsl_report_content_new (const TslReport *r)
       c->n_significant_shown += line->row->significant;
       g_ptr_array_add (c->lines, line);
     }
+
+  c->n_first = MIN (c->n_significant_shown, TSL_REPORT_FIRST);
 
   /* Every row not listed as significant is within noise by the same test. */
   if (n_significant == 0)
