@@ -62,8 +62,11 @@ struct _TslWindow
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;
   GCancellable         *slice_cancellable;  /* reading a slice's arguments */
-  GArray               *search_matches;     /* TslSearchMatch, in the whole snapshot */
-  TslSnapshot          *search_snapshot;    /* the one search_matches index */
+  GArray               *search_matches;     /* TslSearchMatch, by start */
+  GArray               *search_tracks;      /* what each match's `track` stands for */
+  guint64               search_found;       /* calls found, kept or not */
+  gboolean              search_whole;       /* the matches are every call of the trace */
+  GCancellable         *search_cancellable; /* the whole-file count under way */
   int                   search_index;       /* the current match, -1 for none */
   GPtrArray            *parts;              /* TslWindowPart *: merged files, else NULL */
 };
@@ -130,6 +133,8 @@ void              _tsl_window_search_init        (TslWindow      *self);
 void              _tsl_window_search_clear       (TslWindow      *self);
 /* The search text changed, or the snapshot it searched did. */
 void              _tsl_window_search_update      (TslWindow      *self);
+/* The snapshot shown changed: redone only when it was all there was. */
+void              _tsl_window_search_snapshot_changed (TslWindow *self);
 void              _tsl_window_search_next        (TslWindow      *self);
 void              _tsl_window_search_previous    (TslWindow      *self);
 void              _tsl_window_queue_detail       (TslWindow      *self);

@@ -96,7 +96,7 @@ refresh_document (TslWindow *self)
   trace = tsl_document_loader_get_trace (self->loader);
   snapshot = self->parts != NULL ? _tsl_window_merge_snapshot (self) : tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
-  _tsl_window_search_update (self);
+  _tsl_window_search_snapshot_changed (self);
   _tsl_window_flame_update_snapshot (self);
   update_warnings (self, trace);
 
@@ -340,6 +340,8 @@ tsl_window_open (TslWindow *self,
   g_clear_object (&self->cancellable);
   stop_following_progress (self);
   _tsl_window_cancel_detail (self);
+  /* The calls counted were another file's. */
+  _tsl_window_search_clear (self);
 
   g_set_object (&self->file, file);
   /* A new open replaces a merge (tsl_window_open_merged() starts here). */

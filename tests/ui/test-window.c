@@ -1270,13 +1270,13 @@ test_search_navigates (void)
   wait.text = "No matches";          /* not a part of a name */
   iterate_until (count_label_is, &wait, 10000);
   xdo ("type e");
-  all = g_strdup_printf ("%u matches", n);
+  all = g_strdup_printf ("%'u calls in the trace", n);
   wait.text = all;
   iterate_until (count_label_is, &wait, 10000);
 
   /* The first decode is on main, the first match from the whole view. */
   xdo ("key Return");
-  first = g_strdup_printf ("1 of %u", n);
+  first = g_strdup_printf ("1 of %'u calls in the trace", n);
   wait.text = first;
   iterate_until (count_label_is, &wait, 10000);
   assert_at_match (window, starts[0], ends[0]);
@@ -1288,7 +1288,7 @@ test_search_navigates (void)
   }
 
   xdo ("key Return");
-  second = g_strdup_printf ("2 of %u", n);
+  second = g_strdup_printf ("2 of %'u calls in the trace", n);
   wait.text = second;
   iterate_until (count_label_is, &wait, 10000);
   assert_at_match (window, starts[1], ends[1]);
@@ -1299,7 +1299,7 @@ test_search_navigates (void)
   assert_at_match (window, starts[0], ends[0]);
   /* Shift+Enter before the first wraps to the last. */
   xdo ("key shift+Return");
-  wait.text = g_strdup_printf ("%u of %u", n, n);
+  wait.text = g_strdup_printf ("%u of %'u calls in the trace", n, n);
   iterate_until (count_label_is, &wait, 10000);
   g_free ((char *) wait.text);
 
@@ -1309,6 +1309,61 @@ test_search_navigates (void)
   iterate_until (count_label_is, &wait, 10000);
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 32 item 4: in a sampled file the count was of the samples' runs
+ * and the outline sat where a sample's slice was. Now: every call of the
+ * file counted, and Enter visits each at its own start, end and depth. */
+static void
+test_search_counts_calls (void)
+{
+  GSettings *settings = tsl_application_get_settings (app);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) big = write_big_trace (&dir);
+  g_autofree char *all = NULL;
+  TslWindow *window;
+  LabelWait wait;
+  TslRenderOptions o;
+
+  g_settings_set_uint (settings, "sampler-k", 40);
+  window = new_shown_window ();
+  wait.window = window;
+  tsl_window_open (window, big);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  g_assert_false (tsl_snapshot_get_exact (tsl_timeline_view_get_snapshot (window->timeline), NULL, NULL));
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key ctrl+f");
+  settle (200);
+  xdo ("type step1");
+  /* step1 is the child of every third job: 10,000 calls. */
+  all = g_strdup_printf ("%'u calls in the trace", 10000);
+  wait.text = all;
+  iterate_until (count_label_is, &wait, 30000);
+
+  /* Jobs i = 1, 4, 7: step1 from i × 10 + 2 µs for 6 µs, one level down. */
+  for (guint visit = 0; visit < 3; visit++)
+    {
+      g_autofree char *label = g_strdup_printf ("%u of %'u calls in the trace", visit + 1, 10000);
+      gint64 start = ((gint64) (1 + 3 * visit) * 10 + 2) * 1000;
+
+      xdo ("key Return");
+      wait.text = label;
+      iterate_until (count_label_is, &wait, 10000);
+      tsl_timeline_view_get_render_options (window->timeline, &o);
+      g_assert_true (o.has_mark);
+      g_assert_cmpint (o.mark_start_ns, ==, start);
+      g_assert_cmpint (o.mark_end_ns, ==, start + 6000);
+      g_assert_cmpuint (o.mark_depth, ==, 1);
+      g_assert_cmpstr (o.mark_track, ==, "worker-1");
+      g_assert_cmpint (o.view_start_ns, <=, start);
+      g_assert_cmpint (o.view_end_ns, >=, start + 6000);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "sampler-k");
+  remove_big_trace (big, dir);
 }
 
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
@@ -1705,6 +1760,7 @@ main (int   argc,
   g_test_add_func ("/window/labels-and-warnings", test_labels_and_warnings);
   g_test_add_func ("/window/slice-details", test_slice_details);
   g_test_add_func ("/window/search-navigates", test_search_navigates);
+  g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
 
   ret = g_test_run ();
   g_clear_object (&app);
