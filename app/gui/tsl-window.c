@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tsl-first-view.h"
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-overview.h"
@@ -151,7 +152,47 @@ _tsl_window_update_status (TslWindow *self)
   status = g_strdup_printf (_("%s · %s events · %u tracks · %s · span %s"),
                             tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
                             events, n_tracks, view, span);
+  /* The first view left a sparse tail out: said until everything is shown. */
+  if (self->first_view_outside > 0)
+    {
+      gint64 vs, ve;
+
+      tsl_timeline_view_get_visible_time (self->timeline, &vs, &ve);
+      if (vs <= 0 && ve >= tsl_snapshot_get_span (snapshot))
+        self->first_view_outside = 0;
+      else
+        {
+          g_autofree char *n = g_strdup_printf ("%'" G_GUINT64_FORMAT, self->first_view_outside);
+          g_autofree char *note = NULL;
+          g_autofree char *with_note = NULL;
+
+          /* TRANSLATORS: the first view shows where the events are; 0 is the key */
+          note = g_strdup_printf (g_dngettext (NULL, "%s event lies outside this view: 0 shows everything",
+                                               "%s events lie outside this view: 0 shows everything",
+                                               self->first_view_outside), n);
+          with_note = g_strdup_printf ("%s · %s", status, note);
+          g_free (status);
+          status = g_steal_pointer (&with_note);
+        }
+    }
   gtk_label_set_label (self->status_label, status);
+}
+
+/* Opens on the busy part of the trace, not on a few stray late events
+ * (tsl-first-view.h); the status bar says how many it leaves out. */
+static void
+show_activity (TslWindow *self)
+{
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  gint64 start, end;
+  guint64 outside;
+
+  if (snapshot == NULL || self->parts != NULL ||
+      !tsl_first_view_find (snapshot, TSL_FIRST_VIEW_FRACTION, &start, &end, &outside))
+    return;
+  self->first_view_outside = outside;
+  tsl_timeline_view_set_visible_time (self->timeline, start, end);
+  _tsl_window_update_status (self);
 }
 
 static void
@@ -256,6 +297,7 @@ load_cb (GObject      *object,
       /* bench/window-compare.py waits for this (G_MESSAGES_DEBUG=tsl-window). */
       g_debug ("loaded: %" G_GUINT64_FORMAT " events",
                tsl_trace_get_events (tsl_document_loader_get_trace (loader)));
+      show_activity (self);
       add_to_recent (self->file);
       return;
     }
@@ -342,6 +384,7 @@ tsl_window_open (TslWindow *self,
   _tsl_window_cancel_detail (self);
   /* The calls counted were another file's. */
   _tsl_window_search_clear (self);
+  self->first_view_outside = 0;
 
   g_set_object (&self->file, file);
   /* A new open replaces a merge (tsl_window_open_merged() starts here). */

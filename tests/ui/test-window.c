@@ -1366,6 +1366,55 @@ test_search_counts_calls (void)
   remove_big_trace (big, dir);
 }
 
+/* Issue 32 item 6: a few events long after the rest left the first view
+ * mostly blank. It opens on the activity, says how many events it leaves
+ * out, and 0 (a real key) shows everything. */
+static void
+test_first_view_activity (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-late-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "late.json", NULL);
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GFile) file = NULL;
+  TslWindow *window;
+  gint64 vs, ve;
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (json, "%s{\"ph\":\"X\",\"name\":\"work\",\"pid\":1,\"tid\":1,\"ts\":%u,\"dur\":50}",
+                            i == 0 ? "" : ",\n", i * 90);
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"late\",\"pid\":1,\"tid\":2,\"ts\":%u,\"dur\":10}",
+                            9600000 + i * 100);
+  g_string_append (json, "]\n");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+  file = g_file_new_for_path (path);
+
+  window = new_shown_window ();
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  tsl_timeline_view_get_visible_time (window->timeline, &vs, &ve);
+  g_assert_cmpint (vs, ==, 0);
+  g_assert_cmpint (ve, >=, G_GINT64_CONSTANT (1800000000) - 100000);
+  g_assert_cmpint (ve, <, G_GINT64_CONSTANT (2000000000));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label),
+                            "12 events lie outside this view: 0 shows everything"));
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  gtk_widget_grab_focus (GTK_WIDGET (window->timeline));
+  settle (100);
+  xdo ("key 0");
+  settle (300);
+  tsl_timeline_view_get_visible_time (window->timeline, &vs, &ve);
+  g_assert_cmpint (vs, ==, 0);
+  g_assert_cmpint (ve, >=, tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline)));
+  g_assert_null (strstr (gtk_label_get_label (window->status_label), "outside this view"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
 static void
 test_export_after_zoom (void)
@@ -1761,6 +1810,7 @@ main (int   argc,
   g_test_add_func ("/window/slice-details", test_slice_details);
   g_test_add_func ("/window/search-navigates", test_search_navigates);
   g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
+  g_test_add_func ("/window/first-view-activity", test_first_view_activity);
 
   ret = g_test_run ();
   g_clear_object (&app);
