@@ -178,10 +178,12 @@ scan_done_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       /* Unreadable now, or a profile: what the snapshot holds stays. */
+      g_debug ("search: the whole-file count failed: %s", error->message);
       g_clear_object (&self->search_cancellable);
       update_count (self);
       return;
     }
+  g_debug ("search: %" G_GUINT64_FORMAT " calls in the file", data->found);
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->search_matches, g_array_unref);
   g_clear_pointer (&self->search_tracks, g_array_unref);

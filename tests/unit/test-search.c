@@ -9,6 +9,9 @@
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "tsl-read-stream.h"
 #include "tsl-reader.h"
 #include "tsl-search.h"
 #include "tsl-snapshot.h"
@@ -154,14 +157,80 @@ test_scan_pattern_and_cap (void)
   g_assert_cmpuint (g_array_index (matches, TslSearchMatch, 0).depth, ==, 0);
 }
 
+/* A file read before is loaded from the state cache without reading an
+ * event: the scan must still see every one (the window found "No
+ * matches" on the second search of a Chromium recording). */
+static void
+test_scan_reads_cached_file (void)
+{
+  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
+  g_autofree char *text = make_trace (calls);
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-search-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.json", NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  for (guint read = 0; read < 3; read++)
+    {
+      g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 0x5EED);
+      g_autoptr(TslSearchScan) scan = NULL;
+      g_autoptr(GArray) matches = NULL;
+      g_autoptr(GError) error = NULL;
+      guint64 found = 0;
+
+      /* The first read, plain, makes the cache entry. */
+      if (read > 0)
+        scan = tsl_search_scan_new (trace, "f", 1000000);
+      g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      if (scan == NULL)
+        continue;
+      matches = tsl_search_scan_finish (scan, &found, NULL);
+      g_assert_cmpuint (found, ==, calls->len);
+      g_assert_cmpint (g_array_index (matches, TslSearchMatch, 0).start_ns, ==,
+                       g_array_index (calls, Call, 0).start_ns);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *cache = g_dir_make_tmp ("timeslice-search-cache-XXXXXX", NULL);
+
+  /* Before GLib reads it: a cache of this test's own, and the state
+   * cache on (the suite turns it off). */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_unsetenv ("TSL_CACHE_MAX_BYTES");
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/search/scan-counts-calls", test_scan_counts_calls);
   g_test_add_func ("/search/scan-pattern-and-cap", test_scan_pattern_and_cap);
+  g_test_add_func ("/search/scan-reads-cached-file", test_scan_reads_cached_file);
 
-  return g_test_run ();
+  {
+    int status = g_test_run ();
+
+    remove_tree (cache);
+    return status;
+  }
 }

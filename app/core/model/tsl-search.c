@@ -235,6 +235,9 @@ tsl_search_scan_new (TslTrace   *trace,
   self->sampled = g_hash_table_new (NULL, NULL);
   self->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_trace_set_event_func (trace, on_scan_event, self);
+  /* A whole read of a file read before loads its cached state and sees
+   * no event (tsl-state-cache.h); a read of a time range reads them all. */
+  tsl_trace_set_time_filter (trace, G_MININT64, G_MAXINT64);
   return self;
 }
 

@@ -40,7 +40,9 @@ int               tsl_search_first_from         (GArray         *matches,
  * or async track whose innermost name matches, at its depth, up to `max`
  * of them (32 bytes each), and counts the rest. A sampled profile's
  * tracks have no calls to count: their ids are listed apart, for
- * tsl_search_find() on the snapshot. Used from the thread reading. */
+ * tsl_search_find() on the snapshot. Used from the thread reading. It
+ * sets the trace's time filter to all time: every event is read, even of
+ * a file whose whole state is cached. */
 typedef struct _TslSearchScan TslSearchScan;
 
 TslSearchScan    *tsl_search_scan_new           (TslTrace       *trace,
