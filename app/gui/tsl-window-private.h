@@ -48,6 +48,7 @@ struct _TslWindow
   GtkEntry             *b_start_entry;
   GtkEntry             *b_end_entry;
   GtkLabel             *status_label;
+  GtkLabel             *file_label;         /* the open file(s), in the header */
   GtkRevealer          *slice_revealer;
   GtkLabel             *slice_label;
   GMenu                *recent_section;
@@ -123,6 +124,8 @@ void              _tsl_window_report_action      (GtkWidget      *widget,
 
 void              _tsl_window_update_ranges      (TslWindow      *self);
 void              _tsl_window_update_status      (TslWindow      *self);
+/* The warnings button: the open file's, or every merged file's. */
+void              _tsl_window_update_warnings    (TslWindow      *self);
 void              _tsl_window_show_slice         (TslWindow      *self,
                                                   TslSnapshot    *snapshot,
                                                   guint           track,
@@ -167,6 +170,15 @@ void              _tsl_window_merge_stop         (TslWindow      *self);
  * positions to the compare panel once every file is read. */
 TslSnapshot      *_tsl_window_merge_snapshot     (TslWindow      *self);
 void              _tsl_window_merge_refresh      (TslWindow      *self);
+/* Calls `add` for each merged file's trace, with its name. */
+typedef void    (*TslWindowAddWarnings)          (TslTrace       *trace,
+                                                  const char     *prefix,
+                                                  GPtrArray      *messages,
+                                                  GArray         *counts);
+void              _tsl_window_merge_add_warnings (TslWindow      *self,
+                                                  TslWindowAddWarnings add,
+                                                  GPtrArray      *messages,
+                                                  GArray         *counts);
 void              _tsl_window_merge_loaded       (TslWindow      *self);
 void              _tsl_window_merge_part_done    (TslWindow         *self,
                                                   TslDocumentLoader *loader);

@@ -29,22 +29,46 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
-/* One row per kind of warning: the message, wrapped, and how often it
- * was seen. */
+/* Appends one trace's warnings, each after `prefix` (a merged file's
+ * name) when there is one. */
 static void
-update_warnings (TslWindow *self,
-                 TslTrace  *trace)
+add_warnings_of (TslTrace   *trace,
+                 const char *prefix,
+                 GPtrArray  *messages,
+                 GArray     *counts)
 {
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_auto(GStrv) warnings = NULL;
-  g_autofree char *label = NULL;
-  guint n;
 
   tsl_trace_lock (trace);
-  warnings = tsl_trace_dup_warnings_counted (trace, counts);
+  warnings = tsl_trace_dup_warnings_counted (trace, own);
   tsl_trace_unlock (trace);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    {
+      g_ptr_array_add (messages, prefix != NULL ? g_strdup_printf ("%s: %s", prefix, warnings[i])
+                                                : g_strdup (warnings[i]));
+      g_array_append_val (counts, g_array_index (own, guint64, i));
+    }
+}
 
-  n = warnings ? g_strv_length (warnings) : 0;
+/* One row per kind of warning: the message, wrapped, and how often it
+ * was seen; every merged file's, each named. */
+void
+_tsl_window_update_warnings (TslWindow *self)
+{
+  TslTrace *trace = tsl_document_loader_get_trace (self->loader);
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *label = NULL;
+  char **warnings;
+  guint n;
+
+  if (self->parts == NULL)
+    add_warnings_of (trace, NULL, messages, counts);
+  else
+    _tsl_window_merge_add_warnings (self, add_warnings_of, messages, counts);
+  n = messages->len;
+  warnings = (char **) messages->pdata;
   clear_list (self->warnings_list);
   for (guint i = 0; i < n; i++)
     {
@@ -99,7 +123,7 @@ refresh_document (TslWindow *self)
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
   _tsl_window_search_snapshot_changed (self);
   _tsl_window_flame_update_snapshot (self);
-  update_warnings (self, trace);
+  _tsl_window_update_warnings (self);
 
   _tsl_window_update_status (self);
 }
@@ -321,6 +345,7 @@ load_cb (GObject      *object,
         g_clear_object (&self->file);
         adw_view_switcher_title_set_title (self->window_title, _("Timeslice"));
         adw_view_switcher_title_set_subtitle (self->window_title, NULL);
+        gtk_widget_set_visible (GTK_WIDGET (self->file_label), FALSE);
         adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
         gtk_window_set_title (GTK_WINDOW (self), _("Timeslice"));
         gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -398,6 +423,9 @@ tsl_window_open (TslWindow *self,
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_view_switcher_title_set_title (self->window_title, name);
   adw_view_switcher_title_set_subtitle (self->window_title, parent_path);
+  gtk_label_set_label (self->file_label, name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), parent_path);
+  gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, TRUE);
 
   trace = _tsl_window_new_trace (self);
@@ -643,6 +671,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline_scrollbar);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, file_label);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_list);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);

@@ -1415,6 +1415,31 @@ test_first_view_activity (void)
   g_rmdir (dir);
 }
 
+/* Issue 32 item 8: the empty state named neither Perfetto nor zstd, and
+ * with a file open the header showed the pages, not the file. */
+static void
+test_empty_state_and_title (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *name = g_file_get_basename (example);
+  GtkWidget *empty = gtk_stack_get_child_by_name (window->stack, "empty");
+  const char *text = adw_status_page_get_description (ADW_STATUS_PAGE (empty));
+
+  g_assert_nonnull (strstr (text, "Perfetto"));
+  g_assert_nonnull (strstr (text, "zstd"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->file_label)));
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (100);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->file_label)));
+  g_assert_cmpstr (gtk_label_get_label (window->file_label), ==, name);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), name));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
 static void
 test_export_after_zoom (void)
@@ -1811,6 +1836,7 @@ main (int   argc,
   g_test_add_func ("/window/search-navigates", test_search_navigates);
   g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
   g_test_add_func ("/window/first-view-activity", test_first_view_activity);
+  g_test_add_func ("/window/empty-state-and-title", test_empty_state_and_title);
 
   ret = g_test_run ();
   g_clear_object (&app);
