@@ -160,6 +160,10 @@ void              _tsl_window_range_entry_activate (TslWindow    *self,
 void              _tsl_window_clear_ranges_action (GtkWidget     *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* Ctrl+Z: the ranges Escape (or Clear Ranges) removed come back. */
+void              _tsl_window_restore_ranges_action (GtkWidget   *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
 /* Merged files (tsl-window-merge.c). */
 void              _tsl_window_part_free          (gpointer        data);
 TslTrace         *_tsl_window_new_trace          (TslWindow      *self);

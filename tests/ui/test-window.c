@@ -1440,6 +1440,71 @@ test_empty_state_and_title (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+has_no_ranges (gpointer window)
+{
+  TslTimelineView *timeline = TSL_WINDOW (window)->timeline;
+
+  return !tsl_timeline_view_get_range (timeline, TSL_RANGE_A, NULL, NULL) &&
+         !tsl_timeline_view_get_range (timeline, TSL_RANGE_B, NULL, NULL);
+}
+
+static gboolean
+has_both_ranges (gpointer window)
+{
+  TslTimelineView *timeline = TSL_WINDOW (window)->timeline;
+
+  return tsl_timeline_view_get_range (timeline, TSL_RANGE_A, NULL, NULL) &&
+         tsl_timeline_view_get_range (timeline, TSL_RANGE_B, NULL, NULL);
+}
+
+/* Issue 32 item 8: Escape cleared A and B with no way back. Ctrl+Z (real
+ * keys) brings both back as they were; once a range is set anew there is
+ * nothing to bring back. */
+static void
+test_escape_undo (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  gint64 span, a0, a1, b0, b1;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 10, span / 5);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span / 2 + span / 8);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  gtk_widget_grab_focus (GTK_WIDGET (window->timeline));
+  settle (100);
+  xdo ("key Escape");
+  iterate_until (has_no_ranges, window, 5000);
+
+  xdo ("key ctrl+z");
+  iterate_until (has_both_ranges, window, 5000);
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &b0, &b1));
+  g_assert_cmpint (a0, ==, span / 10);
+  g_assert_cmpint (a1, ==, span / 5);
+  g_assert_cmpint (b0, ==, span / 2);
+  g_assert_cmpint (b1, ==, span / 2 + span / 8);
+  /* The range entries follow. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->a_start_entry)), !=, "");
+
+  /* Cleared again, then a new A: Ctrl+Z has nothing to bring back. */
+  xdo ("key Escape");
+  iterate_until (has_no_ranges, window, 5000);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 3);
+  xdo ("key ctrl+z");
+  settle (300);
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, NULL, NULL));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_cmpint (a1, ==, span / 3);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
 static void
 test_export_after_zoom (void)
@@ -1837,6 +1902,7 @@ main (int   argc,
   g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
   g_test_add_func ("/window/first-view-activity", test_first_view_activity);
   g_test_add_func ("/window/empty-state-and-title", test_empty_state_and_title);
+  g_test_add_func ("/window/escape-undo", test_escape_undo);
 
   ret = g_test_run ();
   g_clear_object (&app);
