@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-style.h"
 #include "tsl-range.h"
 #include "tsl-timeline-base.h"
 #include "tsl-timeline-view.h"
@@ -130,7 +131,7 @@ fill_options (TslTimelineView  *self,
   if (!self->elapsed_time && self->snapshot != NULL &&
       tsl_snapshot_get_start (self->snapshot) >= TSL_RENDER_EPOCH_MIN_NS)
     o->wall_clock_ns = tsl_snapshot_get_start (self->snapshot);
-  o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  o->dark = tsl_style_is_dark (GTK_WIDGET (self));
   o->highlight = self->highlight;
   o->highlight_exact = self->highlight_exact;
   o->highlight_track = self->highlight_track;

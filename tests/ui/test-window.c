@@ -1505,6 +1505,56 @@ test_escape_undo (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+timeline_is_dark (gpointer window)
+{
+  TslRenderOptions o;
+
+  tsl_timeline_view_get_render_options (TSL_WINDOW (window)->timeline, &o);
+  return o.dark;
+}
+
+static gboolean
+timeline_is_light (gpointer window)
+{
+  return !timeline_is_dark (window);
+}
+
+/* Issue 32 item 8: GTK_THEME=Adwaita:dark gave dark widgets around a light
+ * timeline: the painter asked the style manager only. A theme drawing
+ * light text (as Adwaita:dark does, here a style sheet) makes the timeline
+ * dark too, and so does the style manager's dark scheme, both ways. */
+static void
+test_dark_theme (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (100);
+  g_assert_false (adw_style_manager_get_dark (style));
+  g_assert_true (timeline_is_light (window));
+
+  gtk_css_provider_load_from_data (css, ".test-dark-theme, .test-dark-theme * { color: #ffffff; background-color: #242424; }", -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_USER);
+  gtk_widget_add_css_class (GTK_WIDGET (window), "test-dark-theme");
+  iterate_until (timeline_is_dark, window, 5000);
+  gtk_widget_remove_css_class (GTK_WIDGET (window), "test-dark-theme");
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  iterate_until (timeline_is_light, window, 5000);
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  iterate_until (timeline_is_dark, window, 5000);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  iterate_until (timeline_is_light, window, 5000);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Issue 18: zoomed in, Ctrl+E wrote the whole trace's coarse samples. */
 static void
 test_export_after_zoom (void)
@@ -1903,6 +1953,7 @@ main (int   argc,
   g_test_add_func ("/window/first-view-activity", test_first_view_activity);
   g_test_add_func ("/window/empty-state-and-title", test_empty_state_and_title);
   g_test_add_func ("/window/escape-undo", test_escape_undo);
+  g_test_add_func ("/window/dark-theme", test_dark_theme);
 
   ret = g_test_run ();
   g_clear_object (&app);
