@@ -283,7 +283,7 @@ go_to (TslWindow *self,
   gint64 vs, ve, width, len = MAX (m->end_ns - m->start_ns, 1), middle;
   TslRenderOptions o;
   GtkAdjustment *adj = tsl_timeline_view_get_vadjustment (self->timeline);
-  double top, page;
+  double top, row, page;
 
   self->search_index = index;
   if (t < 0)
@@ -302,10 +302,13 @@ go_to (TslWindow *self,
   tsl_timeline_view_set_mark (self->timeline, track->name, track->pid, m->depth, m->start_ns, m->end_ns);
 
   tsl_timeline_view_get_render_options (self->timeline, &o);
+  /* The call's own row, which in a deep track may be far below its top. */
   top = tsl_render_track_top (snapshot, &o, t);
+  row = tsl_render_row_top (snapshot, &o, t, m->depth);
   page = gtk_adjustment_get_page_size (adj);
-  if (top < gtk_adjustment_get_value (adj) || top + 40 > gtk_adjustment_get_value (adj) + page)
-    gtk_adjustment_set_value (adj, MAX (top - 20, 0));
+  if (row < gtk_adjustment_get_value (adj) || row + 40 > gtk_adjustment_get_value (adj) + page)
+    /* The track's top too when it fits, else the row a third down. */
+    gtk_adjustment_set_value (adj, row + 40 - top <= page ? MAX (top - 20, 0) : MAX (row - page / 3, 0));
   update_count (self);
 }
 

@@ -1366,6 +1366,68 @@ test_search_counts_calls (void)
   remove_big_trace (big, dir);
 }
 
+/* Issue 32 item 4: a call deep in a tall track, the track below thirty
+ * others: Enter scrolls its row into view, not only the track's top. */
+static void
+test_search_scrolls_to_row (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-deep-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.json", NULL);
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GFile) file = NULL;
+  TslWindow *window;
+  LabelWait wait;
+  TslRenderOptions o;
+  GtkAdjustment *adj;
+  double row;
+
+  for (guint t = 0; t < 30; t++)
+    g_string_append_printf (json, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"a%02u\"}},"
+                            "{\"ph\":\"X\",\"name\":\"idle\",\"pid\":1,\"tid\":%u,\"ts\":0,\"dur\":1000},", t + 1, t, t + 1);
+  g_string_append (json, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":99,\"args\":{\"name\":\"zz-deep\"}}");
+  for (guint d = 0; d < 40; d++)
+    g_string_append_printf (json, ",{\"ph\":\"X\",\"name\":\"%s%u\",\"pid\":1,\"tid\":99,\"ts\":%u,\"dur\":%u}",
+                            d == 39 ? "deepest" : "level", d, 100 + d, 800 - 2 * d);
+  g_string_append (json, "]\n");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+  file = g_file_new_for_path (path);
+
+  window = new_shown_window ();
+  wait.window = window;
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key ctrl+f");
+  settle (200);
+  xdo ("type deepest39");
+  wait.text = "1 call in the trace";
+  iterate_until (count_label_is, &wait, 30000);
+  xdo ("key Return");
+  wait.text = "1 of 1 call in the trace";
+  iterate_until (count_label_is, &wait, 10000);
+  settle (300);
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_true (o.has_mark);
+  g_assert_cmpuint (o.mark_depth, ==, 39);
+  g_assert_cmpstr (o.mark_track, ==, "zz-deep");
+  adj = tsl_timeline_view_get_vadjustment (window->timeline);
+  {
+    TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (window->timeline);
+    guint n = tsl_snapshot_get_n_tracks (snapshot);
+
+    row = tsl_render_row_top (snapshot, &o, n - 1, 39);
+  }
+  g_assert_cmpfloat (row, >=, gtk_adjustment_get_value (adj));
+  g_assert_cmpfloat (row + 15, <=, gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Issue 32 item 6: a few events long after the rest left the first view
  * mostly blank. It opens on the activity, says how many events it leaves
  * out, and 0 (a real key) shows everything. */
@@ -1950,6 +2012,7 @@ main (int   argc,
   g_test_add_func ("/window/slice-details", test_slice_details);
   g_test_add_func ("/window/search-navigates", test_search_navigates);
   g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
+  g_test_add_func ("/window/search-scrolls-to-row", test_search_scrolls_to_row);
   g_test_add_func ("/window/first-view-activity", test_first_view_activity);
   g_test_add_func ("/window/empty-state-and-title", test_empty_state_and_title);
   g_test_add_func ("/window/escape-undo", test_escape_undo);
