@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-style.h"
 #include "tsl-flame-view.h"
 
 #define FLAME_SEED G_GUINT64_CONSTANT (0x5EED)   /* the compare panel's */
@@ -103,7 +104,7 @@ fill_options (TslFlameView          *self,
 {
   tsl_render_flame_options_init (o, gtk_widget_get_width (GTK_WIDGET (self)),
                                  gtk_widget_get_height (GTK_WIDGET (self)));
-  o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  o->dark = tsl_style_is_dark (GTK_WIDGET (self));
   o->icicle = self->icicle;
   o->zoom = self->zoom;
   o->highlight = self->highlight;

@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-style.h"
 #include "tsl-overview.h"
 #include "tsl-render.h"
 
@@ -87,7 +88,7 @@ draw_activity (TslOverview *self,
   gint64 pids[MAX_ROWS];
   guint n_rows = 0;
   double row_h;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  gboolean dark = tsl_style_is_dark (GTK_WIDGET (self));
 
   for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
     {

@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-style.h"
 #include "tsl-range.h"
 #include "tsl-timeline-base.h"
 #include "tsl-timeline-view.h"
@@ -78,6 +79,11 @@ struct _TslTimelineView
   double         drag_start_counter_height;
   gint64         drag_group;   /* Ctrl+drag on a merged file's header: its pid, else 0 */
   gint64         range_group[2]; /* the group (pid) each range was selected in, 0: none */
+  /* What the last clear removed, for Ctrl+Z; forgotten when a range is set. */
+  gboolean       cleared_has[2];
+  gint64         cleared_start[2];
+  gint64         cleared_end[2];
+  gint64         cleared_group[2];
   gint64         drag_start_group;
   double         drag_group_dx; /* of the drag, already handed on as group-moved */
   double         drag_group_scale; /* ns per pixel when it began: the view refits as the file moves */
@@ -140,7 +146,7 @@ fill_options (TslTimelineView  *self,
   if (!self->elapsed_time && self->snapshot != NULL &&
       tsl_snapshot_get_start (self->snapshot) >= TSL_RENDER_EPOCH_MIN_NS)
     o->wall_clock_ns = tsl_snapshot_get_start (self->snapshot);
-  o->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  o->dark = tsl_style_is_dark (GTK_WIDGET (self));
   o->highlight = self->highlight;
   o->highlight_exact = self->highlight_exact;
   o->highlight_track = self->highlight_track;
@@ -420,6 +426,7 @@ tsl_timeline_view_set_range (TslTimelineView *self,
       end_ns = tmp;
     }
 
+  self->cleared_has[0] = self->cleared_has[1] = FALSE;
   self->has_range[range] = end_ns > start_ns;
   self->range_start[range] = start_ns;
   self->range_end[range] = end_ns;
@@ -459,9 +466,36 @@ tsl_timeline_view_clear_ranges (TslTimelineView *self)
   if (!self->has_range[0] && !self->has_range[1])
     return;
 
+  for (guint r = 0; r < 2; r++)
+    {
+      self->cleared_has[r] = self->has_range[r];
+      self->cleared_start[r] = self->range_start[r];
+      self->cleared_end[r] = self->range_end[r];
+      self->cleared_group[r] = self->range_group[r];
+    }
   self->has_range[0] = self->has_range[1] = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[RANGES_CHANGED], 0);
+}
+
+gboolean
+tsl_timeline_view_restore_ranges (TslTimelineView *self)
+{
+  g_return_val_if_fail (TSL_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (!self->cleared_has[0] && !self->cleared_has[1])
+    return FALSE;
+  for (guint r = 0; r < 2; r++)
+    {
+      self->has_range[r] = self->cleared_has[r];
+      self->range_start[r] = self->cleared_start[r];
+      self->range_end[r] = self->cleared_end[r];
+      self->range_group[r] = self->cleared_group[r];
+    }
+  self->cleared_has[0] = self->cleared_has[1] = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGES_CHANGED], 0);
+  return TRUE;
 }
 
 void

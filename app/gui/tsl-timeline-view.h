@@ -77,6 +77,9 @@ gboolean          tsl_timeline_view_get_range        (TslTimelineView *self,
                                                       gint64          *start_ns,
                                                       gint64          *end_ns);
 void              tsl_timeline_view_clear_ranges     (TslTimelineView *self);
+/* Brings back what the last clear of the ranges removed (Ctrl+Z); FALSE
+ * when there is nothing to bring back (a range was set since). */
+gboolean          tsl_timeline_view_restore_ranges (TslTimelineView *self);
 /* Drag selects B instead of A (the header-bar toggle); Shift+drag always does. */
 void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
                                                       gboolean         select_b);

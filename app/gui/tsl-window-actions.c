@@ -277,6 +277,9 @@ _tsl_window_class_actions_init (TslWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, _tsl_window_export_action);
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, _tsl_window_report_action);
   gtk_widget_class_install_action (widget_class, "win.clear-ranges", NULL, _tsl_window_clear_ranges_action);
+  gtk_widget_class_install_action (widget_class, "win.restore-ranges", NULL, _tsl_window_restore_ranges_action);
+  /* An entry with the focus keeps Ctrl+Z for its own text. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.restore-ranges", NULL);
   gtk_widget_class_install_action (widget_class, "win.file-offsets", NULL, _tsl_window_offsets_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-loading", NULL);

@@ -120,6 +120,21 @@ hand_to_compare (TslWindow   *self,
   tsl_compare_panel_set_parts (self->compare_panel, files, self->parts->len, merged);
 }
 
+void
+_tsl_window_merge_add_warnings (TslWindow            *self,
+                                TslWindowAddWarnings  add,
+                                GPtrArray            *messages,
+                                GArray               *counts)
+{
+  for (guint i = 0; self->parts != NULL && i < self->parts->len; i++)
+    {
+      TslWindowPart *part = g_ptr_array_index (self->parts, i);
+
+      if (part->loader != NULL)
+        add (tsl_document_loader_get_trace (part->loader), part->name, messages, counts);
+    }
+}
+
 TslSnapshot *
 _tsl_window_merge_snapshot (TslWindow *self)
 {
@@ -152,6 +167,7 @@ _tsl_window_merge_refresh (TslWindow *self)
   merged = _tsl_window_merge_snapshot (self);
   tsl_timeline_view_set_snapshot (self->timeline, merged);
   _tsl_window_update_status (self);
+  _tsl_window_update_warnings (self);
 }
 
 static void
@@ -219,6 +235,7 @@ _tsl_window_merge_loaded (TslWindow *self)
 
   merged = _tsl_window_merge_snapshot (self);
   tsl_timeline_view_set_snapshot (self->timeline, merged);
+  _tsl_window_update_warnings (self);
   /* The flame page draws the merged samples; ranges of one file are not re-read. */
   tsl_flame_view_set_source (self->flame_view, NULL, NULL, tsl_snapshot_get_k (merged));
   _tsl_window_flame_update_snapshot (self);
@@ -270,6 +287,7 @@ tsl_window_open_merged (TslWindow    *self,
     }
 
   adw_view_switcher_title_set_title (self->window_title, title->str);
+  gtk_label_set_label (self->file_label, title->str);
   gtk_window_set_title (GTK_WINDOW (self), title->str);
 }
 

@@ -49,6 +49,7 @@ struct _TslWindow
   GtkEntry             *b_start_entry;
   GtkEntry             *b_end_entry;
   GtkLabel             *status_label;
+  GtkLabel             *file_label;         /* the open file(s), in the header */
   GtkRevealer          *slice_revealer;
   GtkLabel             *slice_label;
   GMenu                *recent_section;
@@ -63,9 +64,13 @@ struct _TslWindow
   TslDocumentLoader    *detail_loader;
   GCancellable         *detail_cancellable;
   GCancellable         *slice_cancellable;  /* reading a slice's arguments */
-  GArray               *search_matches;     /* TslSearchMatch, in the whole snapshot */
-  TslSnapshot          *search_snapshot;    /* the one search_matches index */
+  GArray               *search_matches;     /* TslSearchMatch, by start */
+  GArray               *search_tracks;      /* what each match's `track` stands for */
+  guint64               search_found;       /* calls found, kept or not */
+  gboolean              search_whole;       /* the matches are every call of the trace */
+  GCancellable         *search_cancellable; /* the whole-file count under way */
   int                   search_index;       /* the current match, -1 for none */
+  guint64               first_view_outside; /* events the first view leaves out, 0 once all is shown */
   GPtrArray            *parts;              /* TslWindowPart *: merged files, else NULL */
 };
 
@@ -121,6 +126,8 @@ void              _tsl_window_report_action      (GtkWidget      *widget,
 
 void              _tsl_window_update_ranges      (TslWindow      *self);
 void              _tsl_window_update_status      (TslWindow      *self);
+/* The warnings button: the open file's, or every merged file's. */
+void              _tsl_window_update_warnings    (TslWindow      *self);
 void              _tsl_window_show_slice         (TslWindow      *self,
                                                   TslSnapshot    *snapshot,
                                                   guint           track,
@@ -132,6 +139,8 @@ void              _tsl_window_search_init        (TslWindow      *self);
 void              _tsl_window_search_clear       (TslWindow      *self);
 /* The search text changed, or the snapshot it searched did. */
 void              _tsl_window_search_update      (TslWindow      *self);
+/* The snapshot shown changed: redone only when it was all there was. */
+void              _tsl_window_search_snapshot_changed (TslWindow *self);
 void              _tsl_window_search_next        (TslWindow      *self);
 void              _tsl_window_search_previous    (TslWindow      *self);
 void              _tsl_window_queue_detail       (TslWindow      *self);
@@ -153,6 +162,10 @@ void              _tsl_window_range_entry_activate (TslWindow    *self,
 void              _tsl_window_clear_ranges_action (GtkWidget     *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* Ctrl+Z: the ranges Escape (or Clear Ranges) removed come back. */
+void              _tsl_window_restore_ranges_action (GtkWidget   *widget,
+                                                  const char     *action_name,
+                                                  GVariant       *param);
 /* Merged files (tsl-window-merge.c). */
 void              _tsl_window_part_free          (gpointer        data);
 TslTrace         *_tsl_window_new_trace          (TslWindow      *self);
@@ -163,6 +176,15 @@ void              _tsl_window_merge_stop         (TslWindow      *self);
  * positions to the compare panel once every file is read. */
 TslSnapshot      *_tsl_window_merge_snapshot     (TslWindow      *self);
 void              _tsl_window_merge_refresh      (TslWindow      *self);
+/* Calls `add` for each merged file's trace, with its name. */
+typedef void    (*TslWindowAddWarnings)          (TslTrace       *trace,
+                                                  const char     *prefix,
+                                                  GPtrArray      *messages,
+                                                  GArray         *counts);
+void              _tsl_window_merge_add_warnings (TslWindow      *self,
+                                                  TslWindowAddWarnings add,
+                                                  GPtrArray      *messages,
+                                                  GArray         *counts);
 void              _tsl_window_merge_loaded       (TslWindow      *self);
 void              _tsl_window_merge_part_done    (TslWindow         *self,
                                                   TslDocumentLoader *loader);

@@ -150,3 +150,11 @@ _tsl_window_clear_ranges_action (GtkWidget  *widget,
 {
   tsl_timeline_view_clear_ranges (TSL_WINDOW (widget)->timeline);
 }
+
+void
+_tsl_window_restore_ranges_action (GtkWidget  *widget,
+                                   const char *action_name,
+                                   GVariant   *param)
+{
+  tsl_timeline_view_restore_ranges (TSL_WINDOW (widget)->timeline);
+}

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tsl-first-view.h"
 #include "tsl-range.h"
 #include "tsl-render.h"
 #include "tsl-overview.h"
@@ -28,22 +29,46 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
-/* One row per kind of warning: the message, wrapped, and how often it
- * was seen. */
+/* Appends one trace's warnings, each after `prefix` (a merged file's
+ * name) when there is one. */
 static void
-update_warnings (TslWindow *self,
-                 TslTrace  *trace)
+add_warnings_of (TslTrace   *trace,
+                 const char *prefix,
+                 GPtrArray  *messages,
+                 GArray     *counts)
 {
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_auto(GStrv) warnings = NULL;
-  g_autofree char *label = NULL;
-  guint n;
 
   tsl_trace_lock (trace);
-  warnings = tsl_trace_dup_warnings_counted (trace, counts);
+  warnings = tsl_trace_dup_warnings_counted (trace, own);
   tsl_trace_unlock (trace);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    {
+      g_ptr_array_add (messages, prefix != NULL ? g_strdup_printf ("%s: %s", prefix, warnings[i])
+                                                : g_strdup (warnings[i]));
+      g_array_append_val (counts, g_array_index (own, guint64, i));
+    }
+}
 
-  n = warnings ? g_strv_length (warnings) : 0;
+/* One row per kind of warning: the message, wrapped, and how often it
+ * was seen; every merged file's, each named. */
+void
+_tsl_window_update_warnings (TslWindow *self)
+{
+  TslTrace *trace = tsl_document_loader_get_trace (self->loader);
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *label = NULL;
+  char **warnings;
+  guint n;
+
+  if (self->parts == NULL)
+    add_warnings_of (trace, NULL, messages, counts);
+  else
+    _tsl_window_merge_add_warnings (self, add_warnings_of, messages, counts);
+  n = messages->len;
+  warnings = (char **) messages->pdata;
   clear_list (self->warnings_list);
   for (guint i = 0; i < n; i++)
     {
@@ -97,9 +122,9 @@ refresh_document (TslWindow *self)
   snapshot = self->parts != NULL ? _tsl_window_merge_snapshot (self) : tsl_snapshot_new (trace);
   tsl_timeline_view_set_snapshot (self->timeline, snapshot);
   tsl_compare_panel_set_tracks (self->compare_panel, snapshot);
-  _tsl_window_search_update (self);
+  _tsl_window_search_snapshot_changed (self);
   _tsl_window_flame_update_snapshot (self);
-  update_warnings (self, trace);
+  _tsl_window_update_warnings (self);
 
   _tsl_window_update_status (self);
 }
@@ -152,7 +177,47 @@ _tsl_window_update_status (TslWindow *self)
   status = g_strdup_printf (_("%s · %s events · %u tracks · %s · span %s"),
                             tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
                             events, n_tracks, view, span);
+  /* The first view left a sparse tail out: said until everything is shown. */
+  if (self->first_view_outside > 0)
+    {
+      gint64 vs, ve;
+
+      tsl_timeline_view_get_visible_time (self->timeline, &vs, &ve);
+      if (vs <= 0 && ve >= tsl_snapshot_get_span (snapshot))
+        self->first_view_outside = 0;
+      else
+        {
+          g_autofree char *n = g_strdup_printf ("%'" G_GUINT64_FORMAT, self->first_view_outside);
+          g_autofree char *note = NULL;
+          g_autofree char *with_note = NULL;
+
+          /* TRANSLATORS: the first view shows where the events are; 0 is the key */
+          note = g_strdup_printf (g_dngettext (NULL, "%s event lies outside this view: 0 shows everything",
+                                               "%s events lie outside this view: 0 shows everything",
+                                               self->first_view_outside), n);
+          with_note = g_strdup_printf ("%s · %s", status, note);
+          g_free (status);
+          status = g_steal_pointer (&with_note);
+        }
+    }
   gtk_label_set_label (self->status_label, status);
+}
+
+/* Opens on the busy part of the trace, not on a few stray late events
+ * (tsl-first-view.h); the status bar says how many it leaves out. */
+static void
+show_activity (TslWindow *self)
+{
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+  gint64 start, end;
+  guint64 outside;
+
+  if (snapshot == NULL || self->parts != NULL ||
+      !tsl_first_view_find (snapshot, TSL_FIRST_VIEW_FRACTION, &start, &end, &outside))
+    return;
+  self->first_view_outside = outside;
+  tsl_timeline_view_set_visible_time (self->timeline, start, end);
+  _tsl_window_update_status (self);
 }
 
 static void
@@ -257,6 +322,7 @@ load_cb (GObject      *object,
       /* bench/window-compare.py waits for this (G_MESSAGES_DEBUG=tsl-window). */
       g_debug ("loaded: %" G_GUINT64_FORMAT " events",
                tsl_trace_get_events (tsl_document_loader_get_trace (loader)));
+      show_activity (self);
       add_to_recent (self->file);
       return;
     }
@@ -280,6 +346,7 @@ load_cb (GObject      *object,
         g_clear_object (&self->file);
         adw_view_switcher_title_set_title (self->window_title, _("Timeslice"));
         adw_view_switcher_title_set_subtitle (self->window_title, NULL);
+        gtk_widget_set_visible (GTK_WIDGET (self->file_label), FALSE);
         adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);
         gtk_window_set_title (GTK_WINDOW (self), _("Timeslice"));
         gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -341,6 +408,9 @@ tsl_window_open (TslWindow *self,
   g_clear_object (&self->cancellable);
   stop_following_progress (self);
   _tsl_window_cancel_detail (self);
+  /* The calls counted were another file's. */
+  _tsl_window_search_clear (self);
+  self->first_view_outside = 0;
 
   g_set_object (&self->file, file);
   /* A new open replaces a merge (tsl_window_open_merged() starts here). */
@@ -354,6 +424,9 @@ tsl_window_open (TslWindow *self,
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_view_switcher_title_set_title (self->window_title, name);
   adw_view_switcher_title_set_subtitle (self->window_title, parent_path);
+  gtk_label_set_label (self->file_label, name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), parent_path);
+  gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, TRUE);
 
   trace = _tsl_window_new_trace (self);
@@ -599,6 +672,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, timeline_scrollbar);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, file_label);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, warnings_list);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, select_b_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 
 #include "tsl-application.h"
 #include "tsl-render.h"
@@ -278,6 +279,67 @@ test_merged_compare (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first label of each row of the warnings list. */
+static GPtrArray *
+warning_rows (TslWindow *window)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->warnings_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+      g_ptr_array_add (rows, (gpointer) gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (box))));
+    }
+  return rows;
+}
+
+/* Issue 32 item 8: merged, the window listed only the first file's
+ * warnings, and its header named no file. */
+static void
+test_merged_warnings (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-warn-XXXXXX", NULL);
+  g_autofree char *first = g_build_filename (dir, "first.json", NULL);
+  g_autofree char *second = g_build_filename (dir, "second.json", NULL);
+  g_autoptr(GFile) file_a = g_file_new_for_path (first);
+  g_autoptr(GFile) file_b = g_file_new_for_path (second);
+  GFile *files[] = { file_a, file_b };
+  g_autoptr(GPtrArray) rows = NULL;
+  TslWindow *window = tsl_window_new (app);
+  gboolean seen_a = FALSE, seen_b = FALSE;
+
+  /* Each file an 'E' with no 'B' before it. */
+  g_assert_true (g_file_set_contents (first, "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5},"
+                                      "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":9}]", -1, NULL));
+  g_assert_true (g_file_set_contents (second, "[{\"ph\":\"X\",\"name\":\"b\",\"pid\":2,\"tid\":1,\"ts\":0,\"dur\":5},"
+                                      "{\"ph\":\"E\",\"pid\":2,\"tid\":1,\"ts\":9}]", -1, NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+  tsl_window_open_merged (window, files, 2, NULL);
+  iterate_until (is_done_loading, window, 60000);
+  settle (300);
+
+  rows = warning_rows (window);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      seen_a |= g_str_has_prefix (g_ptr_array_index (rows, i), "first.json: ");
+      seen_b |= g_str_has_prefix (g_ptr_array_index (rows, i), "second.json: ");
+    }
+  g_assert_true (seen_a);
+  g_assert_true (seen_b);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->file_label)));
+  g_assert_cmpstr (gtk_label_get_label (window->file_label), ==, "first.json + second.json");
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "first.json + second.json"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (first);
+  g_unlink (second);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -292,6 +354,7 @@ main (int   argc,
   app = ui_test_app_new ();
 
   g_test_add_func ("/merge/compare", test_merged_compare);
+  g_test_add_func ("/merge/warnings", test_merged_warnings);
 
   ret = g_test_run ();
   g_clear_object (&app);

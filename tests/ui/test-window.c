@@ -1471,13 +1471,13 @@ test_search_navigates (void)
   wait.text = "No matches";          /* not a part of a name */
   iterate_until (count_label_is, &wait, 10000);
   xdo ("type e");
-  all = g_strdup_printf ("%u matches", n);
+  all = g_strdup_printf ("%'u calls in the trace", n);
   wait.text = all;
   iterate_until (count_label_is, &wait, 10000);
 
   /* The first decode is on main, the first match from the whole view. */
   xdo ("key Return");
-  first = g_strdup_printf ("1 of %u", n);
+  first = g_strdup_printf ("1 of %'u calls in the trace", n);
   wait.text = first;
   iterate_until (count_label_is, &wait, 10000);
   assert_at_match (window, starts[0], ends[0]);
@@ -1489,7 +1489,7 @@ test_search_navigates (void)
   }
 
   xdo ("key Return");
-  second = g_strdup_printf ("2 of %u", n);
+  second = g_strdup_printf ("2 of %'u calls in the trace", n);
   wait.text = second;
   iterate_until (count_label_is, &wait, 10000);
   assert_at_match (window, starts[1], ends[1]);
@@ -1500,7 +1500,7 @@ test_search_navigates (void)
   assert_at_match (window, starts[0], ends[0]);
   /* Shift+Enter before the first wraps to the last. */
   xdo ("key shift+Return");
-  wait.text = g_strdup_printf ("%u of %u", n, n);
+  wait.text = g_strdup_printf ("%u of %'u calls in the trace", n, n);
   iterate_until (count_label_is, &wait, 10000);
   g_free ((char *) wait.text);
 
@@ -1508,6 +1508,312 @@ test_search_navigates (void)
   gtk_editable_set_text (GTK_EDITABLE (window->search_entry), "de*de");
   wait.text = all;
   iterate_until (count_label_is, &wait, 10000);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 32 item 4: in a sampled file the count was of the samples' runs
+ * and the outline sat where a sample's slice was. Now: every call of the
+ * file counted, and Enter visits each at its own start, end and depth. */
+static void
+test_search_counts_calls (void)
+{
+  GSettings *settings = tsl_application_get_settings (app);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) big = write_big_trace (&dir);
+  g_autofree char *all = NULL;
+  TslWindow *window;
+  LabelWait wait;
+  TslRenderOptions o;
+
+  g_settings_set_uint (settings, "sampler-k", 40);
+  window = new_shown_window ();
+  wait.window = window;
+  tsl_window_open (window, big);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  g_assert_false (tsl_snapshot_get_exact (tsl_timeline_view_get_snapshot (window->timeline), NULL, NULL));
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key ctrl+f");
+  settle (200);
+  xdo ("type step1");
+  /* step1 is the child of every third job: 10,000 calls. */
+  all = g_strdup_printf ("%'u calls in the trace", 10000);
+  wait.text = all;
+  iterate_until (count_label_is, &wait, 30000);
+
+  /* Jobs i = 1, 4, 7: step1 from i × 10 + 2 µs for 6 µs, one level down. */
+  for (guint visit = 0; visit < 3; visit++)
+    {
+      g_autofree char *label = g_strdup_printf ("%u of %'u calls in the trace", visit + 1, 10000);
+      gint64 start = ((gint64) (1 + 3 * visit) * 10 + 2) * 1000;
+
+      xdo ("key Return");
+      wait.text = label;
+      iterate_until (count_label_is, &wait, 10000);
+      tsl_timeline_view_get_render_options (window->timeline, &o);
+      g_assert_true (o.has_mark);
+      g_assert_cmpint (o.mark_start_ns, ==, start);
+      g_assert_cmpint (o.mark_end_ns, ==, start + 6000);
+      g_assert_cmpuint (o.mark_depth, ==, 1);
+      g_assert_cmpstr (o.mark_track, ==, "worker-1");
+      g_assert_cmpint (o.view_start_ns, <=, start);
+      g_assert_cmpint (o.view_end_ns, >=, start + 6000);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "sampler-k");
+  remove_big_trace (big, dir);
+}
+
+/* Issue 32 item 4: a call deep in a tall track, the track below thirty
+ * others: Enter scrolls its row into view, not only the track's top. */
+static void
+test_search_scrolls_to_row (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-deep-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.json", NULL);
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GFile) file = NULL;
+  TslWindow *window;
+  LabelWait wait;
+  TslRenderOptions o;
+  GtkAdjustment *adj;
+  double row;
+
+  for (guint t = 0; t < 30; t++)
+    g_string_append_printf (json, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"a%02u\"}},"
+                            "{\"ph\":\"X\",\"name\":\"idle\",\"pid\":1,\"tid\":%u,\"ts\":0,\"dur\":1000},", t + 1, t, t + 1);
+  g_string_append (json, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":99,\"args\":{\"name\":\"zz-deep\"}}");
+  for (guint d = 0; d < 40; d++)
+    g_string_append_printf (json, ",{\"ph\":\"X\",\"name\":\"%s%u\",\"pid\":1,\"tid\":99,\"ts\":%u,\"dur\":%u}",
+                            d == 39 ? "deepest" : "level", d, 100 + d, 800 - 2 * d);
+  g_string_append (json, "]\n");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+  file = g_file_new_for_path (path);
+
+  window = new_shown_window ();
+  wait.window = window;
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  xdo ("key ctrl+f");
+  settle (200);
+  xdo ("type deepest39");
+  wait.text = "1 call in the trace";
+  iterate_until (count_label_is, &wait, 30000);
+  xdo ("key Return");
+  wait.text = "1 of 1 call in the trace";
+  iterate_until (count_label_is, &wait, 10000);
+  settle (300);
+
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_true (o.has_mark);
+  g_assert_cmpuint (o.mark_depth, ==, 39);
+  g_assert_cmpstr (o.mark_track, ==, "zz-deep");
+  adj = tsl_timeline_view_get_vadjustment (window->timeline);
+  {
+    TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (window->timeline);
+    guint n = tsl_snapshot_get_n_tracks (snapshot);
+
+    row = tsl_render_row_top (snapshot, &o, n - 1, 39);
+  }
+  g_assert_cmpfloat (row, >=, gtk_adjustment_get_value (adj));
+  g_assert_cmpfloat (row + 15, <=, gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Issue 32 item 6: a few events long after the rest left the first view
+ * mostly blank. It opens on the activity, says how many events it leaves
+ * out, and 0 (a real key) shows everything. */
+static void
+test_first_view_activity (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-late-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "late.json", NULL);
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GFile) file = NULL;
+  TslWindow *window;
+  gint64 vs, ve;
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (json, "%s{\"ph\":\"X\",\"name\":\"work\",\"pid\":1,\"tid\":1,\"ts\":%u,\"dur\":50}",
+                            i == 0 ? "" : ",\n", i * 90);
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"late\",\"pid\":1,\"tid\":2,\"ts\":%u,\"dur\":10}",
+                            9600000 + i * 100);
+  g_string_append (json, "]\n");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+  file = g_file_new_for_path (path);
+
+  window = new_shown_window ();
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  tsl_timeline_view_get_visible_time (window->timeline, &vs, &ve);
+  g_assert_cmpint (vs, ==, 0);
+  g_assert_cmpint (ve, >=, G_GINT64_CONSTANT (1800000000) - 100000);
+  g_assert_cmpint (ve, <, G_GINT64_CONSTANT (2000000000));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->status_label),
+                            "12 events lie outside this view: 0 shows everything"));
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  gtk_widget_grab_focus (GTK_WIDGET (window->timeline));
+  settle (100);
+  xdo ("key 0");
+  settle (300);
+  tsl_timeline_view_get_visible_time (window->timeline, &vs, &ve);
+  g_assert_cmpint (vs, ==, 0);
+  g_assert_cmpint (ve, >=, tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline)));
+  g_assert_null (strstr (gtk_label_get_label (window->status_label), "outside this view"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Issue 32 item 8: the empty state named neither Perfetto nor zstd, and
+ * with a file open the header showed the pages, not the file. */
+static void
+test_empty_state_and_title (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autofree char *name = g_file_get_basename (example);
+  GtkWidget *empty = gtk_stack_get_child_by_name (window->stack, "empty");
+  const char *text = adw_status_page_get_description (ADW_STATUS_PAGE (empty));
+
+  g_assert_nonnull (strstr (text, "Perfetto"));
+  g_assert_nonnull (strstr (text, "zstd"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->file_label)));
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (100);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->file_label)));
+  g_assert_cmpstr (gtk_label_get_label (window->file_label), ==, name);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), name));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+has_no_ranges (gpointer window)
+{
+  TslTimelineView *timeline = TSL_WINDOW (window)->timeline;
+
+  return !tsl_timeline_view_get_range (timeline, TSL_RANGE_A, NULL, NULL) &&
+         !tsl_timeline_view_get_range (timeline, TSL_RANGE_B, NULL, NULL);
+}
+
+static gboolean
+has_both_ranges (gpointer window)
+{
+  TslTimelineView *timeline = TSL_WINDOW (window)->timeline;
+
+  return tsl_timeline_view_get_range (timeline, TSL_RANGE_A, NULL, NULL) &&
+         tsl_timeline_view_get_range (timeline, TSL_RANGE_B, NULL, NULL);
+}
+
+/* Issue 32 item 8: Escape cleared A and B with no way back. Ctrl+Z (real
+ * keys) brings both back as they were; once a range is set anew there is
+ * nothing to bring back. */
+static void
+test_escape_undo (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  gint64 span, a0, a1, b0, b1;
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span / 10, span / 5);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span / 2 + span / 8);
+
+  pointer_to (window, GTK_WIDGET (window->timeline), 400, 120);
+  gtk_widget_grab_focus (GTK_WIDGET (window->timeline));
+  settle (100);
+  xdo ("key Escape");
+  iterate_until (has_no_ranges, window, 5000);
+
+  xdo ("key ctrl+z");
+  iterate_until (has_both_ranges, window, 5000);
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &b0, &b1));
+  g_assert_cmpint (a0, ==, span / 10);
+  g_assert_cmpint (a1, ==, span / 5);
+  g_assert_cmpint (b0, ==, span / 2);
+  g_assert_cmpint (b1, ==, span / 2 + span / 8);
+  /* The range entries follow. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->a_start_entry)), !=, "");
+
+  /* Cleared again, then a new A: Ctrl+Z has nothing to bring back. */
+  xdo ("key Escape");
+  iterate_until (has_no_ranges, window, 5000);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 3);
+  xdo ("key ctrl+z");
+  settle (300);
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, NULL, NULL));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_cmpint (a1, ==, span / 3);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+timeline_is_dark (gpointer window)
+{
+  TslRenderOptions o;
+
+  tsl_timeline_view_get_render_options (TSL_WINDOW (window)->timeline, &o);
+  return o.dark;
+}
+
+static gboolean
+timeline_is_light (gpointer window)
+{
+  return !timeline_is_dark (window);
+}
+
+/* Issue 32 item 8: GTK_THEME=Adwaita:dark gave dark widgets around a light
+ * timeline: the painter asked the style manager only. A theme drawing
+ * light text (as Adwaita:dark does, here a style sheet) makes the timeline
+ * dark too, and so does the style manager's dark scheme, both ways. */
+static void
+test_dark_theme (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  settle (100);
+  g_assert_false (adw_style_manager_get_dark (style));
+  g_assert_true (timeline_is_light (window));
+
+  gtk_css_provider_load_from_data (css, ".test-dark-theme, .test-dark-theme * { color: #ffffff; background-color: #242424; }", -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_USER);
+  gtk_widget_add_css_class (GTK_WIDGET (window), "test-dark-theme");
+  iterate_until (timeline_is_dark, window, 5000);
+  gtk_widget_remove_css_class (GTK_WIDGET (window), "test-dark-theme");
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  iterate_until (timeline_is_light, window, 5000);
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  iterate_until (timeline_is_dark, window, 5000);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  iterate_until (timeline_is_light, window, 5000);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1909,6 +2215,12 @@ main (int   argc,
   g_test_add_func ("/window/labels-and-warnings", test_labels_and_warnings);
   g_test_add_func ("/window/slice-details", test_slice_details);
   g_test_add_func ("/window/search-navigates", test_search_navigates);
+  g_test_add_func ("/window/search-counts-calls", test_search_counts_calls);
+  g_test_add_func ("/window/search-scrolls-to-row", test_search_scrolls_to_row);
+  g_test_add_func ("/window/first-view-activity", test_first_view_activity);
+  g_test_add_func ("/window/empty-state-and-title", test_empty_state_and_title);
+  g_test_add_func ("/window/escape-undo", test_escape_undo);
+  g_test_add_func ("/window/dark-theme", test_dark_theme);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -153,3 +153,143 @@ tsl_search_first_from (GArray *matches,
       return i;
   return 0;
 }
+
+struct _TslSearchScan
+{
+  TslTrace   *trace;
+  char       *text;
+  guint       max;
+  guint64     found;
+  GArray     *matches;   /* TslSearchMatch, absolute times until finish */
+  GHashTable *sampled;   /* trace indices of sampled profiles */
+  GHashTable *names;     /* leaf (interned by the trace's label) → hit, by content */
+};
+
+static void
+on_scan_event (guint       track,
+               gint64      time_ns,
+               double      value,
+               const char *label,
+               gboolean    in_range,
+               gpointer    user_data)
+{
+  TslSearchScan *self = user_data;
+  TslTrackKind kind;
+  const char *leaf;
+  gpointer known;
+  guint depth = 0;
+
+  if (!in_range || label == NULL || *label == '\0')
+    return;
+  kind = tsl_trace_track_get_kind (self->trace, track);
+  if (kind != TSL_TRACK_THREAD && kind != TSL_TRACK_ASYNC)
+    return;
+  /* A profile's samples are not calls: the snapshot's runs stand for them. */
+  if (tsl_trace_track_get_sampled (self->trace, track))
+    {
+      g_hash_table_add (self->sampled, GUINT_TO_POINTER (track));
+      return;
+    }
+  leaf = strrchr (label, ';');
+  leaf = leaf != NULL ? leaf + 1 : label;
+  /* Few distinct names, millions of events: match each name once. */
+  if (!g_hash_table_lookup_extended (self->names, leaf, NULL, &known))
+    {
+      known = GINT_TO_POINTER (tsl_search_matches (self->text, leaf));
+      g_hash_table_insert (self->names, g_strdup (leaf), known);
+    }
+  if (!GPOINTER_TO_INT (known))
+    return;
+  self->found++;
+  if (self->matches->len >= self->max)
+    return;
+  for (const char *p = label; p < leaf; p++)
+    depth += *p == ';';
+  {
+    /* A span's value is its duration; an instant's is none. */
+    gint64 end = time_ns;
+    TslSearchMatch m;
+
+    if (isfinite (value) && value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
+      end = time_ns + (gint64) value;
+    m = (TslSearchMatch) { track, depth, time_ns, end };
+    g_array_append_val (self->matches, m);
+  }
+}
+
+TslSearchScan *
+tsl_search_scan_new (TslTrace   *trace,
+                     const char *text,
+                     guint       max)
+{
+  TslSearchScan *self;
+
+  g_return_val_if_fail (TSL_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  self = g_new0 (TslSearchScan, 1);
+  self->trace = g_object_ref (trace);
+  self->text = g_strdup (text);
+  self->max = max;
+  self->matches = g_array_new (FALSE, FALSE, sizeof (TslSearchMatch));
+  self->sampled = g_hash_table_new (NULL, NULL);
+  self->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tsl_trace_set_event_func (trace, on_scan_event, self);
+  /* A whole read of a file read before loads its cached state and sees
+   * no event (tsl-state-cache.h); a read of a time range reads them all. */
+  tsl_trace_set_time_filter (trace, G_MININT64, G_MAXINT64);
+  return self;
+}
+
+GArray *
+tsl_search_scan_finish (TslSearchScan  *self,
+                        guint64        *n_found,
+                        GArray        **sampled)
+{
+  gint64 start = 0, end = 0;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  tsl_trace_flush_events (self->trace);
+  tsl_trace_set_event_func (self->trace, NULL, NULL);
+  tsl_trace_get_span (self->trace, &start, &end);
+  for (guint i = 0; i < self->matches->len; i++)
+    {
+      TslSearchMatch *m = &g_array_index (self->matches, TslSearchMatch, i);
+
+      m->start_ns -= start;
+      m->end_ns -= start;
+    }
+  g_array_sort (self->matches, compare_matches);
+  if (n_found != NULL)
+    *n_found = self->found;
+  if (sampled != NULL)
+    {
+      *sampled = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_hash_table_iter_init (&iter, self->sampled);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          guint t = GPOINTER_TO_UINT (key);
+
+          g_array_append_val (*sampled, t);
+        }
+    }
+  return g_array_ref (self->matches);
+}
+
+void
+tsl_search_scan_free (TslSearchScan *self)
+{
+  if (self == NULL)
+    return;
+  /* A read cancelled before finish leaves the trace pointing here. */
+  tsl_trace_set_event_func (self->trace, NULL, NULL);
+  g_object_unref (self->trace);
+  g_free (self->text);
+  g_array_unref (self->matches);
+  g_hash_table_unref (self->sampled);
+  g_hash_table_unref (self->names);
+  g_free (self);
+}

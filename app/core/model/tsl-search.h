@@ -9,6 +9,7 @@
 #pragma once
 
 #include "tsl-snapshot.h"
+#include "tsl-trace.h"
 
 G_BEGIN_DECLS
 
@@ -32,5 +33,30 @@ GArray           *tsl_search_find               (TslSnapshot    *snapshot,
  * to 0; -1 when there is none: where "next" goes from no current match. */
 int               tsl_search_first_from         (GArray         *matches,
                                                  gint64          time_ns);
+
+/* Every call of a whole input, not only the samples a snapshot holds:
+ * attached to a trace before it reads the file (it observes every event,
+ * tsl_trace_set_event_func()), it keeps each span or instant of a thread
+ * or async track whose innermost name matches, at its depth, up to `max`
+ * of them (32 bytes each), and counts the rest. A sampled profile's
+ * tracks have no calls to count: their ids are listed apart, for
+ * tsl_search_find() on the snapshot. Used from the thread reading. It
+ * sets the trace's time filter to all time: every event is read, even of
+ * a file whose whole state is cached. */
+typedef struct _TslSearchScan TslSearchScan;
+
+TslSearchScan    *tsl_search_scan_new           (TslTrace       *trace,
+                                                 const char     *text,
+                                                 guint           max);
+/* Detaches from the trace. (transfer full) (element-type TslSearchMatch):
+ * the calls by start, their `track` the trace's index, times from the
+ * trace's start; `n_found` every match, kept or not; `sampled` (optional,
+ * element-type guint) the trace indices of sampled profiles. */
+GArray           *tsl_search_scan_finish        (TslSearchScan  *self,
+                                                 guint64        *n_found,
+                                                 GArray        **sampled);
+void              tsl_search_scan_free          (TslSearchScan  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSearchScan, tsl_search_scan_free)
 
 G_END_DECLS

@@ -125,6 +125,18 @@ tsl_render_track_top (TslSnapshot            *snapshot,
 }
 
 double
+tsl_render_row_top (TslSnapshot            *snapshot,
+                    const TslRenderOptions *o,
+                    guint                   track,
+                    guint                   depth)
+{
+  g_return_val_if_fail (track < tsl_snapshot_get_n_tracks (snapshot), 0);
+
+  return _tsl_render_row_middle (o, tsl_snapshot_get_track (snapshot, track), depth,
+                                 tsl_render_track_top (snapshot, o, track)) - TSL_RENDER_ROW_HEIGHT / 2.0;
+}
+
+double
 tsl_render_header_height (const TslRenderOptions *options)
 {
   return TSL_RENDER_RULER_HEIGHT + (options->title ? TSL_RENDER_TITLE_HEIGHT : 0);

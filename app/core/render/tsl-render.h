@@ -128,6 +128,12 @@ double            tsl_render_track_height       (TslSnapshot            *snapsho
 double            tsl_render_track_top          (TslSnapshot            *snapshot,
                                                  const TslRenderOptions *options,
                                                  guint                   track);
+/* Where the row of `depth` of track `track` starts (a hidden level: the
+ * "+N levels" row), as tsl_render_track_top() measures. */
+double            tsl_render_row_top            (TslSnapshot            *snapshot,
+                                                 const TslRenderOptions *options,
+                                                 guint                   track,
+                                                 guint                   depth);
 double            tsl_render_time_to_x          (const TslRenderOptions *options,
                                                  double                  time_ns);
 double            tsl_render_x_to_time          (const TslRenderOptions *options,
