@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-time-math.h"
 #include "tsl-trace-private.h"
 
 static const char *const fold_names[] = {
@@ -995,7 +996,9 @@ tsl_trace_offer_open (TslTrace *self,
   if (self->has_span && self->span_end > start_ns)
     end = self->span_end;
   self->event_open = TRUE;
-  kept = tsl_trace_offer (self, track, start_ns, (double) (end - start_ns));
+  /* In a double: from near INT64_MIN to near INT64_MAX does not fit a
+   * gint64, and the value's readers take one that large as no extent. */
+  kept = tsl_trace_offer (self, track, start_ns, tsl_time_ns_between (start_ns, end));
   self->event_open = FALSE;
   return kept;
 }
