@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Null calibration of `timeslice compare --stat mean` on shapes other than
-# the normal: CSV files of 20 i.i.d. series, A and B the two halves, 10 or
-# 300 points a side at 10 Hz, 120 files (2400 rows) a scenario, fixed seeds.
+# the normal: CSV files of 60 i.i.d. series, A and B the two halves, 10 or
+# 300 points a side at 10 Hz, 40 files (2400 rows) a scenario, fixed seeds.
 # Heavy tails (Pareto α 2.5, Student's t with 2 degrees of freedom), tied
 # integers (Poisson 3) and a variance that doubles from A to B (the means
 # equal): the share of tested rows with p < 0.05 must lie within
 # 0.05 ± 0.015 (over three Monte Carlo standard errors at 2400 rows), except
-# the heavy tails at 10 a side, which are conservative (Pareto 0.02–0.03,
-# t(2) 0.03–0.035 over 1200–4000 rows: Welch's t on 10 points of heavy tails
+# the heavy tails at 10 a side, which are conservative (Pareto 0.020–0.027,
+# t(2) 0.032–0.036 over 2400–4000 rows: Welch's t on 10 points of heavy tails
 # is cautious, never hot) and must stay at most 0.065.
 # Rows declared too dependent (long memory): at most 3 %.
 #
@@ -24,8 +24,8 @@ import sys
 import tempfile
 
 TIMESLICE = os.environ['TSL_TIMESLICE']
-FILES = 120
-SERIES = 20
+FILES = 40
+SERIES = 60
 
 
 def pareto(rng):
