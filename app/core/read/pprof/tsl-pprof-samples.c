@@ -235,11 +235,14 @@ intern_function (TslPprof *self,
   fn = &g_array_index (self->functions, Function, at - 1);
   name = tsl_pprof_string (self, fn->name);
   if (name == NULL || *name == '\0')
-    name = tsl_pprof_string (self, fn->system_name);
-  if ((name == NULL && (fn->name != 0 || fn->system_name != 0)) &&
-      tsl_pprof_may_warn (self, WARN_BAD_STRING))
-    tsl_pprof_warn_at (self, fn->pos, _("a function's name is not in the string table; shown as "
-                                        "(unnamed function)"));
+    {
+      const char *system_name = tsl_pprof_string (self, fn->system_name);
+
+      if ((name == NULL || system_name == NULL) && tsl_pprof_may_warn (self, WARN_BAD_STRING))
+        tsl_pprof_warn_at (self, fn->pos, _("a function's name is not in the string table; shown as "
+                                            "(unnamed function)"));
+      name = system_name;
+    }
   return tsl_trace_intern (self->trace, name != NULL && *name != '\0' ? name : "(unnamed function)");
 }
 
@@ -502,13 +505,16 @@ tsl_pprof_finish (TslPprof *self)
       tsl_trace_note_time (self->trace, start);
       tsl_trace_note_time (self->trace, start + duration);
       length = tsl_duration_format ((double) duration);
-      tsl_trace_add_warning (self->trace, _("%s: pprof samples have no times; the %llu samples are "
-                                            "spread evenly over the profile's %s in file order"),
-                             name, (unsigned long long) n, length);
-      if (count < 0)
+      tsl_trace_add_warning (self->trace, _("%s: pprof samples have no times; they are spread evenly "
+                                            "over the profile's %s in file order (%llu in all)"),
+                             name, length, (unsigned long long) n);
+      if (count < 0 && weight >= 0)
         tsl_trace_add_warning (self->trace, _("%s: no sample type counts samples (unit \"count\"); each "
-                                              "sample record is one sample"), name);
-      if (weight >= 0)
+                                              "sample record is one sample, its value its \"%s\" (%s)"),
+                               name, type_name (self, weight, 0), type_name (self, weight, 1));
+      else if (count < 0)
+        tsl_trace_add_warning (self->trace, _("%s: no sample types; each sample record is one sample"), name);
+      else
         tsl_trace_add_warning (self->trace, _("%s: each sample is one of \"%s\" (%s), its value its share "
                                               "of \"%s\" (%s)"), name,
                                type_name (self, count, 0), type_name (self, count, 1),
