@@ -104,6 +104,17 @@ typedef struct {
   gint64            period_type[2];
   gint64            default_type;
 
+  /* tsl-pprof-samples.c: the last few thread labels' tracks, and whether
+   * the last label key named a thread. */
+  struct {
+    const char *thread;
+    guint       track;
+    gboolean    valid;
+  }                 recent[8];
+  guint             n_recent;
+  gint64            last_key;
+  gboolean          last_key_is_thread;
+
   guint64           warned[N_WARN_KINDS];
 } TslPprof;
 

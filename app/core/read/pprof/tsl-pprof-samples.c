@@ -56,13 +56,15 @@ is_thread_key (const char *key)
   return FALSE;
 }
 
-/* Varints, packed (LEN) or one per field. */
+/* Varints, packed (LEN) or one per field: written in place, not appended
+ * one by one (this is most of a large profile's reading). */
 static gboolean
 append_varints (const TslProtoField *f,
                 GArray              *out)
 {
   const guint8 *p = f->data, *end = f->data + f->len;
-  guint64 v;
+  guint at = out->len;
+  guint64 *v;
 
   if (f->wire == TSL_PROTO_VARINT)
     {
@@ -71,12 +73,17 @@ append_varints (const TslProtoField *f,
     }
   if (f->wire != TSL_PROTO_LEN)
     return FALSE;
+  /* At most one value a byte. */
+  g_array_set_size (out, at + f->len);
+  v = &g_array_index (out, guint64, at);
   while (p < end)
     {
-      if (tsl_proto_varint (&p, end, &v) != TSL_PROTO_OK)
+      if (G_LIKELY (*p < 0x80))
+        *v++ = *p++;
+      else if (tsl_proto_varint (&p, end, v++) != TSL_PROTO_OK)
         return FALSE;
-      g_array_append_val (out, v);
     }
+  g_array_set_size (out, v - (guint64 *) (void *) out->data);
   return TRUE;
 }
 
@@ -105,7 +112,13 @@ decode_label (TslPprof     *self,
       }
   if (st != TSL_PROTO_END)
     return FALSE;
-  if (s->thread == NULL && is_thread_key (tsl_pprof_string (self, key)))
+  /* Go writes the same key string in every record: asked once. */
+  if (key != self->last_key)
+    {
+      self->last_key = key;
+      self->last_key_is_thread = is_thread_key (tsl_pprof_string (self, key));
+    }
+  if (s->thread == NULL && self->last_key_is_thread)
     {
       const char *value = str != 0 ? tsl_pprof_string (self, str) : NULL;
 
@@ -324,24 +337,45 @@ count_of (TslPprof     *self,
   return v;
 }
 
-/* The track of a thread label's value (NULL: none), made on first use. */
+static guint
+remember (TslPprof   *self,
+          const char *thread,
+          gboolean    stable,
+          guint       track)
+{
+  guint i = self->n_recent++ % G_N_ELEMENTS (self->recent);
+
+  self->recent[i].valid = stable;
+  self->recent[i].thread = thread;
+  self->recent[i].track = track;
+  return track;
+}
+
+/* The track of a thread label's value (NULL: none), made on first use.
+ * String labels point into the string table, so the pointers of the last
+ * few answer most lookups; `stable` is FALSE for a formatted number. */
 static guint
 track_of (TslPprof   *self,
           GHashTable *tracks,
-          const char *thread)
+          const char *thread,
+          gboolean    stable)
 {
   gpointer found;
   guint track;
   gint64 tid = g_hash_table_size (tracks) + 1;
 
+  if (stable)
+    for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
+      if (self->recent[i].valid && self->recent[i].thread == thread)
+        return self->recent[i].track;
   if (g_hash_table_lookup_extended (tracks, thread != NULL ? thread : "", NULL, &found))
-    return GPOINTER_TO_UINT (found);
+    return remember (self, thread, stable, GPOINTER_TO_UINT (found));
   tsl_trace_set_thread_name (self->trace, 0, tid, thread != NULL ? thread : "pprof profile");
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, 0, tid, NULL);
   /* Samples of whole stacks, not spans: per-range figures count them. */
   tsl_trace_track_set_sampled (self->trace, track, TRUE);
   g_hash_table_insert (tracks, g_strdup (thread != NULL ? thread : ""), GUINT_TO_POINTER (track));
-  return track;
+  return remember (self, thread, stable, track);
 }
 
 typedef struct {
@@ -489,8 +523,13 @@ tsl_pprof_finish (TslPprof *self)
           continue;
         }
       n += count_of (self, &s, count, pos, TRUE);
-      track_of (self, tracks, s.thread);
-      build_stack (self, &s, frames, stack, pos, TRUE);
+      track_of (self, tracks, s.thread, s.thread != s.num);
+      for (guint i = 0; i < s.locs->len; i++)
+        if (tsl_pprof_ids_find (&self->location_ids, g_array_index (s.locs, guint64, i)) == 0)
+          {
+            build_stack (self, &s, frames, stack, pos, TRUE);
+            break;
+          }
     }
 
   /* Beside tracks of thread labels, the rest is not "the profile". */
@@ -535,7 +574,7 @@ tsl_pprof_finish (TslPprof *self)
       c = count_of (self, &s, count, pos, FALSE);
       if (c == 0)
         continue;
-      track = track_of (self, tracks, s.thread);
+      track = track_of (self, tracks, s.thread, s.thread != s.num);
       if (weight >= 0 && weight != count)
         {
           gint64 w = (guint) weight < s.values->len ? g_array_index (s.values, gint64, weight) : 0;
