@@ -350,6 +350,13 @@ def check_recording():
               max(gains, key=gains.get) == 'main.mix' and top_row['series'] == thread + '/main.mix',
               top_row['series'])
 
+    # The tracks are in a group a person reads, not the format's code name.
+    pdf = os.path.join(tmp, 'timeline.pdf')
+    proc = run('export', '-o', pdf, path)
+    text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True).stdout
+    check('recording: the tracks\' group is "Profiles"', proc.returncode == 0 and 'Profiles' in text
+          and 'worker-1' in text and '\npprof\n' not in text, text[:300])
+
     # Sniffed from the content, not the name; plain (not gzipped) as well.
     plain = os.path.join(tmp, 'profile.json')
     with open(plain, 'wb') as f:
