@@ -157,6 +157,15 @@ decode_sample (TslPprof     *self,
   return st == TSL_PROTO_END;
 }
 
+static void
+records_init (Records          *r,
+              const GByteArray *samples)
+{
+  /* An empty GByteArray's data is NULL: no arithmetic on it. */
+  r->p = samples->len > 0 ? samples->data : NULL;
+  r->end = samples->len > 0 ? samples->data + samples->len : NULL;
+}
+
 static gboolean
 next_record (Records       *r,
              guint64       *pos,
@@ -237,9 +246,9 @@ intern_function (TslPprof *self,
     {
       if (tsl_pprof_may_warn (self, WARN_MISSING_FUNCTION))
         {
-          g_autofree char *message = g_strdup_printf (_("a location names function %" G_GUINT64_FORMAT
-                                                        ", which is not in the profile; shown as "
-                                                        "(unknown function)"), function_id);
+          g_autofree char *message = g_strdup_printf (_("a location names function %llu, which is not in "
+                                                        "the profile; shown as (unknown function)"),
+                                                      (unsigned long long) function_id);
 
           tsl_pprof_warn_at (self, pos, message);
         }
@@ -326,9 +335,9 @@ count_of (TslPprof     *self,
       if (warn && tsl_pprof_may_warn (self, WARN_BAD_VALUE))
         {
           g_autofree char *message =
-            v < 0 ? g_strdup_printf (_("a sample's count is negative (%" G_GINT64_FORMAT "); it is not shown"), v)
-                  : g_strdup_printf (_("a sample's count (%" G_GINT64_FORMAT ") is more than %" G_GINT64_FORMAT
-                                       "; that many are shown"), v, self->max_count);
+            v < 0 ? g_strdup_printf (_("a sample's count is negative (%lld); it is not shown"), (long long) v)
+                  : g_strdup_printf (_("a sample's count (%lld) is more than %lld; that many are shown"),
+                                     (long long) v, (long long) self->max_count);
 
           tsl_pprof_warn_at (self, pos, message);
         }
@@ -420,9 +429,9 @@ build_stack (TslPprof     *self,
 
           if (warn && tsl_pprof_may_warn (self, WARN_MISSING_LOCATION))
             {
-              g_autofree char *message = g_strdup_printf (_("a sample names location %" G_GUINT64_FORMAT
-                                                            ", which is not in the profile; shown as "
-                                                            "(unknown location)"), id);
+              g_autofree char *message = g_strdup_printf (_("a sample names location %llu, which is not in "
+                                                            "the profile; shown as (unknown location)"),
+                                                          (unsigned long long) id);
 
               tsl_pprof_warn_at (self, pos, message);
             }
@@ -513,7 +522,7 @@ tsl_pprof_finish (TslPprof *self)
   choose_types (self, &weight, &count);
 
   /* First pass: how many samples, on which tracks, and what is damaged. */
-  r = (Records) { self->samples->data, self->samples->data + self->samples->len };
+  records_init (&r, self->samples);
   while (next_record (&r, &pos, &data, &len))
     {
       if (!decode_sample (self, data, len, &s))
@@ -561,7 +570,7 @@ tsl_pprof_finish (TslPprof *self)
     }
 
   /* Second pass: each sample at its place in file order. */
-  r = (Records) { self->samples->data, self->samples->data + self->samples->len };
+  records_init (&r, self->samples);
   while (n > 0 && next_record (&r, &pos, &data, &len))
     {
       gint64 c;
