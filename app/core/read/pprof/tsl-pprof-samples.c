@@ -62,7 +62,7 @@ static gboolean
 append_varints (const TslProtoField *f,
                 GArray              *out)
 {
-  const guint8 *p = f->data, *end = f->data + f->len;
+  const guint8 *p, *end;
   guint at = out->len;
   guint64 *v;
 
@@ -73,6 +73,11 @@ append_varints (const TslProtoField *f,
     }
   if (f->wire != TSL_PROTO_LEN)
     return FALSE;
+  /* Only a LEN field has data (an empty one may not). */
+  if (f->len == 0)
+    return TRUE;
+  p = f->data;
+  end = f->data + f->len;
   /* At most one value a byte. */
   g_array_set_size (out, at + f->len);
   v = &g_array_index (out, guint64, at);
