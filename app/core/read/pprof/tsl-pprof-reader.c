@@ -490,9 +490,9 @@ pprof_parse (gpointer      state,
       if (st == TSL_PROTO_OK && (key & 7) == TSL_PROTO_LEN)
         st = tsl_proto_varint (&q, end, &n);
       if (st == TSL_PROTO_OK && (key & 7) == TSL_PROTO_LEN && n > TSL_PPROF_MAX_FIELD)
-        message = g_strdup_printf (_("a field of the Profile claims %" G_GUINT64_FORMAT " bytes, "
-                                     "more than the %u MiB a pprof field may hold"),
-                                   n, TSL_PPROF_MAX_FIELD / (1024 * 1024));
+        message = g_strdup_printf (_("a field of the Profile claims %llu bytes, more than the "
+                                     "%u MiB a pprof field may hold"),
+                                   (unsigned long long) n, TSL_PPROF_MAX_FIELD / (1024 * 1024));
       else
         {
           tsl_proto_cursor_init (&c, p, end - p);
@@ -515,10 +515,9 @@ pprof_parse (gpointer      state,
           if (!at_eof)
             break;
           {
-            g_autofree char *cut = g_strdup_printf (_("the pprof profile ends inside a field (%"
-                                                      G_GSIZE_FORMAT " bytes of it present); "
-                                                      "what came before was read"),
-                                                    (gsize) (end - p));
+            g_autofree char *cut = g_strdup_printf (_("the pprof profile ends inside a field (%llu "
+                                                      "bytes of it present); what came before was read"),
+                                                    (unsigned long long) (end - p));
 
             tsl_pprof_warn_at (self, base + (p - buf), cut);
           }
