@@ -18,7 +18,10 @@
 # frames, and damage: a location naming a missing function, indices out of
 # range, negative and missing values, wrong wire types, cuts of the protobuf
 # and of the gzip stream; each warns with its byte and keeps what was read.
-# Perfetto traces, also protobuf, are not taken for pprof.
+# Generated profiles (bench/gen-pprof.py) held in a temporary file past a
+# few bytes read the same as in memory and with no temporary file possible,
+# and a large one in flat memory. Perfetto traces, also protobuf, are not
+# taken for pprof.
 
 import csv
 import glob
@@ -37,6 +40,7 @@ timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 here = os.path.dirname(os.path.abspath(__file__))
 top = os.path.normpath(os.path.join(here, '..', '..'))
 data = os.path.join(top, 'tests', 'data', 'pprof')
+SANITIZED = os.environ.get('TSL_SANITIZED') == '1'
 failures = []
 tmp = tempfile.mkdtemp(prefix='tsl-pprof-')
 
@@ -527,6 +531,53 @@ def check_hand():
     check('text starting with a newline: not pprof', rc != 0 or got['format'] != 'pprof', repr(got))
 
 
+def gen(name, mb, *extra):
+    path = os.path.join(tmp, name)
+    with open(path, 'wb') as f:
+        subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-pprof.py'), str(mb), '--seed', '7', *extra],
+                        stdout=f, check=True)
+    return path
+
+
+def peak_rss(args):
+    """Exit status and the child's own peak RSS (bytes) of `timeslice ARGS`."""
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.execvp(timeslice, [timeslice] + args)
+    _, status, usage = os.wait4(pid, 0)
+    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
+
+
+def check_generated():
+    # Peak RSS first: a child forked later would count this process's lists.
+    # 60 MB of records, 15 times the 4 MiB kept in memory.
+    huge = gen('huge.pprof', 60, '--gzip')
+    if not SANITIZED:
+        rc, rss = peak_rss(['info', '--no-cache', huge])
+        check('spooled: flat memory', rc == 0 and rss < 40 << 20, f'{rss >> 20} MiB')
+    os.unlink(huge)
+
+    path = gen('small.pprof', 1)
+    _, samples = facts(path)
+    rc, got, err = info(path)
+    check('generated: events and tracks', rc == 0 and got['events'] == len(samples) and
+          {t['name']: t['events'] for t in got['tracks']} == Counter(s[0] for s in samples), err)
+    check('generated: flame graph self weights', flame_csv(path) == {k: float(v) for k, v in
+                                                                    flame_paths(samples).items()})
+    # Spilled every 1000 bytes: many blocks, records across them.
+    small_spool = {'TSL_PPROF_SPOOL_BYTES': '1000'}
+    in_memory = run('sample', path).stdout
+    check('spooled: the same samples as in memory', in_memory != b'' and
+          run('sample', path, env_extra=small_spool).stdout == in_memory)
+    check('spooled: the same info', info(path, env_extra=small_spool)[1] == got)
+    # No temporary file possible: the spool stays in memory, same result.
+    no_tmp = dict(small_spool, TMPDIR=os.path.join(tmp, 'missing'))
+    check('spooled: no temporary file, the same samples', run('sample', path, env_extra=no_tmp).stdout == in_memory)
+
+
 def check_perfetto_not_taken():
     paths = glob.glob(os.path.join(top, 'tests', 'data', 'perfetto', '*.pftrace'))
     formats = {os.path.basename(p): info(p)[1]['format'] for p in paths}
@@ -537,6 +588,7 @@ def check_perfetto_not_taken():
 def main():
     check_recording()
     check_hand()
+    check_generated()
     check_perfetto_not_taken()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -6,11 +6,11 @@
  * (TslReader inflates it): one Profile message whose top-level fields are
  * the sample types, the samples (location ids and values), the mappings,
  * locations (inlined frames as several lines), functions and the string
- * table, then the time, duration and period. Go writes the samples first
- * and the tables after them, and a sample has no time of its own, so the
- * samples are held (as their encoded bytes, a few per sample) until the
- * end, then placed evenly over the profile's duration in file order and
- * labelled (tsl-pprof-samples.c).
+ * table, then the time, duration and period. Go interleaves the samples
+ * with the locations and functions and writes the string table last, and a
+ * sample has no time of its own, so the samples are held (as their encoded
+ * bytes, tsl-pprof-spool.c) until the end, then placed evenly over the
+ * profile's duration in file order and labelled (tsl-pprof-samples.c).
  *
  * Damage is reported by byte of the decoded (inflated) input, as
  * "FILE:BYTE: message" like the Perfetto reader; a damaged or cut
@@ -218,7 +218,7 @@ pprof_create (TslTrace         *trace,
   ids_init (&self->function_ids);
   ids_init (&self->location_ids);
   ids_init (&self->mapping_ids);
-  self->samples = g_byte_array_new ();
+  tsl_pprof_spool_init (&self->samples);
   self->max_count = 1 << 20;
   if (g_getenv ("TSL_PPROF_MAX_COUNT") != NULL)
     self->max_count = CLAMP (g_ascii_strtoll (g_getenv ("TSL_PPROF_MAX_COUNT"), NULL, 10), 1, G_MAXINT32);
@@ -240,7 +240,7 @@ pprof_destroy (gpointer state)
   ids_clear (&self->function_ids);
   ids_clear (&self->location_ids);
   ids_clear (&self->mapping_ids);
-  g_byte_array_unref (self->samples);
+  tsl_pprof_spool_clear (&self->samples);
   g_free (self);
 }
 
@@ -425,8 +425,7 @@ read_field (TslPprof           *self,
     case F_SAMPLE:
       /* Held as position, length and bytes (see TslPprof). */
       h = put_varint (put_varint (head, pos), f->len);
-      g_byte_array_append (self->samples, head, h - head);
-      g_byte_array_append (self->samples, f->data, f->len);
+      tsl_pprof_spool_append (&self->samples, head, h - head, f->data, f->len);
       self->n_records++;
       break;
 

@@ -38,10 +38,6 @@ typedef struct {
   char        num[32];   /* a numeric one, formatted */
 } Sample;
 
-typedef struct {
-  const guint8 *p, *end;
-} Records;
-
 /* Label keys that name where a sample ran. */
 static gboolean
 is_thread_key (const char *key)
@@ -160,35 +156,6 @@ decode_sample (TslPprof     *self,
         return FALSE;
     }
   return st == TSL_PROTO_END;
-}
-
-static void
-records_init (Records          *r,
-              const GByteArray *samples)
-{
-  /* An empty GByteArray's data is NULL: no arithmetic on it. */
-  r->p = samples->len > 0 ? samples->data : NULL;
-  r->end = samples->len > 0 ? samples->data + samples->len : NULL;
-}
-
-static gboolean
-next_record (Records       *r,
-             guint64       *pos,
-             const guint8 **data,
-             gsize         *len)
-{
-  guint64 n = 0;
-
-  *pos = 0;
-  /* Written by read_field(): these cannot fail. */
-  if (r->p >= r->end ||
-      tsl_proto_varint (&r->p, r->end, pos) != TSL_PROTO_OK ||
-      tsl_proto_varint (&r->p, r->end, &n) != TSL_PROTO_OK || n > (guint64) (r->end - r->p))
-    return FALSE;
-  *data = r->p;
-  *len = (gsize) n;
-  r->p += n;
-  return TRUE;
 }
 
 static gboolean
@@ -522,13 +489,12 @@ tsl_pprof_finish (TslPprof *self)
   guint64 pos, n = 0, k = 0;
   gint64 start, duration;
   int weight, count;
-  Records r;
 
   choose_types (self, &weight, &count);
 
   /* First pass: how many samples, on which tracks, and what is damaged. */
-  records_init (&r, self->samples);
-  while (next_record (&r, &pos, &data, &len))
+  tsl_pprof_spool_rewind (&self->samples);
+  while (tsl_pprof_spool_next (&self->samples, &pos, &data, &len))
     {
       if (!decode_sample (self, data, len, &s))
         {
@@ -575,8 +541,8 @@ tsl_pprof_finish (TslPprof *self)
     }
 
   /* Second pass: each sample at its place in file order. */
-  records_init (&r, self->samples);
-  while (n > 0 && next_record (&r, &pos, &data, &len))
+  tsl_pprof_spool_rewind (&self->samples);
+  while (n > 0 && tsl_pprof_spool_next (&self->samples, &pos, &data, &len))
     {
       gint64 c;
       double value = 1;
