@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # The facts of tests/data/pprof/go-*.pprof (busy.go beside them, recorded
-# with runtime/pprof) are computed here with a protobuf reader of a few lines
+# with runtime/pprof, and gotest/busy_test.go, by `go test -cpuprofile`) are computed here with a protobuf reader of a few lines
 # and Python's gzip: each Sample record's stack (locations leaf first, a
 # location's inlined lines caller last, both reversed), its count of samples,
 # its thread label, and the samples' places, spread evenly over
@@ -370,6 +370,23 @@ def check_recording():
           and got2['events'] == got['events'])
 
 
+def check_go_test():
+    path = os.path.join(data, 'go-test-cpuprofile.pprof')
+    p, samples = facts(path)
+    rc, got, err = info(path)
+    check('go test: read', rc == 0, err)
+    if rc != 0:
+        return
+    check('go test: events and one track', got['events'] == len(samples) > 0 and
+          [(t['name'], t['samples']) for t in got['tracks']] == [('pprof profile', len(samples))], repr(got['tracks']))
+    check('go test: span', abs(got['span_s'] - p['duration'] / 1e9) < 1e-9)
+    check('go test: the benchmarks are there', any('busytest.fib' in s[1] for s in samples)
+          and any('busytest.BenchmarkSort' in s[1] for s in samples))
+    check('go test: flame graph self weights', flame_csv(path) == {k: float(v) for k, v in
+                                                                   flame_paths(samples).items()})
+    check('go test: folded stacks', folded(path) == flame_paths(samples))
+
+
 # --- hand-made profiles -----------------------------------------------------
 
 def enc_varint(v):
@@ -587,6 +604,7 @@ def check_perfetto_not_taken():
 
 def main():
     check_recording()
+    check_go_test()
     check_hand()
     check_generated()
     check_perfetto_not_taken()
