@@ -31,9 +31,17 @@
 /* When no duration is known and the period is not in nanoseconds. */
 #define DEFAULT_SPACING_NS 1000000
 
+/* A growing array of 64-bit values: GArray's set_size and append per
+ * value were a fifth of a large profile's reading. */
 typedef struct {
-  GArray     *locs;      /* guint64 location ids, the leaf first */
-  GArray     *values;    /* gint64 */
+  guint64 *v;
+  guint    len;
+  guint    size;
+} Values;
+
+typedef struct {
+  Values      locs;      /* location ids, the leaf first */
+  Values      values;    /* as gint64 */
   const char *thread;    /* a thread label's value, NULL: none */
   char        num[32];   /* a numeric one, formatted */
 } Sample;
@@ -54,17 +62,30 @@ is_thread_key (const char *key)
 
 /* Varints, packed (LEN) or one per field: written in place, not appended
  * one by one (this is most of a large profile's reading). */
+static guint64 *
+values_reserve (Values *out,
+                gsize   more)
+{
+  /* Bounded by a field's length, itself at most TSL_PPROF_MAX_FIELD. */
+  if (out->len + more > out->size)
+    {
+      out->size = MAX (out->len + more, 2 * out->size);
+      out->v = g_renew (guint64, out->v, out->size);
+    }
+  return out->v + out->len;
+}
+
 static gboolean
 append_varints (const TslProtoField *f,
-                GArray              *out)
+                Values              *out)
 {
   const guint8 *p, *end;
-  guint at = out->len;
   guint64 *v;
 
   if (f->wire == TSL_PROTO_VARINT)
     {
-      g_array_append_val (out, f->value);
+      *values_reserve (out, 1) = f->value;
+      out->len++;
       return TRUE;
     }
   if (f->wire != TSL_PROTO_LEN)
@@ -74,9 +95,19 @@ append_varints (const TslProtoField *f,
     return TRUE;
   p = f->data;
   end = f->data + f->len;
-  /* At most one value a byte. */
-  g_array_set_size (out, at + f->len);
-  v = &g_array_index (out, guint64, at);
+  /* At most one value a byte; a long field is counted first, so that a
+   * damaged 64 MiB one does not ask for eight times that. */
+  if (f->len <= 4096)
+    v = values_reserve (out, f->len);
+  else
+    {
+      gsize n = 1;
+
+      for (p = f->data; p < end; p++)
+        n += *p < 0x80;
+      p = f->data;
+      v = values_reserve (out, n);
+    }
   while (p < end)
     {
       if (G_LIKELY (*p < 0x80))
@@ -84,7 +115,7 @@ append_varints (const TslProtoField *f,
       else if (tsl_proto_varint (&p, end, v++) != TSL_PROTO_OK)
         return FALSE;
     }
-  g_array_set_size (out, v - (guint64 *) (void *) out->data);
+  out->len = v - out->v;
   return TRUE;
 }
 
@@ -144,14 +175,14 @@ decode_sample (TslPprof     *self,
   TslProtoField f;
   TslProtoStatus st;
 
-  g_array_set_size (s->locs, 0);
-  g_array_set_size (s->values, 0);
+  s->locs.len = 0;
+  s->values.len = 0;
   s->thread = NULL;
   tsl_proto_cursor_init (&c, data, len);
   while ((st = tsl_proto_next (&c, &f)) == TSL_PROTO_OK)
     {
-      if ((f.number == 1 && !append_varints (&f, s->locs)) ||
-          (f.number == 2 && !append_varints (&f, s->values)) ||
+      if ((f.number == 1 && !append_varints (&f, &s->locs)) ||
+          (f.number == 2 && !append_varints (&f, &s->values)) ||
           (f.number == 3 && (f.wire != TSL_PROTO_LEN || !decode_label (self, f.data, f.len, s))))
         return FALSE;
     }
@@ -291,17 +322,17 @@ count_of (TslPprof     *self,
   guint n_types = self->sample_types->len / 2;
   gint64 v;
 
-  if (warn && s->values->len != n_types && tsl_pprof_may_warn (self, WARN_BAD_VALUE))
+  if (warn && s->values.len != n_types && tsl_pprof_may_warn (self, WARN_BAD_VALUE))
     {
       g_autofree char *message = g_strdup_printf (_("a sample has %u values for %u sample types; a "
                                                     "missing one counts as 0"),
-                                                  s->values->len, n_types);
+                                                  s->values.len, n_types);
 
       tsl_pprof_warn_at (self, pos, message);
     }
   if (count < 0)
     return 1;
-  v = (guint) count < s->values->len ? g_array_index (s->values, gint64, count) : 0;
+  v = (guint) count < s->values.len ? (gint64) s->values.v[count] : 0;
   if (v < 0 || v > self->max_count)
     {
       if (warn && tsl_pprof_may_warn (self, WARN_BAD_VALUE))
@@ -390,9 +421,9 @@ build_stack (TslPprof     *self,
              gboolean      warn)
 {
   g_array_set_size (stack, 0);
-  for (guint i = s->locs->len; i > 0; i--)
+  for (guint i = s->locs.len; i > 0; i--)
     {
-      guint64 id = g_array_index (s->locs, guint64, i - 1);
+      guint64 id = s->locs.v[i - 1];
       guint32 at = tsl_pprof_ids_find (&self->location_ids, id);
 
       if (at == 0)
@@ -482,7 +513,7 @@ tsl_pprof_finish (TslPprof *self)
   g_autoptr(GHashTable) tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GArray) frames = location_frames (self);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  Sample s = { g_array_new (FALSE, FALSE, sizeof (guint64)), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  Sample s = { { NULL } };
   Label label = { self, stack };
   const guint8 *data;
   gsize len;
@@ -504,8 +535,8 @@ tsl_pprof_finish (TslPprof *self)
         }
       n += count_of (self, &s, count, pos, TRUE);
       track_of (self, tracks, s.thread, s.thread != s.num);
-      for (guint i = 0; i < s.locs->len; i++)
-        if (tsl_pprof_ids_find (&self->location_ids, g_array_index (s.locs, guint64, i)) == 0)
+      for (guint i = 0; i < s.locs.len; i++)
+        if (tsl_pprof_ids_find (&self->location_ids, s.locs.v[i]) == 0)
           {
             build_stack (self, &s, frames, stack, pos, TRUE);
             break;
@@ -557,7 +588,7 @@ tsl_pprof_finish (TslPprof *self)
       track = track_of (self, tracks, s.thread, s.thread != s.num);
       if (weight >= 0 && weight != count)
         {
-          gint64 w = (guint) weight < s.values->len ? g_array_index (s.values, gint64, weight) : 0;
+          gint64 w = (guint) weight < s.values.len ? (gint64) s.values.v[weight] : 0;
 
           value = w > 0 ? (double) w / (double) c : 0;
         }
@@ -585,6 +616,6 @@ tsl_pprof_finish (TslPprof *self)
     }
   tsl_trace_add_events (self->trace, n);
   say_totals (self);
-  g_array_unref (s.locs);
-  g_array_unref (s.values);
+  g_free (s.locs.v);
+  g_free (s.values.v);
 }
