@@ -18,15 +18,6 @@
 
 #include "tsl-chrome-private.h"
 
-static void
-note_gone (TslChromeModel       *self,
-           const TslChromeAsync *open)
-{
-  /* Only what a checkpoint saved needs saying gone. */
-  if (open->serial <= self->async_saved)
-    g_array_append_val (self->async_gone, open->serial);
-}
-
 void
 tsl_chrome_async_remember (TslChromeModel *self,
                            GHashTable     *table,
@@ -39,12 +30,26 @@ tsl_chrome_async_remember (TslChromeModel *self,
 
   if (open == NULL)
     {
-      open = g_new (TslChromeAsync, 1);
-      g_hash_table_insert (table, g_strdup (key), open);
+      char *stored = g_strdup (key);
+
+      open = g_new0 (TslChromeAsync, 1);
+      open->key = stored;
+      open->ends = table == self->async_ends;
+      g_hash_table_insert (table, stored, open);
+      if (self->async_listing)
+        g_ptr_array_add (self->async_new, open);
     }
-  else
-    note_gone (self, open);
-  *open = (TslChromeAsync) { ts, track, name, ++self->async_serial };
+  else if (open->serial <= self->async_saved)
+    {
+      /* Replaced: what a checkpoint saved is gone, and this is new. */
+      g_array_append_val (self->async_gone, open->serial);
+      if (self->async_listing)
+        g_ptr_array_add (self->async_new, open);
+    }
+  open->start_ns = ts;
+  open->track = track;
+  open->name = name;
+  open->serial = ++self->async_serial;
 }
 
 void
@@ -56,42 +61,56 @@ tsl_chrome_async_forget (TslChromeModel *self,
 
   if (open == NULL)
     return;
-  note_gone (self, open);
-  g_hash_table_remove (table, key);
+  if (open->serial <= self->async_saved || !self->async_listing)
+    {
+      if (open->serial <= self->async_saved)
+        g_array_append_val (self->async_gone, open->serial);
+      g_hash_table_remove (table, key);
+      return;
+    }
+  /* Listed in async_new, which frees it (and its key) later: no search. */
+  g_hash_table_steal (table, key);
+  open->dead = TRUE;
+}
+
+void
+tsl_chrome_async_drop_new (TslChromeModel *self)
+{
+  for (guint i = 0; i < self->async_new->len; i++)
+    {
+      TslChromeAsync *open = g_ptr_array_index (self->async_new, i);
+
+      if (open->dead)
+        {
+          g_free ((char *) open->key);
+          g_free (open);
+        }
+    }
+  g_ptr_array_set_size (self->async_new, 0);
 }
 
 static gint
 by_serial (gconstpointer a,
            gconstpointer b)
 {
-  const TslChromeAsync *x = (*(gpointer * const *) a)[0];
-  const TslChromeAsync *y = (*(gpointer * const *) b)[0];
+  const TslChromeAsync *x = *(TslChromeAsync * const *) a;
+  const TslChromeAsync *y = *(TslChromeAsync * const *) b;
 
   return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
-/* Pairs (value, key) of a table's entries with serials above `above`, by
- * serial: the order a whole read and a range read both see them in. */
 GPtrArray *
-tsl_chrome_async_sorted (GHashTable *table,
-                         guint64     above)
+tsl_chrome_async_sorted (GHashTable *table)
 {
-  GPtrArray *pairs = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *all = g_ptr_array_sized_new (g_hash_table_size (table));
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer value;
 
   g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    if (((TslChromeAsync *) value)->serial > above)
-      {
-        gpointer *pair = g_new (gpointer, 2);
-
-        pair[0] = value;
-        pair[1] = key;
-        g_ptr_array_add (pairs, pair);
-      }
-  g_ptr_array_sort (pairs, by_serial);
-  return pairs;
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (all, value);
+  g_ptr_array_sort (all, by_serial);
+  return all;
 }
 
 static void
@@ -125,16 +144,16 @@ put_text (GByteArray *out,
 static gboolean
 put_record (TslChromeModel       *self,
             GByteArray           *out,
-            guint8                table,
-            const char           *key,
             const TslChromeAsync *open)
 {
   guint group, name;
   int used = 0;
   const char *group_text, *name_text;
   guint at = out->len;
+  guint8 table = open->ends;
+  guint32 len;
 
-  if (sscanf (key, "%u:%u:%n", &group, &name, &used) != 2 || used == 0)
+  if (sscanf (open->key, "%u:%u:%n", &group, &name, &used) != 2 || used == 0)
     return FALSE;
   group_text = tsl_trace_lookup (self->trace, group);
   name_text = tsl_trace_lookup (self->trace, name);
@@ -147,12 +166,9 @@ put_record (TslChromeModel       *self,
   put_u32 (out, open->track);
   put_text (out, group_text, strlen (group_text));
   put_text (out, name_text, strlen (name_text));
-  put_text (out, key + used, strlen (key + used));
-  {
-    guint32 len = GUINT32_TO_LE (out->len - at - 12);
-
-    memcpy (out->data + at + 8, &len, 4);
-  }
+  put_text (out, open->key + used, strlen (open->key + used));
+  len = GUINT32_TO_LE (out->len - at - 12);
+  memcpy (out->data + at + 8, &len, 4);
   return TRUE;
 }
 
@@ -160,35 +176,47 @@ gboolean
 tsl_chrome_async_save (TslChromeModel *self,
                        GByteArray     *saved)
 {
-  g_autoptr(GPtrArray) opens = tsl_chrome_async_sorted (self->async_open, self->async_saved);
-  g_autoptr(GPtrArray) ends = tsl_chrome_async_sorted (self->async_ends, self->async_saved);
   guint n_at, n = 0;
-  guint i = 0, j = 0;
 
+  /* The first checkpoint lists what is pending; from then on, entries are
+   * listed as they come (a read that makes none keeps no list). */
+  if (!self->async_listing)
+    {
+      GHashTable *tables[2] = { self->async_open, self->async_ends };
+
+      for (guint t = 0; t < 2; t++)
+        {
+          GHashTableIter iter;
+          gpointer value;
+
+          g_hash_table_iter_init (&iter, tables[t]);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            if (((TslChromeAsync *) value)->serial > self->async_saved)
+              g_ptr_array_add (self->async_new, value);
+        }
+      self->async_listing = TRUE;
+    }
   put_u32 (saved, self->async_gone->len);
   for (guint g = 0; g < self->async_gone->len; g++)
     put_u64 (saved, g_array_index (self->async_gone, guint64, g));
   n_at = saved->len;
   put_u32 (saved, 0);
-  /* Both tables' new entries, merged by serial. */
-  while (i < opens->len || j < ends->len)
+  /* Only what is new since the last checkpoint; an entry replaced since
+   * was listed before its new serial. */
+  g_ptr_array_sort (self->async_new, by_serial);
+  for (guint i = 0; i < self->async_new->len; i++)
     {
-      gpointer *a = i < opens->len ? g_ptr_array_index (opens, i) : NULL;
-      gpointer *b = j < ends->len ? g_ptr_array_index (ends, j) : NULL;
-      gboolean from_opens = b == NULL ||
-                            (a != NULL && ((TslChromeAsync *) a[0])->serial < ((TslChromeAsync *) b[0])->serial);
-      gpointer *pair = from_opens ? a : b;
+      const TslChromeAsync *open = g_ptr_array_index (self->async_new, i);
 
-      if (!put_record (self, saved, from_opens ? 0 : 1, pair[1], pair[0]))
+      if (open->dead)
+        continue;
+      if (!put_record (self, saved, open))
         return FALSE;
       n++;
-      if (from_opens)
-        i++;
-      else
-        j++;
     }
   n = GUINT32_TO_LE (n);
   memcpy (saved->data + n_at, &n, 4);
+  tsl_chrome_async_drop_new (self);
   g_array_set_size (self->async_gone, 0);
   self->async_saved = self->async_serial;
   return TRUE;
@@ -235,6 +263,7 @@ tsl_chrome_async_restore (TslChromeModel *self,
   guint32 n = 0;
   guint64 last = 0;
 
+  tsl_chrome_async_drop_new (self);
   g_hash_table_remove_all (self->async_open);
   g_hash_table_remove_all (self->async_ends);
   g_array_set_size (self->async_gone, 0);
@@ -249,6 +278,7 @@ tsl_chrome_async_restore (TslChromeModel *self,
       const char *group, *name, *rest;
       guint32 group_len, name_len, rest_len;
       g_autofree char *key = NULL;
+      TslChromeAsync *open;
 
       const guint8 *record;
 
@@ -267,11 +297,11 @@ tsl_chrome_async_restore (TslChromeModel *self,
       last = serial;
       key = g_strdup_printf ("%u:%u:%.*s", tsl_trace_intern_len (self->trace, group, group_len),
                              tsl_trace_intern_len (self->trace, name, name_len), (int) rest_len, rest);
-      g_hash_table_insert (table == 0 ? self->async_open : self->async_ends, g_steal_pointer (&key),
-                           g_memdup2 (&(TslChromeAsync) { (gint64) GUINT64_FROM_LE (start), track,
-                                                          tsl_trace_intern_len (self->trace, name, name_len),
-                                                          serial },
-                                      sizeof (TslChromeAsync)));
+      open = g_new0 (TslChromeAsync, 1);
+      *open = (TslChromeAsync) { (gint64) GUINT64_FROM_LE (start), track,
+                                 tsl_trace_intern_len (self->trace, name, name_len), serial, key, table == 1,
+                                 FALSE };
+      g_hash_table_insert (table == 0 ? self->async_open : self->async_ends, g_steal_pointer (&key), open);
     }
   /* New entries come after every restored one, as in the whole read. */
   self->async_serial = last;

@@ -126,6 +126,7 @@ tsl_chrome_model_init (TslChromeModel *self,
   self->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->async_ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->async_gone = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->async_new = g_ptr_array_new ();
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, tsl_chrome_frame_free);
   self->frame_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
@@ -144,6 +145,9 @@ tsl_chrome_model_clear (TslChromeModel *self)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->counters, g_hash_table_unref);
   g_clear_pointer (&self->async_tracks, g_hash_table_unref);
+  if (self->async_new != NULL)
+    tsl_chrome_async_drop_new (self);
+  g_clear_pointer (&self->async_new, g_ptr_array_unref);
   g_clear_pointer (&self->async_open, g_hash_table_unref);
   g_clear_pointer (&self->async_ends, g_hash_table_unref);
   g_clear_pointer (&self->async_gone, g_array_unref);
@@ -1039,17 +1043,18 @@ tsl_chrome_model_finish (TslChromeModel *self)
 
   /* By serial: a range read restores them in another hash order. */
   {
-    g_autoptr(GPtrArray) opens = tsl_chrome_async_sorted (self->async_open, 0);
+    g_autoptr(GPtrArray) opens = tsl_chrome_async_sorted (self->async_open);
 
     for (guint i = 0; i < opens->len; i++)
       {
-        const TslChromeAsync *open = ((gpointer *) g_ptr_array_index (opens, i))[0];
+        const TslChromeAsync *open = g_ptr_array_index (opens, i);
 
         async_unclosed++;
         if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
           tsl_trace_set_label_id (self->trace, open->track, open->name);
       }
   }
+  tsl_chrome_async_drop_new (self);
   g_hash_table_remove_all (self->async_open);
   async_unopened = g_hash_table_size (self->async_ends);
   g_hash_table_remove_all (self->async_ends);

@@ -78,6 +78,9 @@ typedef struct {
   guint64     async_serial;   /* the last entry's (tsl-chrome-async.c) */
   guint64     async_saved;    /* entries up to this one were saved */
   GArray     *async_gone;     /* serials of saved entries gone since */
+  GPtrArray  *async_new;      /* TslChromeAsync * above async_saved (dead:
+                               * gone before a checkpoint saved it) */
+  gboolean    async_listing;  /* async_new is kept: checkpoints are made */
   GHashTable *frames;         /* stackFrames id → Frame */
   GHashTable *frame_labels;   /* stackFrames id → interned stack label */
   gboolean    frames_done;
@@ -103,10 +106,13 @@ typedef struct {
 
 /* A pending async span: a begin waiting for its end, or an end seen first. */
 typedef struct {
-  gint64  start_ns;
-  guint   track;
-  guint32 name;
-  guint64 serial;   /* rising: the order of a whole read, kept by range reads */
+  gint64      start_ns;
+  guint       track;
+  guint32     name;
+  guint64     serial;   /* rising: the order of a whole read, kept by range reads */
+  const char *key;      /* its table's key */
+  gboolean    ends;     /* in async_ends, not async_open */
+  gboolean    dead;     /* out of its table, freed at the next checkpoint */
 } TslChromeAsync;
 
 /* tsl-chrome-async.c: entries in and out of async_open and async_ends. */
@@ -119,10 +125,11 @@ void              tsl_chrome_async_remember     (TslChromeModel       *self,
 void              tsl_chrome_async_forget       (TslChromeModel       *self,
                                                  GHashTable           *table,
                                                  const char           *key);
-/* (value, key) pairs (gpointer[2]) of the entries above serial `above`,
- * by serial. (transfer full) */
-GPtrArray        *tsl_chrome_async_sorted       (GHashTable           *table,
-                                                 guint64               above);
+/* A table's entries by serial. (transfer container) */
+GPtrArray        *tsl_chrome_async_sorted       (GHashTable           *table);
+/* Frees what async_new holds of entries gone: before the tables let go of
+ * theirs (finish, restore, clear). */
+void              tsl_chrome_async_drop_new     (TslChromeModel       *self);
 /* A checkpoint's records (tsl-chunk-records.h): the entries gone and new
  * since the last. */
 gboolean          tsl_chrome_async_save         (TslChromeModel       *self,
