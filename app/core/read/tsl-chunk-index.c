@@ -716,6 +716,20 @@ cache_flush (GByteArray    *out,
   return ok;
 }
 
+typedef struct {
+  GChecksum     *sum;
+  GOutputStream *file;
+} CacheWrite;
+
+static gboolean
+cache_write (GByteArray *out,
+             gpointer    data)
+{
+  CacheWrite *write = data;
+
+  return cache_flush (out, write->sum, write->file);
+}
+
 static void
 cache_save (GFileInputStream *stream,
             const TslFileKey *key,
@@ -783,7 +797,11 @@ cache_save (GFileInputStream *stream,
     }
   put_u64 (out, index->records != NULL);
   if (index->records != NULL)
-    tsl_chunk_records_save (index->records, out);
+    {
+      CacheWrite write = { sum, file };
+
+      ok = ok && tsl_chunk_records_save (index->records, out, cache_write, &write);
+    }
   ok = ok && cache_flush (out, sum, file);
   g_checksum_get_digest (sum, digest, &len);
   put (out, digest, sizeof digest);

@@ -273,9 +273,11 @@ tsl_chunk_records_get_n (TslChunkRecords *self)
   return self->records->len;
 }
 
-void
-tsl_chunk_records_save (TslChunkRecords *self,
-                        GByteArray      *out)
+gboolean
+tsl_chunk_records_save (TslChunkRecords      *self,
+                        GByteArray           *out,
+                        TslChunkRecordsFlush  flush,
+                        gpointer              data)
 {
   put_u64 (out, self->records->len);
   for (guint i = 0; i < self->records->len; i++)
@@ -287,7 +289,11 @@ tsl_chunk_records_save (TslChunkRecords *self,
       put_u64 (out, r->end);
       put_u32 (out, r->len);
       g_byte_array_append (out, self->data->data + r->at, r->len);
+      /* Written in pieces, never held whole beside the records. */
+      if (out->len >= 64 * 1024 && !flush (out, data))
+        return FALSE;
     }
+  return TRUE;
 }
 
 TslChunkRecords *

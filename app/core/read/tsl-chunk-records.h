@@ -60,10 +60,15 @@ void              tsl_chunk_records_prune       (TslChunkRecords  *self,
 gsize             tsl_chunk_records_get_bytes   (TslChunkRecords  *self);
 guint             tsl_chunk_records_get_n       (TslChunkRecords  *self);
 
-/* The on-disk cache: appended to `out`, and read back from [*p, end)
- * (advancing *p); NULL if malformed. */
-void              tsl_chunk_records_save        (TslChunkRecords  *self,
-                                                 GByteArray       *out);
+/* The on-disk cache: appended to `out`, handed to `flush` each time it
+ * holds 64 KiB (which empties it; FALSE stops), and read back from
+ * [*p, end) (advancing *p); NULL if malformed. */
+typedef gboolean (*TslChunkRecordsFlush)        (GByteArray       *out,
+                                                 gpointer          data);
+gboolean          tsl_chunk_records_save        (TslChunkRecords  *self,
+                                                 GByteArray       *out,
+                                                 TslChunkRecordsFlush flush,
+                                                 gpointer          data);
 TslChunkRecords  *tsl_chunk_records_load        (const guint8    **p,
                                                  const guint8     *end);
 
