@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tsl-perfetto-model.c decodes packets into the model; tsl-perfetto-state.c
+ * tsl-perfetto-model.c decodes packets into the model; tsl-perfetto-checkpoint.c
  * saves and restores what a checkpoint of the chunk index needs.
  */
 #pragma once
@@ -11,7 +11,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-perfetto-scan.h"
 #include "tsl-perfetto-private.h"
 
 G_BEGIN_DECLS

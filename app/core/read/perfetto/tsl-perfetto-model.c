@@ -1586,7 +1586,7 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
   report_counts (self, unclosed);
 }
 
-/* For tsl-perfetto-state.c: the model's own calls stay static, and inlined. */
+/* For tsl-perfetto-checkpoint.c: the model's own calls stay static, and inlined. */
 
 void
 _tsl_perfetto_id_map_insert (IdMap   *map,

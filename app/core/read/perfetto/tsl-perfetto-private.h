@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-perfetto-scan.h"
 #include "tsl-proto.h"
 #include "tsl-trace.h"
 

@@ -24,7 +24,7 @@
 #include "tsl-format-private.h"
 #include "tsl-perfetto-pipe.h"
 #include "tsl-perfetto-private.h"
-#include "tsl-perfetto-scan.h"
+#include "tsl-perfetto-parallel.h"
 #include "tsl-proto.h"
 
 #define MAX_POS_WARNINGS 10

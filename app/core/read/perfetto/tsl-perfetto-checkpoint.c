@@ -1,4 +1,4 @@
-/* tsl-perfetto-state.c: a Perfetto model's checkpoints, saved and restored
+/* tsl-perfetto-checkpoint.c: a Perfetto model's checkpoints, saved and restored
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
