@@ -164,6 +164,36 @@ def circles(core_dir, allowed):
     return bad, stale
 
 
+def format_headers_above_read(app_dir):
+    """Files of app/ outside app/core/read/ that include a header of a format
+    folder (read/chrome, read/perfetto, ...): above read/, formats are seen
+    only through read/'s own headers."""
+    read_dir = os.path.join(app_dir, 'core', 'read')
+    format_headers = {}
+    for dirpath, _, names in os.walk(read_dir):
+        if os.path.normpath(dirpath) == os.path.normpath(read_dir):
+            continue
+        for name in names:
+            if name.endswith('.h'):
+                format_headers[name] = os.path.relpath(os.path.join(dirpath, name), app_dir)
+    found = []
+    for dirpath, _, names in os.walk(app_dir):
+        if os.path.commonpath([os.path.abspath(dirpath), os.path.abspath(read_dir)]) == os.path.abspath(read_dir):
+            continue
+        for name in names:
+            if not name.endswith(('.c', '.h')):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding='utf-8') as f:
+                for n, line in enumerate(f, 1):
+                    m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+                    if m and os.path.basename(m.group(1)) in format_headers:
+                        found.append(f'{os.path.relpath(path, app_dir)}:{n}: includes '
+                                     f'{format_headers[os.path.basename(m.group(1))]}, a format\'s '
+                                     f'header above read/')
+    return found
+
+
 def self_test():
     """The checker must catch an upward include; try it on a scratch tree."""
     import tempfile
@@ -176,6 +206,17 @@ def self_test():
         assert any('a layer above low' in p for p in problems), problems
         problems, _ = check(d, ['high', 'low'])
         assert problems == [], problems
+
+    with tempfile.TemporaryDirectory() as d:
+        for sub in ('core/read/fmt', 'gui'):
+            os.makedirs(os.path.join(d, sub))
+        open(os.path.join(d, 'core', 'read', 'fmt', 'tsl-fmt.h'), 'w').write('#pragma once\n')
+        open(os.path.join(d, 'core', 'read', 'tsl-neutral.h'), 'w').write('#include "tsl-fmt.h"\n')
+        open(os.path.join(d, 'gui', 'tsl-w.c'), 'w').write('#include "tsl-neutral.h"\n')
+        assert format_headers_above_read(d) == []
+        open(os.path.join(d, 'gui', 'tsl-w.c'), 'w').write('#include "tsl-fmt.h"\n')
+        assert format_headers_above_read(d) == [
+            "gui/tsl-w.c:1: includes core/read/fmt/tsl-fmt.h, a format's header above read/"]
 
     # A circle through a header that declares another file's functions, as
     # tsl-perfetto-model-private.h did for tsl-perfetto-tracks.c.
@@ -213,6 +254,7 @@ self_test()
 layers = layers_from_meson(os.path.join(core, 'meson.build'))
 problems, count = check(core, layers)
 assert count > 50, f'only {count} core files found'
+problems += format_headers_above_read(os.path.join(core, '..'))
 bad, stale = circles(core, ALLOWED)
 for folder, comp, why in bad:
     problems.append(f'{folder}: a circle between {", ".join(comp)} ({"; ".join(why)}); '
@@ -222,5 +264,6 @@ for folder, patterns, _ in stale:
 if problems:
     print('core layering broken:\n' + '\n'.join(problems))
     sys.exit(1)
-print(f'{count} core files in {len(layers)} layers ({", ".join(layers)}); no upward include; '
+print(f'{count} core files in {len(layers)} layers ({", ".join(layers)}); no upward include, '
+      f'no format header included above read/; '
       f'no circle within a folder but {len(ALLOWED) - len(stale)} kept on purpose')

@@ -61,7 +61,7 @@ gboolean          tsl_perfetto_model_apply      (TslPerfettoModel        *self,
                                                  const TslPerfettoRecord *rec,
                                                  const char             **what);
 /* Where the next packet's key byte (0x0A) is in the input, for the exact
- * view's slice details (tsl-perfetto-details.h); packets inside a
+ * view's slice details (tsl-event-details.h); packets inside a
  * compressed bundle have no position of their own. */
 void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
                                                  gint64            offset);
