@@ -96,8 +96,8 @@ value_is_true (const TslJsonValue *v)
  * (Trace Event Format; Perfetto's and catapult's importers). */
 void
 _tsl_chrome_flow_event (TslChromeModel       *self,
-            const TslChromeEvent *ev,
-            char                  ph)
+                        const TslChromeEvent *ev,
+                        char                  ph)
 {
   PendingFlow flow = { 0, };
   gint64 start, end;
@@ -134,10 +134,10 @@ _tsl_chrome_flow_event (TslChromeModel       *self,
  * a flow there, "flow_out" starting one. */
 void
 _tsl_chrome_slice_flow (TslChromeModel       *self,
-            const TslChromeEvent *ev,
-            Thread               *th,
-            gint64                ts,
-            guint                 depth)
+                        const TslChromeEvent *ev,
+                        Thread               *th,
+                        gint64                ts,
+                        guint                 depth)
 {
   TslJsonValue v;
   guint dir = 0;

@@ -59,10 +59,10 @@ tsl_chrome_model_intern (TslChromeModel     *self,
  * it. */
 gboolean
 _tsl_chrome_resolve_id (TslChromeModel     *self,
-            const TslJsonValue *value,
-            gboolean            is_tid,
-            gint64              pid,
-            gint64             *out)
+                        const TslJsonValue *value,
+                        gboolean            is_tid,
+                        gint64              pid,
+                        gint64             *out)
 {
   const char *s;
   gsize len;
@@ -131,9 +131,9 @@ raw_id_set (TslChromeRawId     *raw,
  * pid, so both must match): the last event's pair is kept as written. */
 gboolean
 _tsl_chrome_get_ids (TslChromeModel       *self,
-         const TslChromeEvent *ev,
-         gint64               *pid,
-         gint64               *tid)
+                     const TslChromeEvent *ev,
+                     gint64               *pid,
+                     gint64               *tid)
 {
   if (self->have_last_ids &&
       raw_id_is (&self->last_pid_raw, &ev->pid) && raw_id_is (&self->last_tid_raw, &ev->tid))
@@ -158,8 +158,8 @@ _tsl_chrome_get_ids (TslChromeModel       *self,
 
 gboolean
 _tsl_chrome_get_ts (TslChromeModel       *self,
-        const TslChromeEvent *ev,
-        gint64               *ts_ns)
+                    const TslChromeEvent *ev,
+                    gint64               *ts_ns)
 {
   if (ev->ts.type == TSL_JSON_NONE)
     {

@@ -16,9 +16,9 @@
 
 Clock *
 _tsl_perfetto_get_clock (TslPerfettoModel *self,
-           Sequence         *seq,
-           guint32           id,
-           gboolean          create)
+                         Sequence         *seq,
+                         guint32           id,
+                         gboolean          create)
 {
   guint64 index;
 
@@ -76,8 +76,8 @@ clock_offset (TslPerfettoModel *self,
  * cache; FALSE (and counted) when no snapshot relates it. */
 gboolean
 _tsl_perfetto_cache_clock (TslPerfettoModel *self,
-             Sequence         *seq,
-             guint32           id)
+                           Sequence         *seq,
+                           guint32           id)
 {
   Clock *c = _tsl_perfetto_get_clock (self, seq, id, FALSE);
   gint64 offset;
@@ -101,9 +101,9 @@ typedef struct {
 
 gboolean
 _tsl_perfetto_clock_snapshot (TslPerfettoModel *self,
-                Sequence         *seq,
-                const guint8     *data,
-                gsize             len)
+                              Sequence         *seq,
+                              const guint8     *data,
+                              gsize             len)
 {
   Reading readings[32];
   guint n = 0;

@@ -29,8 +29,8 @@ id_map_grow (IdMap *map)
 
 void
 _tsl_perfetto_id_map_insert (IdMap   *map,
-               guint64  key,
-               guint64  value)
+                             guint64  key,
+                             guint64  value)
 {
   gsize i;
 

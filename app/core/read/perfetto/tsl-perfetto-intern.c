@@ -25,7 +25,7 @@ _tsl_perfetto_sequence_free (Sequence *seq)
 
 Sequence *
 _tsl_perfetto_find_sequence (TslPerfettoModel *self,
-              guint32           id)
+                             guint32           id)
 {
   Sequence *seq = self->last_seq;
   guint64 found;
@@ -156,9 +156,9 @@ intern_callstack (TslPerfettoModel *self,
 
 void
 _tsl_perfetto_interned_data (TslPerfettoModel *self,
-               Sequence         *seq,
-               const guint8     *data,
-               gsize             len)
+                             Sequence         *seq,
+                             const guint8     *data,
+                             gsize             len)
 {
   TslProtoCursor c;
   TslProtoField f;
@@ -190,8 +190,8 @@ _tsl_perfetto_interned_data (TslPerfettoModel *self,
 
 void
 _tsl_perfetto_packet_defaults (Sequence     *seq,
-                 const guint8 *data,
-                 gsize         len)
+                               const guint8 *data,
+                               gsize         len)
 {
   TslProtoCursor c, cc;
   TslProtoField f, g;

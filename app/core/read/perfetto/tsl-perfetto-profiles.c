@@ -67,9 +67,9 @@ stack_sample (TslPerfettoModel *self,
 
 void
 _tsl_perfetto_streaming_profile (TslPerfettoModel *self,
-                   Sequence         *seq,
-                   const guint8     *data,
-                   gsize             len)
+                                 Sequence         *seq,
+                                 const guint8     *data,
+                                 gsize             len)
 {
   TslProtoCursor c, stacks, deltas;
   TslProtoField f;
@@ -111,10 +111,10 @@ _tsl_perfetto_streaming_profile (TslPerfettoModel *self,
 
 void
 _tsl_perfetto_perf_sample (TslPerfettoModel *self,
-             Sequence         *seq,
-             gint64            ts,
-             const guint8     *data,
-             gsize             len)
+                           Sequence         *seq,
+                           gint64            ts,
+                           const guint8     *data,
+                           gsize             len)
 {
   TslProtoCursor c;
   TslProtoField f;

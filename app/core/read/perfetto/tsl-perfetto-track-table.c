@@ -75,7 +75,7 @@ thread_ancestor (TslPerfettoModel *self,
 
 guint
 _tsl_perfetto_make_ts_track (TslPerfettoModel *self,
-          Track            *track)
+                             Track            *track)
 {
   const char *name;
 
@@ -129,8 +129,8 @@ _tsl_perfetto_make_ts_track (TslPerfettoModel *self,
 
 Track *
 _tsl_perfetto_thread_track (TslPerfettoModel *self,
-              gint64            pid,
-              gint64            tid)
+                            gint64            pid,
+                            gint64            tid)
 {
   guint64 key = (guint64) pid << 32 ^ (guint64) tid;
   guint64 found;
