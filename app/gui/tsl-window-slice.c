@@ -15,7 +15,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tsl-perfetto-details.h"
+#include "tsl-event-details.h"
 #include "tsl-window-private.h"
 
 /* What the pane shows before the details arrive, to append them to. */

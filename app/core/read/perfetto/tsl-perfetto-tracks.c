@@ -15,7 +15,9 @@
 
 #include <string.h>
 
-#include "tsl-perfetto-model-private.h"
+#include "tsl-perfetto-id-map.h"
+#include "tsl-perfetto-track-table.h"
+#include "tsl-perfetto-tracks.h"
 #include "tsl-proto.h"
 
 static guint32
