@@ -1,4 +1,4 @@
-/* tsl-read-job.c: where a read starts (caches, index), and its feeds
+/* tsl-read-job.c: where a read starts (caches, index) and how it ends (changes)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 
 #include "tsl-read-job.h"
 #include "tsl-state-cache.h"
@@ -162,6 +163,58 @@ tsl_read_job_start (TslReadJob *job)
     }
   /* Any other read records one. */
   job->index = tsl_chunk_index_new ();
+}
+
+gboolean
+tsl_read_job_end (TslReadJob  *job,
+                  guint64      bytes_read,
+                  gboolean     followed,
+                  GError     **error)
+{
+  TslFileKey now;
+  gboolean same, shrank, grew;
+
+  if (!job->regular || !tsl_file_key_query (G_FILE_INPUT_STREAM (job->stream), &now))
+    return TRUE;
+  same = now.size == job->key.size && now.mtime_us == job->key.mtime_us;
+  if (job->plan == TSL_READ_INDEXED)
+    {
+      /* The index's offsets are of the file as it was: any change and the
+       * chunks read may be of two versions. */
+      if (same)
+        return TRUE;
+      shrank = TRUE;
+      grew = FALSE;
+    }
+  else
+    {
+      /* Followed, the file is expected to grow; a whole read may have read
+       * past the size it began with into what was appended. */
+      shrank = now.size < bytes_read || (!followed && bytes_read < job->key.size);
+      grew = !shrank && now.size > job->key.size;
+      /* The same size, modified: rewritten in place under the read. */
+      shrank = shrank || (!followed && !grew && !same);
+    }
+  if (shrank)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_CHANGED,
+                   _("%s: the file changed while it was read (%llu bytes when the read began, "
+                     "%llu now); what was read could mix two versions of it: read it again"),
+                   job->display_name, (unsigned long long) job->key.size,
+                   (unsigned long long) now.size);
+      return FALSE;
+    }
+  if (grew && !followed)
+    {
+      tsl_trace_lock (job->trace);
+      tsl_trace_add_warning (job->trace,
+                             _("%s: the file grew while it was read (%llu bytes when the read "
+                               "began, %llu now); its first %llu bytes are shown"),
+                             job->display_name, (unsigned long long) job->key.size,
+                             (unsigned long long) now.size, (unsigned long long) bytes_read);
+      tsl_trace_unlock (job->trace);
+    }
+  return TRUE;
 }
 
 void

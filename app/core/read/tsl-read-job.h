@@ -1,4 +1,4 @@
-/* tsl-read-job.h: one read of a stream: what it reads and how
+/* tsl-read-job.h: one read of a stream, what it reads and how it ends
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -12,7 +12,12 @@
  * tsl_read_job_start() consults the caches in one place before any byte
  * is read: a range of a file read before goes through its chunk index, an
  * unchanged file read whole before is loaded from the state cache, any
- * other read of a regular file records an index.
+ * other read of a regular file records an index. tsl_read_job_end()
+ * checks the file is still the one that was read: a read that ended on a
+ * file that changed meanwhile fails (it shrank, was rewritten, or its
+ * index no longer fits) or warns (it grew: what was read is a whole
+ * prefix of it), and never passes a mixture of two versions off as the
+ * file.
  */
 #pragma once
 
@@ -65,6 +70,14 @@ typedef struct {
 /* Decides job->plan (see above); loads the trace from the state cache for
  * TSL_READ_CACHED. */
 void              tsl_read_job_start            (TslReadJob       *job);
+/* After the reader finished: FALSE when the file changed in a way that
+ * can mix two versions of it; a warning on the trace when it only grew.
+ * `bytes_read` is what a whole read consumed of the file; `followed`, it
+ * waited at the end for the file to grow. */
+gboolean          tsl_read_job_end              (TslReadJob       *job,
+                                                 guint64           bytes_read,
+                                                 gboolean          followed,
+                                                 GError          **error);
 void              tsl_read_job_clear            (TslReadJob       *job);
 void              tsl_read_job_progress         (TslReadJob       *job,
                                                  guint64           done,

@@ -57,7 +57,7 @@ feed_range (TslReader    *reader,
         }
       chunk = tsl_read_feed_take (feed, &n);
       if (n == 0)
-        break;   /* the run's end, or shorter than indexed */
+        break;   /* the run's end, or shorter than indexed: tsl_read_job_end() tells */
       tsl_chunk_index_count_read (n);
       tsl_trace_lock (trace);
       ok = tsl_reader_feed (reader, chunk, n, error);
@@ -237,7 +237,7 @@ tsl_read_job_run_indexed (TslReadJob  *job,
   else
     g_debug ("%s: read %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes (%u of %u chunks) through the index",
              job->display_name, r.done, total, r.n_read, n);
-  return ok;
+  return ok && tsl_read_job_end (job, 0, FALSE, error);
 }
 
 /* The file's index, made by a read of it if there is none yet. */
@@ -361,7 +361,7 @@ read_part (TslReadJob  *job,
     tsl_reader_flush_counts (reader, TRUE);  /* what the last part's end would not see */
   tsl_trace_unlock (job->trace);
   tsl_read_feed_clear (&job->feed);
-  return ok;
+  return ok && tsl_read_job_end (job, 0, FALSE, error);
 }
 
 gboolean

@@ -212,7 +212,7 @@ read_whole (TslReadJob  *job,
   tsl_trace_lock (job->trace);
   ok = tsl_reader_finish (reader, error);
   tsl_trace_unlock (job->trace);
-  if (!ok)
+  if (!ok || !tsl_read_job_end (job, bytes_read, followed, error))
     return FALSE;
   if (job->keyed)
     keep_index_and_state (job, bytes_read, followed);
