@@ -5,7 +5,9 @@
  * A read that notices its file changed under it (by size, modification
  * time, or an index that no longer fits) fails or warns, and never gives a
  * mixture of two versions as its result: a file cut short during a whole
- * read or a range read fails, one that grew warns.
+ * read or a range read fails, one that grew warns. Following a file that
+ * is truncated (a copytruncate rotation) says so and reads the new
+ * contents from the start, as `tail -F` does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -151,6 +153,88 @@ test_grew (void)
   g_unlink (path);
 }
 
+/* Follow mode. */
+typedef struct {
+  const char *path;
+  TslTrace   *trace;
+  gint        following;
+  gboolean    ok;
+} Follower;
+
+static gboolean
+keep_following (gpointer data)
+{
+  Follower *f = data;
+
+  return g_atomic_int_get (&f->following);
+}
+
+static gpointer
+follow_thread (gpointer data)
+{
+  Follower *f = data;
+  g_autoptr(GFile) file = g_file_new_for_path (f->path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+
+  f->ok = stream != NULL &&
+          tsl_read_stream_full (f->trace, G_INPUT_STREAM (stream), f->path, 0, NULL, keep_following,
+                                f, NULL, &error);
+  g_assert_no_error (error);
+  return NULL;
+}
+
+/* Waits up to 10 s for the follower to have read `n` events. */
+static guint64
+wait_for_events (TslTrace *trace,
+                 guint64   n)
+{
+  guint64 events = 0;
+
+  for (guint tries = 0; tries < 100 && events < n; tries++)
+    {
+      g_usleep (100 * 1000);
+      tsl_trace_lock (trace);
+      events = tsl_trace_get_events (trace);
+      tsl_trace_unlock (trace);
+    }
+  return events;
+}
+
+/* `: > w.json` and new events after it: the new events are read, from
+ * the file's start, with a warning; following goes on. */
+static void
+test_follow_truncated (void)
+{
+  g_autoptr(GString) before = chrome_events ("old", 2000, TRUE);
+  g_autoptr(GString) after = chrome_events ("new", 300, TRUE);
+  g_autofree char *path = write_temp (before);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  Follower f = { path, trace, TRUE, FALSE };
+  GThread *thread;
+  FILE *out;
+
+  thread = g_thread_new ("follow", follow_thread, &f);
+  g_assert_cmpuint (wait_for_events (trace, 2000), ==, 2000);
+  /* What copytruncate does: the same file, emptied, then written anew
+   * (shorter than before, so an offset past its end reads nothing). */
+  out = fopen (path, "wb");
+  g_assert_nonnull (out);
+  g_assert_cmpint (fclose (out), ==, 0);
+  g_usleep (500 * 1000);   /* the follower sees it empty at least once */
+  out = fopen (path, "ab");
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (after->str, 1, after->len, out), ==, after->len);
+  g_assert_cmpint (fclose (out), ==, 0);
+  g_assert_cmpuint (wait_for_events (trace, 2300), ==, 2300);
+
+  g_atomic_int_set (&f.following, FALSE);
+  g_thread_join (thread);
+  g_assert_true (f.ok);
+  g_assert_true (has_warning (trace, "truncated"));
+  g_unlink (path);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -159,5 +243,6 @@ main (int    argc,
   g_test_add_func ("/read-changes/truncated-whole", test_truncated_whole);
   g_test_add_func ("/read-changes/truncated-range", test_truncated_range);
   g_test_add_func ("/read-changes/grew", test_grew);
+  g_test_add_func ("/read-changes/follow-truncated", test_follow_truncated);
   return g_test_run ();
 }

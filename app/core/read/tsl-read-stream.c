@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include <gio/gunixinputstream.h>
 
@@ -128,6 +129,39 @@ publish_index (TslReadJob *job,
   return bytes_read;
 }
 
+/* Follow mode, at the current end: a file now shorter than what was read
+ * was truncated (a copytruncate rotation). As `tail -F` does, say so and
+ * read what it holds from its start: what was read stays in the trace,
+ * the old reader's end closes what it left open, and a new reader reads
+ * the new contents. No index is kept of contents that are gone. */
+static void
+restart_if_truncated (TslReadJob  *job,
+                      TslReader  **reader,
+                      guint64     *bytes_read)
+{
+  g_autoptr(GError) old_error = NULL;
+  TslFileKey now;
+
+  if (!job->regular || !tsl_file_key_query (G_FILE_INPUT_STREAM (job->stream), &now) ||
+      now.size >= *bytes_read ||
+      !g_seekable_seek (G_SEEKABLE (job->stream), 0, G_SEEK_SET, job->cancellable, NULL))
+    return;
+  tsl_trace_lock (job->trace);
+  if (!tsl_reader_finish (*reader, &old_error))
+    g_debug ("%s: before the truncation: %s", job->display_name, old_error->message);
+  tsl_trace_add_warning (job->trace,
+                         _("%s: the file was truncated to %llu bytes after %llu had been read; "
+                           "it is read again from its start"),
+                         job->display_name, (unsigned long long) now.size,
+                         (unsigned long long) *bytes_read);
+  tsl_trace_unlock (job->trace);
+  tsl_reader_free (*reader);
+  g_clear_pointer (&job->index, tsl_chunk_index_unref);
+  job->key = now;
+  *reader = new_reader (job);
+  *bytes_read = 0;
+}
+
 /* Kept only if the file did not change while it was read: its index, and
  * its state for the state cache. Followed, the file grew as it was read
  * (the same file); its state is kept only for an unchanged file. */
@@ -187,6 +221,7 @@ read_whole (TslReadJob  *job,
           if (job->follow == NULL || !job->follow (job->user_data))
             break;
           followed = TRUE;
+          restart_if_truncated (job, &reader, &bytes_read);
           tsl_trace_lock (job->trace);
           ok = tsl_reader_settle (reader, error);
           if (ok && job->index != NULL && bytes_read != published)
