@@ -112,9 +112,9 @@ tsl_reader_reached_text_end (TslReader *self)
  * of its decompressor, so a checkpoint there follows the point. */
 void
 _tsl_reader_note_checkpoint (TslReader    *self,
-                 const guint8 *buf,
-                 gsize         consumed,
-                 gboolean      at_eof)
+                             const guint8 *buf,
+                             gsize         consumed,
+                             gboolean      at_eof)
 {
   TslCheckpoint answer;
   guint64 line, column;

@@ -75,6 +75,9 @@ struct _TslReader
   gsize             pending_wait;  /* see push_text() */
   gsize             comment_end;   /* see comment_prefix() */
   gboolean          comments_done;
+  gsize             line_scanned;  /* see first_line_complete() */
+  gboolean          line_complete;
+  gboolean          awaiting_line;
   TslReaderContext  ctx;
   /* NULs at the end of what has arrived, held as a count: only text after
    * them shows they were not trailing padding (see push_text()). */

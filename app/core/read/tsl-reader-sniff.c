@@ -75,12 +75,57 @@ comment_prefix (TslReader    *self,
   return self->comment_end;
 }
 
+/* Whether the first line after the comments has ended in the head.
+ * Scanned once, as the head grows. */
+static gboolean
+first_line_complete (TslReader    *self,
+                     const guint8 *head,
+                     gsize         len)
+{
+  gsize from = MAX (self->line_scanned, self->comment_end);
+
+  if (!self->line_complete && from < len && memchr (head + from, '\n', len - from) != NULL)
+    self->line_complete = TRUE;
+  self->line_scanned = len;
+  return self->line_complete;
+}
+
+/* No format told from the head, whose first line is still open: the line
+ * formats (collapsed stacks; CSV, by its header) need a whole line, so the
+ * sniffer waits for its end (TRUE), up to the reader's largest record
+ * (then FALSE, the line is too long). Text only: binary data is refused
+ * at SNIFF_BYTES as before. */
+static gboolean
+wait_for_first_line (TslReader     *self,
+                     const guint8  *head,
+                     gsize          len,
+                     GError       **error)
+{
+  guint64 line = 1;
+
+  if (len - self->comment_end <= self->max_record)
+    {
+      self->awaiting_line = TRUE;
+      return TRUE;
+    }
+  for (const guint8 *p = head, *end = head + self->comment_end;
+       (p = memchr (p, '\n', end - p)) != NULL; p++)
+    line++;
+  g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE,
+               _("%s:%llu:1: the first line is longer than %llu MiB, and no format could be told "
+                 "from its start (collapsed stacks and CSV are told from a whole line, JSON from "
+                 "its first '{' or '[')"),
+               self->name, (unsigned long long) line,
+               (unsigned long long) (self->max_record / (1024 * 1024)));
+  return FALSE;
+}
+
 gboolean
 _tsl_reader_sniff (TslReader     *self,
-       const guint8  *head,
-       gsize          len,
-       gboolean       at_eof,
-       GError       **error)
+                   const guint8  *head,
+                   gsize          len,
+                   gboolean       at_eof,
+                   GError       **error)
 {
   const TslFormat *best = NULL;
   int best_score = 0;
@@ -103,6 +148,9 @@ _tsl_reader_sniff (TslReader     *self,
   /* Nothing decoded yet (a held UTF-16 byte): nothing to look at. */
   if (len == 0)
     return TRUE;
+  /* Waiting for a long first line's end: sniffed again once it came. */
+  if (self->awaiting_line && !at_eof && !self->settled && !first_line_complete (self, head, len))
+    return wait_for_first_line (self, head, len, error);
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -119,6 +167,10 @@ _tsl_reader_sniff (TslReader     *self,
   if (best_score < 100 && !at_eof && !self->settled &&
       len < SNIFF_BYTES + comment_prefix (self, head, len))
     return TRUE;
+
+  if (best == NULL && !at_eof && !self->settled && !first_line_complete (self, head, len) &&
+      !tsl_text_looks_binary (head, len))
+    return wait_for_first_line (self, head, len, error);
 
   /* Random bytes split into "lines" and "fields" that some sniffer likes. */
   if (best == NULL || (!best->binary && tsl_text_looks_binary (head, len)))

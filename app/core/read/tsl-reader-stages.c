@@ -179,10 +179,10 @@ release_nuls (TslReader  *self,
  * end, or handed on when text follows them. */
 gboolean
 _tsl_reader_push_text (TslReader     *self,
-           const guint8  *data,
-           gsize          len,
-           gboolean       at_eof,
-           GError       **error)
+                       const guint8  *data,
+                       gsize          len,
+                       gboolean       at_eof,
+                       GError       **error)
 {
   gsize run = 0;
 
@@ -330,10 +330,10 @@ push_known_encoding (TslReader     *self,
 /* Stage 2: bytes after gzip in, UTF-8 out. */
 gboolean
 _tsl_reader_push_decoded (TslReader     *self,
-              const guint8  *data,
-              gsize          len,
-              gboolean       at_eof,
-              GError       **error)
+                          const guint8  *data,
+                          gsize          len,
+                          gboolean       at_eof,
+                          GError       **error)
 {
   if (self->encoding == ENC_UNKNOWN)
     {
@@ -418,9 +418,9 @@ inflated (gpointer      user_data,
 /* Stage 1: raw bytes in. */
 gboolean
 _tsl_reader_push_raw (TslReader     *self,
-          const guint8  *data,
-          gsize          len,
-          GError       **error)
+                      const guint8  *data,
+                      gsize          len,
+                      GError       **error)
 {
   g_autofree char *message = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -459,7 +459,7 @@ _tsl_reader_push_raw (TslReader     *self,
 /* gzip: 1f 8b; zstd: 28 b5 2f fd. Then the held bytes go through. */
 gboolean
 _tsl_reader_check_magic (TslReader  *self,
-             GError    **error)
+                         GError    **error)
 {
   static const guint8 zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
