@@ -554,17 +554,23 @@ process_row (CsvState        *self,
 }
 
 /* The one-thread loop: the records that start in [p, limit) (a record may
- * run on to end). *blocked when one needs more input. Returns where it
- * stopped. */
+ * run on to the buffer's end): the whole buffer, or from where a segment's
+ * scan stopped (a '#' line, a '\r' line) and over a segment that does not
+ * start where this thread is (the guess was inside a quoted field, or the
+ * row before ran past it). *blocked when one needs more input. Returns
+ * where it stopped. */
 static const char *
-parse_rows (CsvState   *self,
-            const char *base,
-            const char *p,
-            const char *limit,
-            const char *end,
-            gboolean    at_eof,
-            gboolean   *blocked)
+parse_rows (gpointer             data,
+            const TslScanBuffer *buf,
+            const char          *p,
+            const char          *limit,
+            gboolean            *blocked)
 {
+  CsvState *self = data;
+  const char *base = buf->base;
+  const char *end = buf->end;
+  gboolean at_eof = buf->at_eof;
+
   *blocked = FALSE;
   while (p < limit)
     {
@@ -687,26 +693,13 @@ drive_apply (gpointer              data,
   return seg->stop;
 }
 
-/* From where a segment's scan stopped (a '#' line, a '\r' line), and over
- * a segment that does not start where this thread is (the guess was inside
- * a quoted field, or the row before ran past it). */
-static const char *
-drive_serial (gpointer             data,
-              const TslScanBuffer *buf,
-              const char          *p,
-              const char          *limit,
-              gboolean            *blocked)
-{
-  return parse_rows (data, buf->base, p, limit, buf->end, buf->at_eof, blocked);
-}
-
 /* A regular file's buffer split on every core and modelled on this thread
  * in order (tsl_scan_driver_run()). */
 static const TslScanDriveFuncs csv_drive_funcs = {
   .plan = drive_plan,
   .usable = drive_usable,
   .apply = drive_apply,
-  .serial = drive_serial,
+  .serial = parse_rows,
 };
 
 static gssize
@@ -718,10 +711,9 @@ csv_parse (gpointer       data,
 {
   CsvState *self = data;
   const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
+  TslScanBuffer scan = { base, base + len, at_eof, NULL };
   guint64 rows_before = self->n_rows;
-  gboolean blocked = FALSE;
+  const char *p;
 
   if (self->sep == 0)
     {
@@ -739,16 +731,10 @@ csv_parse (gpointer       data,
 
   /* A big buffer after the header: on every core (the tests cut every
    * buffer, the header's too). */
-  if (self->driver != NULL &&
-      (tsl_scan_driver_is_random (self->driver) ||
-       (self->names->len > 0 && tsl_scan_driver_worth (self->driver, end - p))))
-    {
-      TslScanBuffer scan = { base, end, at_eof, NULL };
-
-      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
-    }
-  if (!blocked)
-    p = parse_rows (self, base, p, end, end, at_eof, &blocked);
+  p = tsl_scan_driver_parse (self->driver, &csv_drive_funcs, self, &scan,
+                             self->driver != NULL &&
+                             (tsl_scan_driver_is_random (self->driver) ||
+                              (self->names->len > 0 && tsl_scan_driver_worth (self->driver, len))));
 
   tsl_trace_add_events (self->trace, self->n_rows - rows_before);
 

@@ -209,5 +209,14 @@ const char           *tsl_scan_driver_run       (TslScanDriver           *self,
                                                  const char              *p,
                                                  gboolean                 need_first,
                                                  gboolean                *blocked);
+/* The parse() of a format driven by a TslScanDriver: the buffer on every
+ * core when `cut` (the format's tsl_scan_driver_worth() and more), then
+ * drive->serial from where that stopped to the buffer's end. Returns where
+ * parsing stopped. `self` may be NULL (one thread) when `cut` is FALSE. */
+const char           *tsl_scan_driver_parse     (TslScanDriver           *self,
+                                                 const TslScanDriveFuncs *drive,
+                                                 gpointer                 data,
+                                                 const TslScanBuffer     *buf,
+                                                 gboolean                 cut);
 
 G_END_DECLS
