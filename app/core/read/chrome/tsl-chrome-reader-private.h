@@ -14,7 +14,7 @@
 #include "tsl-json-scan.h"
 #include "tsl-chrome-private.h"
 #include "tsl-chrome-pipe.h"
-#include "tsl-chrome-scanners.h"
+#include "tsl-chrome-parallel.h"
 #include "tsl-scan-pool.h"
 
 G_BEGIN_DECLS

@@ -9,7 +9,7 @@
 
 #include "config.h"
 
-#include "tsl-chrome-scanners.h"
+#include "tsl-chrome-parallel.h"
 #include "tsl-scan-pool.h"
 
 struct _TslChromeScanners
