@@ -233,7 +233,7 @@ read_detail (const char       *path,
 }
 
 /* A range read of a regular file scans its chunks on several threads, as
- * a whole read does (tsl-chrome-scanners.c), with the same result as one
+ * a whole read does (tsl-chrome-parallel.c), with the same result as one
  * thread reading the whole file: samples and every exact slice. Random
  * cuts (TSL_READER_SPLIT_SEED) make many guesses wrong. */
 static void

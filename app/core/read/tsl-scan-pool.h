@@ -8,7 +8,7 @@
  * state), and the caller models them in order, using a segment only if it
  * starts exactly where the records before it ended and rescanning
  * otherwise. So the result is the one-thread result by construction. The
- * Chrome reader (chrome/tsl-chrome-scanners.c) uses it directly; the CSV,
+ * Chrome reader (chrome/tsl-chrome-parallel.c) uses it directly; the CSV,
  * perf script, collapsed stacks and speedscope readers through
  * TslScanDriver (at the end).
  *

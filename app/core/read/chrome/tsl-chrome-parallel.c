@@ -1,4 +1,4 @@
-/* tsl-chrome-scanners.c: the Chrome reader's scans on read/tsl-scan-pool.c
+/* tsl-chrome-parallel.c: the Chrome reader's scans on read/tsl-scan-pool.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

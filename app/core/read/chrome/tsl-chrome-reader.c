@@ -13,7 +13,7 @@
  * per event.
  *
  * This file reads the event lists, on one thread, two (tsl-chrome-pipe.c)
- * or every core (tsl-chrome-scanners.c); the rest of the document is
+ * or every core (tsl-chrome-parallel.c); the rest of the document is
  * tsl-chrome-document.c's, the chunk index's hooks tsl-chrome-checkpoint.c's.
  */
 #define G_LOG_DOMAIN "tsl-reader"
