@@ -135,6 +135,67 @@ test_truncated_range (void)
   g_unlink (path);
 }
 
+/* Cut short between two reads of one command (compare's first pass, then
+ * its range reads): the range read would be of another version than the
+ * first, so it fails; a whole read of the new version is then fine. */
+static void
+test_truncated_between_reads (void)
+{
+  g_autoptr(GString) s = chrome_events ("a", 60000, FALSE);
+  g_autoptr(GString) shorter = chrome_events ("b", 30000, FALSE);
+  g_autofree char *path = write_temp (s);
+  g_autoptr(TslTrace) first = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(TslTrace) range = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(TslTrace) again = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(GError) error = NULL;
+  gint64 start, end;
+
+  g_assert_true (tsl_read_path (first, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tsl_trace_get_span (first, &start, &end);
+  g_usleep (20 * 1000);
+  g_assert_true (g_file_set_contents (path, shorter->str, shorter->len, NULL));
+  tsl_trace_set_time_filter (range, start + (end - start) / 3, start + 2 * (end - start) / 3);
+  g_assert_false (tsl_read_path (range, path, NULL, NULL, NULL, &error));
+  g_assert_error (error, TSL_READER_ERROR, TSL_READER_ERROR_CHANGED);
+  g_assert_nonnull (strstr (error->message, "since it was first read"));
+  g_clear_error (&error);
+  g_assert_true (tsl_read_path (again, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tsl_trace_get_events (again), ==, 30000);
+  g_unlink (path);
+}
+
+/* Modified in place at the same size since the first read: the range is
+ * read whole from the file as it is (its index no longer fits), and says
+ * so. */
+static void
+test_modified_between_reads (void)
+{
+  g_autoptr(GString) s = chrome_events ("a", 60000, FALSE);
+  g_autofree char *path = write_temp (s);
+  g_autoptr(TslTrace) first = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(TslTrace) range = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 1);
+  g_autoptr(GError) error = NULL;
+  gint64 start, end;
+  FILE *f;
+
+  g_assert_true (tsl_read_path (first, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (has_warning (first, "modified since"));
+  tsl_trace_get_span (first, &start, &end);
+  g_usleep (20 * 1000);
+  f = fopen (path, "r+b");
+  g_assert_nonnull (f);
+  g_assert_cmpint (fputs ("[\n{\"ph\": \"X\", \"ts\": 1,", f), >=, 0);
+  g_assert_cmpint (fclose (f), ==, 0);
+  tsl_trace_set_time_filter (range, start, end);
+  g_assert_true (tsl_read_path (range, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (has_warning (range, "modified since it was first read"));
+  g_unlink (path);
+}
+
 /* Grown by appended events: what was read is the file up to some point,
  * a whole prefix; it is kept, with a warning. */
 static void
@@ -242,6 +303,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/read-changes/truncated-whole", test_truncated_whole);
   g_test_add_func ("/read-changes/truncated-range", test_truncated_range);
+  g_test_add_func ("/read-changes/truncated-between-reads", test_truncated_between_reads);
+  g_test_add_func ("/read-changes/modified-between-reads", test_modified_between_reads);
   g_test_add_func ("/read-changes/grew", test_grew);
   g_test_add_func ("/read-changes/follow-truncated", test_follow_truncated);
   return g_test_run ();

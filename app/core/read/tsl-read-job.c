@@ -129,27 +129,93 @@ tsl_read_feed_clear (TslReadFeed *feed)
   g_clear_error (&feed->error);
 }
 
+/* What this process last read whole at each path: a range read of a file
+ * that is now another one there (replaced) or shorter would be of another
+ * version than the reads before it, as compare's range reads after its
+ * first pass; one modified in place at the same size is read whole (its
+ * index no longer fits) and warned about. Growth is not a change here: a
+ * followed file grows, and what was read is a prefix of it. */
+typedef enum {
+  SEEN_SAME,
+  SEEN_MODIFIED,
+  SEEN_REPLACED,
+} SeenChange;
+
+static GMutex seen_lock;
+static GHashTable *seen;   /* path → TslFileKey */
+
 void
-tsl_read_job_start (TslReadJob *job)
+tsl_read_job_remember (TslReadJob       *job,
+                       const TslFileKey *key)
+{
+  g_mutex_lock (&seen_lock);
+  if (seen == NULL)
+    seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_replace (seen, g_strdup (job->display_name), g_memdup2 (key, sizeof *key));
+  g_mutex_unlock (&seen_lock);
+}
+
+static SeenChange
+changed_since_seen (TslReadJob *job)
+{
+  const TslFileKey *before;
+  const TslFileKey *now = &job->key;
+  SeenChange change = SEEN_SAME;
+
+  g_mutex_lock (&seen_lock);
+  before = seen != NULL ? g_hash_table_lookup (seen, job->display_name) : NULL;
+  if (before == NULL)
+    ;
+  else if (now->dev != before->dev || now->inode != before->inode || now->size < before->size)
+    change = SEEN_REPLACED;
+  else if (now->size == before->size && now->mtime_us != before->mtime_us)
+    change = SEEN_MODIFIED;
+  g_mutex_unlock (&seen_lock);
+  return change;
+}
+
+gboolean
+tsl_read_job_start (TslReadJob  *job,
+                    GError     **error)
 {
   GFileInputStream *file;
+  SeenChange change = SEEN_SAME;
+  gboolean ranged;
   gint64 lo, hi;
 
   job->plan = TSL_READ_WHOLE;
   job->regular = G_IS_FILE_INPUT_STREAM (job->stream) && G_IS_SEEKABLE (job->stream) &&
                  g_seekable_tell (G_SEEKABLE (job->stream)) == 0 &&
                  tsl_file_key_query (G_FILE_INPUT_STREAM (job->stream), &job->key);
+  ranged = tsl_trace_get_time_filter (job->trace, &lo, &hi);
+  if (job->regular && ranged)
+    change = changed_since_seen (job);
+  if (change == SEEN_REPLACED)
+    {
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_CHANGED,
+                   _("%s: the file changed since it was first read (it has %llu bytes now); "
+                     "a range of it would not be of the version read before: read it again"),
+                   job->display_name, (unsigned long long) job->key.size);
+      return FALSE;
+    }
+  if (change == SEEN_MODIFIED)
+    {
+      tsl_trace_lock (job->trace);
+      tsl_trace_add_warning (job->trace,
+                             _("%s: the file was modified since it was first read; this range is of "
+                               "the file as it is now"), job->display_name);
+      tsl_trace_unlock (job->trace);
+    }
   job->keyed = job->regular && !tsl_chunk_index_disabled ();
   if (!job->keyed)
-    return;
+    return TRUE;
   file = G_FILE_INPUT_STREAM (job->stream);
 
   /* A range of a file read before: through its index. */
-  if (tsl_trace_get_time_filter (job->trace, &lo, &hi) &&
-      (job->index = tsl_chunk_index_find (file, &job->key)) != NULL)
+  if (ranged && (job->index = tsl_chunk_index_find (file, &job->key)) != NULL)
     {
       job->plan = TSL_READ_INDEXED;
-      return;
+      return TRUE;
     }
   /* A whole read of a file read before, unchanged: its state from the
    * cache. The window always passes `follow` (it may be turned on
@@ -158,11 +224,13 @@ tsl_read_job_start (TslReadJob *job)
       tsl_state_cache_load (job->trace, file, &job->key, job->display_name))
     {
       job->plan = TSL_READ_CACHED;
+      tsl_read_job_remember (job, &job->key);
       tsl_read_job_progress (job, job->key.size, job->key.size);
-      return;
+      return TRUE;
     }
   /* Any other read records one. */
   job->index = tsl_chunk_index_new ();
+  return TRUE;
 }
 
 gboolean
@@ -204,6 +272,8 @@ tsl_read_job_end (TslReadJob  *job,
                    (unsigned long long) now.size);
       return FALSE;
     }
+  if (job->plan == TSL_READ_WHOLE)
+    tsl_read_job_remember (job, &now);
   if (grew && !followed)
     {
       tsl_trace_lock (job->trace);

@@ -68,8 +68,15 @@ typedef struct {
 } TslReadJob;
 
 /* Decides job->plan (see above); loads the trace from the state cache for
- * TSL_READ_CACHED. */
-void              tsl_read_job_start            (TslReadJob       *job);
+ * TSL_READ_CACHED. FALSE when a range is asked of a file that was
+ * replaced or cut short since this process last read it whole (a warning
+ * when it was modified in place at the same size). */
+gboolean          tsl_read_job_start            (TslReadJob       *job,
+                                                 GError          **error);
+/* Records `key` as what this process read of the job's file (whole reads;
+ * a followed file read again after a truncation). */
+void              tsl_read_job_remember         (TslReadJob       *job,
+                                                 const TslFileKey *key);
 /* After the reader finished: FALSE when the file changed in a way that
  * can mix two versions of it; a warning on the trace when it only grew.
  * `bytes_read` is what a whole read consumed of the file; `followed`, it

@@ -262,8 +262,7 @@ index_of (GFileInputStream *stream,
       .bytes_total = key->size, .must_parse = TRUE,
     };
 
-    tsl_read_job_start (&job);
-    ok = tsl_read_job_run_whole (&job, error);
+    ok = tsl_read_job_start (&job, error) && tsl_read_job_run_whole (&job, error);
     tsl_read_job_clear (&job);
   }
   if (!ok)

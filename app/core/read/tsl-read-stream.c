@@ -158,6 +158,7 @@ restart_if_truncated (TslReadJob  *job,
   tsl_reader_free (*reader);
   g_clear_pointer (&job->index, tsl_chunk_index_unref);
   job->key = now;
+  tsl_read_job_remember (job, &now);
   *reader = new_reader (job);
   *bytes_read = 0;
 }
@@ -286,8 +287,9 @@ read_stream (TslTrace         *trace,
   };
   gboolean ok = TRUE;
 
-  tsl_read_job_start (&job);
-  if (job.plan == TSL_READ_INDEXED)
+  if (!tsl_read_job_start (&job, error))
+    ok = FALSE;
+  else if (job.plan == TSL_READ_INDEXED)
     ok = tsl_read_job_run_indexed (&job, error);
   else if (job.plan == TSL_READ_WHOLE)
     ok = tsl_read_job_run_whole (&job, error);
