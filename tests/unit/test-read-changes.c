@@ -17,6 +17,9 @@
 #include "tsl-chunk-index.h"
 #include "tsl-read-stream.h"
 
+#include "test-follow.h"
+#include "test-warnings.h"
+
 /* `n` complete events named `name`, one a line, in a JSON array that is
  * left open when `open` (a tracer still writing). */
 static GString *
@@ -45,18 +48,6 @@ write_temp (const GString *s)
   close (fd);
   g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
   return path;
-}
-
-static gboolean
-has_warning (TslTrace   *trace,
-             const char *needle)
-{
-  g_auto(GStrv) warnings = tsl_trace_dup_warnings (trace);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
 }
 
 /* What a progress callback does to the file after the first feed. */
@@ -212,37 +203,6 @@ test_grew (void)
   g_assert_true (has_warning (trace, "grew while it was read"));
   g_assert_cmpuint (tsl_trace_get_events (trace), ==, 60001);
   g_unlink (path);
-}
-
-/* Follow mode. */
-typedef struct {
-  const char *path;
-  TslTrace   *trace;
-  gint        following;
-  gboolean    ok;
-} Follower;
-
-static gboolean
-keep_following (gpointer data)
-{
-  Follower *f = data;
-
-  return g_atomic_int_get (&f->following);
-}
-
-static gpointer
-follow_thread (gpointer data)
-{
-  Follower *f = data;
-  g_autoptr(GFile) file = g_file_new_for_path (f->path);
-  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
-  g_autoptr(GError) error = NULL;
-
-  f->ok = stream != NULL &&
-          tsl_read_stream_full (f->trace, G_INPUT_STREAM (stream), f->path, 0, NULL, keep_following,
-                                f, NULL, &error);
-  g_assert_no_error (error);
-  return NULL;
 }
 
 /* Waits up to 10 s for the follower to have read `n` events. */

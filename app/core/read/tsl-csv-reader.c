@@ -117,83 +117,6 @@ is_key_name (const char *name)
   return letters >= 2;
 }
 
-/* Counts the separators of the record at p outside quotes (a quoted field
- * may span lines) and returns where the next record starts, or NULL when the
- * record does not end within [p, end). */
-static const char *
-count_record (const char *p,
-              const char *end,
-              char        sep,
-              guint      *count)
-{
-  gboolean in_quotes = FALSE;
-
-  *count = 0;
-  for (; p < end; p++)
-    {
-      if (*p == '"')
-        in_quotes = !in_quotes;
-      else if (in_quotes)
-        continue;
-      else if (*p == sep)
-        (*count)++;
-      else if (*p == '\n')
-        return p + 1;
-    }
-  return NULL;
-}
-
-/* Picks the separator from the first line that holds any: the most frequent
- * one, ties going to tab, then ';', then ','. Returns 0 if none, and sets
- * *need_more when that line does not end in [p, p + len) before the end of
- * the input (a quoted field may span lines), so that the guess never depends
- * on where a chunk ends. */
-static char
-guess_separator (const char *p,
-                 gsize       len,
-                 gboolean    at_eof,
-                 guint      *n_fields,
-                 gboolean   *need_more)
-{
-  static const char seps[] = { '\t', ';', ',' };
-  const char *end = p + len;
-
-  *need_more = FALSE;
-  for (guint lines = 0; p < end && lines < 20; lines++)
-    {
-      const char *next = NULL;
-      guint best_count = 0;
-      char best = 0;
-
-      for (guint i = 0; i < G_N_ELEMENTS (seps); i++)
-        {
-          guint count;
-
-          next = count_record (p, end, seps[i], &count);
-          if (count > best_count)
-            {
-              best_count = count;
-              best = seps[i];
-            }
-        }
-      if (next == NULL && !at_eof)
-        {
-          *need_more = TRUE;
-          return 0;
-        }
-      if (best != 0)
-        {
-          *n_fields = best_count + 1;
-          return best;
-        }
-      if (next == NULL)
-        break;
-      p = next;
-    }
-
-  return 0;
-}
-
 static void
 tally (CsvState *self,
        Tally    *t,
@@ -722,7 +645,7 @@ csv_parse (gpointer       data,
 
       if (memchr (base, '\n', len) == NULL && !at_eof)
         return 0;
-      self->sep = guess_separator (base, len, at_eof, &n_fields, &need_more);
+      self->sep = tsl_csv_guess_separator (base, len, at_eof, &n_fields, &need_more);
       if (need_more)
         return 0;
       if (self->sep == 0)
@@ -786,7 +709,7 @@ csv_sniff (const guint8 *head,
     return 0;
 
   /* The head is all the sniffer gets: guess from it even if it ends inside a record. */
-  sep = guess_separator (p, len, TRUE, &n_fields, &need_more);
+  sep = tsl_csv_guess_separator (p, len, TRUE, &n_fields, &need_more);
   if (sep == 0)
     return 0;
 
@@ -806,7 +729,7 @@ csv_sniff (const guint8 *head,
           continue;
         }
 
-      next = count_record (p, end, sep, &count);
+      next = tsl_csv_count_record (p, end, sep, &count);
       if (next == NULL && !at_eof)
         break;
       if (!(*p == '\n' || *p == '\r'))
