@@ -137,7 +137,8 @@ publish_index (TslReadJob *job,
 static void
 restart_if_truncated (TslReadJob  *job,
                       TslReader  **reader,
-                      guint64     *bytes_read)
+                      guint64     *bytes_read,
+                      guint64     *bytes_total)
 {
   g_autoptr(GError) old_error = NULL;
   TslFileKey now;
@@ -161,6 +162,7 @@ restart_if_truncated (TslReadJob  *job,
   tsl_read_job_remember (job, &now);
   *reader = new_reader (job);
   *bytes_read = 0;
+  *bytes_total = now.size;   /* progress is of the new contents */
 }
 
 /* Kept only if the file did not change while it was read: its index, and
@@ -222,7 +224,7 @@ read_whole (TslReadJob  *job,
           if (job->follow == NULL || !job->follow (job->user_data))
             break;
           followed = TRUE;
-          restart_if_truncated (job, &reader, &bytes_read);
+          restart_if_truncated (job, &reader, &bytes_read, &bytes_total);
           tsl_trace_lock (job->trace);
           ok = tsl_reader_settle (reader, error);
           if (ok && job->index != NULL && bytes_read != published)
