@@ -2,11 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Chrome JSON format is one state in three files: tsl-chrome-reader.c
- * (the TslFormat glue and the event lists, on one, two or every core),
- * tsl-chrome-document.c (the top-level object: its members, stackFrames,
- * held samples, the document's end) and tsl-chrome-checkpoint.c (what a
- * chunk index saves to resume it).
+ * The Chrome JSON format's state is shared by two files:
+ * tsl-chrome-reader.c (the TslFormat glue, the event lists on one, two or
+ * every core, the chunk index's hooks) and tsl-chrome-document.c (the
+ * top-level object: its members, stackFrames, held samples, the
+ * document's end).
  */
 #pragma once
 
@@ -85,15 +85,5 @@ Step              _tsl_chrome_parse_frames      (TslChrome        *self,
 void              _tsl_chrome_flush_held_samples (TslChrome       *self);
 /* The end of the input: what the document left open is warned about. */
 void              _tsl_chrome_finish            (TslChrome        *self);
-
-/* tsl-chrome-checkpoint.c: TslFormat's checkpoint and restore. */
-TslCheckpoint     _tsl_chrome_checkpoint        (gpointer          state,
-                                                 const guint8     *buf,
-                                                 gsize             consumed,
-                                                 gsize            *back,
-                                                 GByteArray       *saved);
-gboolean          _tsl_chrome_restore           (gpointer          state,
-                                                 const guint8     *saved,
-                                                 gsize             len);
 
 G_END_DECLS

@@ -13,8 +13,8 @@
  * per event.
  *
  * This file reads the event lists, on one thread, two (tsl-chrome-pipe.c)
- * or every core (tsl-chrome-parallel.c); the rest of the document is
- * tsl-chrome-document.c's, the chunk index's hooks tsl-chrome-checkpoint.c's.
+ * or every core (tsl-chrome-parallel.c), and the chunk index's hooks; the
+ * rest of the document is tsl-chrome-document.c's.
  */
 #define G_LOG_DOMAIN "tsl-reader"
 
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-chrome-reader-private.h"
 
 /* Events scanned inline before the model moves to its own thread: small
@@ -631,12 +632,66 @@ chrome_parse (gpointer      state,
 }
 
 
+static inline gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Inside the event array, right after an event (the ',' and blanks after
+ * it are stepped back over), with the open spans saved. A "samples" list
+ * names threads by tid alone, from what earlier events said: no index. */
+static TslCheckpoint
+chrome_checkpoint (gpointer      state,
+                   const guint8 *buf,
+                   gsize         consumed,
+                   gsize        *back,
+                   GByteArray   *saved)
+{
+  TslChrome *self = state;
+  gsize at = consumed;
+
+  if (self->had_samples || self->held_samples != NULL)
+    return TSL_CHECKPOINT_NEVER;
+  if (self->state != ST_EVENTS || self->list_is_samples)
+    return TSL_CHECKPOINT_NOT_HERE;
+  if (!self->need_separator)
+    {
+      while (at > 0 && is_ws (buf[at - 1]))
+        at--;
+      if (at == 0 || buf[at - 1] != ',')
+        return TSL_CHECKPOINT_NOT_HERE;
+      at--;
+      while (at > 0 && is_ws (buf[at - 1]))
+        at--;
+      if (at == 0 || buf[at - 1] != '}')
+        return TSL_CHECKPOINT_NOT_HERE;
+    }
+  if (!tsl_chrome_model_save (&self->model, saved, TSL_CHUNK_STATE_MAX))
+    return TSL_CHECKPOINT_NOT_HERE;
+  *back = consumed - at;
+  return TSL_CHECKPOINT_HERE;
+}
+
+static gboolean
+chrome_restore (gpointer      state,
+                const guint8 *saved,
+                gsize         len)
+{
+  TslChrome *self = state;
+
+  /* Both ends of a jump are right after an event: a ',' comes next. */
+  if (self->state != ST_EVENTS || self->list_is_samples || !self->need_separator)
+    return FALSE;
+  return tsl_chrome_model_restore (&self->model, saved, len);
+}
+
 const TslFormat tsl_format_chrome_json = {
   .name = "chrome-json",
   .sniff = chrome_sniff,
   .create = chrome_create,
   .parse = chrome_parse,
   .destroy = chrome_destroy,
-  .checkpoint = _tsl_chrome_checkpoint,
-  .restore = _tsl_chrome_restore,
+  .checkpoint = chrome_checkpoint,
+  .restore = chrome_restore,
 };
