@@ -14,7 +14,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "tsl-chrome-reader-private.h"
+#include "tsl-chrome-reader-types.h"
 
 Step
 _tsl_chrome_parse_frames (TslChrome   *self,

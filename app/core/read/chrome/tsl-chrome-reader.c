@@ -23,7 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-chunk-index.h"
-#include "tsl-chrome-reader-private.h"
+#include "tsl-chrome-reader-types.h"
 
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */

@@ -1,4 +1,4 @@
-/* tsl-chrome-reader-private.h: TslChrome's fields, shared by its files
+/* tsl-chrome-reader-types.h: TslChrome's fields, shared by the reader's two files
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
