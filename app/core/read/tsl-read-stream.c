@@ -270,32 +270,20 @@ tsl_read_job_run_whole (TslReadJob  *job,
   return ok;
 }
 
+/* Any read: the job decides how (tsl_read_job_start()), then runs. */
 static gboolean
-read_stream (TslTrace         *trace,
-             GInputStream     *stream,
-             const char       *display_name,
-             guint64           bytes_total,
-             TslReaderThreads  threads,
-             TslReadProgress   progress,
-             TslReadFollow     follow,
-             gpointer          user_data,
-             GCancellable     *cancellable,
-             GError          **error)
+run (TslReadJob  *job,
+     GError     **error)
 {
-  TslReadJob job = {
-    .trace = trace, .stream = stream, .display_name = display_name, .bytes_total = bytes_total,
-    .threads = threads, .progress = progress, .follow = follow, .user_data = user_data,
-    .cancellable = cancellable,
-  };
   gboolean ok = TRUE;
 
-  if (!tsl_read_job_start (&job, error))
+  if (!tsl_read_job_start (job, error))
     ok = FALSE;
-  else if (job.plan == TSL_READ_INDEXED)
-    ok = tsl_read_job_run_indexed (&job, error);
-  else if (job.plan == TSL_READ_WHOLE)
-    ok = tsl_read_job_run_whole (&job, error);
-  tsl_read_job_clear (&job);
+  else if (job->plan == TSL_READ_INDEXED)
+    ok = tsl_read_job_run_indexed (job, error);
+  else if (job->plan == TSL_READ_WHOLE)
+    ok = tsl_read_job_run_whole (job, error);
+  tsl_read_job_clear (job);
   return ok;
 }
 
@@ -324,11 +312,15 @@ tsl_read_stream_full (TslTrace         *trace,
                       GCancellable     *cancellable,
                       GError          **error)
 {
+  TslReadJob job = {
+    .trace = trace, .stream = stream, .display_name = display_name, .bytes_total = bytes_total,
+    .progress = progress, .follow = follow, .user_data = user_data, .cancellable = cancellable,
+  };
+
   g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
 
-  return read_stream (trace, stream, display_name, bytes_total, TSL_READER_THREADS_DEFAULT,
-                      progress, follow, user_data, cancellable, error);
+  return run (&job, error);
 }
 
 gboolean
@@ -356,7 +348,10 @@ tsl_read_path_full (TslTrace         *trace,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) local_error = NULL;
-  guint64 total = 0;
+  TslReadJob job = {
+    .trace = trace, .display_name = path, .threads = threads, .progress = progress,
+    .user_data = user_data, .cancellable = cancellable,
+  };
 
   g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -370,8 +365,9 @@ tsl_read_path_full (TslTrace         *trace,
       fcntl (0, F_SETPIPE_SZ, PIPE_BYTES);
 #endif
       stream = g_unix_input_stream_new (0, FALSE);
-      return read_stream (trace, stream, "-", 0, threads, progress, NULL, user_data,
-                          cancellable, error);
+      job.stream = stream;
+      job.display_name = "-";
+      return run (&job, error);
     }
 
   /* A path, never a URI: "trace-2024-01-01T12:30:00.json" has a colon. */
@@ -386,8 +382,7 @@ tsl_read_path_full (TslTrace         *trace,
   info = g_file_input_stream_query_info (G_FILE_INPUT_STREAM (stream),
                                          G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
   if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
-    total = g_file_info_get_size (info);
-
-  return read_stream (trace, stream, path, total, threads, progress, NULL, user_data,
-                      cancellable, error);
+    job.bytes_total = g_file_info_get_size (info);
+  job.stream = stream;
+  return run (&job, error);
 }
