@@ -12,7 +12,9 @@
  * tsl_read_job_start() consults the caches in one place before any byte
  * is read: a range of a file read before goes through its chunk index, an
  * unchanged file read whole before is loaded from the state cache, any
- * other read of a regular file records an index. tsl_read_job_end()
+ * other read of a regular file records an index; a range of a file
+ * replaced or cut short since this process read it fails there.
+ * tsl_read_job_end()
  * checks the file is still the one that was read: a read that ended on a
  * file that changed meanwhile fails (it shrank, was rewritten, or its
  * index no longer fits) or warns (it grew: what was read is a whole
@@ -27,7 +29,8 @@
 G_BEGIN_DECLS
 
 /* The next feed, filled by the read loop and, while a format's reading
- * thread would wait for its other thread, by tsl_read_feed_ahead(). */
+ * thread would wait for its other thread, by the reader's idle work
+ * (tsl_read_feed_attach()). */
 typedef struct {
   GInputStream *stream;
   GCancellable *cancellable;
