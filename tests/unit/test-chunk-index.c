@@ -19,6 +19,8 @@
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 
+#include "test-follow.h"
+
 /* Threads write bursts of nested B/E and X spans with counters between;
  * bursts interleave out of time order, and a few events are far off. */
 static char *
@@ -370,7 +372,7 @@ read_detail (const char       *path,
 }
 
 /* A range read of a regular file scans its chunks on several threads, as
- * a whole read does (tsl-chrome-scanners.c), with the same result as one
+ * a whole read does (tsl-chrome-parallel.c), with the same result as one
  * thread reading the whole file: samples and every exact slice. Random
  * cuts (TSL_READER_SPLIT_SEED) make many guesses wrong. */
 static void
@@ -621,37 +623,6 @@ test_changed_file (void)
   assert_same (via, whole);
   g_unlink (path);
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
-}
-
-/* Follow mode: the reader waits at the end of a growing file. */
-typedef struct {
-  char     *path;
-  TslTrace *trace;
-  gint      following;
-  gboolean  ok;
-} Follower;
-
-static gboolean
-keep_following (gpointer data)
-{
-  Follower *f = data;
-
-  return g_atomic_int_get (&f->following);
-}
-
-static gpointer
-follow_thread (gpointer data)
-{
-  Follower *f = data;
-  g_autoptr(GFile) file = g_file_new_for_path (f->path);
-  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
-  g_autoptr(GError) error = NULL;
-
-  f->ok = stream != NULL &&
-          tsl_read_stream_full (f->trace, G_INPUT_STREAM (stream), f->path, 0, NULL, keep_following,
-                                f, NULL, &error);
-  g_assert_no_error (error);
-  return NULL;
 }
 
 static void
