@@ -89,6 +89,7 @@ typedef struct {
   guint      ts_track;
   gboolean   has_ts_track;
   gboolean   is_thread;   /* ts_track is a thread track: labels are stacks */
+  gboolean   titled;      /* asked _tsl_perfetto_title_track() already */
   OpenSlice *open;
   guint      n_open;
   guint      n_alloc;
@@ -261,6 +262,10 @@ void              _tsl_perfetto_legacy_thread      (TslPerfettoModel *self,
                                                     Sequence         *seq,
                                                     const guint8     *data,
                                                     gsize             len);
+void              _tsl_perfetto_title_track        (TslPerfettoModel *self,
+                                                    Track            *track,
+                                                    guint             ts_track,
+                                                    guint32           name);
 void              _tsl_perfetto_process_tree       (TslPerfettoModel *self,
                                                     const guint8     *data,
                                                     gsize             len);
