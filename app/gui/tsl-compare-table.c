@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What each column shows for a row of the compare (formatted in the row's
- * unit, significance by icon, text and colour) and how it sorts. The panel
- * (tsl-compare-panel.c) runs the compare and fills the table.
+ * unit, significance by icon, text and colour), how it sorts, and the table
+ * as one stop of the Tab chain. The panel (tsl-compare-panel.c) runs the
+ * compare and fills the table.
  */
 #define G_LOG_DOMAIN "tsl-compare-panel"
 
@@ -335,4 +336,5 @@ _tsl_compare_table_add_columns (GtkColumnView        *view,
   gtk_column_view_column_set_fixed_width (columns[COL_SIGNIFICANT], 130);
   gtk_column_view_column_set_fixed_width (columns[COL_THREAD], 120);
   gtk_column_view_column_set_fixed_width (columns[COL_FUNCTION], 180);
+  tsl_column_view_tab_leaves (view);
 }

@@ -29,7 +29,8 @@ typedef enum {
 
 /* An untested row (too few, too dependent) is never significant. */
 gboolean          _tsl_compare_row_is_significant (const TslCompareRow  *row);
-/* Every column of the table to `view`, into columns[0..N_COLUMNS-1]. */
+/* Every column of the table to `view`, into columns[0..N_COLUMNS-1]; Tab
+ * leaves the table (tsl_column_view_tab_leaves()). */
 void              _tsl_compare_table_add_columns  (GtkColumnView        *view,
                                                    GtkColumnViewColumn **columns);
 
