@@ -254,7 +254,8 @@ on_drag_end (GtkGestureDrag  *gesture,
       const TslSnapshotTrack *track = tsl_snapshot_get_track (_tsl_timeline_view_shown (self), hit.track);
 
       tsl_timeline_view_set_selection (self, track->name, track->pid, hit.slice->depth,
-                                       hit.slice->start_ns, hit.slice->end_ns);
+                                       hit.slice->start_ns, hit.slice->end_ns,
+                                       tsl_snapshot_get_frame_name (_tsl_timeline_view_shown (self), hit.slice->frame));
       g_signal_emit (self, _tsl_timeline_view_signals[SLICE_ACTIVATED], 0, _tsl_timeline_view_shown (self), (guint) hit.track,
                      (guint) (hit.slice - track->slices));
     }

@@ -40,6 +40,7 @@ struct _TslTimelineView
   gint64         mark_end;
   gboolean       has_selection;    /* the clicked slice, whose flows are drawn */
   char          *selection_track;
+  char          *selection_name;   /* the slice's name, among slices of one start and depth */
   gint64         selection_pid;
   guint          selection_depth;
   gint64         selection_start;

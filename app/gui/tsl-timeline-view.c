@@ -84,6 +84,7 @@ _tsl_timeline_view_fill_options (TslTimelineView  *self,
   o->selection_depth = self->selection_depth;
   o->selection_start_ns = self->selection_start;
   o->selection_end_ns = self->selection_end;
+  o->selection_name = self->selection_name;
   o->collapsed = (const gint64 *) (gpointer) self->collapsed->data;
   o->n_collapsed = self->collapsed->len;
   o->has_a = self->has_range[TSL_RANGE_A];
@@ -490,6 +491,8 @@ tsl_timeline_view_set_mark (TslTimelineView *self,
 /**
  * tsl_timeline_view_set_selection:
  * @track: (nullable): the slice's track name (in process @pid); NULL clears
+ * @name: (nullable): the slice's name: tells it from others of the same
+ *   start, end and depth (Chrome's instants of one microsecond)
  *
  * Selects one slice: it is outlined and, unless every flow is shown, its
  * flows are the ones drawn (its whole chain). Kept by name, depth and
@@ -501,12 +504,15 @@ tsl_timeline_view_set_selection (TslTimelineView *self,
                                  gint64           pid,
                                  guint            depth,
                                  gint64           start_ns,
-                                 gint64           end_ns)
+                                 gint64           end_ns,
+                                 const char      *name)
 {
   g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
 
   g_free (self->selection_track);
   self->selection_track = g_strdup (track);
+  g_free (self->selection_name);
+  self->selection_name = track != NULL ? g_strdup (name) : NULL;
   self->has_selection = track != NULL;
   self->selection_pid = pid;
   self->selection_depth = depth;
@@ -690,6 +696,7 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->highlight_track, g_free);
   g_clear_pointer (&self->mark_track, g_free);
   g_clear_pointer (&self->selection_track, g_free);
+  g_clear_pointer (&self->selection_name, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
