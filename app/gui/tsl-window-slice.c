@@ -211,7 +211,7 @@ close_slice_action (GtkWidget  *widget,
   _tsl_window_cancel_slice_details (self);
   gtk_revealer_set_reveal_child (self->slice_revealer, FALSE);
   /* Closing the details ends the selection, and its flows go. */
-  tsl_timeline_view_set_selection (self->timeline, NULL, 0, 0, 0, 0);
+  tsl_timeline_view_set_selection (self->timeline, NULL, 0, 0, 0, 0, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 

@@ -32,6 +32,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  guint32       title;     /* see tsl_trace_track_set_title(), 0 if none */
   gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   gboolean      spans;     /* values are durations (ns) of spans at their time */
   TslSampler   *sampler;

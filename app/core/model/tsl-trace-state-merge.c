@@ -428,6 +428,7 @@ tsl_trace_merge (TslTrace    *self,
           into = g_ptr_array_index (self->tracks, mine);
           into->unit = tsl_trace_intern (self, tsl_trace_lookup (other, t->unit));
           into->sampled = t->sampled;
+          into->title = tsl_trace_intern (self, tsl_trace_lookup (other, t->title));
           continue;
         }
 
@@ -439,6 +440,9 @@ tsl_trace_merge (TslTrace    *self,
       if (t->unit != 0)
         into->unit = tsl_trace_intern (self, tsl_trace_lookup (other, t->unit));
       into->sampled = into->sampled || t->sampled;
+      /* The earlier part's title: the first slice in the file named it. */
+      if (into->title == 0 && t->title != 0)
+        into->title = tsl_trace_intern (self, tsl_trace_lookup (other, t->title));
     }
 
   merge_processes (self, other, pids);

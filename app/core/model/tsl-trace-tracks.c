@@ -219,6 +219,8 @@ tsl_trace_track_get_name (TslTrace *self,
   CHECK_TRACK (self, track, NULL);
 
   t = get_track (self, track);
+  if (t->title != 0)
+    return tsl_trace_lookup (self, t->title);
   /* Thread keys have no name but the fold track's. */
   if (t->key.kind != TSL_TRACK_THREAD || t->key.name != 0)
     return tsl_trace_lookup (self, t->key.name);

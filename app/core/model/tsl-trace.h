@@ -80,8 +80,18 @@ gboolean          tsl_trace_track_is_folded     (TslTrace       *self,
                                                  guint           track);
 TslTrackKind      tsl_trace_track_get_kind      (TslTrace       *self,
                                                  guint           track);
-/* Display name: thread name from metadata, else "NAME" or "Thread TID". */
+/* Display name: thread name from metadata, else the title, else "NAME" or
+ * "Thread TID". */
 const char       *tsl_trace_track_get_name      (TslTrace       *self,
+                                                 guint           track);
+/* A name to show for a track whose key names it by an id (a Perfetto async
+ * track no descriptor named): its key, and so its identity, stays. Not for
+ * thread tracks or the fold tracks; NULL or "" clears it. */
+void              tsl_trace_track_set_title     (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *title);
+/* (nullable): the title, if one was set. */
+const char       *tsl_trace_track_get_title     (TslTrace       *self,
                                                  guint           track);
 gint64            tsl_trace_track_get_pid       (TslTrace       *self,
                                                  guint           track);

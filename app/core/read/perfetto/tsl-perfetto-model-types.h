@@ -83,6 +83,7 @@ typedef struct {
   guint      ts_track;
   gboolean   has_ts_track;
   gboolean   is_thread;   /* ts_track is a thread track: labels are stacks */
+  gboolean   titled;      /* asked _tsl_perfetto_title_track() already */
   OpenSlice *open;
   guint      n_open;
   guint      n_alloc;

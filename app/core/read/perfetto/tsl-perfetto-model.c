@@ -371,6 +371,8 @@ track_event (TslPerfettoModel *self,
         guint32 name = event_name (self, seq, ev);
 
         t = ts_track (self, track);
+        if (G_UNLIKELY (!track->titled))
+          _tsl_perfetto_title_track (self, track, t, name);
         tsl_trace_note_time (self->trace, ts);
         event_flows (self, t, ts, track->n_open, ev);
         if (track->n_open >= MAX_DEPTH)
@@ -420,12 +422,15 @@ track_event (TslPerfettoModel *self,
       {
         gint64 dur = ev->duration_us >= 0 && ev->duration_us <= G_MAXINT64 / 1000
                      ? ev->duration_us * 1000 : -1;
+        guint32 name = 0;
 
         t = ts_track (self, track);
+        if (G_UNLIKELY (!track->titled))
+          _tsl_perfetto_title_track (self, track, t, name = event_name (self, seq, ev));
         event_flows (self, t, ts, track->n_open, ev);
         tsl_trace_set_event_offset (self->trace, packet_offset (self));
         if (tsl_trace_offer (self->trace, t, ts, dur >= 0 ? (double) dur : NAN))
-          set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
+          set_stack_label (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
         if (dur > 0 && ts <= G_MAXINT64 - dur)
           tsl_trace_note_time (self->trace, ts + dur);
         break;
@@ -437,12 +442,18 @@ track_event (TslPerfettoModel *self,
       break;
 
     default:  /* instants, and types this reader does not know */
-      t = ts_track (self, track);
-      event_flows (self, t, ts, track->n_open, ev);
-      tsl_trace_set_event_offset (self->trace, packet_offset (self));
-      if (tsl_trace_offer (self->trace, t, ts, NAN))
-        set_stack_label (self, track, track->n_open, event_name (self, seq, ev));
-      break;
+      {
+        guint32 name = 0;
+
+        t = ts_track (self, track);
+        if (G_UNLIKELY (!track->titled))
+          _tsl_perfetto_title_track (self, track, t, name = event_name (self, seq, ev));
+        event_flows (self, t, ts, track->n_open, ev);
+        tsl_trace_set_event_offset (self->trace, packet_offset (self));
+        if (tsl_trace_offer (self->trace, t, ts, NAN))
+          set_stack_label (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
+        break;
+      }
     }
 }
 

@@ -20,6 +20,11 @@ void _tsl_perfetto_legacy_thread      (TslPerfettoModel *self,
                                        Sequence         *seq,
                                        const guint8     *data,
                                        gsize             len);
+/* Names an async track no descriptor named after its first named event. */
+void _tsl_perfetto_title_track        (TslPerfettoModel *self,
+                                       Track            *track,
+                                       guint             ts_track,
+                                       guint32           name);
 void _tsl_perfetto_process_tree       (TslPerfettoModel *self,
                                        const guint8     *data,
                                        gsize             len);
