@@ -118,6 +118,7 @@ static const TslFormat *formats[] = {
   &tsl_format_csv,
   &tsl_format_perfetto_proto,
   &tsl_format_cpuprofile,
+  &tsl_format_gecko,
 };
 
 gint64

@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+# test-gecko.py: Firefox Profiler profiles (Gecko and processed) against an independent reading
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# tests/data/gecko/firefox-page.json.gz is a real recording: Debian's
+# firefox-esr, headless, MOZ_PROFILER_STARTUP=1 with the js, stackwalk, cpu
+# and memory features at a 1 ms interval, loading page.html beside it,
+# which closes itself; trimmed to the page's content process, one thread of
+# the parent and the parent's memory counter (libraries and most marker
+# payloads dropped; every table whole). Its facts are computed here with
+# Python's json: each sample's stack from "stackTable"/"frameTable"/
+# "stringTable" under their schemas, its time that of the thread's process
+# (meta.startTime) after the first's; markers with a start and an end
+# (intervals, starts paired with the next end of their name); counters as
+# running sums. The command line must agree: `info --json` (events, span,
+# tracks, names), `sample` (every sample of every thread at its time,
+# per-function self counts per thread), the flame graph of the whole and
+# of a range, and `compare` of two ranges and of two files. The same
+# profile converted here to the processed format (columns, funcTable,
+# shared.stringArray) reads the same. Generated profiles large enough to
+# spool read in flat memory; hand-made damage (a prefix cycle, indices out
+# of range, time that goes back, a cut, a syntax error) warns with the
+# position and never hangs.
+
+import csv
+import gzip
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
+here = os.path.dirname(os.path.abspath(__file__))
+top = os.path.normpath(os.path.join(here, '..', '..'))
+data = os.path.join(top, 'tests', 'data', 'gecko')
+SANITIZED = os.environ.get('TSL_SANITIZED') == '1'
+failures = []
+tmp = tempfile.mkdtemp(prefix='tsl-gecko-')
+
+
+def check(name, cond, detail=''):
+    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
+    if not cond:
+        failures.append(name)
+
+
+def run(*args, env_extra=None):
+    env = dict(os.environ, LC_ALL='C.UTF-8')
+    env.update(env_extra or {})
+    return subprocess.run([timeslice, args[0], '--no-cache', *args[1:]], capture_output=True, env=env,
+                          timeout=600)
+
+
+def load(path):
+    opener = gzip.open if path.endswith('.gz') else open
+    with opener(path, 'rt', encoding='utf-8') as f:
+        return json.load(f)
+
+
+def ns(ms):
+    return int(round(ms * 1e6))
+
+
+class Thread:
+    def __init__(self, name, pid, tid):
+        self.name, self.pid, self.tid = name, pid, tid
+        self.stacks = []      # (time_ns, label) of samples with a stack
+        self.cpu_times = []   # times of CPU points
+
+
+def facts(doc):
+    """Threads, spans, counter points and every time noted, as the reader
+    should see them."""
+    root_start = doc['meta']['startTime']
+    threads, spans, counters, times = [], [], [], []
+
+    def col(table, name):
+        return table['schema'][name] if name in table['schema'] else None
+
+    def cell(row, i):
+        return row[i] if i is not None and i < len(row) else None
+
+    def walk(profile):
+        offset = ns(profile['meta']['startTime'] - root_start)
+        first_pid = None
+        for th in profile.get('threads', []):
+            strings = th['stringTable']
+            st, ft = th['stackTable'], th['frameTable']
+            sp, sf, fl = col(st, 'prefix'), col(st, 'frame'), col(ft, 'location')
+
+            def label(s):
+                names = []
+                while s is not None:
+                    row = st['data'][s]
+                    names.append(strings[ft['data'][cell(row, sf)][fl]].replace(';', ':'))
+                    s = cell(row, sp)
+                return ';'.join(reversed(names))
+
+            t = Thread(th['name'], th['pid'], th['tid'])
+            if first_pid is None:
+                first_pid = th['pid']
+            sm = th['samples']
+            si, ti, ci = col(sm, 'stack'), col(sm, 'time'), col(sm, 'threadCPUDelta')
+            prev = None
+            for i, row in enumerate(sm['data']):
+                at = offset + ns(cell(row, ti))
+                if cell(row, si) is not None:
+                    t.stacks.append((at, label(cell(row, si))))
+                    times.append(at)
+                cpu = cell(row, ci)
+                if i > 0 and cpu is not None and at > prev:
+                    t.cpu_times.append(at)
+                    times.append(at)
+                prev = at
+            threads.append(t)
+            mk = th['markers']
+            ni, si_, ei, pi = col(mk, 'name'), col(mk, 'startTime'), col(mk, 'endTime'), col(mk, 'phase')
+            open_ = defaultdict(list)
+            for row in mk['data']:
+                name, start, end, phase = strings[row[ni]], cell(row, si_), cell(row, ei), cell(row, pi)
+                if phase == 1 and start is not None and end is not None:
+                    span = (start, end)
+                elif phase == 2 and start is not None:
+                    open_[name].append(start)
+                    continue
+                elif phase == 3 and open_[name] and end is not None:
+                    span = (open_[name].pop(), end)
+                else:
+                    continue
+                if span[1] >= span[0]:
+                    spans.append((t.name, name, offset + ns(span[0]), offset + ns(span[1])))
+                    times.extend((offset + ns(span[0]), offset + ns(span[1])))
+        for c in profile.get('counters', []):
+            tci, cci = col(c['samples'], 'time'), col(c['samples'], 'count')
+            total = 0
+            for row in c['samples']['data']:
+                total += row[cci]
+                counters.append((c['name'], first_pid, offset + ns(row[tci]), total))
+                times.append(offset + ns(row[tci]))
+        for p in profile.get('processes', []):
+            walk(p)
+
+    walk(doc)
+    return threads, spans, counters, min(times), max(times)
+
+
+def to_processed(doc):
+    """The same profile in the processed format: one flat list of threads,
+    columns instead of rows, functions, and one shared string array."""
+    shared = []
+    index = {}
+
+    def intern(s):
+        if s not in index:
+            index[s] = len(shared)
+            shared.append(s)
+        return index[s]
+
+    root_start = doc['meta']['startTime']
+    out_threads, out_counters = [], []
+
+    def walk(profile):
+        offset = profile['meta']['startTime'] - root_start
+        for th in profile.get('threads', []):
+            strings = th['stringTable']
+
+            def columns(table, names, shift=()):
+                cols = {n: [] for n in names}
+                for row in table['data']:
+                    for n in names:
+                        i = table['schema'].get(n)
+                        v = row[i] if i is not None and i < len(row) else None
+                        if n in shift and v is not None:
+                            v += offset
+                        cols[n].append(v)
+                cols['length'] = len(table['data'])
+                return cols
+
+            stack = columns(th['stackTable'], ['prefix', 'frame'])
+            frames = th['frameTable']
+            li = frames['schema']['location']
+            func_names = [intern(strings[r[li]]) for r in frames['data']]
+            samples = columns(th['samples'], ['stack', 'time', 'threadCPUDelta'], shift=('time',))
+            samples['weight'] = None
+            samples['weightType'] = 'samples'
+            markers = columns(th['markers'], ['name', 'startTime', 'endTime', 'phase'],
+                              shift=('startTime', 'endTime'))
+            markers['name'] = [intern(strings[n]) for n in markers['name']]
+            out_threads.append({
+                'name': th['name'], 'processName': th.get('processName'), 'pid': str(th['pid']), 'tid': th['tid'],
+                'samples': samples, 'markers': markers, 'stackTable': stack,
+                'frameTable': {'func': list(range(len(frames['data']))), 'length': len(frames['data'])},
+                'funcTable': {'name': func_names, 'length': len(func_names)},
+            })
+        for c in profile.get('counters', []):
+            s = c['samples']
+            out_counters.append({'name': c['name'], 'category': c['category'], 'pid': str(profile['threads'][0]['pid']),
+                                 'samples': {'time': [r[s['schema']['time']] + offset for r in s['data']],
+                                             'count': [r[s['schema']['count']] for r in s['data']],
+                                             'length': len(s['data'])}})
+        for p in profile.get('processes', []):
+            walk(p)
+
+    walk(doc)
+    meta = dict(doc['meta'], preprocessedProfileVersion=48, sampleUnits=doc['meta'].get('sampleUnits'))
+    # "shared" last: its threads wait for their strings.
+    return {'meta': meta, 'libs': [], 'threads': out_threads, 'counters': out_counters, 'shared': {'stringArray': shared}}
+
+
+def info(path, env_extra=None):
+    proc = run('info', '--json', path, env_extra=env_extra)
+    return proc.returncode, (json.loads(proc.stdout) if proc.returncode == 0 else None), proc.stderr.decode()
+
+
+def sample_rows(path):
+    proc = run('sample', path)
+    return list(csv.DictReader(io.StringIO(proc.stdout.decode())))
+
+
+def flame_csv(path, a='0%..100%', env_extra=None):
+    out = os.path.join(tmp, 'flame.csv')
+    proc = run('export', '--flamegraph', '--a', a, '-o', out, path, env_extra=env_extra)
+    if proc.returncode != 0:
+        return {}
+    with open(out) as f:
+        return {r['call_path']: float(r['self_weight']) for r in csv.DictReader(f) if float(r['self_weight']) > 0}
+
+
+def share_is(text, n, total):
+    """A compare value: the share n / total, or empty for a side without samples."""
+    return text == '' if total == 0 else abs(float(text) - n / total) < 1e-9
+
+
+def check_profile(tag, path, doc, compare_files=True):
+    threads, spans, counters, first, last = facts(doc)
+    n_samples = sum(len(t.stacks) for t in threads)
+    n_events = n_samples + sum(len(t.cpu_times) for t in threads) + len(spans) + len(counters)
+
+    rc, got, err = info(path)
+    check(f'{tag}: info exit 0', rc == 0, err)
+    if rc != 0:
+        return
+    check(f'{tag}: format', got['format'] == 'gecko', got['format'])
+    check(f'{tag}: events', got['events'] == n_events, f"{got['events']} != {n_events}")
+    check(f'{tag}: span', abs(got['span_s'] - (last - first) / 1e9) < 2e-6, f"{got['span_s']} {(last - first) / 1e9}")
+    check(f'{tag}: no warnings', got['warnings'] == [], repr(got['warnings'][:3]))
+    by_key = {(tr['pid'], tr['tid']): tr for tr in got['tracks'] if tr['kind'] == 'thread'}
+    for t in threads:
+        tr = by_key.get((t.pid, t.tid))
+        check(f'{tag}: thread {t.name} {t.tid} named, with its samples', tr is not None and tr['name'] == t.name
+              and tr['events'] == len(t.stacks), repr(tr))
+    markers = Counter(tr['name'] for tr in got['tracks'] if tr['kind'] == 'async')
+    want_markers = Counter(f'{t.name} ({t.tid}) markers' for t in threads for s in spans if s[0] == t.name)
+    check(f'{tag}: marker spans per thread', {tr['name']: tr['events'] for tr in got['tracks'] if tr['kind'] == 'async'}
+          == dict(want_markers), repr(markers))
+    mem = sorted(tr['events'] for tr in got['tracks'] if tr['kind'] == 'counter' and tr['name'] == 'malloc')
+    check(f'{tag}: memory counters', mem == sorted(Counter((c[0], c[1]) for c in counters).values()), repr(mem))
+
+    rows = sample_rows(path)
+    per_track = defaultdict(list)
+    for r in rows:
+        per_track[r['track']].append(r)
+    for t in threads:
+        got_rows = per_track.get(t.name, [])
+        check(f'{tag}: {t.name}: every sample kept', len(got_rows) == len(t.stacks), f'{len(got_rows)} {len(t.stacks)}')
+        leaves = Counter(label.split(';')[-1] for _, label in t.stacks)
+        check(f'{tag}: {t.name}: per-function self samples', Counter(r['label'].split(';')[-1] for r in got_rows)
+              == leaves)
+        check(f'{tag}: {t.name}: stacks', Counter(r['label'] for r in got_rows) == Counter(lb for _, lb in t.stacks))
+        want_times = sorted(round((at - first) / 1e9, 6) for at, _ in t.stacks)
+        got_times = sorted(float(r['time_s']) for r in got_rows)
+        check(f'{tag}: {t.name}: sample times', len(got_times) == len(want_times)
+              and all(abs(a - b) < 2e-6 for a, b in zip(got_times, want_times)))
+
+    all_stacks = [s for t in threads for s in t.stacks]
+    check(f'{tag}: flame graph self weights', flame_csv(path) ==
+          {k: float(v) for k, v in Counter(lb for _, lb in all_stacks).items()})
+
+    def in_range(a, b):
+        return [lb for at, lb in all_stacks if a <= (at - first) / 1e9 < b]
+
+    check(f'{tag}: a range\'s flame graph', flame_csv(path, '2.0000005s..5.0000005s') ==
+          {k: float(v) for k, v in Counter(in_range(2.0000005, 5.0000005)).items()})
+
+    def inclusive(samples):
+        return Counter(f for s in samples for f in set(s.split(';')))
+
+    def per_thread(a, b):
+        """Per thread: its samples in [a, b), or all of them."""
+        return {t.name: [lb for at, lb in t.stacks if a is None or a <= (at - first) / 1e9 < b] for t in threads}
+
+    comparisons = [('two ranges', ['--a', '1.0000005s..4.0000005s', '--b', '4.0000005s..8.0000005s', path],
+                    per_thread(1.0000005, 4.0000005), per_thread(4.0000005, 8.0000005))]
+    if compare_files:
+        renamed = os.path.join(tmp, 'after-' + os.path.basename(path))
+        shutil.copy(path, renamed)
+        comparisons.append(('two files', [path, renamed], per_thread(None, None), per_thread(None, None)))
+    for label, args, a_samples, b_samples in comparisons:
+        proc = run('compare', *args)
+        # The threads' sampled tracks: a function's share of a thread's samples.
+        got_rows = [r for r in csv.DictReader(io.StringIO(proc.stdout.decode()))
+                    if r['stat'] == 'share' and r['series'].split('/', 1)[0] in a_samples]
+        want = 0
+        ok = proc.returncode == 0
+        for name in a_samples:
+            a_n, b_n = inclusive(a_samples[name]), inclusive(b_samples[name])
+            want += len(set(a_n) | set(b_n))
+            for r in got_rows:
+                if r['series'].split('/', 1)[0] != name:
+                    continue
+                f = r['series'].split('/', 1)[1]
+                ok = ok and int(r['a_n']) == a_n[f] and int(r['b_n']) == b_n[f] \
+                    and share_is(r['a_value'], a_n[f], len(a_samples[name])) \
+                    and share_is(r['b_value'], b_n[f], len(b_samples[name]))
+        check(f'{tag}: compare of {label}: per-function sample shares per thread', ok and len(got_rows) == want,
+              f'{len(got_rows)} rows, {want} functions; ' + proc.stderr.decode()[:300])
+    return threads
+
+
+def check_recording():
+    path = os.path.join(data, 'firefox-page.json.gz')
+    doc = load(path)
+    threads = check_profile('recording', path, doc)
+    page = Counter(lb.split(';')[-1].split(' ')[0] for t in (threads or []) for _, lb in t.stacks
+                   if 'page.html' in lb.split(';')[-1])
+    check('recording: the page\'s functions are there', all(page[f] > 0 for f in ('sortWork', 'stringWork')),
+          repr(page))
+    plain = os.path.join(tmp, 'profile.txt')
+    with open(plain, 'w') as f:
+        json.dump(doc, f)
+    rc, got, _ = info(plain)
+    check('recording: sniffed whatever its name, uncompressed', rc == 0 and got['format'] == 'gecko')
+
+    processed = os.path.join(tmp, 'processed.json')
+    with open(processed, 'w') as f:
+        json.dump(to_processed(doc), f)
+    rc, got_p, err = info(processed)
+    rc_g, got_g, _ = info(path)
+    def same(d):
+        return dict({k: v for k, v in d.items() if k != 'file'}, tracks=sorted(d['tracks'], key=repr))
+
+    check('processed: info as the Gecko profile\'s (tracks in another order)', rc == 0 and same(got_p) == same(got_g),
+          err + repr([(a, b) for a, b in zip(got_p['tracks'], got_g['tracks']) if a != b][:2]) if rc == 0 else err)
+    check('processed: the same samples', sorted(run('sample', processed).stdout.splitlines())
+          == sorted(run('sample', path).stdout.splitlines()))
+
+
+def main():
+    check_recording()
+    shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print('FAILED: ' + ', '.join(failures), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == '__main__':
+    main()
