@@ -351,8 +351,94 @@ def check_recording():
           == sorted(run('sample', path).stdout.splitlines()))
 
 
+def gecko_doc(samples, stacks, frames=None, strings=None, markers=None):
+    return {'meta': {'version': 27, 'startTime': 1000, 'interval': 1}, 'libs': [], 'threads': [{
+        'name': 'Main', 'pid': 1, 'tid': 1,
+        'samples': {'schema': {'stack': 0, 'time': 1}, 'data': samples},
+        'markers': {'schema': {'name': 0, 'startTime': 1, 'endTime': 2, 'phase': 3, 'category': 4, 'data': 5},
+                    'data': markers or []},
+        'stackTable': {'schema': {'prefix': 0, 'frame': 1}, 'data': stacks},
+        'frameTable': {'schema': {'location': 0}, 'data': frames if frames is not None else [[0], [1], [2]]},
+        'stringTable': strings if strings is not None else ['main', 'work', 'leaf']}], 'processes': []}
+
+
+def damaged(name, text, want_events, warning_re, positioned=True):
+    path = os.path.join(tmp, name + '.json')
+    with open(path, 'w') as f:
+        f.write(text if isinstance(text, str) else json.dumps(text))
+    try:
+        rc, got, err = info(path)
+    except subprocess.TimeoutExpired:
+        check(f'{name}: ends', False)
+        return None
+    check(f'{name}: read', rc == 0, err)
+    if rc != 0:
+        return None
+    check(f'{name}: every sample kept', want_events is None or got['events'] == want_events, f"{got['events']} != {want_events}")
+    hits = [w for w in got['warnings'] if re.search(warning_re, w)]
+    check(f'{name}: warned', hits != [], repr(got['warnings']))
+    if positioned and hits:
+        check(f'{name}: the warning names the position',
+              re.match(re.escape(path) + r':\d+:\d+: ', hits[0]) is not None, hits[0])
+    return path
+
+
+def folded(path):
+    out = os.path.join(tmp, 'stacks.folded')
+    run('export', '--a', '0%..100%', '-o', out, path)
+    got = Counter()
+    with open(out) as f:
+        for line in f:
+            stack, count = line.rstrip('\n').rsplit(' ', 1)
+            got[stack] += int(count)
+    return got
+
+
+def check_damage():
+    chain = [[None, 0], [0, 1], [1, 2]]
+    path = damaged('prefix-cycle', gecko_doc([[2, 1], [1, 2]], [[None, 0], [2, 1], [1, 2]]), 2,
+                   r'stack 1 names prefix 2, which does not come before it; it is made a root')
+    if path:
+        check('prefix-cycle: the chain is cut where it turned back', folded(path) == Counter(
+            {'work': 1, 'work;leaf': 1}), repr(folded(path)))
+    damaged('self-prefix', gecko_doc([[0, 1]], [[0, 0]]), 1, r'stack 0 names prefix 0')
+    path = damaged('frame-out-of-range', gecko_doc([[1, 1]], [[None, 0], [0, 5]]), 1,
+                   r'thread Main: a stack names frame 5, past its 3 frames')
+    if path:
+        check('frame-out-of-range: shown as (unknown frame)', folded(path) == Counter({'main;(unknown frame)': 1}))
+    damaged('stack-out-of-range', gecko_doc([[2, 1], [9, 2]], chain), 2, r'a sample names stack 9, past its 3 stacks')
+    damaged('string-out-of-range', gecko_doc([[0, 1]], [[None, 0]], frames=[[7]]), 1,
+            r'frame 0 names string 7, past its 3 strings')
+    path = damaged('time-goes-back', gecko_doc([[2, 5], [2, 3], [1, 4]], chain), 3,
+                   r'sample 1 is earlier than the one before it')
+    if path:
+        times = sorted(float(r['time_s']) for r in sample_rows(path))
+        check('time-goes-back: each sample at its time', times == [0.0, 0.001, 0.002], repr(times))
+    processed = {'meta': {'startTime': 0, 'preprocessedProfileVersion': 48}, 'threads': [{
+        'name': 'P', 'pid': '7', 'tid': 7, 'samples': {'stack': [0, 1, 1], 'timeDeltas': [10, -4, 2], 'length': 3},
+        'stackTable': {'prefix': [None, 0], 'frame': [0, 1], 'length': 2},
+        'frameTable': {'func': [0, 1], 'length': 2}, 'funcTable': {'name': [0, 1], 'length': 2},
+        'stringArray': ['a', 'b']}]}
+    path = damaged('negative-time-delta', processed, 3, r'sample 1 is earlier than the one before it')
+    if path:
+        times = sorted(float(r['time_s']) for r in sample_rows(path))
+        check('negative-time-delta: times as the deltas say', times == [0.0, 0.002, 0.004], repr(times))
+    damaged('not-an-index', gecko_doc([[2, 1], ['x', 2], [1, 3]], chain), 2, r'expected an integer index or null')
+    text = json.dumps(gecko_doc([[2, 1], [1, 2], [2, 3]], chain))
+    damaged('syntax-error', text.replace('[1, 2]', '[1, 2 2]', 1), 1,
+            r"expected ',' or '\]'; the rest of the Firefox profile is not read")
+
+    # The recording cut in the middle of a thread's samples: what came before stays.
+    doc = load(os.path.join(data, 'firefox-page.json.gz'))
+    text = json.dumps(doc)
+    cut = text.index('"samples"', text.index('"processes"'))
+    cut = text.index('], [', cut + 5000) + 1
+    damaged('cut in samples', text[:cut], None, r'truncated; what came before the cut was read')
+
+
 def main():
     check_recording()
+    check_damage()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         print('FAILED: ' + ', '.join(failures), file=sys.stderr)
