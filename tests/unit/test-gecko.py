@@ -285,8 +285,14 @@ def check_profile(tag, path, doc, compare_files=True):
     def in_range(a, b):
         return [lb for at, lb in all_stacks if a <= (at - first) / 1e9 < b]
 
-    check(f'{tag}: a range\'s flame graph', flame_csv(path, '2.0000005s..5.0000005s') ==
-          {k: float(v) for k, v in Counter(in_range(2.0000005, 5.0000005)).items()})
+    # Range bounds between two µs ticks, so no sample sits on one.
+    span_s = (last - first) / 1e9
+
+    def at(x):
+        return round(span_s * x, 3) + 0.0000005
+
+    check(f'{tag}: a range\'s flame graph', flame_csv(path, f'{at(0.2)}s..{at(0.5)}s') ==
+          {k: float(v) for k, v in Counter(in_range(at(0.2), at(0.5))).items()})
 
     def inclusive(samples):
         return Counter(f for s in samples for f in set(s.split(';')))
@@ -295,8 +301,8 @@ def check_profile(tag, path, doc, compare_files=True):
         """Per thread: its samples in [a, b), or all of them."""
         return {t.name: [lb for at, lb in t.stacks if a is None or a <= (at - first) / 1e9 < b] for t in threads}
 
-    comparisons = [('two ranges', ['--a', '1.0000005s..4.0000005s', '--b', '4.0000005s..8.0000005s', path],
-                    per_thread(1.0000005, 4.0000005), per_thread(4.0000005, 8.0000005))]
+    comparisons = [('two ranges', ['--a', f'{at(0.1)}s..{at(0.4)}s', '--b', f'{at(0.4)}s..{at(0.75)}s', path],
+                    per_thread(at(0.1), at(0.4)), per_thread(at(0.4), at(0.75)))]
     if compare_files:
         renamed = os.path.join(tmp, 'after-' + os.path.basename(path))
         shutil.copy(path, renamed)
@@ -349,6 +355,50 @@ def check_recording():
           err + repr([(a, b) for a, b in zip(got_p['tracks'], got_g['tracks']) if a != b][:2]) if rc == 0 else err)
     check('processed: the same samples', sorted(run('sample', processed).stdout.splitlines())
           == sorted(run('sample', path).stdout.splitlines()))
+
+
+def gen(name, mb, form='gecko', stacks=3000):
+    path = os.path.join(tmp, name)
+    with open(path, 'wb') as f:
+        subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-gecko.py'), str(mb), '--form', form,
+                        '--stacks', str(stacks), '--seed', '7'], stdout=f, check=True)
+    return path
+
+
+def peak_rss(args):
+    """Exit status and the child's own peak RSS (bytes) of `timeslice ARGS`."""
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.execvp(timeslice, [timeslice] + args)
+    _, status, usage = os.wait4(pid, 0)
+    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
+
+
+def check_generated():
+    # Peak RSS first: a child forked later would count this process's lists.
+    # 60 MB: ~400,000 samples a thread, 1.6 MB of varints each, so every
+    # thread's spools reach their temporary files.
+    huge = gen('huge.json', 60)
+    if not SANITIZED:
+        rc, rss = peak_rss(['info', '--no-cache', huge])
+        check('spooled: flat memory', rc == 0 and rss < 45 << 20, f'{rss >> 20} MiB')
+    os.unlink(huge)
+    # 0.25 MB: fewer samples a thread than K, so `sample` lists every one.
+    small = gen('small.json', 0.25, stacks=500)
+    check_profile('generated', small, load(small), compare_files=False)
+    # Spilled every 1000 bytes: many blocks, varints across them; and with
+    # no temporary file possible, all in memory: the same samples.
+    small_spool = {'TSL_GECKO_SPOOL_BYTES': '1000'}
+    base = run('sample', small).stdout
+    check('spooled: the same samples as in memory', run('sample', small, env_extra=small_spool).stdout == base)
+    check('spooled: no temporary file, the same samples',
+          run('sample', small, env_extra=dict(small_spool, TMPDIR=os.path.join(tmp, 'missing'))).stdout == base)
+    rc, got, err = info(gen('processed.json', 1, form='processed', stacks=500))
+    check('generated processed: read', rc == 0 and got['format'] == 'gecko' and got['warnings'] == []
+          and len([t for t in got['tracks'] if t['kind'] == 'thread']) == 4, err)
 
 
 def gecko_doc(samples, stacks, frames=None, strings=None, markers=None):
@@ -438,6 +488,7 @@ def check_damage():
 
 def main():
     check_recording()
+    check_generated()
     check_damage()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -190,9 +190,9 @@ place_samples (Place  *pl,
             label_stack (pl, track, stack);
           self->n_events++;
         }
-      if (th->has_cpu && tsl_gecko_spool_pop (&th->s_cpu, &bits) && !isnan (tsl_gecko_bits_double (bits)) && n > 0)
+      if (th->has_cpu && tsl_gecko_spool_pop (&th->s_cpu, &bits) && bits != TSL_GECKO_NULL && n > 0)
         {
-          double cpu = tsl_gecko_bits_double (bits);
+          double cpu = (double) bits;
 
           /* Percent of one core over the time since the sample before. */
           if (!self->cpu_is_time || at > prev)

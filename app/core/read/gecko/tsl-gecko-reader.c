@@ -343,7 +343,8 @@ read_row (TslGecko     *self,
       TslJsonValue value;
       TslJsonStatus status = tsl_json_scan_value (p, end, &value, after, jerr);
 
-      if (status == TSL_JSON_OK && tsl_gecko_may_warn (self, WARN_VALUE))
+      /* A processed profile's markers have a "data" column of payloads. */
+      if (status == TSL_JSON_OK && table != TBL_MARKERS && tsl_gecko_may_warn (self, WARN_VALUE))
         tsl_gecko_warn_at (self, offset_of (self, p), _("a table row that is not an array is ignored"));
       return status;
     }
