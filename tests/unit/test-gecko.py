@@ -329,6 +329,10 @@ def check_profile(tag, path, doc, compare_files=True):
     return threads
 
 
+def got_events(path):
+    return info(path)[1]['events']
+
+
 def check_recording():
     path = os.path.join(data, 'firefox-page.json.gz')
     doc = load(path)
@@ -342,6 +346,19 @@ def check_recording():
         json.dump(doc, f)
     rc, got, _ = info(plain)
     check('recording: sniffed whatever its name, uncompressed', rc == 0 and got['format'] == 'gecko')
+
+    # Firefox writes "libs" first; with many libraries "meta" is past what the
+    # sniffer sees (6 MB of them here).
+    many_libs = os.path.join(tmp, 'many-libs.json')
+    lib = {'start': 0, 'end': 1, 'offset': 0, 'name': 'libxul.so', 'path': '/usr/lib/firefox-esr/libxul.so',
+           'debugName': 'libxul.so', 'debugPath': '/usr/lib/firefox-esr/libxul.so',
+           'breakpadId': '6EB7AA126B126E8224F61BDD9B052A560', 'codeId': '12aab76e', 'arch': ''}
+    with open(many_libs, 'w') as f:
+        json.dump(dict({'libs': [lib] * 20000}, **{k: v for k, v in doc.items() if k != 'libs'}), f)
+    rc, got, err = info(many_libs)
+    check('recording: sniffed with 20,000 libraries before "meta"', rc == 0 and got['format'] == 'gecko'
+          and got['events'] == got_events(path), err[:200])
+    os.unlink(many_libs)
 
     processed = os.path.join(tmp, 'processed.json')
     with open(processed, 'w') as f:

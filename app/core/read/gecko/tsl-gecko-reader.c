@@ -44,8 +44,11 @@ gecko_sniff (const guint8 *head,
     return 0;
   if (tsl_sniff_contains (s, len, "\"traceEvents\"") || tsl_sniff_contains (s, len, "\"$schema\""))
     return 0;
+  /* Firefox writes "libs" first: with hundreds of libraries "meta" is past
+   * what the sniffer sees, but their Breakpad ids are not. */
   if (!tsl_sniff_contains (s, len, "\"meta\""))
-    return 0;
+    return tsl_sniff_contains (s, len, "\"libs\"") && tsl_sniff_contains (s, len, "\"breakpadId\"")
+           && tsl_sniff_contains (s, len, "\"debugName\"") ? 80 : 0;
   /* Processed: its version says so in "meta", which comes first. */
   if (tsl_sniff_contains (s, len, "\"preprocessedProfileVersion\""))
     return 100;
