@@ -370,8 +370,12 @@ def check_recording():
 
     check('processed: info as the Gecko profile\'s (tracks in another order)', rc == 0 and same(got_p) == same(got_g),
           err + repr([(a, b) for a, b in zip(got_p['tracks'], got_g['tracks']) if a != b][:2]) if rc == 0 else err)
-    check('processed: the same samples', sorted(run('sample', processed).stdout.splitlines())
-          == sorted(run('sample', path).stdout.splitlines()))
+    gecko_rows = sorted(run('sample', path).stdout.splitlines())
+    check('processed: the same samples', sorted(run('sample', processed).stdout.splitlines()) == gecko_rows)
+    # Its threads wait for "shared" with their spools in temporary files.
+    check('processed: the same samples, spooled to files while they wait',
+          sorted(run('sample', processed, env_extra={'TSL_GECKO_SPOOL_BYTES': '1000'}).stdout.splitlines())
+          == gecko_rows)
 
 
 def gen(name, mb, form='gecko', stacks=3000):

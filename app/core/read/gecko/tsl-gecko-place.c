@@ -340,7 +340,13 @@ tsl_gecko_thread_end (TslGecko       *self,
 {
   if (th->strings == NULL && self->shared_strings == NULL)
     {
-      /* A processed profile whose "shared" comes after its threads. */
+      /* A processed profile whose "shared" comes after its threads: every
+       * thread waits, so none keeps its spools' buffers meanwhile. */
+      TslGeckoSpool *spools[] = { &th->s_stack, &th->s_time, &th->s_cpu, &th->s_weight,
+                                  &th->m_name, &th->m_start, &th->m_end, &th->m_phase };
+
+      for (guint i = 0; i < G_N_ELEMENTS (spools); i++)
+        tsl_gecko_spool_park (spools[i]);
       g_ptr_array_add (self->pending, th);
       return;
     }
@@ -351,8 +357,14 @@ tsl_gecko_thread_end (TslGecko       *self,
 void
 tsl_gecko_flush_pending (TslGecko *self)
 {
+  /* Each freed once placed: its spools' read-back blocks do not add up. */
   for (guint i = 0; i < self->pending->len; i++)
-    place (self, g_ptr_array_index (self->pending, i), FALSE, 0);
+    {
+      TslGeckoThread *th = g_steal_pointer (&g_ptr_array_index (self->pending, i));
+
+      place (self, th, FALSE, 0);
+      tsl_gecko_thread_free (th);
+    }
   g_ptr_array_set_size (self->pending, 0);
 }
 

@@ -52,6 +52,9 @@ void     tsl_gecko_spool_init  (TslGeckoSpool *s);
 void     tsl_gecko_spool_clear (TslGeckoSpool *s);
 void     tsl_gecko_spool_push  (TslGeckoSpool *s,
                                 gint64         v);
+/* A spool that waits long (a thread that waits for shared strings) keeps
+ * nothing in memory once it has a file: what memory holds goes there. */
+void     tsl_gecko_spool_park  (TslGeckoSpool *s);
 /* The next value in the order pushed; FALSE when none is left. */
 gboolean tsl_gecko_spool_pop   (TslGeckoSpool *s,
                                 gint64        *v);

@@ -176,3 +176,17 @@ tsl_gecko_spool_pop (TslGeckoSpool *s,
   s->n_popped++;
   return TRUE;
 }
+
+void
+tsl_gecko_spool_park (TslGeckoSpool *s)
+{
+  if (s->file == NULL || s->failed || s->reading)
+    return;
+  if (s->mem_len > 0)
+    spill (s);
+  if (s->mem_len == 0)
+    {
+      g_clear_pointer (&s->mem, g_free);
+      s->mem_size = 0;
+    }
+}

@@ -61,6 +61,8 @@ tsl_gecko_thread_new (TslGecko *self,
 void
 tsl_gecko_thread_free (TslGeckoThread *th)
 {
+  if (th == NULL)
+    return;
   tsl_gecko_spool_clear (&th->s_stack);
   tsl_gecko_spool_clear (&th->s_time);
   tsl_gecko_spool_clear (&th->s_cpu);
