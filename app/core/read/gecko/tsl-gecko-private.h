@@ -291,10 +291,11 @@ void            tsl_gecko_cell           (TslGecko       *self,
                                           Column          column,
                                           const TslJsonValue *value,
                                           gsize           offset);
-/* The end of a row of a Gecko table: cells of absent columns count as null. */
+/* The end of a row of a Gecko table whose cells at the positions in the
+ * bit mask `got` were read: cells of absent columns count as null. */
 void            tsl_gecko_row_end        (TslGecko       *self,
                                           TableKind       table,
-                                          const guint8   *seen,
+                                          guint32         got,
                                           gsize           offset);
 /* tsl-gecko-place.c */
 

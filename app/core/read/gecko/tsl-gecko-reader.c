@@ -335,10 +335,10 @@ read_row (TslGecko     *self,
           TslJsonError *jerr)
 {
   const gint8 *schema = tsl_gecko_schema_of (self, table);
-  Column by_pos[TSL_GECKO_ROW_CELLS];
+  gint8 by_pos[TSL_GECKO_ROW_CELLS];
   TslJsonValue cells[TSL_GECKO_ROW_CELLS];
-  guint8 seen[N_COLS] = { 0 };
-  guint n = 0;
+  guint32 got = 0;
+  guint n_pos = 0;
   const char *q;
 
   if (*p != '[')
@@ -351,11 +351,14 @@ read_row (TslGecko     *self,
         tsl_gecko_warn_at (self, offset_of (self, p), _("a table row that is not an array is ignored"));
       return status;
     }
-  for (guint i = 0; i < TSL_GECKO_ROW_CELLS; i++)
-    by_pos[i] = COL_NONE;
+  /* Per row, not per cell: which columns sit where, up to the last read. */
+  memset (by_pos, -1, sizeof by_pos);
   for (int c = 0; c < N_COLS; c++)
-    if (schema[c] >= 0 && schema[c] < TSL_GECKO_ROW_CELLS)
-      by_pos[schema[c]] = c;
+    if (schema[c] >= 0)
+      {
+        by_pos[schema[c]] = c;
+        n_pos = MAX (n_pos, (guint) schema[c] + 1);
+      }
   q = p + 1;
   for (guint i = 0;; i++)
     {
@@ -373,8 +376,11 @@ read_row (TslGecko     *self,
       if ((guchar) (*q - '0') < 10 ? !tsl_json_scan_number (q, end, &value, &q)
                                    : (status = tsl_json_scan_value (q, end, &value, &q, jerr)) != TSL_JSON_OK)
         return (guchar) (*q - '0') < 10 ? TSL_JSON_INCOMPLETE : status;
-      if (i < TSL_GECKO_ROW_CELLS && by_pos[i] != COL_NONE)
-        cells[n] = value, n++, seen[by_pos[i]] = 1, by_pos[i] = by_pos[i] | 0x100;
+      if (i < n_pos && by_pos[i] >= 0)
+        {
+          cells[i] = value;
+          got |= 1u << i;
+        }
       q = tsl_json_skip_ws (q, end);
       if (q >= end)
         return TSL_JSON_INCOMPLETE;
@@ -392,11 +398,10 @@ read_row (TslGecko     *self,
       q++;
     }
   /* Whole: now its cells count, in the schema's order of positions. */
-  n = 0;
-  for (guint i = 0; i < TSL_GECKO_ROW_CELLS; i++)
-    if (by_pos[i] != COL_NONE && (by_pos[i] & 0x100))
-      tsl_gecko_cell (self, table, by_pos[i] & 0xff, &cells[n++], offset_of (self, p));
-  tsl_gecko_row_end (self, table, seen, offset_of (self, p));
+  for (guint i = 0; i < n_pos; i++)
+    if (got & (1u << i))
+      tsl_gecko_cell (self, table, by_pos[i], &cells[i], offset_of (self, p));
+  tsl_gecko_row_end (self, table, got, offset_of (self, p));
   *after = q;
   return TSL_JSON_OK;
 }

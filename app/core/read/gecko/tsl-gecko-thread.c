@@ -342,9 +342,15 @@ tsl_gecko_cell (TslGecko           *self,
           {
             /* Whole ns, µs or cycles in practice: an integer takes 1–5
              * bytes of spool where a double's bits take 9–10. */
-            double cpu = cell_double (value);
+            double cpu;
 
             th->has_cpu = TRUE;
+            if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (value, &v) && v != TSL_GECKO_NULL)
+              {
+                tsl_gecko_spool_push (&th->s_cpu, v);
+                break;
+              }
+            cpu = cell_double (value);
             tsl_gecko_spool_push (&th->s_cpu, isnan (cpu) || fabs (cpu) > 1e18 ? TSL_GECKO_NULL : (gint64) llround (cpu));
           }
           break;
@@ -415,7 +421,7 @@ tsl_gecko_cell (TslGecko           *self,
 void
 tsl_gecko_row_end (TslGecko     *self,
                    TableKind     table,
-                   const guint8 *seen,
+                   guint32       got,
                    gsize         offset)
 {
   static const TslJsonValue null_value = { NULL, 0, TSL_JSON_NULL, 0 };
@@ -423,6 +429,6 @@ tsl_gecko_row_end (TslGecko     *self,
 
   /* Gecko leaves trailing nulls out of a row: they still count. */
   for (int c = 0; c < N_COLS; c++)
-    if (schema[c] >= 0 && !seen[c])
+    if (schema[c] >= 0 && !(got & (1u << schema[c])))
       tsl_gecko_cell (self, table, c, &null_value, offset);
 }
