@@ -6,9 +6,10 @@
 # tests/data/gecko/firefox-page.json.gz is a real recording: Debian's
 # firefox-esr, headless, MOZ_PROFILER_STARTUP=1 with the js, stackwalk, cpu
 # and memory features at a 1 ms interval, loading page.html beside it,
-# which closes itself; trimmed to the page's content process, one thread of
-# the parent and the parent's memory counter (libraries and most marker
-# payloads dropped; every table whole). Its facts are computed here with
+# which closes itself (bench/record-firefox.sh); trimmed by trim.py beside it
+# to the page's content process, one thread of the parent and the parent's
+# memory counter (libraries and most marker payloads dropped; every table
+# whole). Its facts are computed here with
 # Python's json: each sample's stack from "stackTable"/"frameTable"/
 # "stringTable" under their schemas, its time that of the thread's process
 # (meta.startTime) after the first's; markers with a start and an end
