@@ -118,6 +118,7 @@ static const TslFormat *formats[] = {
   &tsl_format_csv,
   &tsl_format_perfetto_proto,
   &tsl_format_cpuprofile,
+  &tsl_format_pprof,
   &tsl_format_gecko,
 };
 
@@ -353,8 +354,9 @@ gboolean
 tsl_reader_restore (TslReader      *self,
                     const TslChunk *chunk)
 {
-  const guint8 *saved = chunk->state != NULL ? g_bytes_get_data (chunk->state, NULL) : NULL;
-  gsize len = chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0;
+  g_autoptr(GBytes) state = tsl_chunk_get_state (chunk);
+  const guint8 *saved = state != NULL ? g_bytes_get_data (state, NULL) : NULL;
+  gsize len = state != NULL ? g_bytes_get_size (state) : 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
@@ -555,7 +557,7 @@ sniff (TslReader     *self,
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
                    _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
                    "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics, "
-                   "Perfetto protobuf, V8 CPU profiles; optionally gzip- or zstd-compressed)"),
+                   "Perfetto protobuf, V8 CPU profiles, pprof; optionally gzip- or zstd-compressed)"),
                    self->name);
       return FALSE;
     }
@@ -603,11 +605,14 @@ note_checkpoint (TslReader    *self,
     return;
 
   g_byte_array_set_size (self->index_state, 0);
+  if (self->format->records)
+    tsl_chunk_index_use_records (self->index);
   answer = self->format->checkpoint (self->state, buf, consumed, &back, self->index_state);
   if (answer == TSL_CHECKPOINT_NEVER)
     tsl_chunk_index_invalidate (self->index);
+  /* With records, the index caps the state's own part (tsl-chunk-records.h). */
   else if (answer == TSL_CHECKPOINT_HERE && !at_eof && back <= consumed &&
-           self->index_state->len <= TSL_CHUNK_STATE_MAX &&
+           (self->format->records || self->index_state->len <= TSL_CHUNK_STATE_MAX) &&
            self->text_offset - back >= point_out)
     {
       g_byte_array_set_size (self->index_point, 0);
@@ -615,7 +620,11 @@ note_checkpoint (TslReader    *self,
         {
           tsl_inflate_take_point (self->inflate, self->index_point);
           if (self->index_point->len == 0)
-            return;
+            {
+              tsl_chunk_index_note_records (self->index, self->text_offset - back,
+                                            self->index_state->data, self->index_state->len);
+              return;
+            }
         }
       tsl_text_position_locate_back (&self->ctx.pos, back, &line, &column);
       tsl_chunk_index_add (self->index, self->trace, self->text_offset - back, line, column,
@@ -625,6 +634,10 @@ note_checkpoint (TslReader    *self,
       if (self->inflate != NULL)
         tsl_inflate_record_points (self->inflate, tsl_chunk_index_get_stride (self->index));
     }
+  /* Not taken: its records still chain to the next checkpoint's. */
+  else if (answer == TSL_CHECKPOINT_HERE)
+    tsl_chunk_index_note_records (self->index, self->text_offset - MIN (back, consumed),
+                                  self->index_state->data, self->index_state->len);
 }
 
 TslChunkIndex *

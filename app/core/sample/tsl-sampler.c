@@ -904,6 +904,15 @@ tsl_sampler_merge (TslSampler        *self,
       return FALSE;
     }
 
+  /* A state whose counts wrapped would be refused on reading (slice
+   * counts must add up to the events): no sum past 2^64 - 1. */
+  if (other->n_events > G_MAXUINT64 - self->first_index - self->n_events)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "The merged sampler would count more than 2^64 - 1 events");
+      return FALSE;
+    }
+
   if (self->mode == TSL_SAMPLER_TIME)
     {
       if (self->grid->level + self->shift < other->level)

@@ -52,12 +52,6 @@ typedef struct {
   guint32 pad;
 } AsyncKey;
 
-typedef struct {
-  gint64  start_ns;
-  guint   track;
-  guint32 name;
-} AsyncOpen;
-
 static guint
 thread_hash (gconstpointer key)
 {
@@ -131,6 +125,8 @@ tsl_chrome_model_init (TslChromeModel *self,
   self->async_tracks = g_hash_table_new_full (async_hash, async_equal, g_free, NULL);
   self->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->async_ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->async_gone = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->async_new = g_ptr_array_new ();
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, tsl_chrome_frame_free);
   self->frame_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
@@ -149,8 +145,12 @@ tsl_chrome_model_clear (TslChromeModel *self)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->counters, g_hash_table_unref);
   g_clear_pointer (&self->async_tracks, g_hash_table_unref);
+  if (self->async_new != NULL)
+    tsl_chrome_async_drop_new (self);
+  g_clear_pointer (&self->async_new, g_ptr_array_unref);
   g_clear_pointer (&self->async_open, g_hash_table_unref);
   g_clear_pointer (&self->async_ends, g_hash_table_unref);
+  g_clear_pointer (&self->async_gone, g_array_unref);
   g_clear_pointer (&self->frames, g_hash_table_unref);
   g_clear_pointer (&self->frame_labels, g_hash_table_unref);
   g_clear_pointer (&self->names, g_free);
@@ -865,23 +865,6 @@ async_track (TslChromeModel *self,
   return track;
 }
 
-static void
-remember_async (GHashTable *table,
-                const char *key,
-                gint64      ts,
-                guint       track,
-                guint32     name)
-{
-  AsyncOpen *open = g_hash_table_lookup (table, key);
-
-  if (open == NULL)
-    {
-      open = g_new (AsyncOpen, 1);
-      g_hash_table_insert (table, g_strdup (key), open);
-    }
-  *open = (AsyncOpen) { ts, track, name };
-}
-
 /* b/e (nestable) and S/T/F (legacy) pair by (category, name, id); a span is
  * offered at its end, at its start time, with its duration. */
 static void
@@ -893,7 +876,7 @@ async_event (TslChromeModel       *self,
   gint64 pid, tid, ts;
   guint32 name, group;
   guint track;
-  AsyncOpen *open;
+  TslChromeAsync *open;
 
   if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
     return;
@@ -927,23 +910,23 @@ async_event (TslChromeModel       *self,
         {
           if (tsl_trace_offer (self->trace, track, ts, (double) (open->start_ns - ts)))
             tsl_trace_set_label_id (self->trace, track, name);
-          g_hash_table_remove (self->async_ends, self->key->str);
+          tsl_chrome_async_forget (self, self->async_ends, self->key->str);
           return;
         }
-      remember_async (self->async_open, self->key->str, ts, track, name);
+      tsl_chrome_async_remember (self, self->async_open, self->key->str, ts, track, name);
       return;
     }
 
   open = g_hash_table_lookup (self->async_open, self->key->str);
   if (open == NULL)
     {
-      remember_async (self->async_ends, self->key->str, ts, track, name);
+      tsl_chrome_async_remember (self, self->async_ends, self->key->str, ts, track, name);
       return;
     }
   if (tsl_trace_offer (self->trace, open->track, open->start_ns,
                        ts >= open->start_ns ? (double) (ts - open->start_ns) : NAN))
     tsl_trace_set_label_id (self->trace, open->track, name);
-  g_hash_table_remove (self->async_open, self->key->str);
+  tsl_chrome_async_forget (self, self->async_open, self->key->str);
 }
 
 void
@@ -1058,15 +1041,20 @@ tsl_chrome_model_finish (TslChromeModel *self)
     unclosed += close_spans (self, self->folded_thread);
   record_pending_flows (self);
 
-  g_hash_table_iter_init (&iter, self->async_open);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      const AsyncOpen *open = value;
+  /* By serial: a range read restores them in another hash order. */
+  {
+    g_autoptr(GPtrArray) opens = tsl_chrome_async_sorted (self->async_open);
 
-      async_unclosed++;
-      if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
-        tsl_trace_set_label_id (self->trace, open->track, open->name);
-    }
+    for (guint i = 0; i < opens->len; i++)
+      {
+        const TslChromeAsync *open = g_ptr_array_index (opens, i);
+
+        async_unclosed++;
+        if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
+          tsl_trace_set_label_id (self->trace, open->track, open->name);
+      }
+  }
+  tsl_chrome_async_drop_new (self);
   g_hash_table_remove_all (self->async_open);
   async_unopened = g_hash_table_size (self->async_ends);
   g_hash_table_remove_all (self->async_ends);
@@ -1093,8 +1081,8 @@ tsl_chrome_model_finish (TslChromeModel *self)
 }
 
 /* Checkpoints (tsl-chunk-index.h): the spans open on each thread, with
- * their names as text (a later read interns names in its own order).
- * Pending async spans make no checkpoint. */
+ * their names as text (a later read interns names in its own order), then
+ * the pending async spans as records (tsl-chrome-async.c). */
 typedef struct {
   gint64  pid;
   gint64  tid;
@@ -1115,10 +1103,10 @@ tsl_chrome_model_save (TslChromeModel *self,
 {
   GHashTableIter iter;
   gpointer value;
+  guint own_at = saved->len;
+  guint32 own_len;
 
-  if (g_hash_table_size (self->async_open) > 0 || g_hash_table_size (self->async_ends) > 0)
-    return FALSE;
-
+  g_byte_array_set_size (saved, own_at + 4);   /* the own part's length, below */
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
@@ -1141,11 +1129,13 @@ tsl_chrome_model_save (TslChromeModel *self,
 
           g_byte_array_append (saved, (const guint8 *) &ss, sizeof ss);
           g_byte_array_append (saved, (const guint8 *) name, ss.name_len);
-          if (saved->len > max_len)
+          if (saved->len - own_at - 4 > max_len)
             return FALSE;
         }
     }
-  return TRUE;
+  own_len = GUINT32_TO_LE (saved->len - own_at - 4);
+  memcpy (saved->data + own_at, &own_len, 4);
+  return tsl_chrome_async_save (self, saved);
 }
 
 gboolean
@@ -1156,9 +1146,23 @@ tsl_chrome_model_restore (TslChromeModel *self,
   GHashTableIter iter;
   gpointer value;
   gsize at = 0;
+  guint32 own_len = 0;
 
-  if (g_hash_table_size (self->async_open) > 0 || g_hash_table_size (self->async_ends) > 0)
+  /* No state (the first chunk's): nothing open. */
+  if (len > 0)
+    {
+      if (len < 4)
+        return FALSE;
+      memcpy (&own_len, saved, 4);
+      own_len = GUINT32_FROM_LE (own_len);
+      if (own_len > len - 4)
+        return FALSE;
+      saved += 4;
+      len -= 4;
+    }
+  if (!tsl_chrome_async_restore (self, len > 0 ? saved + own_len : NULL, len - own_len))
     return FALSE;
+  len = own_len;
 
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))

@@ -986,4 +986,5 @@ const TslFormat tsl_format_chrome_json = {
   .destroy = chrome_destroy,
   .checkpoint = chrome_checkpoint,
   .restore = chrome_restore,
+  .records = TRUE,
 };
