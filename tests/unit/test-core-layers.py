@@ -29,6 +29,9 @@ ALLOWED = [
     ('read/cpuprofile', ['tsl-cpuprofile-*'],
      "the nodes and samples report through the reader's warning helper, and the reader "
      "sets them up"),
+    ('read/gecko', ['tsl-gecko-*'],
+     "a thread's parts share tsl-gecko-private.h: the reader builds threads and members, and "
+     "they warn and look up columns through it"),
     ('read/pprof', ['tsl-pprof-*'],
      "the samples look names up and warn through the reader, and the reader hands them "
      "each sample and the end"),

@@ -121,5 +121,6 @@ extern const TslFormat tsl_format_csv;
 extern const TslFormat tsl_format_perfetto_proto;
 extern const TslFormat tsl_format_cpuprofile;
 extern const TslFormat tsl_format_pprof;
+extern const TslFormat tsl_format_gecko;
 
 G_END_DECLS
