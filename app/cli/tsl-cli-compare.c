@@ -49,7 +49,9 @@ print_details (GPtrArray *rows)
   for (guint i = 0; i < rows->len; i++)
     {
       const TslCompareRow *row = g_ptr_array_index (rows, i);
-      g_autofree char *why = row->test == TSL_COMPARE_TEST_TOO_FEW ? too_few_text (row) : NULL;
+      g_autofree char *why = row->test == TSL_COMPARE_TEST_TOO_FEW ? too_few_text (row)
+                             : row->test == TSL_COMPARE_TEST_TOO_DEPENDENT
+                             ? g_strdup ("too dependent to test at this length") : NULL;
       /* A series is named after the trace's names: no raw escapes on a terminal. */
       g_autofree char *series = tsl_cli_printable (row->series);
 
@@ -85,6 +87,32 @@ print_too_few (GPtrArray *rows)
   fprintf (stderr, "timeslice: %u row%s not tested (method too-few: fewer than %d independent calls or "
            "points a side, or no variation), e.g. %s %s: %s\n",
            n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, series, first->stat, why);
+}
+
+/* Rows whose dependence outlasts the ranges (long memory): how many, and
+ * the first as an example. */
+static void
+print_too_dependent (GPtrArray *rows)
+{
+  const TslCompareRow *first = NULL;
+  g_autofree char *series = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TslCompareRow *row = g_ptr_array_index (rows, i);
+
+      if (row->test != TSL_COMPARE_TEST_TOO_DEPENDENT)
+        continue;
+      first = first != NULL ? first : row;
+      n++;
+    }
+  if (n == 0)
+    return;
+  series = tsl_cli_printable (first->series);
+  fprintf (stderr, "timeslice: %u row%s not tested (method too-dependent: too dependent to test at this "
+           "length, the series moving more slowly than the ranges are long), e.g. %s %s\n",
+           n, n == 1 ? "" : "s", series, first->stat);
 }
 
 static int
@@ -250,7 +278,10 @@ tsl_cli_compare (int    argc,
   if (verbose)
     print_details (rows);
   else
-    print_too_few (rows);
+    {
+      print_too_few (rows);
+      print_too_dependent (rows);
+    }
 
   csv = tsl_compare_format_csv ((const TslCompareRow * const *) rows->pdata, rows->len);
   return write_csv (output, csv);

@@ -182,7 +182,8 @@ tsl_compare_item_get_significant (TslCompareItem *self)
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), FALSE);
 
   /* Too little data is said, never flagged. */
-  return self->row->significant && self->row->test != TSL_COMPARE_TEST_TOO_FEW;
+  return self->row->significant && self->row->test != TSL_COMPARE_TEST_TOO_FEW &&
+         self->row->test != TSL_COMPARE_TEST_TOO_DEPENDENT;
 }
 
 double
@@ -211,6 +212,9 @@ tsl_compare_item_dup_untested (TslCompareItem *self)
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
   row = self->row;
+  if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
+    /* Translators: a compare row not tested: its series moves more slowly than the ranges are long */
+    return g_strdup (_("too dependent to test at this length"));
   if (row->test != TSL_COMPARE_TEST_TOO_FEW)
     return NULL;
   g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);

@@ -29,8 +29,9 @@ const char          *tsl_compare_item_get_function (TslCompareItem *self);
 const TslCompareRow *tsl_compare_item_get_row      (TslCompareItem *self);
 const char          *tsl_compare_item_get_series   (TslCompareItem *self);
 gboolean             tsl_compare_item_get_significant (TslCompareItem *self);
-/* (transfer full) (nullable): why a too-few row was not tested, e.g.
- * "too few calls (1 vs 1)", as `compare --details` says; NULL otherwise. */
+/* (transfer full) (nullable): why a too-few or too-dependent row was not
+ * tested, e.g. "too few calls (1 vs 1)", as `compare --details` says; NULL
+ * otherwise. */
 char                *tsl_compare_item_dup_untested (TslCompareItem *self);
 /* |change| for sorting; -1 when undefined so those rows sort last. */
 double               tsl_compare_item_get_magnitude (TslCompareItem *self);

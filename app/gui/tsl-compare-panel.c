@@ -155,11 +155,12 @@ stat_label (const TslCompareRow *row)
   return row->stat != NULL ? row->stat : "";
 }
 
-/* A too-few row is never significant, whatever its p-value would be. */
+/* An untested row (too few, too dependent) is never significant. */
 static gboolean
 is_significant (const TslCompareRow *row)
 {
-  return row->significant && row->test != TSL_COMPARE_TEST_TOO_FEW;
+  return row->significant && row->test != TSL_COMPARE_TEST_TOO_FEW &&
+         row->test != TSL_COMPARE_TEST_TOO_DEPENDENT;
 }
 
 /* The row's impact: time per second of range for what costs time, else the
@@ -233,7 +234,7 @@ cell_text (TslCompareItem *item,
     case COL_SIGNIFICANT:
     case N_COLUMNS:
     default:
-      if (row->test == TSL_COMPARE_TEST_TOO_FEW)
+      if (row->test == TSL_COMPARE_TEST_TOO_FEW || row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
         return tsl_compare_item_dup_untested (item);
       return g_strdup (is_significant (row) ? _("Significant") : _("Noise"));
     }
@@ -424,17 +425,19 @@ update_summary (TslComparePanel *self)
 {
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->store));
   guint n = shown + (self->pending != NULL ? self->pending->len : 0);
-  guint significant = 0;
+  guint significant = 0, dependent = 0;
   g_autofree char *text = NULL;
 
   /* The rows still to be added count too (fill_rest()). */
-  for (guint i = 0; i < shown; i++)
+  for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TslCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->store), i);
-      significant += is_significant (tsl_compare_item_get_row (item));
+      g_autoptr(TslCompareItem) item = i < shown ? g_list_model_get_item (G_LIST_MODEL (self->store), i)
+                                                 : g_object_ref (g_ptr_array_index (self->pending, i - shown));
+      const TslCompareRow *row = tsl_compare_item_get_row (item);
+
+      significant += is_significant (row);
+      dependent += row->test == TSL_COMPARE_TEST_TOO_DEPENDENT;
     }
-  for (guint i = 0; self->pending != NULL && i < self->pending->len; i++)
-    significant += is_significant (tsl_compare_item_get_row (g_ptr_array_index (self->pending, i)));
 
   if (n == 0)
     text = g_strdup (_("No series has data in both ranges."));
@@ -446,6 +449,17 @@ update_summary (TslComparePanel *self)
   else
     text = g_strdup_printf (_("%u of %u series changed significantly (false-discovery rate controlled across all rows)."),
                             significant, n);
+  if (dependent > 0)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u row was too dependent to test at this length: its series moves more slowly than the ranges are long.",
+                                                            "%u rows were too dependent to test at this length: their series move more slowly than the ranges are long.",
+                                                            dependent), dependent);
+      char *both = g_strconcat (text, " ", more, NULL);
+
+      g_free (text);
+      text = both;
+    }
 
   gtk_label_set_label (self->summary_label, text);
 }

@@ -952,6 +952,88 @@ test_compare_slash_thread (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Long memory is said, not tested: series that are the sum of a slow
+ * AR(1) (φ 0.99) and a fast one (φ 0.5), 300 points a range, read
+ * "too dependent to test at this length", are never significant, and the
+ * summary counts them. */
+static void
+test_compare_too_dependent (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-dependent-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "slow.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GString) csv = g_string_new ("time");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31);
+  g_autofree char *counted = NULL;
+  double slow[12], fast[12];
+  GListModel *model;
+  guint dependent = 0;
+  gboolean said = FALSE;
+  gint64 span;
+
+  for (guint c = 0; c < 12; c++)
+    {
+      g_string_append_printf (csv, ",s%u", c);
+      slow[c] = g_rand_double_range (rand, -1, 1);
+      fast[c] = 0;
+    }
+  g_string_append_c (csv, '\n');
+  for (guint i = 0; i < 600; i++)
+    {
+      g_string_append_printf (csv, "%.1f", i / 10.0);
+      for (guint c = 0; c < 12; c++)
+        {
+          /* Box–Muller from two uniforms. */
+          double u = g_rand_double (rand), v = g_rand_double (rand);
+          double z1 = sqrt (-2 * log1p (-u)) * cos (2 * G_PI * v);
+          double z2 = sqrt (-2 * log1p (-u)) * sin (2 * G_PI * v);
+
+          slow[c] = 0.99 * slow[c] + sqrt (1 - 0.99 * 0.99) * z1;
+          fast[c] = 0.5 * fast[c] + sqrt (1 - 0.5 * 0.5) * z2;
+          g_string_append_printf (csv, ",%.6f", 10 + slow[c] + fast[c]);
+        }
+      g_string_append_c (csv, '\n');
+    }
+  g_assert_true (g_file_set_contents (path, csv->str, csv->len, NULL));
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 2);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span);
+  iterate_until (compare_shown, window, 120000);
+  settle (300);
+
+  model = tsl_compare_panel_get_model (window->compare_panel);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TslCompareItem) item = g_list_model_get_item (model, i);
+      const TslCompareRow *row = tsl_compare_item_get_row (item);
+      g_autofree char *why = tsl_compare_item_dup_untested (item);
+
+      if (row->test != TSL_COMPARE_TEST_TOO_DEPENDENT)
+        continue;
+      dependent++;
+      g_assert_false (tsl_compare_item_get_significant (item));
+      g_assert_cmpstr (why, ==, "too dependent to test at this length");
+    }
+  g_test_message ("%u of %u rows too dependent", dependent, g_list_model_get_n_items (model));
+  g_assert_cmpuint (dependent, >=, 2);
+
+  collect_labels (GTK_WIDGET (window->compare_panel), texts);
+  g_assert_true (has_text (texts, "too dependent to test at this length"));
+  counted = g_strdup_printf ("%u rows were too dependent to test at this length", dependent);
+  for (guint i = 0; i < texts->len; i++)
+    said = said || strstr (g_ptr_array_index (texts, i), counted) != NULL;
+  g_assert_true (said);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Issue 31: range A alone on a track of overlapping async spans (five
  * requests open at once) gives no share above 100 %. */
 static void
@@ -2200,6 +2282,7 @@ main (int   argc,
   g_test_add_func ("/window/compare-readable", test_compare_readable);
   g_test_add_func ("/window/summary-overlap", test_summary_overlap);
   g_test_add_func ("/window/compare-slash-thread", test_compare_slash_thread);
+  g_test_add_func ("/window/compare-too-dependent", test_compare_too_dependent);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/every-level", test_every_level);
   g_test_add_func ("/window/overview-drag", test_overview_drag);

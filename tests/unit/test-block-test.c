@@ -204,6 +204,202 @@ test_coverage (void)
     }
 }
 
+/* Long memory: 300 points a side of a process whose dependence outlasts
+ * the range. */
+typedef enum { MEM_IID, MEM_AR1, MEM_AR_SUM, MEM_ARFIMA } Memory;
+
+typedef struct {
+  const char *name;
+  Memory      memory;
+  double      param;   /* φ (AR(1)) or d (ARFIMA) */
+} MemoryScenario;
+
+/* Hosking's method: the Durbin–Levinson coefficients of ARFIMA(0, d, 0)
+ * for n points, row t (t coefficients) at t (t − 1) / 2, then each point
+ * from the ones before it. */
+static void
+arfima_coefficients (double  d,
+                     guint   n,
+                     double *rows,
+                     double *var)
+{
+  g_autofree double *rho = g_new (double, n);
+  double v = 1;
+
+  rho[0] = 1;
+  for (guint k = 1; k < n; k++)
+    rho[k] = rho[k - 1] * (k - 1 + d) / (k - d);
+  var[0] = 1;
+  for (guint t = 1; t < n; t++)
+    {
+      double *cur = rows + (gsize) t * (t - 1) / 2, *prev = rows + (gsize) (t - 1) * (t - 2) / 2;
+      double num = rho[t], kappa;
+
+      for (guint j = 1; j < t; j++)
+        num -= prev[j - 1] * rho[t - j];
+      kappa = num / v;
+      for (guint j = 1; j < t; j++)
+        cur[j - 1] = prev[j - 1] - kappa * prev[t - j - 1];
+      cur[t - 1] = kappa;
+      v *= 1 - kappa * kappa;
+      var[t] = v;
+    }
+}
+
+static void
+draw_memory (const MemoryScenario *s,
+             TslRng               *rng,
+             const double         *rows,
+             const double         *var,
+             double               *out,
+             guint                 n)
+{
+  const double phis[2] = { s->memory == MEM_AR_SUM ? 0.99 : s->param, 0.5 };
+
+  for (guint i = 0; i < n; i++)
+    out[i] = 10;
+  if (s->memory == MEM_ARFIMA)
+    {
+      for (guint t = 0; t < n; t++)
+        {
+          const double *row = rows + (gsize) t * (t - 1) / 2;
+          double mean = 0;
+
+          for (guint j = 1; j <= t; j++)
+            mean += row[j - 1] * (out[t - j] - 10);
+          out[t] += mean + sqrt (var[t]) * normal (rng);
+        }
+      return;
+    }
+  /* Unit-variance AR(1) runs, two of them summed for MEM_AR_SUM. */
+  for (guint c = 0; c < (s->memory == MEM_AR_SUM ? 2u : 1u); c++)
+    {
+      double phi = s->memory == MEM_IID ? 0 : phis[c], x = normal (rng);
+
+      for (guint i = 0; i < n; i++)
+        {
+          out[i] += x;
+          x = phi * x + sqrt (1 - phi * phi) * normal (rng);
+        }
+    }
+}
+
+typedef struct {
+  double rejected;      /* p < 0.05, declared or not */
+  double declared;      /* too dependent: memory excess above the limit */
+  double significant;   /* p < 0.05 and not declared */
+} MemoryOutcome;
+
+static MemoryOutcome
+run_memory (const MemoryScenario *s,
+            guint                 draws,
+            guint64               seed)
+{
+  const guint n = 600;
+  g_autofree double *v = g_new (double, n);
+  g_autofree double *rows = s->memory == MEM_ARFIMA ? g_new (double, (gsize) n * (n - 1) / 2) : NULL;
+  g_autofree double *var = s->memory == MEM_ARFIMA ? g_new (double, n) : NULL;
+  double ya[BLOCKS], xa[BLOCKS], yb[BLOCKS], xb[BLOCKS];
+  guint rejected = 0, declared = 0, significant = 0;
+  TslRng rng;
+
+  if (rows != NULL)
+    arfima_coefficients (s->param, n, rows, var);
+  tsl_rng_init (&rng, seed, 0);
+  for (guint d = 0; d < draws; d++)
+    {
+      TslBlockEstimate a, b;
+      TslBlockComparison c;
+      double phi;
+      gboolean dependent;
+
+      draw_memory (s, &rng, rows, var, v, n);
+      fill_blocks (v, n / 2, FALSE, ya, xa);
+      fill_blocks (v + n / 2, n / 2, FALSE, yb, xb);
+      phi = (tsl_block_phi (ya, xa, BLOCKS) + tsl_block_phi (yb, xb, BLOCKS)) / 2;
+      tsl_block_estimate (ya, xa, BLOCKS, phi, &a);
+      tsl_block_estimate (yb, xb, BLOCKS, phi, &b);
+      tsl_block_compare (&a, &b, 0.95, &c);
+      dependent = tsl_block_memory_excess (ya, xa, BLOCKS, yb, xb, BLOCKS, phi) > TSL_BLOCK_MAX_MEMORY_EXCESS;
+      rejected += c.p_value < 0.05;
+      declared += dependent;
+      significant += c.p_value < 0.05 && !dependent;
+    }
+
+  return (MemoryOutcome) { (double) rejected / draws, (double) declared / draws, (double) significant / draws };
+}
+
+/* Long memory is declared, not tested: a sum of AR(1) φ 0.99 and φ 0.5
+ * leaves at most 0.08 of nulls significant (p < 0.05 in 0.30 without the
+ * rule; measured 0.059 with it); ARFIMA d 0.3 and 0.45 at most 0.16 (0.21–
+ * 0.22 without, 0.13–0.15 with: short of the 0.08 wanted, README). Short
+ * memory is rarely declared: at most 3 % of i.i.d. rows (measured 1.6 %),
+ * 4 % at AR(1) φ 0.6 (2.1 %), 2 % at φ 0.9 (0.8 %). Monte Carlo standard
+ * errors 0.003–0.008 at 2000 draws. */
+static void
+test_long_memory (void)
+{
+  static const struct {
+    MemoryScenario s;
+    double         max_significant;
+    double         max_declared;
+    double         min_declared;
+  } cases[] = {
+    { { "iid", MEM_IID, 0 }, 0.065, 0.03, 0 },
+    { { "AR(1) 0.6", MEM_AR1, 0.6 }, 0.065, 0.04, 0 },
+    { { "AR(1) 0.9", MEM_AR1, 0.9 }, 0.065, 0.02, 0 },
+    { { "AR(1) 0.99 + 0.5", MEM_AR_SUM, 0 }, 0.08, 1, 0.75 },
+    { { "ARFIMA d 0.3", MEM_ARFIMA, 0.3 }, 0.16, 1, 0.3 },
+    { { "ARFIMA d 0.45", MEM_ARFIMA, 0.45 }, 0.16, 1, 0.3 },
+  };
+  MemoryOutcome o[G_N_ELEMENTS (cases)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      o[i] = run_memory (&cases[i].s, 2000, 0x10C0 + i);
+      g_test_message ("%-16s p<0.05 in %.4f, declared too dependent %.4f, significant %.4f",
+                      cases[i].s.name, o[i].rejected, o[i].declared, o[i].significant);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_cmpfloat (o[i].significant, <=, cases[i].max_significant);
+      g_assert_cmpfloat (o[i].declared, <=, cases[i].max_declared);
+      g_assert_cmpfloat (o[i].declared, >=, cases[i].min_declared);
+    }
+}
+
+/* The excess is that of lags 2–8 over φ^k, pooled over both ranges: exact
+ * on a hand-made series, and not told under 32 units a side. */
+static void
+test_memory_excess (void)
+{
+  double y[2][40], x[2][40];
+  double want = 0, sums[9] = { 0 }, phi = 0.5;
+
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < 40; i++)
+      {
+        y[s][i] = sin (i * 0.08 + s) + 0.1 * (i % 3);
+        x[s][i] = 1;
+      }
+  for (guint s = 0; s < 2; s++)
+    {
+      double mean = 0;
+
+      for (guint i = 0; i < 40; i++)
+        mean += y[s][i] / 40;
+      for (guint k = 0; k <= 8; k++)
+        for (guint i = k; i < 40; i++)
+          sums[k] += (y[s][i] - mean) * (y[s][i - k] - mean);
+    }
+  for (guint k = 2; k <= 8; k++)
+    want += sums[k] / sums[0] - pow (phi, k);
+  g_assert_cmpfloat_with_epsilon (tsl_block_memory_excess (y[0], x[0], 40, y[1], x[1], 40, phi), want, 1e-12);
+  /* A slow sine is far more dependent than φ 0.5 says. */
+  g_assert_cmpfloat (want, >, TSL_BLOCK_MAX_MEMORY_EXCESS);
+  g_assert_true (isnan (tsl_block_memory_excess (y[0], x[0], 31, y[1], x[1], 40, phi)));
+}
+
 static void
 test_t_against_scipy (void)
 {
@@ -303,6 +499,8 @@ main (int    argc,
   g_test_add_func ("/block/strong-autocorrelation", test_strong_autocorrelation);
   g_test_add_func ("/block/power", test_power);
   g_test_add_func ("/block/coverage", test_coverage);
+  g_test_add_func ("/block/memory-excess", test_memory_excess);
+  g_test_add_func ("/block/long-memory", test_long_memory);
 
   return g_test_run ();
 }

@@ -180,8 +180,11 @@ def check_span_end(path, cpu):
     said about it; 300s..700s does reach past the data, by 100 s."""
     done = run_full(path, '0s..300s', '300s..600s', '--stat', 'sum')
     rows = {(r['series'], r['stat']): r for r in csv.DictReader(io.StringIO(done.stdout))}
-    if done.stderr:
-        failures.append(f'span end: unexpected warning {done.stderr!r}')
+    # The sum of a running total (sent) drifts like a random walk: its row
+    # is declared too dependent to test, and stderr says so; nothing else.
+    said = [line for line in done.stderr.splitlines() if '(method too-dependent' not in line]
+    if said:
+        failures.append(f'span end: unexpected warning {said!r}')
     if ('cpu', 'sum') not in rows:
         failures.append(f'span end: ranges of 300 s taken as unequal: {sorted(rows)}')
     else:

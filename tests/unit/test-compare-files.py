@@ -16,7 +16,9 @@
 #   function is flagged. BH controls the false discovery rate, not the
 #   chance of any false row: with 20 null rows beside 2 true ones it leaves
 #   a false row in about 1 − (1 − 0.05·3/22)^20 ≈ 13 % of tables. So on 40
-#   more seeds: the slowed function flagged in every one; tables with a
+#   more seeds: the slowed function flagged in every one (or, in at most
+#   2, its row declared too dependent: the long-memory rule declares about
+#   2 % of i.i.d. rows, 1 of 40 here); tables with a
 #   false row at most 12 (measured beforehand on seeds 100–199: 16 of 100,
 #   SD ≈ 2.3 at 40); the false discovery proportion averaged at most 0.12
 #   (measured 0.068 on seeds 100–199, Monte Carlo SD ≈ 0.027 at 40; the
@@ -192,18 +194,23 @@ def check_shipped():
 
 def check_seeds(tmp):
     before, after = os.path.join(tmp, 'before.json'), os.path.join(tmp, 'after.json')
-    seeds, missed, with_false, fdp = 40, 0, 0, 0.0
+    seeds, missed, declared, with_false, fdp = 40, 0, 0, 0, 0.0
     for seed in range(1000, 1000 + seeds):
         make_runs.write_runs(before, after, seed=seed, factor=1.5)
         rows = compare(before, after)
         flagged = [k for k, r in rows.items() if r['significant'] == 'true']
         false = [k for k in flagged if k[0] != SLOW]
-        missed += (SLOW, 'mean') not in flagged
+        if (SLOW, 'mean') not in flagged:
+            # Declared too dependent (about 2 % of i.i.d. rows) is said, not missed.
+            if rows.get((SLOW, 'mean'), {}).get('method') == 'too-dependent':
+                declared += 1
+            else:
+                missed += 1
         with_false += bool(false)
         fdp += len(false) / len(flagged) if flagged else 0
-    print(f'slowed: missed in {missed} of {seeds}, a false row in {with_false}, '
-          f'mean false discovery proportion {fdp / seeds:.3f}', file=sys.stderr)
-    if missed > 0 or with_false > 12 or fdp / seeds > 0.12:
+    print(f'slowed: missed in {missed} of {seeds}, declared too dependent in {declared}, '
+          f'a false row in {with_false}, mean false discovery proportion {fdp / seeds:.3f}', file=sys.stderr)
+    if missed > 0 or declared > 2 or with_false > 12 or fdp / seeds > 0.12:
         fail(f'slowed: missed {missed}, tables with a false row {with_false}, FDP {fdp / seeds:.3f}')
 
     null_flagged = 0

@@ -10,7 +10,8 @@
 # with a row significant after BH: at most 12 % a scenario (nearly four
 # standard errors of 0.018 at 150 files) and 6.5 % over all (0.05 expected,
 # two standard errors at 900 files). Too few points a side (the minimum,
-# README "What significant means") reads `too-few`, with empty p and q.
+# README "What significant means") reads `too-few`, with empty p and q; so
+# does a row declared `too-dependent`, at most 3 % of these i.i.d. rows.
 #
 #   test-compare-small.py [too-few|SCENARIO…]   prints each check's figures
 import csv
@@ -26,6 +27,9 @@ TIMESLICE = os.environ['TSL_TIMESLICE']
 FILES = 150
 SERIES = 20
 TOLERANCE = 0.015
+# i.i.d. rows declared too dependent (long memory; only from 32 units a
+# side): about 2 % expected, 3 % at most.
+MAX_DEPENDENT = 0.03
 
 # name, points a side, Poisson times, --stat
 SCENARIOS = [
@@ -57,7 +61,7 @@ def write_file(path, rng, n, poisson):
 
 def run_scenario(tmp, index, n, poisson, stat):
     rng = random.Random(31 + index)
-    rows = low = flagged = too_few = 0
+    rows = low = flagged = too_few = dependent = 0
     path = os.path.join(tmp, 'null.csv')
     for k in range(FILES):
         mid, end = write_file(path, rng, n, poisson)
@@ -67,14 +71,15 @@ def run_scenario(tmp, index, n, poisson, stat):
         out = subprocess.run(args + [path], check=True, capture_output=True, text=True).stdout
         table = list(csv.DictReader(io.StringIO(out)))
         for r in table:
-            if r['method'] == 'too-few':
-                too_few += 1
+            if r['method'] in ('too-few', 'too-dependent'):
+                too_few += r['method'] == 'too-few'
+                dependent += r['method'] == 'too-dependent'
                 assert r['p_value'] == '' and r['q_value'] == '' and r['significant'] == 'false', r
                 continue
             rows += 1
             low += float(r['p_value']) < 0.05
         flagged += any(r['significant'] == 'true' for r in table)
-    return rows, low, flagged, too_few
+    return rows, low, flagged, too_few, dependent
 
 
 def bh(ps):
@@ -136,13 +141,15 @@ def main():
         for i, (name, n, poisson, stat) in enumerate(SCENARIOS):
             if wanted and name not in wanted:
                 continue
-            rows, low, flagged, too_few = run_scenario(tmp, i, n, poisson, stat)
+            rows, low, flagged, too_few, dependent = run_scenario(tmp, i, n, poisson, stat)
             share = low / rows if rows else float('nan')
-            good = rows >= FILES * SERIES * 0.9 and abs(share - 0.05) <= TOLERANCE and flagged <= FILES * 0.12
+            good = (rows >= FILES * SERIES * 0.9 and abs(share - 0.05) <= TOLERANCE and flagged <= FILES * 0.12
+                    and dependent <= FILES * SERIES * MAX_DEPENDENT)
             files += FILES
             files_flagged += flagged
             print(f'{name}: {low} of {rows} tested rows with p < 0.05 ({share:.4f}), '
-                  f'{too_few} too few, {flagged} of {FILES} files flagged{"" if good else "  FAIL"}')
+                  f'{too_few} too few, {dependent} too dependent, {flagged} of {FILES} files flagged'
+                  f'{"" if good else "  FAIL"}')
             ok = ok and good
     if files:
         good = files_flagged <= files * 0.065

@@ -47,6 +47,8 @@ _tsl_report_plot_sentence (const TslCompareRow *row)
     return g_strdup (_("No interval for this row: seen in one range only, its change has no finite bounds."));
   if (row->test == TSL_COMPARE_TEST_TOO_FEW || row->test == TSL_COMPARE_TEST_NONE)
     return g_strdup_printf (_("No interval for this row: too few calls or points to test (%s vs %s)."), a, b);
+  if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
+    return g_strdup (_("No interval for this row: too dependent to test at this length."));
   return g_strdup (_("No interval for this row."));
 }
 

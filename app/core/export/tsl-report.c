@@ -298,8 +298,13 @@ line_new (const TslCompareRow *row)
     }
   else
     c[TSL_REPORT_COL_CI] = g_strdup ("");
-  c[TSL_REPORT_COL_Q] = row->test == TSL_COMPARE_TEST_TOO_FEW ? g_strdup (_("too few"))
-                                                              : format_q (row->q_value);
+  if (row->test == TSL_COMPARE_TEST_TOO_FEW)
+    c[TSL_REPORT_COL_Q] = g_strdup (_("too few"));
+  else if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
+    /* Translators: in the report's q column, a row not tested (long memory) */
+    c[TSL_REPORT_COL_Q] = g_strdup (_("too dependent"));
+  else
+    c[TSL_REPORT_COL_Q] = format_q (row->q_value);
   c[TSL_REPORT_COL_CALLS] = g_strdup_printf ("%s / %s", line->n_a, line->n_b);
   if (row->significant)
     line->sentence = row_sentence (line);
@@ -312,7 +317,7 @@ _tsl_report_content_new (const TslReport *r)
   TslReportContent *c = g_new0 (TslReportContent, 1);
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   guint top = r->top > 0 ? r->top : TSL_REPORT_DEFAULT_TOP;
-  guint n_significant = 0, n_untested = 0;
+  guint n_significant = 0, n_untested = 0, n_dependent = 0;
   g_autofree char *name = g_path_get_basename (r->path);
   GString *summary = g_string_new (NULL);
 
@@ -332,6 +337,7 @@ _tsl_report_content_new (const TslReport *r)
       g_ptr_array_add (sorted, (gpointer) r->rows[i]);
       n_significant += r->rows[i]->significant;
       n_untested += r->rows[i]->test == TSL_COMPARE_TEST_NONE || r->rows[i]->test == TSL_COMPARE_TEST_TOO_FEW;
+      n_dependent += r->rows[i]->test == TSL_COMPARE_TEST_TOO_DEPENDENT;
     }
   g_ptr_array_sort (sorted, order_rows);
 
@@ -357,6 +363,9 @@ _tsl_report_content_new (const TslReport *r)
                             c->n_significant_shown);
   if (n_untested > 0)
     g_string_append_printf (summary, _(" %u rows had too little data to test."), n_untested);
+  if (n_dependent > 0)
+    g_string_append_printf (summary, _(" %u rows were too dependent to test at this length: their "
+                                       "series move more slowly than the ranges are long."), n_dependent);
   c->summary = g_string_free (summary, FALSE);
   return c;
 }

@@ -76,6 +76,57 @@ tsl_block_phi (const double *y,
   return CLAMP (phi, MIN_PHI, MAX_PHI);
 }
 
+#define MEMORY_MAX_LAG 8
+
+/* Σ z_i z_{i+k} for k = 0..MEMORY_MAX_LAG of one range's linearised units. */
+static void
+add_lag_products (const double *y,
+                  const double *x,
+                  guint         n,
+                  double       *sums)
+{
+  double sx, r = ratio_of (y, x, n, &sx);
+
+  for (guint k = 0; k <= MEMORY_MAX_LAG && k < n; k++)
+    for (guint i = k; i < n; i++)
+      sums[k] += (y[i] - r * x[i]) * (y[i - k] - r * x[i - k]);
+}
+
+/* Chosen by simulation (300 points a side in 64 blocks, 2000 series a
+ * scenario): lags 2 to 8 and a threshold of 0.35 declared 86 % of rows of
+ * AR(1) φ 0.99 + φ 0.5 and 41–47 % of ARFIMA d 0.3–0.45 against 1.7 % of
+ * i.i.d. rows and 2.5–3.2 % of AR(1) φ 0.3–0.6 (0.7 % at φ 0.9). Lags 2–4,
+ * 2–16, the batch-means variance at 8–32 blocks against the AR(1)'s and a
+ * threshold rising with φ all separated less. The rows of long memory that
+ * stay, and still reject, are those whose ranges look the least dependent
+ * inside: within two ranges of 64 units nothing tells them apart. */
+double
+tsl_block_memory_excess (const double *y_a,
+                         const double *x_a,
+                         guint         n_a,
+                         const double *y_b,
+                         const double *x_b,
+                         guint         n_b,
+                         double        phi)
+{
+  double sums[MEMORY_MAX_LAG + 1] = { 0 }, excess = 0, predicted = 1;
+
+  if (MIN (n_a, n_b) < TSL_BLOCK_MIN_UNITS_FOR_MEMORY)
+    return NAN;
+  add_lag_products (y_a, x_a, n_a, sums);
+  add_lag_products (y_b, x_b, n_b, sums);
+  if (!(sums[0] > 0))
+    return NAN;
+  phi = CLAMP (phi, 0, MAX_PHI);
+  for (guint k = 1; k <= MEMORY_MAX_LAG; k++)
+    {
+      predicted *= phi;
+      if (k >= 2)
+        excess += sums[k] / sums[0] - predicted;
+    }
+  return excess;
+}
+
 guint
 tsl_block_units (const double *y,
                  const double *x,

@@ -68,6 +68,25 @@ double            tsl_block_phi                 (const double         *y,
                                                  const double         *x,
                                                  guint                 n);
 
+/* Long memory: dependence that outlasts what the lag-1 autocorrelation
+ * says. The autocorrelation of the linearised units at lags 2 to 8, pooled
+ * over both ranges (each about its own ratio), minus what an AR(1) at `phi`
+ * predicts there (φ^k, φ cut at 0), summed. Near 0 (−0.12 median, 1.7 % of
+ * rows above TSL_BLOCK_MAX_MEMORY_EXCESS) on i.i.d. series of 64 units a
+ * side; 0.3–0.6 under ARFIMA d 0.3–0.45 or a slow AR(1) beneath a fast one
+ * (README). NAN with fewer than TSL_BLOCK_MIN_UNITS_FOR_MEMORY units on a
+ * side: too few to tell. */
+#define TSL_BLOCK_MIN_UNITS_FOR_MEMORY 32
+#define TSL_BLOCK_MAX_MEMORY_EXCESS    0.35
+
+double            tsl_block_memory_excess       (const double         *y_a,
+                                                 const double         *x_a,
+                                                 guint                 n_a,
+                                                 const double         *y_b,
+                                                 const double         *x_b,
+                                                 guint                 n_b,
+                                                 double                phi);
+
 typedef struct {
   double p_value;    /* Welch t test of estimate B − estimate A */
   double change;     /* B / A − 1 */

@@ -103,7 +103,7 @@ _tsl_compare_block_row (TslCompareTable *table,
   TslCompareRow *row;
   double uy[2][B], ux[2][B], uc[2][B], phi = 0;
   guint units[2];
-  gboolean untested;
+  gboolean untested, phi_units, dependent = FALSE;
 
   if (sides[0].n == 0 && sides[1].n == 0)
     return TRUE;
@@ -118,7 +118,8 @@ _tsl_compare_block_row (TslCompareTable *table,
 
   /* One autocorrelation for both ranges: half the noise of either's. A
    * few units cannot tell one: Welch on them as they are. */
-  if (MIN (units[0], units[1]) >= MIN_UNITS_FOR_PHI)
+  phi_units = MIN (units[0], units[1]) >= MIN_UNITS_FOR_PHI;
+  if (phi_units)
     phi = (tsl_block_phi (uy[0], ux[0], units[0]) + tsl_block_phi (uy[1], ux[1], units[1])) / 2;
   for (guint s = 0; s < 2; s++)
     {
@@ -131,6 +132,11 @@ _tsl_compare_block_row (TslCompareTable *table,
   /* Constant on both sides: no spread to weigh a difference against. */
   if (e[0].variance + e[1].variance <= 0)
     untested = TRUE;
+  /* Dependence beyond what φ says: the ranges are too short to test. */
+  if (!untested && phi_units && sides[0].n > 0 && sides[1].n > 0 &&
+      tsl_block_memory_excess (uy[0], ux[0], units[0], uy[1], ux[1], units[1], phi) >
+      TSL_BLOCK_MAX_MEMORY_EXCESS)
+    dependent = TRUE;
 
   row = g_new0 (TslCompareRow, 1);
   row->series = g_strdup (series);
@@ -156,9 +162,9 @@ _tsl_compare_block_row (TslCompareTable *table,
   row->duration = g_strcmp0 (unit, "ns") == 0;
   if (isnan (row->p_value))
     row->test = TSL_COMPARE_TEST_NONE;
-  if (untested)
+  if (untested || dependent)
     {
-      row->test = TSL_COMPARE_TEST_TOO_FEW;
+      row->test = untested ? TSL_COMPARE_TEST_TOO_FEW : TSL_COMPARE_TEST_TOO_DEPENDENT;
       row->p_value = row->ci_low = row->ci_high = NAN;
       row->few_blocks = FALSE;
       row->t_df = row->t_se = 0;

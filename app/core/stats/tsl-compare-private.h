@@ -6,6 +6,8 @@
 
 #include "tsl-compare.h"
 #include "tsl-range-stats.h"
+#include "tsl-reader.h"
+#include "tsl-snapshot.h"
 
 G_BEGIN_DECLS
 
@@ -90,6 +92,113 @@ GPtrArray        *_tsl_compare_run_keeping_reads (const TslCompareRequest *reque
  * must read again; and how many reads it has answered. */
 void              _tsl_compare_forget_reads     (void);
 guint64           _tsl_compare_get_read_hits    (void);
+
+/* Reading each range again (tsl-compare-read.c). */
+
+/* K of the span-only first pass: it needs times, not samples. */
+#define TSL_COMPARE_SPAN_PASS_K 16
+
+/* One range's read: what to read, and what it gave (snapshot and stats,
+ * or error). */
+typedef struct {
+  const char              *path;
+  const TslCompareRequest *request;
+  gint64                   lo;
+  gint64                   hi;
+  gint64                   grid_hi;
+  GCancellable            *cancellable;
+  TslBudget               *budget;
+  TslReaderThreads         threads;
+  TslSnapshot             *snapshot;
+  TslRangeStats           *stats;
+  GError                  *error;
+} TslRangeRead;
+
+/* Reads the asked ranges of seekable files (side s from paths[s], its
+ * times from start[s]), one per thread, or takes them from the cache. */
+void              _tsl_compare_read_ranges      (const TslCompareRequest *request,
+                                                 TslTrace                *trace,
+                                                 const char * const      *paths,
+                                                 const gint64            *start,
+                                                 const gint64            *end,
+                                                 const gint64            *lo,
+                                                 const gint64            *hi,
+                                                 const gboolean          *has,
+                                                 TslRangeRead            *reads,
+                                                 GCancellable            *cancellable);
+/* The pass that tells the trace's span (and, from a pipe, its samples);
+ * (transfer full) (nullable). */
+TslTrace         *_tsl_compare_read_first_pass  (const TslCompareRequest *request,
+                                                 const char              *path,
+                                                 guint                    k,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
+/* The trace's span, at least 1 ns; its start and end in start and end. */
+gint64            _tsl_compare_trace_span       (TslTrace                *trace,
+                                                 gint64                  *start,
+                                                 gint64                  *end);
+/* A regular file that is not a sampler state: its ranges can be re-read. */
+gboolean          _tsl_compare_is_seekable_file (const char              *path);
+/* Resolves a range against the span and clips it; FALSE when it holds no
+ * time of the trace. */
+gboolean          _tsl_compare_resolve_range    (const TslRangeSpec      *spec,
+                                                 const char              *which,
+                                                 gint64                   span,
+                                                 gint64                  *lo,
+                                                 gint64                  *hi,
+                                                 double                  *seconds,
+                                                 GPtrArray               *warnings,
+                                                 GError                 **error);
+/* The length of each range once the end of the data is known. */
+void              _tsl_compare_measure_ranges   (const TslCompareRequest *request,
+                                                 const gint64            *start,
+                                                 const gint64            *lo,
+                                                 const gint64            *hi,
+                                                 const gint64            *data_end,
+                                                 gint64                  *end,
+                                                 double                  *seconds,
+                                                 GPtrArray               *warnings);
+
+/* Rows from kept samples (tsl-compare-samples.c). */
+
+/* A track's kept samples on both sides. */
+typedef struct {
+  char         *name;
+  TslTrackKind  kind;
+  gint64        pid;
+  /* Metric and counter tracks */
+  GArray       *values[2];   /* double, kept sample values */
+  GArray       *sums[2];     /* double, per-slice sums */
+  /* Both */
+  guint64       events[2];   /* Σ summary.count over the side's samples */
+  guint         n_samples[2];
+  /* Thread and async tracks */
+  GHashTable   *frame_ids;   /* name → frame */
+  GPtrArray    *frames;
+  gboolean      durations;   /* values are span durations in ns (unit "ns") */
+} TslSampleTrack;
+
+void              _tsl_compare_sample_track_free (gpointer                data);
+gboolean          _tsl_compare_is_stack_kind    (TslTrackKind             kind);
+/* Adds the samples of `snapshot` with a time in [lo, hi) as side `side`
+ * to the tracks (by_key: "kind\x1fpid\x1ftid\x1fname" → TslSampleTrack). */
+void              _tsl_compare_collect_side     (GHashTable              *by_key,
+                                                 GPtrArray               *tracks,
+                                                 TslSnapshot             *snapshot,
+                                                 guint                    side,
+                                                 gint64                   lo,
+                                                 gint64                   hi);
+gboolean          _tsl_compare_add_metric_rows  (TslCompareTable         *table,
+                                                 const TslSampleTrack    *td,
+                                                 const char              *name);
+gboolean          _tsl_compare_add_frame_rows   (TslCompareTable         *table,
+                                                 const TslSampleTrack    *td,
+                                                 const char              *track_name);
+/* A metric's median, p95 or max from the kept values of each side's track
+ * (by_key[s] holds side s's tracks). */
+gboolean          _tsl_compare_quantile_metric_rows (TslCompareTable     *table,
+                                                 GHashTable              *by_key[2],
+                                                 const TslTrackPair      *pair);
 
 /* Rows from block aggregates (y over x per block; value = Σy/Σx × scale),
  * the table's methods: the blocks' t test, or for counts the exact

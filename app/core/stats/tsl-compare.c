@@ -35,7 +35,7 @@ tsl_compare_test_to_string (TslCompareTest test)
 {
   static const char *names[] = {
     "bootstrap", "block-bootstrap", "poisson", "permutation", "seed", "none", "blocks-t",
-    "too-few",
+    "too-few", "too-dependent",
   };
 
   return (guint) test < G_N_ELEMENTS (names) ? names[test] : "unknown";

@@ -37,6 +37,8 @@ typedef enum {
   TSL_COMPARE_TEST_BLOCKS_T,      /* batch means over time blocks (tsl-block-test.h) */
   TSL_COMPARE_TEST_TOO_FEW,       /* fewer independent observations a side than a test
                                    * needs, or no variation: not tested */
+  TSL_COMPARE_TEST_TOO_DEPENDENT, /* dependence that outlasts the ranges (long
+                                   * memory, tsl_block_memory_excess()): not tested */
 } TslCompareTest;
 
 /* A series seen in one range only. */
