@@ -13,6 +13,7 @@
  */
 #define G_LOG_DOMAIN "tsl-trace"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,6 +109,8 @@ tsl_trace_init (TslTrace *self)
   self->has_time = TRUE;
   self->window_min = G_MAXINT64;
   self->window_max = G_MININT64;
+  self->event_cpu = NAN;
+  self->pending_cpu = NAN;
 
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -608,6 +611,8 @@ offer_observed (TslTrace *self,
 
   if (self->has_filter && (time_ns < self->filter_start || time_ns >= self->filter_end))
     {
+      self->pending_cpu = NAN;
+      self->event_cpu = NAN;
       self->event_func (track, time_ns, value, NULL, FALSE, self->event_data);
       return FALSE;
     }
@@ -621,6 +626,8 @@ offer_observed (TslTrace *self,
   self->pending_track = track;
   self->pending_time = time_ns;
   self->pending_value = value;
+  self->pending_cpu = self->event_cpu;
+  self->event_cpu = NAN;
   return TRUE;
 }
 
