@@ -711,7 +711,7 @@ test_compare_panel (void)
     g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
     lines = g_strsplit (contents, "\n", -1);
     g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,"
-                                   "a_n,b_n,method,unit");
+                                   "a_n,b_n,method,unit,note");
     /* header + one line per row + the empty string after the last newline */
     g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
     g_unlink (path);
