@@ -456,6 +456,8 @@ tsl_compare_mark_waiting (GPtrArray *rows)
           (cpu->significant && cpu->change > 0) || !(cpu->change < wall->change / 2))
         continue;
       wall->waiting = cpu->waiting = TRUE;
+      wall->wall_change = cpu->wall_change = wall->change;
+      wall->cpu_change = cpu->cpu_change = cpu->change;
     }
 }
 

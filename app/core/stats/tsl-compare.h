@@ -109,6 +109,8 @@ typedef struct {
   gboolean        impact_is_time;
   gboolean        waiting;     /* wall time grew, CPU time did not (the CSV's note
                                 * "waiting"): on a function's wall row and its CPU twin */
+  double          wall_change; /* waiting: the wall row's change and the CPU row's */
+  double          cpu_change;
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;
