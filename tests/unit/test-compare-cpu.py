@@ -6,12 +6,14 @@
 # relative (Chrome JSON: an X's tdur, a B/E pair's difference of tts; calls
 # without thread time left out); `--stat cpu_share|cpu_mean` gives those rows
 # alone; and a planted function whose wall time doubles while its CPU time
-# stays flat is noted "waiting", one whose CPU time doubles with it is not.
+# stays flat is noted "waiting" (CSV and report), one whose CPU time doubles
+# with it is not.
 import csv
 import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -152,6 +154,15 @@ def check_planted(rng, tmp):
         for stat in ('mean', 'cpu_mean', 'share', 'cpu_share'):
             if rows[(series, stat)]['note'] != '':
                 failures.append(f'{series} {stat}: note {rows[(series, stat)]["note"]!r}, want none')
+    # The report says which function changed only in wall time.
+    page = os.path.join(tmp, 'report.html')
+    subprocess.run([TIMESLICE, 'export', '--report', '-o', page, '--a', '0%..50%', '--b', '50%..100%', path],
+                   check=True, capture_output=True, text=True)
+    html = open(page, encoding='utf-8').read()
+    if 'only in wall time (waiting, off CPU): main/fetch.' not in html:
+        failures.append('report: main/fetch not said to change only in wall time')
+    if not re.search(r'main/fetch: mean [^<]*; wall \+(9\d|10\d) %, CPU [+-]\d %: waiting', html):
+        failures.append('report: no sentence "main/fetch: mean …; wall +~100 %, CPU ~0 %: waiting"')
     fetch = rows[('main/fetch', 'mean')]
     print(f'planted: fetch wall {float(fetch["change_pct"]):+.0f} %, '
           f'CPU {float(rows[("main/fetch", "cpu_mean")]["change_pct"]):+.0f} %: waiting', file=sys.stderr)
