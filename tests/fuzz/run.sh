@@ -17,8 +17,8 @@
 # were scheduled would steer the search elsewhere each time), then runs every
 # input it kept once more with every check, threads included.
 #
-# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, cpuprofile, driver
-# or state.
+# HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, cpuprofile, pprof,
+# driver or state.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
 # tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
 # the fuzzer's: 0 when nothing was found.
@@ -64,6 +64,11 @@ case "$HARNESS" in
   collapsed)   seed "" tests/data/collapsed* "$CORPUS_DIR"/collapsed/* ;;
   csv)         seed "" tests/data/metrics* "$CORPUS_DIR"/csv-metrics/* ;;
   cpuprofile)  seed "" tests/data/cpuprofile/*.cpuprofile "$CORPUS_DIR"/cpuprofile/* ;;
+  pprof)
+    # The Go recordings, inflated (the harness reads the reader's input).
+    for f in tests/data/pprof/*.pprof; do
+      gzip -d -c "$f" | head -c 65536 > "$corpus/seed-raw-$(basename "$f")" || true
+    done ;;
   perfetto-proto)
     seed "" tests/data/perfetto/*.pftrace
     # The recorded Chromium trace, decompressed: its first 64 KiB.
@@ -74,7 +79,8 @@ case "$HARNESS" in
     # The first byte picks the transform (see fuzz-reader.c): 00 none, 01 gzip,
     # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM,
     # 07 zstd, 47/c7 zstd with a byte flipped / truncated.
-    all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/* tests/data/cpuprofile/*.cpuprofile)
+    all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/* tests/data/cpuprofile/*.cpuprofile
+         tests/data/pprof/*.pprof)
     seed 00 "${all[@]}"
     seed 01 "${all[@]}"
     seed 02 tests/data/chrome/array-basic.json tests/data/perf-callchain.txt

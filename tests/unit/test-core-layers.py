@@ -29,14 +29,18 @@ ALLOWED = [
     ('read/cpuprofile', ['tsl-cpuprofile-*'],
      "the nodes and samples report through the reader's warning helper, and the reader "
      "sets them up"),
+    ('read/pprof', ['tsl-pprof-*'],
+     "the samples look names up and warn through the reader, and the reader hands them "
+     "each sample and the end"),
     ('render', ['tsl-render', 'tsl-render-*'],
      "the painter's parts share its canvas and text helpers through tsl-render-private.h"),
     ('export', ['tsl-export', 'tsl-export-pages'],
      "the PDF's pages are laid out on the export's private state"),
     ('export', ['tsl-report', 'tsl-report-*'],
      "the report's writers and plots share tsl-report-private.h, and the report calls them"),
-    ('stats', ['tsl-compare-run', 'tsl-compare-exact'],
-     "the exact values add their rows through the compare's row builder"),
+    ('stats', ['tsl-compare-run', 'tsl-compare-exact', 'tsl-compare-samples'],
+     "the compare's row makers (exact values, sample quantiles) add their rows through the "
+     "run's row builder, and the run calls them"),
 ]
 
 here = os.path.dirname(os.path.abspath(__file__))

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tsl-trace.c and tsl-trace-state.c (sampler state files, merges) share
+ * tsl-trace.c, its parts (tsl-trace-*.c: strings, labels, the exact view,
+ * metadata, warnings) and tsl-trace-state*.c (sampler state files, merges) share
  * these; nothing outside app/core/model/ includes it.
  */
 #pragma once

@@ -117,5 +117,6 @@ extern const TslFormat tsl_format_collapsed;
 extern const TslFormat tsl_format_csv;
 extern const TslFormat tsl_format_perfetto_proto;
 extern const TslFormat tsl_format_cpuprofile;
+extern const TslFormat tsl_format_pprof;
 
 G_END_DECLS

@@ -118,6 +118,7 @@ static const TslFormat *formats[] = {
   &tsl_format_csv,
   &tsl_format_perfetto_proto,
   &tsl_format_cpuprofile,
+  &tsl_format_pprof,
 };
 
 gint64
@@ -554,7 +555,7 @@ sniff (TslReader     *self,
       g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_UNKNOWN_FORMAT,
                    _("%s:1:1: unrecognised file format (supported: Chrome trace event JSON, "
                    "speedscope JSON, perf script text, collapsed stacks, CSV/TSV metrics, "
-                   "Perfetto protobuf, V8 CPU profiles; optionally gzip- or zstd-compressed)"),
+                   "Perfetto protobuf, V8 CPU profiles, pprof; optionally gzip- or zstd-compressed)"),
                    self->name);
       return FALSE;
     }

@@ -204,7 +204,7 @@ group_of_no_process (TslSnapshot *snapshot)
   if (g_strcmp0 (format, "csv") == 0)
     return "Metrics";
   if (g_strcmp0 (format, "collapsed") == 0 || g_strcmp0 (format, "speedscope") == 0 ||
-      g_strcmp0 (format, "cpuprofile") == 0)
+      g_strcmp0 (format, "cpuprofile") == 0 || g_strcmp0 (format, "pprof") == 0)
     return "Profiles";
   return format != NULL ? format : "";
 }

@@ -69,7 +69,7 @@ void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
 guint64           tsl_perfetto_model_take_events (TslPerfettoModel *self);
 /* A checkpoint: what events change, saved (at most max_len bytes, else
  * FALSE), and put back by a read that resumes there after reading every
- * chunk that changed the rest (see the end of tsl-perfetto-model.c). FALSE
+ * chunk that changed the rest (tsl-perfetto-checkpoint.c). FALSE
  * from restore leaves the model as it was. */
 gboolean          tsl_perfetto_model_save       (TslPerfettoModel *self,
                                                  GByteArray       *saved,
