@@ -433,7 +433,7 @@ assert_same_as_cli (GListModel *model,
       g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
       gboolean found = FALSE;
 
-      g_assert_cmpuint (g_strv_length (cells), ==, 14);
+      g_assert_cmpuint (g_strv_length (cells), ==, 15);
       for (guint j = 0; j < g_list_model_get_n_items (model) && !found; j++)
         {
           g_autoptr(TslCompareItem) item = g_list_model_get_item (model, j);
