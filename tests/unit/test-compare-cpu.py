@@ -121,6 +121,29 @@ def check_exact(rng, tmp):
     print(f'exact: {checked} function sides checked', file=sys.stderr)
 
 
+def check_chromium():
+    """200 calls of a Chromium 156 recording made here (tests/data): each
+    function's cpu_mean and calls with thread time, Σ tdur / calls."""
+    path = os.path.join(os.environ['G_TEST_SRCDIR'], 'data', 'chrome', 'chromium-cpu.json')
+    events = [e for e in json.load(open(path))['traceEvents'] if e['ph'] == 'X']
+    t0 = min(e['ts'] for e in events)
+    rows = run(path, '0ms..1.5ms', '1.5ms..3.5ms')
+    checked = 0
+    for side, (lo, hi) in (('a', (0, 1500)), ('b', (1500, 3500))):
+        by_name = {}
+        for e in events:
+            if 'tdur' in e and lo <= e['ts'] - t0 < hi:
+                by_name.setdefault(e['name'], []).append(e['tdur'] * 1000)
+        for name, cpu in by_name.items():
+            row = rows[(f'CrBrowserMain/{name}', 'cpu_mean')]
+            check(f'chromium {name} cpu_mean {side}', float(row[f'{side}_value']), sum(cpu) / len(cpu))
+            check(f'chromium {name} cpu calls {side}', int(row[f'{side}_n']), len(cpu))
+            checked += 1
+    if checked < 10:
+        failures.append(f'chromium: only {checked} function sides checked')
+    print(f'chromium: {checked} function sides checked', file=sys.stderr)
+
+
 def make_planted(rng, path):
     """One thread, 0..20 s: `fetch` doubles its wall time in the second half
     with the same CPU time (it waits), `compute` doubles both, `idle` keeps
@@ -172,6 +195,7 @@ def main():
     rng = random.Random(33)
     with tempfile.TemporaryDirectory() as tmp:
         check_exact(rng, tmp)
+        check_chromium()
         check_planted(rng, tmp)
     for f in failures[:20]:
         print('FAIL', f)
