@@ -30,6 +30,7 @@ tsl_trace_record_exact (TslTrace *self,
   self->exact_per_track = per_track;
   self->exact_total = total;
   self->event_offset = -1;
+  self->event_cpu = NAN;
 }
 
 gboolean

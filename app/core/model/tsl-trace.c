@@ -315,6 +315,9 @@ tsl_trace_set_event_func (TslTrace          *self,
   self->event_func = func;
   self->event_data = user_data;
   self->has_pending = FALSE;
+  /* A thread time set while nobody observed must not reach the first event. */
+  self->event_cpu = NAN;
+  self->pending_cpu = NAN;
 }
 
 void
