@@ -144,6 +144,55 @@ def check_chromium():
     print(f'chromium: {checked} function sides checked', file=sys.stderr)
 
 
+def check_perfetto(rng, tmp):
+    """Perfetto, as Chrome writes thread time: an incremental
+    COUNTER_THREAD_TIME_NS track in µs (multiplier 1000), a value on each
+    slice's begin and end as extra counter values; one slice in five
+    without. cpu_mean and its calls against the differences."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from perfetto_proto import (trace, process_track, thread_track, event, TRACK_DESCRIPTOR,
+                                BEGIN, END, SEQ, FLAGS, CLEARED)
+    packets = [process_track(1, 42, 'browser'), thread_track(2, 1, 42, 43, 'main'),
+               [(SEQ, 1), (FLAGS, CLEARED)],
+               [(TRACK_DESCRIPTOR, [(1, 5), (5, 2), (2, 'thread_time'), (8, [(1, 1), (4, 1000), (5, 1)])])]]
+    clock = last = 0
+    calls = []     # (start_ns, name, cpu_ns or None)
+    t = 1_000_000
+
+    def stamp(has):
+        nonlocal last
+        if not has:
+            return []
+        delta, last = clock - last, clock
+        return [(31, 5), (12, delta)]
+
+    while t < 6_000_000_000:
+        name = rng.choice(['parse', 'layout'])
+        has = rng.random() < 0.8
+        begin = clock
+        packets.append(event(t, 2, BEGIN, name=name, extra=stamp(has)))
+        dur = rng.randrange(200_000, 1_500_000)
+        clock += rng.randrange(0, dur // 1000)
+        packets.append(event(t + dur, 2, END, extra=stamp(has)))
+        calls.append((t, name, (clock - begin) * 1000 if has else None))
+        t += dur + rng.randrange(1000, 300_000)
+        clock += rng.randrange(0, 50)
+    path = os.path.join(tmp, 'cpu.pftrace')
+    with open(path, 'wb') as f:
+        f.write(trace(packets))
+    t0 = calls[0][0]
+    rows = run(path, '1s..3s', '3s..5s')
+    checked = 0
+    for side, (lo, hi) in (('a', (1 * NS, 3 * NS)), ('b', (3 * NS, 5 * NS))):
+        for name in ('parse', 'layout'):
+            cpu = [c[2] for c in calls if c[1] == name and c[2] is not None and lo <= c[0] - t0 < hi]
+            row = rows[(f'main/{name}', 'cpu_mean')]
+            check(f'perfetto {name} cpu_mean {side}', float(row[f'{side}_value']), sum(cpu) / len(cpu))
+            check(f'perfetto {name} cpu calls {side}', int(row[f'{side}_n']), len(cpu))
+            checked += 1
+    print(f'perfetto: {checked} function sides checked', file=sys.stderr)
+
+
 def make_planted(rng, path):
     """One thread, 0..20 s: `fetch` doubles its wall time in the second half
     with the same CPU time (it waits), `compute` doubles both, `idle` keeps
@@ -196,6 +245,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_exact(rng, tmp)
         check_chromium()
+        check_perfetto(rng, tmp)
         check_planted(rng, tmp)
     for f in failures[:20]:
         print('FAIL', f)
