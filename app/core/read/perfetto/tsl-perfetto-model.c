@@ -252,7 +252,7 @@ counter_value (TslPerfettoModel *self,
   if (track->thread_time)
     {
       self->counts.n_thread_time++;
-      if (track->thread_ns && G_UNLIKELY (tsl_trace_wants_cpu (self->trace)))
+      if (G_UNLIKELY (self->want_cpu) && track->thread_ns)
         {
           value *= track->mult;
           if (track->incremental)
@@ -491,6 +491,13 @@ compressed_packets (TslPerfettoModel *self,
   if (!model_bytes (self, out->data, out->len))
     self->counts.n_bad_inner++;
   self->nesting--;
+}
+
+void
+tsl_perfetto_model_set_want_cpu (TslPerfettoModel *self,
+                                 gboolean          want)
+{
+  self->want_cpu = want;
 }
 
 void
