@@ -181,7 +181,8 @@ tsl_cli_compare (int    argc,
     { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
       "sum, mean, median, p95, max or count for metrics; share, count, sum, or a duration's mean, "
       "median, p95 or max for functions (default: a gauge's time-weighted mean, a counter's rate, "
-      "a function's share of its thread plus its mean duration)", "S" },
+      "a function's share of its thread plus its mean duration, and the same two of its "
+      "thread (CPU) time where the trace has it: cpu_share, cpu_mean)", "S" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,
       "two-sample (default) or seed (the seed’s one-sample test, for comparison)", "M" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,
@@ -203,7 +204,8 @@ tsl_cli_compare (int    argc,
                               "Compares ranges A and B of every series: exact values, intervals\n"
                               "from time blocks; writes CSV: series,stat,a_value,b_value,\n"
                               "change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,\n"
-                              "a_n,b_n,method,unit\n"
+                              "a_n,b_n,method,unit,note (\"waiting\": wall time grew, CPU\n"
+                              "time did not)\n"
                               "\n"
                               "With two files, A is read from BEFORE and B from AFTER, each range\n"
                               "from its own file’s start (default: the whole of each file), and\n"
@@ -236,9 +238,14 @@ tsl_cli_compare (int    argc,
 
   if (stat != NULL)
     {
-      if (!tsl_stat_from_string (stat, &request->stat))
+      /* Thread (CPU) time: the share and the mean of it, where the trace has it. */
+      request->cpu_stat = g_str_has_prefix (stat, "cpu_");
+      if (request->cpu_stat ? !tsl_stat_from_string (stat + 4, &request->stat) ||
+                              (request->stat != TSL_STAT_SHARE && request->stat != TSL_STAT_MEAN)
+                            : !tsl_stat_from_string (stat, &request->stat))
         return tsl_cli_fail (TSL_EXIT_USAGE,
-                             "compare: --stat must be sum, mean, median, p95, max, count or share, not “%s”", stat);
+                             "compare: --stat must be sum, mean, median, p95, max, count, share, "
+                             "cpu_share or cpu_mean, not “%s”", stat);
       request->has_stat = TRUE;
     }
 

@@ -225,3 +225,20 @@ tsl_compare_item_dup_untested (TslCompareItem *self)
   return g_strdup_printf (counts_calls (row) ? _("too few independent calls (%s vs %s)")
                                              : _("too few independent points (%s vs %s)"), a, b);
 }
+
+char *
+tsl_compare_item_dup_waiting (TslCompareItem *self)
+{
+  const TslCompareRow *row;
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  row = self->row;
+  if (!row->waiting)
+    return NULL;
+  /* Translators: a function's wall time grew while its CPU time did not,
+   * e.g. "wall +40 %, CPU +2 %: waiting" (off CPU, not computing) */
+  /* + 0.0: a change that rounds to zero reads +0, not -0. */
+  return g_strdup_printf (_("wall %+.0f %%, CPU %+.0f %%: waiting"),
+                          round (row->wall_change * 100) + 0.0, round (row->cpu_change * 100) + 0.0);
+}

@@ -35,5 +35,8 @@ gboolean             tsl_compare_item_get_significant (TslCompareItem *self);
 char                *tsl_compare_item_dup_untested (TslCompareItem *self);
 /* |change| for sorting; -1 when undefined so those rows sort last. */
 double               tsl_compare_item_get_magnitude (TslCompareItem *self);
+/* (transfer full) (nullable): for a row marked waiting, "wall +40 %, CPU
+ * +2 %: waiting"; NULL otherwise. */
+char                *tsl_compare_item_dup_waiting  (TslCompareItem *self);
 
 G_END_DECLS

@@ -52,6 +52,8 @@ stat_label (const TslCompareRow *row)
 {
   static const struct { const char *stat; const char *label; } labels[] = {
     { "share", N_("share") },
+    { "cpu_share", N_("CPU share") },
+    { "cpu_mean", N_("mean CPU time") },
     { "time_mean", N_("mean over time") },
     { "rate_per_s", N_("rate") },
     { "sum_per_s", N_("sum per second") },
@@ -153,6 +155,8 @@ cell_text (TslCompareItem *item,
     default:
       if (row->test == TSL_COMPARE_TEST_TOO_FEW || row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
         return tsl_compare_item_dup_untested (item);
+      if (row->waiting)
+        return tsl_compare_item_dup_waiting (item);
       return g_strdup (_tsl_compare_row_is_significant (row) ? _("Significant") : _("Noise"));
     }
 }

@@ -433,7 +433,7 @@ assert_same_as_cli (GListModel *model,
       g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
       gboolean found = FALSE;
 
-      g_assert_cmpuint (g_strv_length (cells), ==, 14);
+      g_assert_cmpuint (g_strv_length (cells), ==, 15);
       for (guint j = 0; j < g_list_model_get_n_items (model) && !found; j++)
         {
           g_autoptr(TslCompareItem) item = g_list_model_get_item (model, j);
@@ -711,7 +711,7 @@ test_compare_panel (void)
     g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
     lines = g_strsplit (contents, "\n", -1);
     g_assert_cmpstr (lines[0], ==, "series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,"
-                                   "a_n,b_n,method,unit");
+                                   "a_n,b_n,method,unit,note");
     /* header + one line per row + the empty string after the last newline */
     g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (model) + 2);
     g_unlink (path);
@@ -948,6 +948,96 @@ test_compare_slash_thread (void)
   g_assert_true (has_text (texts, "work"));
   g_assert_false (has_text (texts, "pool"));
   g_assert_false (has_text (texts, "1/work"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+details_revealed (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (((TslWindow *) data)->slice_revealer);
+}
+
+/* Thread time: a function whose wall time doubles while its CPU time
+ * stays flat reads "wall +…, CPU +…: waiting" in the table; and the details
+ * pane of a slice from a Chromium recording shows its tdur as CPU time. */
+static void
+test_compare_waiting (void)
+{
+  TslWindow *window = new_shown_window ();
+  g_autofree char *dir = g_dir_make_tmp ("timeslice-waiting-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "planted.json", NULL);
+  g_autofree char *chromium = g_test_build_filename (G_TEST_DIST, "data", "chrome", "chromium-cpu.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) chromium_file = g_file_new_for_path (chromium);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GString) json = g_string_new ("[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
+                                          "\"args\":{\"name\":\"main\"}}");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (33);
+  GtkColumnView *view = tsl_compare_panel_get_column_view (window->compare_panel);
+  const TslSnapshotTrack *track = NULL;
+  TslSnapshot *snapshot;
+  gboolean waiting = FALSE;
+  gint64 span;
+
+  for (gint64 t = 0; t < 20000000;)
+    {
+      gint64 cpu = g_rand_int_range (rand, 200, 400);
+      gint64 wall = (cpu + g_rand_int_range (rand, 100, 300)) * (t >= 10000000 ? 2 : 1);
+
+      g_string_append_printf (json, ",{\"name\":\"fetch\",\"ph\":\"X\",\"pid\":1,\"tid\":1,"
+                              "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"tdur\":%" G_GINT64_FORMAT "}",
+                              t, wall, cpu);
+      t += wall + g_rand_int_range (rand, 10, 200);
+    }
+  g_string_append (json, "]");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, NULL));
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, 0, span / 2);
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span / 2, span);
+  iterate_until (compare_shown, window, 120000);
+  tsl_compare_panel_set_filter (window->compare_panel, "main/fetch");
+  settle (300);
+  collect_labels (GTK_WIDGET (view), texts);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *text = g_ptr_array_index (texts, i);
+
+      g_test_message ("%s", text);
+      waiting |= g_str_has_prefix (text, "wall +") && strstr (text, "%, CPU ") != NULL &&
+                 g_str_has_suffix (text, ": waiting");
+    }
+  g_assert_true (waiting);
+  g_assert_true (has_text (texts, "mean CPU time"));
+  tsl_timeline_view_clear_ranges (window->timeline);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  /* The details pane: 1 ms wall, 0.3 ms CPU in the file (µs: dur, tdur). */
+  tsl_window_open (window, chromium_file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+  snapshot = tsl_timeline_view_get_shown_snapshot (window->timeline);
+  g_assert_true (tsl_snapshot_get_exact (snapshot, NULL, NULL));
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot) && track == NULL; i++)
+    if (tsl_snapshot_get_track (snapshot, i)->tid == 14256)
+      {
+        track = tsl_snapshot_get_track (snapshot, i);
+        for (guint j = 0; j < track->n_slices; j++)
+          if (tsl_snapshot_slice_cpu (track, j) == 240000 &&
+              track->slices[j].end_ns - track->slices[j].start_ns == 396000)
+            {
+              _tsl_window_show_slice (window, snapshot, i, j);
+              break;
+            }
+      }
+  iterate_until (details_revealed, window, 10000);
+  g_test_message ("%s", gtk_label_get_text (window->slice_label));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), "396 µs wall, 240 µs CPU, 61 %"));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->slice_label), " CPU\n"));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -2283,6 +2373,7 @@ main (int   argc,
   g_test_add_func ("/window/summary-overlap", test_summary_overlap);
   g_test_add_func ("/window/compare-slash-thread", test_compare_slash_thread);
   g_test_add_func ("/window/compare-too-dependent", test_compare_too_dependent);
+  g_test_add_func ("/window/compare-waiting", test_compare_waiting);
   g_test_add_func ("/window/counter-height", test_counter_height);
   g_test_add_func ("/window/every-level", test_every_level);
   g_test_add_func ("/window/overview-drag", test_overview_drag);

@@ -744,13 +744,13 @@ test_cli (void)
 
   g_assert_cmpint (run_cli (ok_args, NULL, &out, &err), ==, 0);
   g_assert_true (g_str_has_prefix (out, "series,stat,a_value,b_value,change_pct,ci_low_pct,"
-                                        "ci_high_pct,p_value,q_value,significant,a_n,b_n,method,unit\n"));
+                                        "ci_high_pct,p_value,q_value,significant,a_n,b_n,method,unit,note\n"));
   planted = csv_line_for (out, "planted");
   steady = csv_line_for (out, "steady");
   g_assert_nonnull (planted);
   g_assert_nonnull (steady);
-  g_assert_true (g_str_has_suffix (planted, ",true,200,200,blocks-t,"));
-  g_assert_true (g_str_has_suffix (steady, ",false,200,200,blocks-t,"));
+  g_assert_true (g_str_has_suffix (planted, ",true,200,200,blocks-t,,"));
+  g_assert_true (g_str_has_suffix (steady, ",false,200,200,blocks-t,,"));
 
   /* Same seed, same bytes. */
   g_assert_cmpint (run_cli (ok_args, NULL, &out2, &err2), ==, 0);

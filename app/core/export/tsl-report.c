@@ -250,10 +250,59 @@ row_sentence (const TslReportLine *line)
   if (row->presence == TSL_COMPARE_GONE_IN_B)
     return g_strdup_printf (_("%s: %s gone in B (was %s), q %s, %s"), row->series, row->stat,
                             c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_Q], calls);
+  if (row->waiting)
+    /* Translators: as below, then the wall row's and the CPU row's changes of a
+     * function that waited (off CPU) */
+    return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s; wall %+.0f %%, CPU %+.0f %%: waiting"),
+                            row->series, row->stat, c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B],
+                            c[TSL_REPORT_COL_CHANGE], c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls,
+                            round (row->wall_change * 100) + 0.0, round (row->cpu_change * 100) + 0.0);
   /* Translators: series: statistic A → B, change [interval], q, calls (or points) in A vs B */
   return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s"), row->series, row->stat,
                           c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_CHANGE],
                           c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls);
+}
+
+static gboolean
+in_table (gpointer key,
+          gpointer value,
+          gpointer table)
+{
+  return g_hash_table_contains (table, key);
+}
+
+/* Which functions changed in CPU time, and which only in wall time (their
+ * rows marked waiting): one sentence of the summary, when any has thread
+ * time. */
+static void
+append_cpu_summary (GString         *summary,
+                    const TslReport *r)
+{
+  g_autoptr(GHashTable) cpu = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) waiting = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint listed = 0;
+
+  for (guint i = 0; i < r->n_rows; i++)
+    {
+      const TslCompareRow *row = r->rows[i];
+
+      if (row->waiting)
+        {
+          if (g_hash_table_add (waiting, row->series) && listed++ < TSL_REPORT_FIRST)
+            g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", row->series);
+        }
+      else if (row->significant && g_str_has_prefix (row->stat, "cpu_"))
+        g_hash_table_add (cpu, row->series);
+    }
+  g_hash_table_foreach_remove (cpu, in_table, waiting);
+  if (g_hash_table_size (cpu) == 0 && g_hash_table_size (waiting) == 0)
+    return;
+  g_string_append_printf (summary, _(" %u functions changed in CPU time; %u only in wall time (waiting, off CPU)"),
+                          g_hash_table_size (cpu), g_hash_table_size (waiting));
+  if (names->len > 0)
+    g_string_append_printf (summary, ": %s%s", names->str, listed > TSL_REPORT_FIRST ? ", …" : "");
+  g_string_append_c (summary, '.');
 }
 
 static void
@@ -361,6 +410,7 @@ _tsl_report_content_new (const TslReport *r)
   if (c->n_significant_shown < n_significant)
     g_string_append_printf (summary, _(" Only %u of the significant rows are listed; the compare CSV has them all."),
                             c->n_significant_shown);
+  append_cpu_summary (summary, r);
   if (n_untested > 0)
     g_string_append_printf (summary, _(" %u rows had too little data to test."), n_untested);
   if (n_dependent > 0)

@@ -26,6 +26,7 @@ struct _TslExact
   guint         n_total;
   gboolean      complete;
   GPtrArray    *tracks;     /* GArray of TslExactSlice per track, NULL until used */
+  GPtrArray    *cpu;        /* GArray of gint64 per track, NULL until a slice has CPU time */
   TslExactSlice *last;      /* the slice tsl_exact_set_label() names */
   GStringChunk *chunk;
   LabelSlot    *slots;      /* label → id, open addressing; n_slots a power of 2 */
@@ -57,6 +58,7 @@ tsl_exact_new (gint64 start_ns,
   self->total = total;
   self->complete = TRUE;
   self->tracks = g_ptr_array_new_with_free_func (slices_free);
+  self->cpu = g_ptr_array_new_with_free_func (slices_free);
   self->chunk = g_string_chunk_new (4096);
   self->n_slots = 1024;
   self->slots = g_new0 (LabelSlot, self->n_slots);
@@ -73,6 +75,7 @@ drop_all (TslExact *self)
   self->complete = FALSE;
   self->last = NULL;
   g_ptr_array_set_size (self->tracks, 0);
+  g_ptr_array_set_size (self->cpu, 0);
   memset (self->slots, 0, self->n_slots * sizeof (LabelSlot));
   g_ptr_array_set_size (self->labels, 1);
   g_string_chunk_clear (self->chunk);
@@ -88,6 +91,7 @@ tsl_exact_free (TslExact *self)
   g_free (self->slots);
   g_ptr_array_unref (self->labels);
   g_string_chunk_free (self->chunk);
+  g_ptr_array_unref (self->cpu);
   g_array_unref (self->flows);
   g_free (self);
 }
@@ -133,6 +137,42 @@ tsl_exact_record (TslExact *self,
   g_array_append_val (slices, slice);
   self->last = &g_array_index (slices, TslExactSlice, slices->len - 1);
   return TRUE;
+}
+
+void
+tsl_exact_set_cpu (TslExact *self,
+                   guint     track,
+                   gint64    cpu_ns)
+{
+  GArray *slices, *cpu;
+  gint64 unknown = -1;
+
+  if (!self->complete || self->last == NULL || track >= self->tracks->len)
+    return;
+  slices = g_ptr_array_index (self->tracks, track);
+  if (track >= self->cpu->len)
+    g_ptr_array_set_size (self->cpu, track + 1);
+  cpu = g_ptr_array_index (self->cpu, track);
+  if (cpu == NULL)
+    {
+      cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_ptr_array_index (self->cpu, track) = cpu;
+    }
+  while (cpu->len + 1 < slices->len)
+    g_array_append_val (cpu, unknown);
+  g_array_set_size (cpu, slices->len);
+  g_array_index (cpu, gint64, slices->len - 1) = cpu_ns;
+}
+
+const gint64 *
+tsl_exact_get_cpu (TslExact *self,
+                   guint     track,
+                   guint    *n)
+{
+  GArray *cpu = track < self->cpu->len ? g_ptr_array_index (self->cpu, track) : NULL;
+
+  *n = cpu != NULL ? cpu->len : 0;
+  return cpu != NULL ? (const gint64 *) cpu->data : NULL;
 }
 
 /* Every kept slice names its stack, and most stacks of a view are new:

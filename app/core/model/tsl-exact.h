@@ -77,6 +77,17 @@ gboolean          tsl_exact_record              (TslExact        *self,
                                                  gint64           end_ns,
                                                  gint64           offset,
                                                  guint32          flags);
+/* The thread (CPU) time of the slice tsl_exact_record() just recorded
+ * on `track`. Tracks without any keep no CPU array (memory only where the
+ * input has thread time). */
+void              tsl_exact_set_cpu             (TslExact        *self,
+                                                 guint            track,
+                                                 gint64           cpu_ns);
+/* Thread times of `track`'s slices by index, -1 where unknown; *n may be
+ * less than the slices' count (the rest unknown). NULL when none. */
+const gint64     *tsl_exact_get_cpu             (TslExact        *self,
+                                                 guint            track,
+                                                 guint           *n);
 void              tsl_exact_set_label           (TslExact        *self,
                                                  const char      *label,
                                                  gsize            len);

@@ -53,6 +53,8 @@ tsl_snapshot_new_filtered (TslSnapshot *source,
       out->unit = g_strdup (t->unit);
       out->samples = g_memdup2 (t->samples, MAX (t->n_samples, 1) * sizeof (TslSnapshotSample));
       out->slices = g_memdup2 (t->slices, MAX (t->n_slices, 1) * sizeof (TslSnapshotSlice));
+      out->slice_cpu = t->slice_cpu != NULL ? g_memdup2 (t->slice_cpu, MAX (t->n_slices, 1) * sizeof (gint64))
+                                            : NULL;
       for (guint s = 0; s < t->n_samples; s++)
         out->samples[s].frames = &g_array_index (self->frames, guint32,
                                                  t->samples[s].frames - (const guint32 *) (gconstpointer) source->frames->data);

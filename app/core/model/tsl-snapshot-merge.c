@@ -93,6 +93,8 @@ copy_part_track (TslSnapshot            *self,
   out->process_sort = index;
   out->samples = g_new (TslSnapshotSample, MAX (t->n_samples, 1));
   out->slices = g_new (TslSnapshotSlice, MAX (t->n_slices, 1));
+  out->slice_cpu = t->slice_cpu != NULL ? g_memdup2 (t->slice_cpu, MAX (t->n_slices, 1) * sizeof (gint64))
+                                        : NULL;
 
   for (guint s = 0; s < t->n_samples; s++)
     {

@@ -153,6 +153,11 @@ typedef struct {
   guint32 depth;
 } LeafOf;
 
+typedef struct {
+  TslSnapshotSlice slice;
+  gint64           cpu;
+} SliceCpu;
+
 static void
 copy_slices (TslSnapshot      *self,
              TslTrace         *trace,
@@ -162,7 +167,8 @@ copy_slices (TslSnapshot      *self,
 {
   TslExact *exact = tsl_trace_get_exact_recorder (trace);
   const TslExactSlice *slices;
-  guint n = 0;
+  const gint64 *cpu;
+  guint n = 0, n_cpu = 0;
 
   slices = tsl_exact_get_slices (exact, track, &n);
   out->exact = TRUE;
@@ -198,7 +204,27 @@ copy_slices (TslSnapshot      *self,
       out->max_depth = MAX (out->max_depth, (guint) s->depth + 1);
     }
 
-  qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
+  cpu = tsl_exact_get_cpu (exact, track, &n_cpu);
+  if (cpu == NULL)
+    {
+      qsort (out->slices, n, sizeof (TslSnapshotSlice), compare_slices);
+      return;
+    }
+
+  /* Sorted together: the slice leads, so compare_slices() serves. */
+  {
+    g_autofree SliceCpu *both = g_new (SliceCpu, MAX (n, 1));
+
+    for (guint i = 0; i < n; i++)
+      both[i] = (SliceCpu) { out->slices[i], i < n_cpu ? cpu[i] : -1 };
+    qsort (both, n, sizeof (SliceCpu), compare_slices);
+    out->slice_cpu = g_new (gint64, MAX (n, 1));
+    for (guint i = 0; i < n; i++)
+      {
+        out->slices[i] = both[i].slice;
+        out->slice_cpu[i] = both[i].cpu;
+      }
+  }
 }
 
 static void
@@ -422,6 +448,7 @@ snapshot_clear (gpointer data)
       g_free (self->tracks[i].unit);
       g_free (self->tracks[i].samples);
       g_free (self->tracks[i].slices);
+      g_free (self->tracks[i].slice_cpu);
     }
   g_free (self->tracks);
   g_free (self->flows);
@@ -546,6 +573,38 @@ tsl_snapshot_slice_self_time (const TslSnapshotTrack *track,
   for (guint i = index + 1; i < track->n_slices && track->slices[i].start_ns < s->end_ns; i++)
     if (track->slices[i].depth == s->depth + 1)
       self -= MIN (track->slices[i].end_ns, s->end_ns) - track->slices[i].start_ns;
+  return MAX (self, 0);
+}
+
+gint64
+tsl_snapshot_slice_cpu (const TslSnapshotTrack *track,
+                        guint                   index)
+{
+  g_return_val_if_fail (index < track->n_slices, -1);
+
+  return track->slice_cpu != NULL ? track->slice_cpu[index] : -1;
+}
+
+gint64
+tsl_snapshot_slice_self_cpu (const TslSnapshotTrack *track,
+                             guint                   index)
+{
+  const TslSnapshotSlice *s;
+  gint64 self;
+
+  g_return_val_if_fail (index < track->n_slices, -1);
+
+  self = tsl_snapshot_slice_cpu (track, index);
+  if (self < 0)
+    return -1;
+  s = &track->slices[index];
+  for (guint i = index + 1; i < track->n_slices && track->slices[i].start_ns < s->end_ns; i++)
+    if (track->slices[i].depth == s->depth + 1)
+      {
+        if (track->slice_cpu[i] < 0)
+          return -1;
+        self -= track->slice_cpu[i];
+      }
   return MAX (self, 0);
 }
 

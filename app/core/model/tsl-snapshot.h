@@ -69,6 +69,8 @@ typedef struct {
   gboolean           exact;
   guint              n_slices;
   TslSnapshotSlice  *slices;
+  gint64            *slice_cpu;    /* (nullable) each slice's thread time in ns, -1 where
+                                    * unknown; NULL when the track has none */
   guint              trace_index;  /* the track's index in its TslTrace */
 } TslSnapshotTrack;
 
@@ -101,6 +103,13 @@ const char             *tsl_snapshot_get_format       (TslSnapshot       *self);
 gint64                  tsl_snapshot_slice_self_time  (const TslSnapshotTrack *track,
                                                        guint              index);
 guint                   tsl_snapshot_slice_parent     (const TslSnapshotTrack *track,
+                                                       guint              index);
+/* An exact slice's thread (CPU) time in ns, -1 when the input has none;
+ * and its self CPU time: less its direct children's CPU time (-1 when a
+ * direct child's is unknown). */
+gint64                  tsl_snapshot_slice_cpu        (const TslSnapshotTrack *track,
+                                                       guint              index);
+gint64                  tsl_snapshot_slice_self_cpu   (const TslSnapshotTrack *track,
                                                        guint              index);
 /* TRUE when the thread and async tracks hold every slice of [start, end)
  * (from the trace start), not samples. */

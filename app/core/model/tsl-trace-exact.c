@@ -9,6 +9,7 @@
  */
 #define G_LOG_DOMAIN "tsl-trace"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -29,6 +30,7 @@ tsl_trace_record_exact (TslTrace *self,
   self->exact_per_track = per_track;
   self->exact_total = total;
   self->event_offset = -1;
+  self->event_cpu = NAN;
 }
 
 gboolean
@@ -82,12 +84,34 @@ _tsl_trace_offer_exact (TslTrace *self,
         end = time_ns + (gint64) value;
       self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset,
                                             self->event_open ? TSL_EXACT_OPEN : 0);
+      if (self->label_exact && !isnan (self->event_cpu))
+        tsl_exact_set_cpu (self->exact, track, (gint64) self->event_cpu);
       if (!tsl_exact_is_complete (self->exact))
         g_clear_pointer (&self->exact, tsl_exact_free);
     }
   self->event_offset = -1;
+  self->event_cpu = NAN;
 
   return self->label_sampler || self->label_exact;
+}
+
+gboolean
+tsl_trace_wants_cpu (TslTrace *self)
+{
+  return self->exact != NULL || self->event_func != NULL;
+}
+
+void
+tsl_trace_set_event_cpu (TslTrace *self,
+                         double    cpu_ns)
+{
+  self->event_cpu = cpu_ns;
+}
+
+double
+tsl_trace_get_event_cpu (TslTrace *self)
+{
+  return self->pending_cpu;
 }
 
 gboolean

@@ -102,6 +102,8 @@ struct _TslTrace
   guint           exact_per_track;   /* as asked, 0 when not asked */
   guint           exact_total;
   gint64          event_offset;
+  double          event_cpu;     /* the next offer's thread time (ns), NAN if none */
+  double          pending_cpu;   /* … and the observed event's, while delivered */
   gboolean        event_open;    /* the next offer is a span the input never closed */
   gboolean        label_sampler; /* the last offer's label goes to its sampler */
   gboolean        label_exact;   /* … and/or to the exact recorder */

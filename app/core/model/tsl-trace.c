@@ -14,6 +14,7 @@
  */
 #define G_LOG_DOMAIN "tsl-trace"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,8 @@ tsl_trace_init (TslTrace *self)
   self->has_time = TRUE;
   self->window_min = G_MAXINT64;
   self->window_max = G_MININT64;
+  self->event_cpu = NAN;
+  self->pending_cpu = NAN;
 
   self->chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -282,6 +285,8 @@ offer_observed (TslTrace *self,
 
   if (self->has_filter && (time_ns < self->filter_start || time_ns >= self->filter_end))
     {
+      self->pending_cpu = NAN;
+      self->event_cpu = NAN;
       self->event_func (track, time_ns, value, NULL, FALSE, self->event_data);
       return FALSE;
     }
@@ -295,6 +300,8 @@ offer_observed (TslTrace *self,
   self->pending_track = track;
   self->pending_time = time_ns;
   self->pending_value = value;
+  self->pending_cpu = self->event_cpu;
+  self->event_cpu = NAN;
   return TRUE;
 }
 
@@ -308,6 +315,9 @@ tsl_trace_set_event_func (TslTrace          *self,
   self->event_func = func;
   self->event_data = user_data;
   self->has_pending = FALSE;
+  /* A thread time set while nobody observed must not reach the first event. */
+  self->event_cpu = NAN;
+  self->pending_cpu = NAN;
 }
 
 void

@@ -204,6 +204,16 @@ gboolean          tsl_trace_offer_open          (TslTrace       *self,
 gboolean          tsl_trace_wants_offsets       (TslTrace       *self);
 void              tsl_trace_set_event_offset    (TslTrace       *self,
                                                  gint64          offset);
+/* Thread (CPU) time: readers whose input has it say so before offering a
+ * span, when tsl_trace_wants_cpu() (an exact view or an observer wants
+ * it); the exact recorder keeps it beside the slice, and an observer reads
+ * it with tsl_trace_get_event_cpu() during its TslTraceEventFunc call. */
+gboolean          tsl_trace_wants_cpu           (TslTrace       *self);
+void              tsl_trace_set_event_cpu       (TslTrace       *self,
+                                                 double          cpu_ns);
+/* Within a TslTraceEventFunc call for an event in range: that event's
+ * thread time in ns, NAN when the input has none. */
+double            tsl_trace_get_event_cpu       (TslTrace       *self);
 void              tsl_trace_clear_time_filter   (TslTrace       *self);
 /* Forgets the events, flows, span and warnings counted so far (not the
  * tracks, names or samples): after reading a file's head only for the

@@ -385,6 +385,56 @@ duration_quantile_row (Ctx                *ctx,
   return TRUE;
 }
 
+/* Thread (CPU) time: its mean per call and its share of the thread's time,
+ * over the calls that have one, built as the wall rows are. */
+static gboolean
+cpu_rows (Ctx                *ctx,
+          const char         *series,
+          const TslRangeFunc *f[2])
+{
+  const TslCompareRequest *request = ctx->table->request;
+  gboolean all = !request->has_stat;
+  Side sides[2];
+
+  if ((f[0] == NULL || f[0]->cpu == NULL) && (f[1] == NULL || f[1]->cpu == NULL))
+    return TRUE;
+
+  if (all || request->stat == TSL_STAT_MEAN)
+    {
+      for (guint s = 0; s < 2; s++)
+        {
+          side_init (&sides[s]);
+          if (f[s] != NULL && f[s]->cpu != NULL)
+            {
+              sides[s].n = f[s]->cpu->calls;
+              sides[s].c = f[s]->cpu->block_calls;
+              memcpy (sides[s].y, f[s]->cpu->block_cpu, sizeof sides[s].y);
+              memcpy (sides[s].x, f[s]->cpu->block_calls, sizeof sides[s].x);
+            }
+        }
+      if (!_tsl_compare_block_row (ctx->table, series, "cpu_mean", TSL_STAT_MEAN, "ns", sides))
+        return FALSE;
+    }
+  if (all || request->stat == TSL_STAT_SHARE)
+    {
+      for (guint s = 0; s < 2; s++)
+        {
+          side_init (&sides[s]);
+          fill_seconds (ctx, s, sides[s].x);
+          if (f[s] != NULL && f[s]->cpu != NULL)
+            {
+              sides[s].n = f[s]->cpu->calls;
+              sides[s].c = f[s]->cpu->block_calls;
+              memcpy (sides[s].y, f[s]->cpu->block_total, sizeof sides[s].y);
+              sides[s].scale = 1e-9;
+            }
+        }
+      if (!_tsl_compare_block_row (ctx->table, series, "cpu_share", TSL_STAT_SHARE, "fraction", sides))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 func_rows (Ctx                 *ctx,
            const char          *track_name,
@@ -401,6 +451,11 @@ func_rows (Ctx                 *ctx,
 
   for (guint s = 0; s < 2; s++)
     side_init (&sides[s]);
+
+  if (request->has_stat && request->cpu_stat)
+    return cpu_rows (ctx, series, f);
+  if (!request->has_stat && !cpu_rows (ctx, series, f))
+    return FALSE;
 
   if (calls && (stat == TSL_STAT_MEDIAN || stat == TSL_STAT_P95 || stat == TSL_STAT_MAX))
     return duration_quantile_row (ctx, series, stat, f);

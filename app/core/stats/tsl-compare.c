@@ -417,6 +417,48 @@ _tsl_compare_finish_table (GPtrArray               *rows,
         row->significant = row->q_value < alpha &&
                            (row->ci_low > 0 || row->ci_high < 0);
     }
+  tsl_compare_mark_waiting (rows);
+}
+
+/* The wall row a CPU row is the twin of: "cpu_mean" of "mean". */
+static TslCompareRow *
+wall_twin (GHashTable          *by_key,
+           const TslCompareRow *cpu)
+{
+  g_autofree char *key = g_strconcat (cpu->stat + strlen ("cpu_"), "\n", cpu->series, NULL);
+
+  return g_hash_table_lookup (by_key, key);
+}
+
+void
+tsl_compare_mark_waiting (GPtrArray *rows)
+{
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_return_if_fail (rows != NULL);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TslCompareRow *row = g_ptr_array_index (rows, i);
+
+      if (strcmp (row->stat, "mean") == 0 || strcmp (row->stat, "share") == 0)
+        g_hash_table_insert (by_key, g_strconcat (row->stat, "\n", row->series, NULL), row);
+    }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TslCompareRow *cpu = g_ptr_array_index (rows, i);
+      TslCompareRow *wall;
+
+      if (strcmp (cpu->stat, "cpu_mean") != 0 && strcmp (cpu->stat, "cpu_share") != 0)
+        continue;
+      wall = wall_twin (by_key, cpu);
+      if (wall == NULL || !wall->significant || !(wall->change > 0) ||
+          (cpu->significant && cpu->change > 0) || !(cpu->change < wall->change / 2))
+        continue;
+      wall->waiting = cpu->waiting = TRUE;
+      wall->wall_change = cpu->wall_change = wall->change;
+      wall->cpu_change = cpu->cpu_change = cpu->change;
+    }
 }
 
 GPtrArray *
@@ -531,6 +573,7 @@ tsl_compare_append_csv_cells (GString             *buf,
                           row->n_a, row->n_b, tsl_compare_test_to_string (row->test),
                           row->few_blocks ? "-few" : "");
   tsl_csv_append_field (buf, row->unit != NULL ? row->unit : "");
+  g_string_append (buf, row->waiting ? ",waiting" : ",");
 }
 
 char *
@@ -538,7 +581,7 @@ tsl_compare_format_csv (const TslCompareRow * const *rows,
                         guint                         n_rows)
 {
   GString *buf = g_string_new ("series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,"
-                               "p_value,q_value,significant,a_n,b_n,method,unit\n");
+                               "p_value,q_value,significant,a_n,b_n,method,unit,note\n");
 
   for (guint i = 0; i < n_rows; i++)
     {

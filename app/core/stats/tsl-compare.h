@@ -65,6 +65,8 @@ typedef struct {
   TslRangeSpec      b;
   gboolean          has_stat;      /* stat overrides the defaults where it applies */
   TslStat           stat;
+  gboolean          cpu_stat;      /* with has_stat: stat (share or mean) of thread
+                                    * (CPU) time: cpu_share, cpu_mean */
   TslCompareMethod  method;
   guint             rounds;
   double            confidence;
@@ -105,6 +107,10 @@ typedef struct {
                                 * seconds per second for time, else the series' unit
                                 * (tsl_compare_sort_by_impact()); 0 until sorted */
   gboolean        impact_is_time;
+  gboolean        waiting;     /* wall time grew, CPU time did not (the CSV's note
+                                * "waiting"): on a function's wall row and its CPU twin */
+  double          wall_change; /* waiting: the wall row's change and the CPU row's */
+  double          cpu_change;
   guint           n_effects;   /* sorted resampled effects (keep_effects) */
   double         *effects;
 } TslCompareRow;
@@ -160,8 +166,9 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
 
 /* (transfer full): the table as `timeslice compare` writes it, header
  * series,stat,a_value,b_value,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant,
- * a_n,b_n,method,unit; change_pct reads "new in B" or "gone in B" for a
- * series seen in one range only. */
+ * a_n,b_n,method,unit,note; change_pct reads "new in B" or "gone in B" for a
+ * series seen in one range only; note reads "waiting" for a function whose
+ * wall time grew while its CPU time did not (tsl_compare_mark_waiting()). */
 char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
                                                  guint                         n_rows);
 
@@ -173,6 +180,12 @@ char             *tsl_compare_format_csv        (const TslCompareRow * const *ro
  * `seconds`: the two ranges' lengths. */
 void              tsl_compare_sort_by_impact    (GPtrArray                    *rows,
                                                  const double                 *seconds);
+
+/* Marks rows `waiting`: for each function with a wall row (mean, share) and
+ * its CPU twin (cpu_mean, cpu_share), when the wall row is significant and
+ * up while the CPU row is not significantly up and changed by less than
+ * half as much. */
+void              tsl_compare_mark_waiting      (GPtrArray                    *rows);
 
 /* Appends the cells after series and stat, each after a ',', exactly as
  * tsl_compare_format_csv() writes them (the report shows these strings). */

@@ -74,6 +74,7 @@ func_free (gpointer data)
 
   g_free (f->name);
   g_array_unref (f->durations);
+  g_free (f->cpu);
   g_free (f);
 }
 
@@ -265,10 +266,32 @@ add_duration (TslRangeStats *self,
 }
 
 static void
+cpu_event (TslRangeFunc *f,
+           guint         j,
+           double        wall_ns,
+           double        cpu_ns,
+           gboolean      recursive)
+{
+  if (f->cpu == NULL)
+    f->cpu = g_new0 (TslRangeCpu, 1);
+  f->cpu->calls++;
+  f->cpu->cpu_ns += cpu_ns;
+  f->cpu->wall_ns += wall_ns;
+  f->cpu->block_calls[j]++;
+  f->cpu->block_cpu[j] += cpu_ns;
+  if (!recursive)
+    {
+      f->cpu->total_ns += cpu_ns;
+      f->cpu->block_total[j] += cpu_ns;
+    }
+}
+
+static void
 span_event (TslRangeStats *self,
             TslRangeTrack *t,
             gint64         time_ns,
             double         ns,
+            double         cpu_ns,
             const char    *label)
 {
   const char *leaf = strrchr (label, ';'), *parent = NULL;
@@ -313,6 +336,8 @@ span_event (TslRangeStats *self,
       f->block_total[j] += ns;
     }
   add_duration (self, f, ns);
+  if (!isnan (cpu_ns))
+    cpu_event (f, j, ns, cpu_ns, recursive);
 
   if (parent != NULL)
     get_func (t, parent, parent_len)->self_ns -= ns;
@@ -439,7 +464,7 @@ on_event (guint       track,
   if (t->paths != NULL && label != NULL && *label != '\0')
     path_event (self, t, time_ns, value, label, t->spans && !isnan (value));
   if (t->spans && !isnan (value) && label != NULL)
-    span_event (self, t, time_ns, value, label);
+    span_event (self, t, time_ns, value, tsl_trace_get_event_cpu (self->trace), label);
   else
     sample_event (self, t, time_ns, label);
 }

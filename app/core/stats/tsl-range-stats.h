@@ -22,6 +22,18 @@ G_BEGIN_DECLS
 #define TSL_RANGE_BLOCKS 64
 #define TSL_RANGE_MAX_DURATIONS 2000
 
+/* A function's thread (CPU) time, over its calls that have one (Chrome's
+ * tdur, tts): held only where the input has it. */
+typedef struct {
+  guint64   calls;        /* calls with a thread time */
+  double    cpu_ns;       /* Σ of their thread times, recursive ones too */
+  double    total_ns;     /* … a recursive call counted once */
+  double    wall_ns;      /* Σ of the same calls' durations */
+  double    block_calls[TSL_RANGE_BLOCKS];
+  double    block_cpu[TSL_RANGE_BLOCKS];
+  double    block_total[TSL_RANGE_BLOCKS];
+} TslRangeCpu;
+
 typedef struct {
   char     *name;
   guint64   calls;        /* spans of it that start in the range */
@@ -34,6 +46,7 @@ typedef struct {
   double    block_duration[TSL_RANGE_BLOCKS];
   double    block_samples[TSL_RANGE_BLOCKS];
   GArray   *durations;    /* double ns, all of them up to the bound, then a uniform sample */
+  TslRangeCpu *cpu;       /* (nullable) NULL when no call of it had a thread time */
   guint64   seen;         /* internal: durations offered, last sample counted */
   guint64   stamp;
 } TslRangeFunc;

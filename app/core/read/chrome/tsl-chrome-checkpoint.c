@@ -130,9 +130,9 @@ tsl_chrome_model_restore (TslChromeModel *self,
           at += sizeof ss;
           if (len - at < ss.name_len)
             return FALSE;
-          /* The saved state keeps no offsets: such a span's details say
-           * its position is not known. */
-          _tsl_chrome_push_span (th, ss.start_ns, ss.end_ns, -1,
+          /* The saved state keeps no offsets nor thread clocks: such a
+           * span's details say its position and CPU time are not known. */
+          _tsl_chrome_push_span (th, ss.start_ns, ss.end_ns, -1, NO_TTS,
                      ss.name_len > 0 ? tsl_trace_intern_len (self->trace, (const char *) saved + at, ss.name_len) : 0);
           at += ss.name_len;
         }

@@ -10,11 +10,13 @@ G_BEGIN_DECLS
 
 #define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
 #define MAX_DEPTH  512          /* deeper spans are offered flat */
+#define NO_TTS     G_MININT64
 
 typedef struct {
   gint64  start_ns;
   gint64  end_ns;
   gint64  offset;  /* of its 'B' event, when the trace wants offsets */
+  gint64  tts;     /* a B's thread clock (ns), NO_TTS without one */
   guint32 name;
 } OpenSpan;
 
@@ -33,6 +35,7 @@ _tsl_chrome_push_span (Thread  *th,
            gint64   start_ns,
            gint64   end_ns,
            gint64   offset,
+           gint64   tts,
            guint32  name)
 {
   if (th->n_open >= MAX_DEPTH)
@@ -42,7 +45,7 @@ _tsl_chrome_push_span (Thread  *th,
       th->n_alloc = MAX (8, th->n_alloc * 2);
       th->open = g_renew (OpenSpan, th->open, th->n_alloc);
     }
-  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, offset, name };
+  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, offset, tts, name };
   return TRUE;
 }
 

@@ -243,6 +243,52 @@ event_offset (TslChromeModel       *self,
   return G_UNLIKELY (self->want_offsets) ? self->offset_base + (ev->start - self->offset_buf) : -1;
 }
 
+/* Thread time, read only while someone wants it (an exact view, a range
+ * read): the hot path of a plain read only routes the two members. */
+static gint64
+thread_clock (const TslChromeEvent *ev)
+{
+  gint64 ns;
+
+  if (ev->tts.type == TSL_JSON_NONE || !tsl_json_value_get_us_as_ns (&ev->tts, &ns))
+    return NO_TTS;
+  return ns;
+}
+
+static void
+complete_cpu (TslChromeModel       *self,
+              const TslChromeEvent *ev)
+{
+  gint64 ns;
+
+  if (!tsl_json_value_get_us_as_ns (&ev->tdur, &ns) || ns < 0)
+    {
+      tsl_trace_add_warning (self->trace,
+                             _("ignored the \"tdur\" of an 'X' event: not a number in range"));
+      return;
+    }
+  tsl_trace_set_event_cpu (self->trace, (double) ns);
+}
+
+/* A B/E pair's CPU time: the difference of their thread clocks. */
+static void
+pair_cpu (TslChromeModel *self,
+          gint64          begin,
+          gint64          end)
+{
+  gint64 ns;
+
+  if (begin == NO_TTS || end == NO_TTS)
+    return;
+  if (__builtin_sub_overflow (end, begin, &ns) || ns < 0)
+    {
+      tsl_trace_add_warning (self->trace,
+                             _("ignored the thread time of a 'B'/'E' pair: its \"tts\" went backwards"));
+      return;
+    }
+  tsl_trace_set_event_cpu (self->trace, (double) ns);
+}
+
 static void
 thread_event (TslChromeModel       *self,
               const TslChromeEvent *ev,
@@ -268,7 +314,8 @@ thread_event (TslChromeModel       *self,
         tsl_trace_note_time (self->trace, ts);
         if (G_UNLIKELY (ev->bind_id.type != TSL_JSON_NONE))
           _tsl_chrome_slice_flow (self, ev, th, ts, th->n_open);
-        if (!_tsl_chrome_push_span (th, ts, SPAN_OPEN, event_offset (self, ev), name))
+        if (!_tsl_chrome_push_span (th, ts, SPAN_OPEN, event_offset (self, ev),
+                                    G_UNLIKELY (self->want_cpu) ? thread_clock (ev) : NO_TTS, name))
           {
             th->overflow++;
             tsl_trace_add_warning (self->trace, _("spans nested deeper than %d levels were shown flat"),
@@ -309,6 +356,8 @@ thread_event (TslChromeModel       *self,
           }
         if (G_UNLIKELY (self->want_offsets))
           tsl_trace_set_event_offset (self->trace, th->open[i - 1].offset);
+        if (G_UNLIKELY (self->want_cpu))
+          pair_cpu (self, th->open[i - 1].tts, thread_clock (ev));
         if (tsl_trace_offer (self->trace, th->track, th->open[i - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, i, 0);
@@ -333,7 +382,9 @@ thread_event (TslChromeModel       *self,
         if (G_UNLIKELY (ev->bind_id.type != TSL_JSON_NONE))
           _tsl_chrome_slice_flow (self, ev, th, ts, th->n_open);
         if (dur > 0)
-          pushed = _tsl_chrome_push_span (th, ts, ts + dur, -1, name);
+          pushed = _tsl_chrome_push_span (th, ts, ts + dur, -1, NO_TTS, name);
+        if (G_UNLIKELY (self->want_cpu) && ev->tdur.type != TSL_JSON_NONE)
+          complete_cpu (self, ev);
         if (tsl_trace_offer (self->trace, th->track, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, th->n_open, pushed ? 0 : name);
         if (dur > 0)

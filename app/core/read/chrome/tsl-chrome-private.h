@@ -31,6 +31,8 @@ typedef struct {
   TslJsonValue stack;
   TslJsonValue bind_id;   /* flow v2: the rare members beside it (flow_in,
                            * flow_out, bp) are found by a second look */
+  TslJsonValue tdur;      /* thread (CPU) time: an X's, and a B's or E's clock */
+  TslJsonValue tts;
   /* The event's '{' in the buffer, for TslChromeModel.offset_buf, and the
    * byte after its '}'; the size stays a multiple of 16 for clear_event(). */
   const char  *start;
@@ -88,6 +90,7 @@ typedef struct {
   /* When the trace wants event offsets: the current buffer and its input
    * offset (set by the reader before each parse call's first event). */
   gboolean    want_offsets;
+  gboolean    want_cpu;       /* tsl_trace_wants_cpu(): tdur and tts are read */
   const char *offset_buf;
   gint64      offset_base;
 

@@ -499,6 +499,7 @@ chrome_parse (gpointer      state,
   self->model.offset_buf = buf;
   self->model.want_offsets = self->model.offset_base >= 0 &&
                              tsl_trace_wants_offsets (self->model.trace);
+  self->model.want_cpu = tsl_trace_wants_cpu (self->model.trace);
 
   while (step == STEP_CONTINUE)
     {

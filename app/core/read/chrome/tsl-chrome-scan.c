@@ -51,8 +51,10 @@ slot_for_word (TslChromeEvent *ev,
     case KEY3 ('d', 'u', 'r'): return &ev->dur;
     case KEY3 ('c', 'a', 't'): return &ev->cat;
     case KEY3 ('i', 'd', '2'): return &ev->id2;
+    case KEY3 ('t', 't', 's'): return &ev->tts;
     case KEY4 ('n', 'a', 'm', 'e'): return &ev->name;
     case KEY4 ('a', 'r', 'g', 's'): return &ev->args;
+    case KEY4 ('t', 'd', 'u', 'r'): return &ev->tdur;
     case KEY5 ('s', 't', 'a', 'c', 'k'): return &ev->stack;
     case KEY7 ('b', 'i', 'n', 'd', '_', 'i', 'd'): return &ev->bind_id;
     default: return NULL;
@@ -155,7 +157,7 @@ clear_event (TslChromeEvent *ev)
  * 16-byte compare then stands for the separator, the key and the colon. */
 #define NO_SLOT G_MAXUINT8
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TslChromeEvent, start) == 14 * sizeof (TslJsonValue));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TslChromeEvent, start) == 16 * sizeof (TslJsonValue));
 G_STATIC_ASSERT (sizeof (TslChromeEvent) / sizeof (TslJsonValue) < NO_SLOT);
 
 static inline TslJsonValue *

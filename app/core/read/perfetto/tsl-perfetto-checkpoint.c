@@ -574,7 +574,8 @@ restore_pass (TslPerfettoModel *self,
             return FALSE;
           if (apply)
             track->open[j] = (OpenSlice) { start_ns, offset,
-                                           GPOINTER_TO_UINT (g_ptr_array_index (strings, name)), 0 };
+                                           GPOINTER_TO_UINT (g_ptr_array_index (strings, name)), 0,
+                                           NO_THREAD_TIME };
         }
       if (apply)
         track->n_open = n_open;

@@ -53,7 +53,10 @@ typedef struct {
   gint64  offset; /* of its SLICE_BEGIN packet, -1 if unknown */
   guint32 name;
   guint32 path;   /* the stack down to here as a string, once asked for; 0: not yet */
+  gint64  thread_ns; /* the thread's CPU time at its begin, NO_THREAD_TIME if not given */
 } OpenSlice;
+
+#define NO_THREAD_TIME G_MININT64
 
 typedef enum {
   TRACK_UNDESCRIBED,
@@ -76,6 +79,7 @@ typedef struct {
   /* Counters. */
   gboolean   incremental;
   gboolean   thread_time;  /* a thread's CPU time or instruction count */
+  gboolean   thread_ns;    /* … its CPU time in ns (COUNTER_THREAD_TIME_NS) */
   double     mult;
   double     last_value;
   guint32    unit;
@@ -158,6 +162,8 @@ struct _TslPerfettoModel
   Sequence     *last_seq;
   IdMap         tracks;        /* uuid → Track * */
   Track        *last_track[2];  /* the two last looked up: an event's and its counter's */
+  gint64        event_thread_ns; /* the thread CPU time an event carries, NO_THREAD_TIME if none */
+  gboolean      want_cpu;      /* tsl_perfetto_model_set_want_cpu() */
   guint64       legacy_uuid;   /* next uuid of a legacy thread's track */
   IdMap         legacy_threads;/* pid << 32 ^ tid → Track * */
 

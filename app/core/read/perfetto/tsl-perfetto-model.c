@@ -45,6 +45,7 @@ tsl_perfetto_model_new (TslTrace *trace)
 
   self->trace = trace;
   self->packet_offset = -1;
+  self->event_thread_ns = NO_THREAD_TIME;
   self->trace_clock = BUILTIN_BOOTTIME;
   self->clock_epoch = 1;
   self->legacy_uuid = G_GUINT64_CONSTANT (1) << 63;
@@ -246,10 +247,19 @@ counter_value (TslPerfettoModel *self,
       note_change (self);
     }
   /* Chrome snapshots each thread's CPU time at every slice begin and end,
-   * for slice CPU durations: as tracks, they would double the thread count. */
+   * for slice CPU durations: as tracks, they would double the thread count.
+   * The CPU time goes to the event's slice instead, while wanted. */
   if (track->thread_time)
     {
       self->counts.n_thread_time++;
+      if (G_UNLIKELY (self->want_cpu) && track->thread_ns)
+        {
+          value *= track->mult;
+          if (track->incremental)
+            value = track->last_value += value;
+          if (value >= 0 && value < 9.0e18)
+            self->event_thread_ns = (gint64) value;
+        }
       return;
     }
   value *= track->mult;
@@ -346,6 +356,7 @@ track_event (TslPerfettoModel *self,
     }
 
   /* Extra counter values share the event's time. */
+  self->event_thread_ns = NO_THREAD_TIME;
   for (guint i = 0; i < ev->n_extra_values; i++)
     {
       const guint64 *uuids = ev->has_extra_uuids ? ev->extra_uuids : seq->extra_uuids;
@@ -388,7 +399,8 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0 };
+        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0,
+                                                     self->event_thread_ns };
         break;
       }
 
@@ -411,6 +423,12 @@ track_event (TslPerfettoModel *self,
         /* Offered now, at the slice's start, so it carries its duration. */
         dur = ts - track->open[track->n_open - 1].start_ns;
         tsl_trace_set_event_offset (self->trace, track->open[track->n_open - 1].offset);
+        /* Its CPU time: the thread's at its end less at its begin. */
+        if (G_UNLIKELY (self->event_thread_ns != NO_THREAD_TIME) &&
+            track->open[track->n_open - 1].thread_ns != NO_THREAD_TIME &&
+            self->event_thread_ns >= track->open[track->n_open - 1].thread_ns)
+          tsl_trace_set_event_cpu (self->trace,
+                                   (double) (self->event_thread_ns - track->open[track->n_open - 1].thread_ns));
         if (tsl_trace_offer (self->trace, t, track->open[track->n_open - 1].start_ns,
                              dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, track, track->n_open, 0);
@@ -484,6 +502,13 @@ compressed_packets (TslPerfettoModel *self,
   if (!model_bytes (self, out->data, out->len))
     self->counts.n_bad_inner++;
   self->nesting--;
+}
+
+void
+tsl_perfetto_model_set_want_cpu (TslPerfettoModel *self,
+                                 gboolean          want)
+{
+  self->want_cpu = want;
 }
 
 void

@@ -204,7 +204,10 @@ counter_descriptor (TslPerfettoModel *self,
       else if (f.number == 5 && f.wire == TSL_PROTO_VARINT)
         track->incremental = f.value != 0;
       else if (f.number == 1 && f.wire == TSL_PROTO_VARINT)
-        track->thread_time = f.value == 1 || f.value == 2;
+        {
+          track->thread_time = f.value == 1 || f.value == 2;
+          track->thread_ns = f.value == 1;
+        }
     }
 }
 
@@ -216,7 +219,7 @@ same_track (const Track *a,
   return a->parent == b->parent && a->has_parent == b->has_parent && a->kind == b->kind &&
          a->pid == b->pid && a->tid == b->tid && a->name == b->name &&
          a->thread_name == b->thread_name && a->process_name == b->process_name &&
-         a->incremental == b->incremental && a->thread_time == b->thread_time &&
+         a->incremental == b->incremental && a->thread_time == b->thread_time && a->thread_ns == b->thread_ns &&
          a->mult == b->mult && a->unit == b->unit && a->has_ts_track == b->has_ts_track;
 }
 
