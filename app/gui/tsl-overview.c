@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-change-marks.h"
 #include "tsl-style.h"
 #include "tsl-overview.h"
 #include "tsl-render.h"
@@ -31,7 +32,16 @@ struct _TslOverview
   TslTimelineView *timeline;
   double           grab_offset;  /* pointer x minus the window's left edge */
   double           drag_x;
+  GArray          *marks;        /* gint64: change points, ns from the trace start */
+  int              current_mark;
 };
+
+enum {
+  CHANGE_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
@@ -141,6 +151,31 @@ draw_activity (TslOverview *self,
     }
 }
 
+/* (transfer full): each mark's x. */
+static double *
+mark_xs (TslOverview *self)
+{
+  double *xs = g_new (double, self->marks->len + 1);
+
+  for (guint i = 0; i < self->marks->len; i++)
+    xs[i] = tsl_overview_time_to_x (self, (double) g_array_index (self->marks, gint64, i));
+  return xs;
+}
+
+void
+tsl_overview_set_change_marks (TslOverview  *self,
+                               const gint64 *times_ns,
+                               guint         n,
+                               int           current)
+{
+  g_return_if_fail (TSL_IS_OVERVIEW (self));
+
+  g_array_set_size (self->marks, 0);
+  g_array_append_vals (self->marks, times_ns, n);
+  self->current_mark = current;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 tsl_overview_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -170,6 +205,12 @@ tsl_overview_snapshot (GtkWidget   *widget,
   cairo_set_line_width (cr, 2);
   cairo_rectangle (cr, x0 + 1, 1, MAX (x1 - x0 - 2, 1), height - 2);
   cairo_stroke (cr);
+  if (self->marks->len > 0)
+    {
+      g_autofree double *xs = mark_xs (self);
+
+      tsl_change_marks_draw (widget, cr, xs, self->marks->len, self->current_mark, 0, height);
+    }
   cairo_destroy (cr);
 }
 
@@ -215,6 +256,19 @@ on_drag_begin (GtkGestureDrag *gesture,
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
+    }
+  /* A change mark is chosen, not dragged. */
+  if (self->marks->len > 0)
+    {
+      g_autofree double *xs = mark_xs (self);
+      int hit = tsl_change_marks_hit (xs, self->marks->len, x);
+
+      if (hit >= 0)
+        {
+          gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+          g_signal_emit (self, signals[CHANGE_ACTIVATED], 0, (guint) hit);
+          return;
+        }
     }
   tsl_timeline_view_get_visible_time (self->timeline, &start, &end);
   x0 = tsl_overview_time_to_x (self, (double) start);
@@ -294,12 +348,20 @@ tsl_overview_dispose (GObject *object)
 }
 
 static void
+tsl_overview_finalize (GObject *object)
+{
+  g_array_unref (TSL_OVERVIEW (object)->marks);
+  G_OBJECT_CLASS (tsl_overview_parent_class)->finalize (object);
+}
+
+static void
 tsl_overview_class_init (TslOverviewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tsl_overview_dispose;
+  object_class->finalize = tsl_overview_finalize;
   object_class->set_property = tsl_overview_set_property;
   object_class->get_property = tsl_overview_get_property;
   widget_class->snapshot = tsl_overview_snapshot;
@@ -310,6 +372,11 @@ tsl_overview_class_init (TslOverviewClass *klass)
                                                    G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* A click on a change mark: its index among the marks set. */
+  signals[CHANGE_ACTIVATED] = g_signal_new ("change-activated", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_UINT);
+
   gtk_widget_class_set_css_name (widget_class, "overview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -318,6 +385,9 @@ static void
 tsl_overview_init (TslOverview *self)
 {
   GtkGesture *drag = gtk_gesture_drag_new ();
+
+  self->marks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->current_mark = -1;
 
   g_signal_connect_object (drag, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
   g_signal_connect_object (drag, "drag-update", G_CALLBACK (on_drag_update), self, 0);
