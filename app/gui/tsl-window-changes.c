@@ -168,49 +168,25 @@ _tsl_window_changes_start (TslWindow *self)
   g_task_run_in_thread (task, find_thread);
 }
 
-/* The series' change points either side of row `index`, else the file's
- * ends: the stretches its before and after values describe. */
-static void
-neighbours (TslWindow *self,
-            guint      index,
-            gint64    *start,
-            gint64    *end)
-{
-  GPtrArray *rows = self->changes->rows;
-  const TslChangeRow *row = g_ptr_array_index (rows, index);
-  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
-
-  *start = 0;
-  *end = snapshot != NULL ? tsl_snapshot_get_span (snapshot) : (gint64) llround (row->time_s * 2e9);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TslChangeRow *other = g_ptr_array_index (rows, i);
-      gint64 t = (gint64) llround (other->time_s * 1e9);
-
-      if (i == index || g_strcmp0 (other->series, row->series) != 0 || g_strcmp0 (other->stat, row->stat) != 0)
-        continue;
-      if (other->time_s < row->time_s)
-        *start = MAX (*start, t);
-      else if (other->time_s > row->time_s)
-        *end = MIN (*end, t);
-    }
-}
-
 void
 _tsl_window_changes_choose (TslWindow *self,
                             guint      index)
 {
   TslWindowChanges *changes = self->changes;
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
   const TslChangeRow *row;
   gint64 t, start, end, margin;
+  double before_s, after_s;
 
-  if (changes->rows == NULL || index >= changes->rows->len)
+  if (changes->rows == NULL || index >= changes->rows->len || snapshot == NULL)
     return;
   row = g_ptr_array_index (changes->rows, index);
-  t = (gint64) llround (row->time_s * 1e9);
-  neighbours (self, index, &start, &end);
-  if (start >= t || end <= t)
+  if (!tsl_changes_stretches (changes->rows, index, 0, (double) tsl_snapshot_get_span (snapshot) / 1e9,
+                              &before_s, &after_s))
     return;
+  t = (gint64) llround (row->time_s * 1e9);
+  start = (gint64) llround (before_s * 1e9);
+  end = MIN ((gint64) llround (after_s * 1e9), tsl_snapshot_get_span (snapshot));
 
   changes->current = (int) index;
   show_marks (self);

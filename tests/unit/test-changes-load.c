@@ -113,6 +113,35 @@ test_damaged (void)
     }
 }
 
+/* Up to the same series' and statistic's neighbouring significant change
+ * points: another series, another statistic or a change that is noise
+ * does not bound them. */
+static void
+test_stretches (void)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_change_row_free);
+  double before, after;
+
+  g_ptr_array_add (rows, row_new ("cpu", "time_mean", "", 30, 1, 2, 1e-9, TRUE));
+  g_ptr_array_add (rows, row_new ("cpu", "time_mean", "", 10, 1, 2, 1e-9, TRUE));
+  g_ptr_array_add (rows, row_new ("cpu", "time_mean", "", 50, 1, 2, 1e-9, TRUE));
+  g_ptr_array_add (rows, row_new ("mem", "time_mean", "", 25, 1, 2, 1e-9, TRUE));
+  g_ptr_array_add (rows, row_new ("cpu", "rate_per_s", "/s", 35, 1, 2, 1e-9, TRUE));
+  g_ptr_array_add (rows, row_new ("cpu", "time_mean", "", 40, 1, 2, 0.3, FALSE));
+
+  g_assert_true (tsl_changes_stretches (rows, 0, 0, 60, &before, &after));
+  g_assert_cmpfloat (before, ==, 10);
+  g_assert_cmpfloat (after, ==, 50);
+  g_assert_true (tsl_changes_stretches (rows, 1, 0, 60, &before, &after));
+  g_assert_cmpfloat (before, ==, 0);
+  g_assert_cmpfloat (after, ==, 30);
+  g_assert_true (tsl_changes_stretches (rows, 3, 0, 60, &before, &after));
+  g_assert_cmpfloat (before, ==, 0);
+  g_assert_cmpfloat (after, ==, 60);
+  /* A change at the range's start leaves nothing before it. */
+  g_assert_false (tsl_changes_stretches (rows, 1, 10, 60, &before, &after));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -121,6 +150,7 @@ main (int   argc,
 
   g_test_add_func ("/changes-load/round-trip", test_round_trip);
   g_test_add_func ("/changes-load/damaged", test_damaged);
+  g_test_add_func ("/changes-load/stretches", test_stretches);
 
   return g_test_run ();
 }

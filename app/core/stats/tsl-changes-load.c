@@ -225,3 +225,33 @@ tsl_changes_load (const TslCompareRequest *request,
     }
   return g_steal_pointer (&rows);
 }
+
+gboolean
+tsl_changes_stretches (GPtrArray *rows,
+                       guint      index,
+                       double     start_s,
+                       double     end_s,
+                       double    *before_s,
+                       double    *after_s)
+{
+  const TslChangeRow *row;
+
+  g_return_val_if_fail (rows != NULL && index < rows->len, FALSE);
+
+  row = g_ptr_array_index (rows, index);
+  *before_s = start_s;
+  *after_s = end_s;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TslChangeRow *other = g_ptr_array_index (rows, i);
+
+      if (i == index || !other->significant || g_strcmp0 (other->series, row->series) != 0 ||
+          g_strcmp0 (other->stat, row->stat) != 0)
+        continue;
+      if (other->time_s < row->time_s)
+        *before_s = MAX (*before_s, other->time_s);
+      else if (other->time_s > row->time_s)
+        *after_s = MIN (*after_s, other->time_s);
+    }
+  return *before_s < row->time_s && row->time_s < *after_s;
+}

@@ -31,4 +31,16 @@ GPtrArray        *tsl_changes_load              (const TslCompareRequest *reques
 GPtrArray        *tsl_changes_parse_csv         (const char              *csv,
                                                  GError                 **error);
 
+/* The stretches either side of rows[index]: from the same series' and
+ * statistic's previous significant change point (or `start_s`) to its
+ * time, and from there to its next one (or `end_s`), in s from the trace
+ * start — what its before and after values describe. FALSE when either
+ * stretch would be empty. */
+gboolean          tsl_changes_stretches         (GPtrArray               *rows,
+                                                 guint                    index,
+                                                 double                   start_s,
+                                                 double                   end_s,
+                                                 double                  *before_s,
+                                                 double                  *after_s);
+
 G_END_DECLS
