@@ -26,7 +26,8 @@
 struct _TslWindowChanges
 {
   GCancellable *cancellable;  /* the search under way */
-  GPtrArray    *rows;         /* TslChangeRow *: the significant ones, most important first */
+  GPtrArray    *rows;         /* TslChangeRow *: every row, most important first … */
+  GPtrArray    *shown;        /* … and the significant ones, marked and listed (borrowed) */
   int           current;      /* the one chosen, -1: none */
 };
 
@@ -34,11 +35,11 @@ static void
 show_marks (TslWindow *self)
 {
   TslWindowChanges *changes = self->changes;
-  guint n = changes->rows != NULL ? changes->rows->len : 0;
+  guint n = changes->shown != NULL ? changes->shown->len : 0;
   g_autofree gint64 *times = g_new (gint64, n + 1);
 
   for (guint i = 0; i < n; i++)
-    times[i] = (gint64) llround (((TslChangeRow *) g_ptr_array_index (changes->rows, i))->time_s * 1e9);
+    times[i] = (gint64) llround (((TslChangeRow *) g_ptr_array_index (changes->shown, i))->time_s * 1e9);
   tsl_overview_set_change_marks (self->overview, times, n, changes->current);
   tsl_timeline_view_set_change_marks (self->timeline, times, n, changes->current);
 }
@@ -63,6 +64,7 @@ _tsl_window_changes_clear (TslWindow *self)
     g_cancellable_cancel (changes->cancellable);
   g_clear_object (&changes->cancellable);
   tsl_changes_list_set_rows (self->changes_list, NULL);
+  g_clear_pointer (&changes->shown, g_ptr_array_unref);
   g_clear_pointer (&changes->rows, g_ptr_array_unref);
   changes->current = -1;
   show_marks (self);
@@ -114,13 +116,14 @@ found_cb (GObject      *object,
       return;
     }
 
-  /* Significant rows come first; the rest are not shown. */
+  /* Significant rows come first; the rest are not shown, but may bound
+   * the stretches either side of those that are. */
+  changes->shown = g_ptr_array_new ();
   while (n < rows->len && n < MAX_SHOWN && ((TslChangeRow *) g_ptr_array_index (rows, n))->significant)
-    n++;
-  g_ptr_array_set_size (rows, n);
+    g_ptr_array_add (changes->shown, g_ptr_array_index (rows, n++));
   changes->rows = g_steal_pointer (&rows);
   changes->current = -1;
-  tsl_changes_list_set_rows (self->changes_list, changes->rows);
+  tsl_changes_list_set_rows (self->changes_list, changes->shown);
   show_marks (self);
 
   /* Translators: the header button of the list of change points */
@@ -178,7 +181,7 @@ _tsl_window_changes_choose (TslWindow *self,
   gint64 t, start, end, margin;
   double before_s, after_s;
 
-  if (changes->rows == NULL || index >= changes->rows->len || snapshot == NULL)
+  if (changes->shown == NULL || index >= changes->shown->len || snapshot == NULL)
     return;
   row = g_ptr_array_index (changes->rows, index);
   if (!tsl_changes_stretches (changes->rows, index, 0, (double) tsl_snapshot_get_span (snapshot) / 1e9,
@@ -203,7 +206,7 @@ step (TslWindow *self,
       int        delta)
 {
   TslWindowChanges *changes = self->changes;
-  int n = changes->rows != NULL ? (int) changes->rows->len : 0;
+  int n = changes->shown != NULL ? (int) changes->shown->len : 0;
 
   if (n == 0)
     return;
@@ -258,7 +261,7 @@ _tsl_window_changes_get_current (TslWindow *self)
 GPtrArray *
 _tsl_window_changes_get_rows (TslWindow *self)
 {
-  return self->changes->rows;
+  return self->changes->shown;
 }
 
 void
@@ -291,6 +294,7 @@ _tsl_window_changes_dispose (TslWindow *self)
   if (self->changes->cancellable != NULL)
     g_cancellable_cancel (self->changes->cancellable);
   g_clear_object (&self->changes->cancellable);
+  g_clear_pointer (&self->changes->shown, g_ptr_array_unref);
   g_clear_pointer (&self->changes->rows, g_ptr_array_unref);
   g_clear_pointer (&self->changes, g_free);
 }

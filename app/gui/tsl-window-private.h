@@ -216,7 +216,8 @@ void              _tsl_window_changes_choose     (TslWindow      *self,
 gboolean          _tsl_window_changes_handle_key (TslWindow      *self,
                                                   guint           keyval,
                                                   GdkModifierType state);
-/* (transfer none) (nullable) (element-type TslChangeRow): for tests. */
+/* (transfer none) (nullable) (element-type TslChangeRow): the significant
+ * change points, as listed; for tests. */
 GPtrArray        *_tsl_window_changes_get_rows   (TslWindow      *self);
 int               _tsl_window_changes_get_current (TslWindow     *self);
 void              _tsl_window_show_error         (TslWindow      *self,

@@ -113,9 +113,10 @@ test_damaged (void)
     }
 }
 
-/* Up to the same series' and statistic's neighbouring significant change
- * points: another series, another statistic or a change that is noise
- * does not bound them. */
+/* Up to the same series' and statistic's neighbouring change points that
+ * split the search (p < TSL_CHANGES_SPLIT_P, significant or not): another
+ * series, another statistic or a change the search stopped at does not
+ * bound them. */
 static void
 test_stretches (void)
 {
@@ -138,6 +139,11 @@ test_stretches (void)
   g_assert_true (tsl_changes_stretches (rows, 3, 0, 60, &before, &after));
   g_assert_cmpfloat (before, ==, 0);
   g_assert_cmpfloat (after, ==, 60);
+  /* Not significant after the correction, but it split the search. */
+  g_ptr_array_add (rows, row_new ("cpu", "time_mean", "", 20, 1, 2, 0.01, FALSE));
+  g_assert_true (tsl_changes_stretches (rows, 0, 0, 60, &before, &after));
+  g_assert_cmpfloat (before, ==, 20);
+  g_assert_cmpfloat (after, ==, 50);
   /* A change at the range's start leaves nothing before it. */
   g_assert_false (tsl_changes_stretches (rows, 1, 10, 60, &before, &after));
 }

@@ -245,7 +245,7 @@ tsl_changes_stretches (GPtrArray *rows,
     {
       const TslChangeRow *other = g_ptr_array_index (rows, i);
 
-      if (i == index || !other->significant || g_strcmp0 (other->series, row->series) != 0 ||
+      if (i == index || !(other->p_value < TSL_CHANGES_SPLIT_P) || g_strcmp0 (other->series, row->series) != 0 ||
           g_strcmp0 (other->stat, row->stat) != 0)
         continue;
       if (other->time_s < row->time_s)

@@ -31,11 +31,11 @@ GPtrArray        *tsl_changes_load              (const TslCompareRequest *reques
 GPtrArray        *tsl_changes_parse_csv         (const char              *csv,
                                                  GError                 **error);
 
-/* The stretches either side of rows[index]: from the same series' and
- * statistic's previous significant change point (or `start_s`) to its
- * time, and from there to its next one (or `end_s`), in s from the trace
- * start — what its before and after values describe. FALSE when either
- * stretch would be empty. */
+/* The stretches either side of rows[index], in s from the trace start:
+ * from the same series' and statistic's previous change point with a
+ * p-value below TSL_CHANGES_SPLIT_P (or `start_s`) to its time, and from
+ * there to the next (or `end_s`) — exactly what its before and after
+ * values were measured over. FALSE when either stretch would be empty. */
 gboolean          tsl_changes_stretches         (GPtrArray               *rows,
                                                  guint                    index,
                                                  double                   start_s,
