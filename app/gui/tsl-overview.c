@@ -24,6 +24,8 @@
 #define ROW_HEIGHT 8
 #define MAX_ROWS   4
 #define PAD        3
+/* A press that moves less than this is a click. */
+#define CLICK_SLOP 3.0
 
 struct _TslOverview
 {
@@ -34,6 +36,7 @@ struct _TslOverview
   double           drag_x;
   GArray          *marks;        /* gint64: change points, ns from the trace start */
   int              current_mark;
+  int              pressed_mark;  /* the mark a press began on, -1: none */
 };
 
 enum {
@@ -257,16 +260,18 @@ on_drag_begin (GtkGestureDrag *gesture,
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
     }
-  /* A change mark is chosen, not dragged. */
+  /* A press on a change mark chooses it if it ends as a click (drag-end);
+   * a drag from it still moves the window. */
+  self->pressed_mark = -1;
   if (self->marks->len > 0)
     {
       g_autofree double *xs = mark_xs (self);
-      int hit = tsl_change_marks_hit (xs, self->marks->len, x);
 
-      if (hit >= 0)
+      self->pressed_mark = tsl_change_marks_hit (xs, self->marks->len, x);
+      if (self->pressed_mark >= 0)
         {
-          gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
-          g_signal_emit (self, signals[CHANGE_ACTIVATED], 0, (guint) hit);
+          self->drag_x = x;
+          self->grab_offset = -1;
           return;
         }
     }
@@ -290,8 +295,36 @@ on_drag_update (GtkGestureDrag *gesture,
                 double          dy,
                 TslOverview    *self)
 {
-  if (self->timeline != NULL)
-    move_window_to (self, self->drag_x + dx - self->grab_offset);
+  if (self->timeline == NULL)
+    return;
+  if (self->pressed_mark >= 0)
+    {
+      gint64 start = 0, end = 0;
+      double x0, x1;
+
+      /* Dragged off a mark: a drag as from anywhere else. */
+      if (fabs (dx) < CLICK_SLOP)
+        return;
+      self->pressed_mark = -1;
+      tsl_timeline_view_get_visible_time (self->timeline, &start, &end);
+      x0 = tsl_overview_time_to_x (self, (double) start);
+      x1 = tsl_overview_time_to_x (self, (double) end);
+      self->grab_offset = self->drag_x >= x0 && self->drag_x <= x1 ? self->drag_x - x0 : (x1 - x0) / 2;
+    }
+  move_window_to (self, self->drag_x + dx - self->grab_offset);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             TslOverview    *self)
+{
+  int mark = self->pressed_mark;
+
+  self->pressed_mark = -1;
+  if (mark >= 0 && fabs (dx) < CLICK_SLOP)
+    g_signal_emit (self, signals[CHANGE_ACTIVATED], 0, (guint) mark);
 }
 
 void
@@ -388,9 +421,11 @@ tsl_overview_init (TslOverview *self)
 
   self->marks = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->current_mark = -1;
+  self->pressed_mark = -1;
 
   g_signal_connect_object (drag, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
   g_signal_connect_object (drag, "drag-update", G_CALLBACK (on_drag_update), self, 0);
+  g_signal_connect_object (drag, "drag-end", G_CALLBACK (on_drag_end), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), _("The whole trace: drag the window to move the view"));
 }

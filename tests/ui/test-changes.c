@@ -6,7 +6,8 @@
  * level 10 and σ 1, where s7 rises by 1 σ at 300 s. Once it is read the
  * window finds its change points; a real click (xdotool) on the mark on
  * the overview strip sets A to the stretch before the change and B to the
- * stretch after it, and the compare table's top row is s7. Escape clears
+ * stretch after it, and the compare table's top row is s7 (a drag that
+ * starts on the mark chooses nothing). Escape clears
  * the ranges and ] (a real key press) sets them again. TSL_CHANGES_SHOT=PATH
  * saves a screenshot of the window.
  */
@@ -145,7 +146,7 @@ test_changes_window (void)
   const TslChangeRow *row;
   GPtrArray *rows;
   gint64 change_ns, span;
-  double x;
+  double x, y;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
@@ -169,10 +170,22 @@ test_changes_window (void)
   settle (300);
   save_shot ("found");
 
-  /* A click on the mark on the overview strip. */
+  /* A drag that starts on the mark pans (the view shows everything, so it
+   * stays) and chooses nothing. */
   x = tsl_overview_time_to_x (window->overview, (double) change_ns);
-  pointer_to (window, GTK_WIDGET (window->overview), x + 1,
-              gtk_widget_get_height (GTK_WIDGET (window->overview)) / 2.0);
+  y = gtk_widget_get_height (GTK_WIDGET (window->overview)) / 2.0;
+  pointer_to (window, GTK_WIDGET (window->overview), x + 1, y);
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 4; i++)
+    pointer_to (window, GTK_WIDGET (window->overview), x + 1 + 15 * i, y);
+  xdo ("mouseup 1");
+  settle (200);
+  g_assert_false (has_ranges (window));
+  g_assert_cmpint (_tsl_window_changes_get_current (window), ==, -1);
+
+  /* A click on the mark on the overview strip. */
+  pointer_to (window, GTK_WIDGET (window->overview), x + 1, y);
   xdo ("click 1");
   iterate_until (has_ranges, window, 10000);
   assert_around_change (window, change_ns, span);
