@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   bench/bench-index.py [--mb 1000] [--runs 3] [--form object|array] [--file FILE]
-#                        [--rounds R] [--baseline OTHER] [--cached-only] [TIMESLICE]
+#                        [--repeat TRACE] [--rounds R] [--baseline OTHER] [--cached-only]
+#                        [TIMESLICE]
 #
 # Generates a seeded Chrome trace with bench/gen-chrome.py (threads'
 # bursts interleave, so the file is unsorted) in a temporary directory and
@@ -21,7 +22,9 @@
 #   overhead, in CPU time and peak RSS.
 #
 # --rounds R is passed to compare (`--rounds 1`: the reads alone, without
-# the bootstrap); --file takes a trace (plain, gzip or zstd) instead.
+# the bootstrap); --file takes a trace (plain, gzip or zstd) instead;
+# --repeat TRACE makes the --mb file of copies of a real Chrome trace
+# (bench/gen-repeat.py: each copy's async spans left open pile up).
 # --baseline OTHER also runs the cached compare with another build (say
 # main's), interleaved with TIMESLICE's, and prints after ÷ before;
 # --cached-only leaves out the compares without the index or with an empty
@@ -63,6 +66,8 @@ def run(argv, env_extra):
     out = proc.stdout
     reads = []
     for line in out.decode(errors='replace').splitlines():
+        if 'chunks) through the index' in line:
+            run.chunks[argv[0]] = int(line.split(' chunks) through')[0].split(' of ')[-1])
         if 'through the index' in line:
             # Compressed input: the compressed bytes the read took.
             if 'compressed bytes' in line:
@@ -78,6 +83,7 @@ def main():
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--form', default='object')
     parser.add_argument('--file', help='use this trace instead of generating one')
+    parser.add_argument('--repeat', help='generate the trace from copies of this one (bench/gen-repeat.py)')
     parser.add_argument('--rounds', type=int, help='compare --rounds')
     parser.add_argument('--baseline', help='another timeslice to run the cached compare with, for a before/after')
     parser.add_argument('--cached-only', action='store_true', help='only the cached compares (and info)')
@@ -89,9 +95,12 @@ def main():
         path = args.file
         if path is None:
             path = os.path.join(tmp, 'trace.json')
+            if args.repeat is not None:
+                gen = [os.path.join(ROOT, 'bench', 'gen-repeat.py'), '--mb', str(args.mb), args.repeat]
+            else:
+                gen = [os.path.join(ROOT, 'bench', 'gen-chrome.py'), '--mb', str(args.mb), '--form', args.form]
             with open(path, 'wb') as f:
-                subprocess.run([sys.executable, os.path.join(ROOT, 'bench', 'gen-chrome.py'), '--mb',
-                                str(args.mb), '--form', args.form], stdout=f, check=True)
+                subprocess.run([sys.executable] + gen, stdout=f, check=True)
         size = os.path.getsize(path)
         subprocess.run(['cat', path], stdout=subprocess.DEVNULL, check=True)   # warm the cache
 
@@ -157,11 +166,15 @@ def main():
                 print('%s, cached: after / before = %.3f in CPU, %.3f in wall time' %
                       (name, statistics.median(x[0] for x in runs) / statistics.median(x[0] for x in before),
                        statistics.median(x[1] for x in runs) / statistics.median(x[1] for x in before)))
+        for exe, chunks in run.chunks.items():
+            print('index of %s: %d chunks' % (exe, chunks))
         print('info peak RSS: %.1f MiB without the index, %.1f MiB recording it' %
               (statistics.median(rss['no index']), statistics.median(rss['index'])))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+
+run.chunks = {}
 
 if __name__ == '__main__':
     main()

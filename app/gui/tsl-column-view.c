@@ -60,3 +60,45 @@ tsl_column_view_format_number (double      v,
     return g_strdup_printf ("%.3e", v);
   return g_strdup_printf ("%.4g", v);
 }
+
+static gboolean
+on_tab (GtkEventControllerKey *controller,
+        guint                  keyval,
+        guint                  keycode,
+        GdkModifierType        state,
+        GtkWidget             *view)
+{
+  GtkDirectionType direction;
+  GtkRoot *root = gtk_widget_get_root (view);
+
+  if (keyval == GDK_KEY_ISO_Left_Tab)
+    direction = GTK_DIR_TAB_BACKWARD;
+  else if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    direction = (state & GDK_SHIFT_MASK) ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+  else
+    return FALSE;
+  /* Ctrl+Tab is the standard way out of a widget that uses Tab itself. */
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) || root == NULL)
+    return FALSE;
+  /* The focus chain skips a widget that cannot take focus, with all it
+   * holds: the move goes on from the table's place to its neighbour (or
+   * wraps around the window, as Tab does). */
+  gtk_widget_set_can_focus (view, FALSE);
+  gtk_widget_child_focus (GTK_WIDGET (root), direction);
+  gtk_widget_set_can_focus (view, TRUE);
+  return TRUE;
+}
+
+void
+tsl_column_view_tab_leaves (GtkColumnView *view)
+{
+  GtkEventController *keys;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+
+  keys = gtk_event_controller_key_new ();
+  /* Before the rows' own handling of Tab. */
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_tab), view, 0);
+  gtk_widget_add_controller (GTK_WIDGET (view), keys);
+}

@@ -30,4 +30,10 @@ int               tsl_column_view_compare_keys  (double                 a,
 char             *tsl_column_view_format_number (double                 v,
                                                  const char            *nan_text);
 
+/* Makes the table one stop of the Tab chain: Tab and Shift+Tab leave it for
+ * the widget after or before it, the arrow keys move between its rows.
+ * GTK 4.8's column view takes Tab from row to row (GTK 4.12 has
+ * `tab-behavior` for this), which traps a keyboard user in a long table. */
+void              tsl_column_view_tab_leaves    (GtkColumnView         *view);
+
 G_END_DECLS

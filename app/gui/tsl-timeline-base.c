@@ -25,6 +25,8 @@ struct _TslTimelineBase
   char             *highlight;
   char             *highlight_track;
   char             *mark_track;
+  char             *selection_track;
+  char             *selection_name;
   char             *title;
   gint64           *collapsed;
   guint             n_paints;
@@ -46,6 +48,8 @@ tsl_timeline_base_clear (TslTimelineBase *self)
   g_clear_pointer (&self->highlight, g_free);
   g_clear_pointer (&self->highlight_track, g_free);
   g_clear_pointer (&self->mark_track, g_free);
+  g_clear_pointer (&self->selection_track, g_free);
+  g_clear_pointer (&self->selection_name, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->collapsed, g_free);
 }
@@ -68,6 +72,8 @@ keep_options (TslTimelineBase        *self,
   self->options.highlight = self->highlight = g_strdup (options->highlight);
   self->options.highlight_track = self->highlight_track = g_strdup (options->highlight_track);
   self->options.mark_track = self->mark_track = g_strdup (options->mark_track);
+  self->options.selection_track = self->selection_track = g_strdup (options->selection_track);
+  self->options.selection_name = self->selection_name = g_strdup (options->selection_name);
   self->options.title = self->title = g_strdup (options->title);
   self->collapsed = options->n_collapsed > 0
     ? g_memdup2 (options->collapsed, options->n_collapsed * sizeof (gint64)) : NULL;

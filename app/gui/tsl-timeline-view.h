@@ -96,7 +96,8 @@ void              tsl_timeline_view_set_selection    (TslTimelineView *self,
                                                      gint64           pid,
                                                      guint            depth,
                                                      gint64           start_ns,
-                                                     gint64           end_ns);
+                                                     gint64           end_ns,
+                                                     const char      *name);
 /* Every flow in view, or only the selected slice's (the default). */
 gboolean          tsl_timeline_view_get_all_flows    (TslTimelineView *self);
 void              tsl_timeline_view_set_all_flows    (TslTimelineView *self,

@@ -24,6 +24,7 @@ typedef struct {
   char             *table_csv;  /* the compare table, formatted on the main thread */
   gint64           *collapsed;
   char             *selection_track; /* the worker's copies of the widget's strings */
+  char             *selection_name;
   char             *mark_track;
   TslExportFormat   format;
   GFile            *file;
@@ -40,6 +41,7 @@ export_job_free (ExportJob *job)
   g_free (job->table_csv);
   g_free (job->collapsed);
   g_free (job->selection_track);
+  g_free (job->selection_name);
   g_free (job->mark_track);
   g_free (job);
 }
@@ -209,6 +211,8 @@ _tsl_window_export_to (TslWindow *self,
   /* The flows drawn are the window's: the selected slice's, or all. */
   job->selection_track = g_strdup (job->options.selection_track);
   job->options.selection_track = job->selection_track;
+  job->selection_name = g_strdup (job->options.selection_name);
+  job->options.selection_name = job->selection_name;
   job->mark_track = g_strdup (job->options.mark_track);
   job->options.mark_track = job->mark_track;
   job->options.highlight = NULL;

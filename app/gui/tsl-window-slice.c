@@ -15,7 +15,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tsl-perfetto-details.h"
+#include "tsl-event-details.h"
 #include "tsl-window-private.h"
 
 /* What the pane shows before the details arrive, to append them to. */
@@ -211,7 +211,7 @@ close_slice_action (GtkWidget  *widget,
   _tsl_window_cancel_slice_details (self);
   gtk_revealer_set_reveal_child (self->slice_revealer, FALSE);
   /* Closing the details ends the selection, and its flows go. */
-  tsl_timeline_view_set_selection (self->timeline, NULL, 0, 0, 0, 0);
+  tsl_timeline_view_set_selection (self->timeline, NULL, 0, 0, 0, 0, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 

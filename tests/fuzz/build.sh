@@ -8,7 +8,7 @@
 #
 #   tests/fuzz/build.sh [OUT_DIR]        (default _build-fuzz)
 #
-# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,cpuprofile,pprof,driver,state}.
+# Produces OUT_DIR/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,cpuprofile,pprof,gecko,driver,state}.
 # Run one with tests/fuzz/run.sh, or by hand:
 #   _build-fuzz/fuzz-csv -max_total_time=600 CORPUS_DIR
 set -euo pipefail
@@ -53,7 +53,7 @@ for c in "${CORE[@]}"; do
   OBJS+=("$o")
 done
 
-for f in chrome-json speedscope perf-script collapsed csv perfetto-proto cpuprofile pprof driver; do
+for f in chrome-json speedscope perf-script collapsed csv perfetto-proto cpuprofile pprof gecko driver; do
   def=()
   [ "$f" = driver ] || def=("-DTSL_FUZZ_FORMAT=\"$f\"")
   "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer "${def[@]}" tests/fuzz/fuzz-reader.c \
@@ -61,4 +61,4 @@ for f in chrome-json speedscope perf-script collapsed csv perfetto-proto cpuprof
 done
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer tests/fuzz/fuzz-state.c \
   "${OBJS[@]}" "${PKG_LIBS[@]}" -lm -o "$OUT/fuzz-state"
-echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,cpuprofile,pprof,driver,state}"
+echo "Built $OUT/fuzz-{chrome-json,speedscope,perf-script,collapsed,csv,perfetto-proto,cpuprofile,pprof,gecko,driver,state}"

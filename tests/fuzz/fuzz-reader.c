@@ -57,13 +57,15 @@ LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
   one_thread = g_getenv ("TSL_FUZZ_ONE_THREAD") != NULL;
-  /* Small inputs reach the V8 CPU profile reader's temporary file too. */
+  /* Small inputs reach the V8 CPU profile and Firefox profile readers'
+   * temporary files too. */
   g_setenv ("TSL_CPUPROFILE_SPOOL_BYTES", "64", FALSE);
   /* A pprof record's count is that many events: a few bytes must not ask
    * for millions of them per run. */
   g_setenv ("TSL_PPROF_MAX_COUNT", "64", FALSE);
   /* And the pprof reader's temporary file. */
   g_setenv ("TSL_PPROF_SPOOL_BYTES", "64", FALSE);
+  g_setenv ("TSL_GECKO_SPOOL_BYTES", "64", FALSE);
   /* Warnings from the readers are expected; criticals and errors are bugs. */
   g_log_set_default_handler (ignore_log, NULL);
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);

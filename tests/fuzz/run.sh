@@ -18,7 +18,7 @@
 # input it kept once more with every check, threads included.
 #
 # HARNESS is chrome-json, speedscope, perf-script, collapsed, csv, perfetto-proto, cpuprofile, pprof,
-# driver or state.
+# gecko, driver or state.
 # Crashes land in OUT_DIR/artifacts-HARNESS/; keep each one as a regression in
 # tests/fuzz/regressions/HARNESS/ (replayed by the unit suite). Exit status is
 # the fuzzer's: 0 when nothing was found.
@@ -69,6 +69,8 @@ case "$HARNESS" in
     for f in tests/data/pprof/*.pprof; do
       gzip -d -c "$f" | head -c 65536 > "$corpus/seed-raw-$(basename "$f")" || true
     done ;;
+  # The recording is larger than a seed's 64 KiB: the hand-made regressions seed it.
+  gecko)       seed "" "$CORPUS_DIR"/gecko/* ;;
   perfetto-proto)
     seed "" tests/data/perfetto/*.pftrace
     # The recorded Chromium trace, decompressed: its first 64 KiB.
@@ -80,7 +82,7 @@ case "$HARNESS" in
     # 02 damaged gzip, 03/04 UTF-16LE/BE, 05 UTF-8 BOM, 06/86 UTF-16LE/BE without a BOM,
     # 07 zstd, 47/c7 zstd with a byte flipped / truncated.
     all=(tests/data/*.* tests/data/chrome/* tests/data/speedscope/* tests/data/cpuprofile/*.cpuprofile
-         tests/data/pprof/*.pprof)
+         tests/data/pprof/*.pprof tests/fuzz/regressions/gecko/hand-valid-subprocess.json)
     seed 00 "${all[@]}"
     seed 01 "${all[@]}"
     seed 02 tests/data/chrome/array-basic.json tests/data/perf-callchain.txt

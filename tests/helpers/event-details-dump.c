@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <json-glib/json-glib.h>
 
-#include "tsl-perfetto-details.h"
+#include "tsl-event-details.h"
 #include "tsl-exact.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"

@@ -19,6 +19,8 @@
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
 
+#include "test-follow.h"
+
 /* Threads write bursts of nested B/E and X spans with counters between;
  * bursts interleave out of time order, and a few events are far off. */
 static char *
@@ -74,6 +76,96 @@ write_chrome (guint n_bursts,
         g_string_append_printf (s, ",\n{\"ph\": \"E\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u}",
                                 ++ts, tid);
       clock[tid] = ts;
+    }
+  g_string_append (s, "\n]}\n");
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  return path;
+}
+
+/* A long recording that leaks async spans: nestable (b/e) and legacy
+ * (S/F) spans, most closed within their burst, some many chunks later,
+ * some never; ends before their begins, ids reused, "local" ids; X spans
+ * on two threads between. */
+static char *
+write_chrome_async (guint n_bursts,
+                    guint seed,
+                    guint *n_begins)
+{
+  g_autoptr(GString) s = g_string_new ("{\"traceEvents\": [\n"
+                                       "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, "
+                                       "\"args\": {\"name\": \"main\"}}");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GArray) later = g_array_new (FALSE, FALSE, sizeof (guint));
+  char *path = NULL;
+  int fd = g_file_open_tmp ("tsl-index-async-XXXXXX.json", &path, NULL);
+  gint64 ts = 1000;
+  guint id = 0;
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  *n_begins = 0;
+  for (guint b = 0; b < n_bursts; b++)
+    {
+      for (guint e = 0; e < 20; e++)
+        {
+          double r = g_rand_double (rand);
+          const char *cat = g_rand_boolean (rand) ? "net" : "input";
+
+          ts += g_rand_int_range (rand, 1, 50);
+          if (r < 0.25)
+            {
+              /* A span: closed now, much later, or never. */
+              double fate = g_rand_double (rand);
+              gboolean legacy = g_rand_boolean (rand);
+              gint64 end = ts + g_rand_int_range (rand, 0, 400);
+
+              id++;
+              (*n_begins)++;
+              g_string_append_printf (s, ",\n{\"ph\": \"%s\", \"cat\": \"%s\", \"name\": \"req%u\", \"id\": \"0x%x\", "
+                                      "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": 1}",
+                                      legacy ? "S" : "b", cat, id % 5, id, ts);
+              if (fate < 0.6)
+                g_string_append_printf (s, ",\n{\"ph\": \"%s\", \"cat\": \"%s\", \"name\": \"req%u\", \"id\": \"0x%x\", "
+                                        "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": 1}",
+                                        legacy ? "F" : "e", cat, id % 5, id, end);
+              else if (fate < 0.85)
+                {
+                  guint pending[3] = { id, legacy, (guint) g_str_equal (cat, "net") };
+
+                  g_array_append_vals (later, pending, 3);
+                }
+            }
+          else if (r < 0.3 && later->len > 0 && g_rand_int_range (rand, 0, 4) == 0)
+            {
+              /* A span left open a few chunks ago ends (a view reads the
+               * chunks a span overlaps: ends long after would make every
+               * view read most of the file). */
+              guint back = MIN ((guint) g_rand_int_range (rand, 1, 6), later->len / 3);
+              guint at = later->len - 3 * back;
+              guint *p = &g_array_index (later, guint, at);
+
+              g_string_append_printf (s, ",\n{\"ph\": \"%s\", \"cat\": \"%s\", \"name\": \"req%u\", \"id\": \"0x%x\", "
+                                      "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": 1}",
+                                      p[1] ? "F" : "e", p[2] ? "net" : "input", p[0] % 5, p[0], ts);
+              g_array_remove_range (later, at, 3);
+            }
+          else if (r < 0.32)
+            /* An end before its begin (the file is not sorted). */
+            g_string_append_printf (s, ",\n{\"ph\": \"e\", \"cat\": \"io\", \"name\": \"early\", \"id2\": {\"local\": \"0x%x\"}, "
+                                    "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 2, \"tid\": 3},"
+                                    "\n{\"ph\": \"b\", \"cat\": \"io\", \"name\": \"early\", \"id2\": {\"local\": \"0x%x\"}, "
+                                    "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 2, \"tid\": 3}",
+                                    b, ts + 30, b, ts);
+          else if (r < 0.34)
+            /* A reused id: the begin replaces the open one. */
+            g_string_append_printf (s, ",\n{\"ph\": \"b\", \"cat\": \"net\", \"name\": \"poll\", \"id\": 7, "
+                                    "\"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": 1}", ts);
+          else
+            g_string_append_printf (s, ",\n{\"ph\": \"X\", \"ts\": %" G_GINT64_FORMAT ", \"dur\": %d, "
+                                    "\"pid\": 1, \"tid\": %d, \"name\": \"x%d\"}",
+                                    ts, g_rand_int_range (rand, 0, 30), g_rand_int_range (rand, 1, 3),
+                                    g_rand_int_range (rand, 0, 4));
+        }
     }
   g_string_append (s, "\n]}\n");
   g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
@@ -201,6 +293,53 @@ test_same_as_whole (void)
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
 }
 
+/* Async spans left open pile up: checkpoints are still made (they once
+ * waited for none to be pending: one chunk), each span is saved once, not
+ * at every checkpoint, and range reads restore them to give what whole
+ * reads give, in both modes. */
+static void
+test_open_async (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TslChunkIndex) index = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
+  gint64 start, end, span;
+  guint n_begins = 0;
+  guint64 size;
+
+  g_setenv ("TSL_INDEX_CHUNK_BYTES", "32768", TRUE);
+  path = write_chrome_async (4000, 11, &n_begins);
+  read_whole (path, &start, &end);
+  span = end - start;
+  index = lookup (path);
+  g_assert_nonnull (index);
+  g_assert_cmpuint (tsl_chunk_index_get_n_chunks (index), >, 50);
+  /* Records and chunks, not their product: 100 bytes a span begun holds
+   * each once, never each at every checkpoint (thousands stay open, over
+   * about 200 chunks). */
+  g_test_message ("%u chunks, %" G_GSIZE_FORMAT " bytes of state for %u async spans",
+                  tsl_chunk_index_get_n_chunks (index), tsl_chunk_index_get_state_bytes (index), n_begins);
+  g_assert_cmpuint (tsl_chunk_index_get_state_bytes (index), <, (gsize) n_begins * 100);
+  size = tsl_chunk_index_get_chunk_end (index, tsl_chunk_index_get_n_chunks (index) - 1);
+
+  for (guint trial = 0; trial < 10; trial++)
+    {
+      TslSamplerMode mode = trial % 2 ? TSL_SAMPLER_TIME : TSL_SAMPLER_COUNT;
+      double width = trial < 6 ? 0.01 : g_rand_double_range (rand, 0.05, 0.5);
+      gint64 lo = start + (gint64) (g_rand_double_range (rand, 0, 1 - width) * span);
+      gint64 hi = lo + (gint64) (width * span);
+      guint64 bytes = 0;
+      g_autoptr(TslSnapshot) via = read_range (path, mode, lo, hi, TRUE, &bytes);
+      g_autoptr(TslSnapshot) whole = read_range (path, mode, lo, hi, FALSE, NULL);
+
+      assert_same (via, whole);
+      if (width == 0.01)
+        g_assert_cmpuint (bytes, <, size / 5);
+    }
+  g_unlink (path);
+  g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
+}
+
 static void
 count_segment_messages (const char     *domain,
                         GLogLevelFlags  level,
@@ -233,7 +372,7 @@ read_detail (const char       *path,
 }
 
 /* A range read of a regular file scans its chunks on several threads, as
- * a whole read does (tsl-chrome-scanners.c), with the same result as one
+ * a whole read does (tsl-chrome-parallel.c), with the same result as one
  * thread reading the whole file: samples and every exact slice. Random
  * cuts (TSL_READER_SPLIT_SEED) make many guesses wrong. */
 static void
@@ -486,37 +625,6 @@ test_changed_file (void)
   g_unsetenv ("TSL_INDEX_CHUNK_BYTES");
 }
 
-/* Follow mode: the reader waits at the end of a growing file. */
-typedef struct {
-  char     *path;
-  TslTrace *trace;
-  gint      following;
-  gboolean  ok;
-} Follower;
-
-static gboolean
-keep_following (gpointer data)
-{
-  Follower *f = data;
-
-  return g_atomic_int_get (&f->following);
-}
-
-static gpointer
-follow_thread (gpointer data)
-{
-  Follower *f = data;
-  g_autoptr(GFile) file = g_file_new_for_path (f->path);
-  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
-  g_autoptr(GError) error = NULL;
-
-  f->ok = stream != NULL &&
-          tsl_read_stream_full (f->trace, G_INPUT_STREAM (stream), f->path, 0, NULL, keep_following,
-                                f, NULL, &error);
-  g_assert_no_error (error);
-  return NULL;
-}
-
 static void
 append (const char *path,
         const char *text,
@@ -651,6 +759,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chunk-index/same-as-whole", test_same_as_whole);
   g_test_add_func ("/chunk-index/capped", test_capped);
+  g_test_add_func ("/chunk-index/open-async", test_open_async);
   g_test_add_func ("/chunk-index/gzip", test_gzip);
   g_test_add_func ("/chunk-index/threads", test_threads);
   g_test_add_func ("/chunk-index/positions", test_positions);

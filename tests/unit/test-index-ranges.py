@@ -15,7 +15,9 @@
 # random ranges, with chunks small enough that each file has many (and a
 # Chrome trace whose two processes have a thread of one name, one of them
 # only at the start: compare's "worker [PID]" must not depend on the chunks
-# read). The generated files must really be read through the index (corpus files may
+# read; and one that leaks async spans, b/e and S/F, by the thousand: each
+# checkpoint restores those open there, and its range reads must skip
+# chunks). The generated files must really be read through the index (corpus files may
 # not be: some allow none, as a Chrome trace with `samples`; the speedscope
 # file with its frames last must not), and plain speedscope ones must skip
 # a quarter of the file in some read. Perfetto: generated traces of several
@@ -206,6 +208,40 @@ def same_names(rng, n):
     return '[\n' + ',\n'.join(ev) + '\n]\n'
 
 
+def leaked_async(rng, n):
+    """Async spans closed at once, a few thousand events later or never;
+    ends before their begins; an id reused while open; X events between."""
+    ev = ['{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}']
+    pending = []
+    t = 1000
+    for i in range(n):
+        t += rng.randint(1, 40)
+        r = rng.random()
+        if r < 0.2:
+            ph = rng.choice(['b', 'S'])
+            end = {'b': 'e', 'S': 'F'}[ph]
+            span = '"cat":"%s","name":"req%d","id":"0x%x","pid":1,"tid":1' % (rng.choice(['net', 'input']), i % 4, i)
+            ev.append('{"ph":"%s",%s,"ts":%d}' % (ph, span, t))
+            fate = rng.random()
+            if fate < 0.6:
+                ev.append('{"ph":"%s",%s,"ts":%d}' % (end, span, t + rng.randint(0, 300)))
+            elif fate < 0.85:
+                pending.append((end, span))
+        elif r < 0.25 and pending:
+            end, span = pending.pop(max(0, len(pending) - rng.randint(1, 5)))
+            ev.append('{"ph":"%s",%s,"ts":%d}' % (end, span, t))
+        elif r < 0.27:
+            span = '"cat":"io","name":"early","id2":{"local":"0x%x"},"pid":2,"tid":3' % i
+            ev.append('{"ph":"e",%s,"ts":%d}' % (span, t + 30))
+            ev.append('{"ph":"b",%s,"ts":%d}' % (span, t))
+        elif r < 0.28:
+            ev.append('{"ph":"b","cat":"net","name":"poll","id":7,"pid":1,"tid":1,"ts":%d}' % t)
+        else:
+            ev.append('{"ph":"X","name":"x%d","pid":1,"tid":%d,"ts":%d,"dur":%d}'
+                      % (rng.randint(0, 3), rng.randint(1, 2), t, rng.randint(0, 30)))
+    return '{"traceEvents":[\n' + ',\n'.join(ev) + '\n]}\n'
+
+
 def main():
     rng = random.Random(1919)
     failures = []
@@ -278,6 +314,12 @@ def main():
             with open(p, 'wb') as f:
                 subprocess.run(['zstd', '-q', '-d', '-c', chromium], stdout=f, check=True)
             paths.append((p, True, False))
+        # Last, from a generator of its own: the other files' ranges stay
+        # those they were drawn before it came.
+        p = os.path.join(tmp, 'gen-leaked-async.json')
+        with open(p, 'w') as f:
+            f.write(leaked_async(random.Random(34), 30000))
+        paths.append((p, True, True))
         for p, must_index, must_skip in paths:
             if only and not any(o in p for o in only):
                 continue

@@ -5,7 +5,7 @@
 #
 # On a regular file the Perfetto reader frames each buffer's packets, has
 # them decoded on every core and models the records in order
-# (tsl-perfetto-scan.c). For every Perfetto input perfetto-outputs.py
+# (tsl-perfetto-parallel.c). For every Perfetto input perfetto-outputs.py
 # gathers (fixtures, fuzz regressions, the unit test's traces, generated
 # synthetic and Chromium traces) and damaged copies of the generated ones
 # (cut inside a packet, a key that is not a length-delimited field, a

@@ -419,10 +419,65 @@ def test_process_names():
           proc.returncode == 0 and 'Global (no process)' in text and 'perfetto-proto' not in text, text[:400])
 
 
+def test_async_track_names():
+    # Chrome writes hundreds of async tracks with no name: each is called
+    # after its first named event in the file (Perfetto's rule), and keeps
+    # that name in a range read that skips the chunk of its first slice, in
+    # a sampler state and in a merge of parts. A track whose events have no
+    # name keeps "Track UUID".
+    filler = [event(2000 + i * 10, 2, INSTANT, name='tick', flags=0) for i in range(120000)]
+    end = 2000 + 120000 * 10
+    raw = trace([
+        process_track(1, 42, 'browser'),
+        thread_track(2, 1, 42, 43, 'CrBrowserMain'),
+        [(TRACK_DESCRIPTOR, [(1, 10), (5, 1)])],
+        [(TRACK_DESCRIPTOR, [(1, 11), (5, 1)])],
+        [(TRACK_DESCRIPTOR, [(1, 12), (5, 1)])],
+        event(1000, 10, BEGIN, name='Loading', flags=0),
+        event(1100, 11, BEGIN, name='Commit', flags=0),
+        event(1200, 11, END, flags=0),
+        event(1300, 12, END, flags=0),
+        *filler,
+        event(end, 11, BEGIN, name='Commit', flags=0),
+        event(end + 50, 10, BEGIN, name='Paint', flags=0),
+        event(end + 60, 10, END, flags=0),
+        event(end + 70, 10, END, flags=0),
+        event(end + 80, 11, END, flags=0),
+    ])
+    path = write('async-names.pftrace', raw)
+    got, err = info(path)
+    check('async names: opens', got is not None, err)
+    if got is None:
+        return
+    names = sorted(t['name'] for t in got['tracks'] if t['kind'] == 'async')
+    check('async names: after the first slice, else the uuid', names == ['Commit', 'Loading', 'Track 12'],
+          names)
+
+    csv = os.path.join(tmp, 'async-late.csv')
+    proc = run('export', '--view', '99.99%..100%', '-o', csv, path)
+    rows = open(csv).read().splitlines()[1:] if proc.returncode == 0 else []
+    late = sorted({r.split(',')[0] for r in rows if r.split(',')[4] in ('Paint', 'Commit')})
+    check('async names: a range read past the first slice names the track as the whole read',
+          late == ['Commit', 'Loading'], (proc.stderr.decode(), late, rows[:6]))
+
+    tss = os.path.join(tmp, 'async-names.tss')
+    parts = [os.path.join(tmp, f'async-names-{i}.tss') for i in (1, 2)]
+    merged = os.path.join(tmp, 'async-names-merged.tss')
+    ok = run('sample', '--state', '--mode', 'time', '-o', tss, path).returncode == 0
+    for i, part in enumerate(parts, 1):
+        ok = ok and run('sample', '--state', '--mode', 'time', f'--part={i}/2', '-o', part, path).returncode == 0
+    ok = ok and run('merge', '-o', merged, *parts).returncode == 0
+    state, err = info(tss) if ok else (None, 'sample --state or merge failed')
+    names = sorted(t['name'] for t in state['tracks'] if t['kind'] == 'async') if state else None
+    check('async names: kept in a sampler state', names == ['Commit', 'Loading', 'Track 12'], (names, err))
+    same = ok and open(merged, 'rb').read() == open(tss, 'rb').read()
+    check('async names: parts merged equal one pass byte for byte', same)
+
+
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
                  test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
-                 test_process_names):
+                 test_process_names, test_async_track_names):
         test()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -499,6 +499,98 @@ test_too_large (void)
   g_assert_true (g_str_has_prefix (error->message, "big.txt:3:1: "));
 }
 
+/* Feeds `bytes` in pieces of 4 KiB: what a file's reads look like to a
+ * sniffer waiting for a line's end. */
+static TslTrace *
+read_pieces (const char  *name,
+             GBytes      *bytes,
+             GError     **error)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, K, 1);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, name);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  for (gsize off = 0; off < len; off += 4096)
+    if (!tsl_reader_feed (reader, data + off, MIN (4096, len - off), error))
+      return NULL;
+  if (!tsl_reader_finish (reader, error))
+    return NULL;
+  return g_steal_pointer (&trace);
+}
+
+/* A first line longer than the sniffer's 64 KiB head: a collapsed stack
+ * with a 1.1 MB frame and a CSV with 100,000 columns are told by the whole
+ * line, not refused as an unknown format. */
+static void
+test_long_first_line (void)
+{
+  g_autoptr(GString) stacks = g_string_new ("main;");
+  g_autoptr(GString) csv = g_string_new ("time");
+  g_autoptr(GBytes) stacks_bytes = NULL;
+  g_autoptr(GBytes) csv_bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TslTrace) trace = NULL;
+  const TslSample *s;
+  guint n;
+
+  for (guint i = 0; i < 110000; i++)
+    g_string_append (stacks, "frame_long");
+  g_string_append (stacks, ";leaf 3\nmain;other 2\n");
+  stacks_bytes = g_bytes_new (stacks->str, stacks->len);
+  trace = read_pieces ("long-frame.folded", stacks_bytes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tsl_trace_get_format (trace), ==, "collapsed");
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 2);
+  s = track_samples (trace, "stacks", &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat (s[0].value, ==, 3);
+  g_assert_true (g_str_has_prefix (tsl_trace_lookup (trace, s[0].label), "main;frame_longframe_long"));
+  g_clear_pointer (&trace, g_object_unref);
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (csv, ",column_%06u", i);
+  g_string_append_c (csv, '\n');
+  g_assert_cmpuint (csv->len, >, 1024 * 1024);
+  for (guint row = 0; row < 3; row++)
+    {
+      g_string_append_printf (csv, "%u", row);
+      for (guint i = 0; i < 100000; i++)
+        g_string_append_printf (csv, ",%u", (row + i) % 10);
+      g_string_append_c (csv, '\n');
+    }
+  csv_bytes = g_bytes_new (csv->str, csv->len);
+  trace = read_pieces ("wide.csv", csv_bytes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tsl_trace_get_format (trace), ==, "csv");
+  g_assert_cmpuint (tsl_trace_get_events (trace), ==, 3);
+  /* Past the memory budget's 16,384 tracks the rest fold into one. */
+  g_assert_cmpuint (tsl_trace_get_n_tracks (trace), >=, 16384);
+  s = track_samples (trace, "column_009999", &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpfloat (s[2].value, ==, (2 + 9999) % 10);
+}
+
+/* A first line longer than the reader's largest record, with no format
+ * told from its start: said so, at the line it is on. */
+static void
+test_first_line_too_long (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, K, 1);
+  g_autoptr(TslReader) reader = tsl_reader_new (trace, "endless.txt");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *piece = g_strnfill (4096, 'x');
+  gboolean ok;
+
+  tsl_reader_set_max_record (reader, 1024 * 1024);
+  ok = tsl_reader_feed (reader, (const guint8 *) "# a comment\n", 12, &error);
+  for (guint i = 0; ok && i < 2 * 256; i++)
+    ok = tsl_reader_feed (reader, (const guint8 *) piece, 4096, &error);
+  g_assert_false (ok);
+  g_assert_error (error, TSL_READER_ERROR, TSL_READER_ERROR_TOO_LARGE);
+  g_assert_true (g_str_has_prefix (error->message, "endless.txt:2:1: the first line is longer than 1 MiB"));
+}
+
 static void
 test_truncated_gzip (void)
 {
@@ -608,6 +700,8 @@ main (int    argc,
   g_test_add_func ("/readers/driver/errors", test_errors);
   g_test_add_func ("/readers/driver/too-large", test_too_large);
   g_test_add_func ("/readers/driver/truncated-gzip", test_truncated_gzip);
+  g_test_add_func ("/readers/driver/long-first-line", test_long_first_line);
+  g_test_add_func ("/readers/driver/first-line-too-long", test_first_line_too_long);
   g_test_add_func ("/readers/driver/stream", test_stream);
   for (guint i = 0; i < G_N_ELEMENTS (chunked); i++)
     {

@@ -536,6 +536,66 @@ shown_flows (TslSnapshot            *snapshot,
   return out;
 }
 
+/* Chrome writes several instants at one microsecond and depth
+ * ("SequenceManager PostTask", then "ScheduleWork", which has the flows):
+ * the selection tells them apart by name, so the clicked one's flows are
+ * drawn, not the first's (none). */
+static void
+test_flows_of_same_time_instants (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 64, 1);
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  const TslSnapshotTrack *track;
+  const TslSnapshotFlow *flows;
+  TslRenderOptions options;
+  const char *bound, *other;
+  GString *text;
+  guint t[2], n = 0;
+
+  tsl_trace_record_exact (trace, TSL_EXACT_PER_TRACK, TSL_EXACT_TOTAL);
+  for (guint k = 0; k < 2; k++)
+    {
+      t[k] = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1 + k, NULL);
+      tsl_trace_track_set_unit (trace, t[k], "ns");
+    }
+  if (tsl_trace_offer (trace, t[0], 0, 1000))
+    tsl_trace_set_label (trace, t[0], "RunTask");
+  if (tsl_trace_offer (trace, t[0], 400, 0))
+    tsl_trace_set_label (trace, t[0], "RunTask;SequenceManager PostTask");
+  if (tsl_trace_offer (trace, t[0], 400, 0))
+    tsl_trace_set_label (trace, t[0], "RunTask;ScheduleWork");
+  if (tsl_trace_offer (trace, t[1], 600, 100))
+    tsl_trace_set_label (trace, t[1], "DoWork");
+  tsl_trace_record_flow (trace, t[0], 7, 400, 1, TSL_FLOW_BIND_ENCLOSING, TSL_FLOW_OUT);
+  tsl_trace_record_flow (trace, t[1], 7, 600, 0, TSL_FLOW_BIND_SLICE, TSL_FLOW_IN);
+  snapshot = tsl_snapshot_new (trace);
+
+  flows = tsl_snapshot_get_flows (snapshot, &n);
+  g_assert_cmpuint (n, ==, 1);
+  track = tsl_snapshot_get_track (snapshot, flows[0].from_track);
+  g_assert_cmpuint (track->slices[flows[0].from_slice].depth, ==, 1);
+  g_assert_cmpint (track->slices[flows[0].from_slice].start_ns, ==, track->slices[flows[0].from_slice].end_ns);
+  bound = tsl_snapshot_get_frame_name (snapshot, track->slices[flows[0].from_slice].frame);
+  other = g_strcmp0 (bound, "ScheduleWork") == 0 ? "SequenceManager PostTask" : "ScheduleWork";
+
+  tsl_render_options_init (&options, snapshot, WIDTH, HEIGHT);
+  options.has_selection = TRUE;
+  options.selection_track = track->name;
+  options.selection_pid = track->pid;
+  options.selection_depth = 1;
+  options.selection_start_ns = track->slices[flows[0].from_slice].start_ns;
+  options.selection_end_ns = options.selection_start_ns;
+
+  options.selection_name = bound;
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "400->600");
+  g_string_free (text, TRUE);
+  options.selection_name = other;
+  text = shown_flows (snapshot, &options);
+  g_assert_cmpstr (text->str, ==, "");
+  g_string_free (text, TRUE);
+}
+
 /* Issue 32, item 3: flows on demand. By default (tsl_render_options_init)
  * none without a selection, and the whole chain of the selected slice in
  * both directions (not the unrelated flow); TSL_RENDER_FLOWS_ALL draws
@@ -1339,6 +1399,7 @@ main (int   argc,
   g_test_add_func ("/render/nested-exact", test_nested_exact);
   g_test_add_func ("/render/flow-arrows", test_flow_arrows);
   g_test_add_func ("/render/flows-on-demand", test_flows_on_demand);
+  g_test_add_func ("/render/flows-of-same-time-instants", test_flows_of_same_time_instants);
   g_test_add_func ("/render/flows-cap", test_flows_cap);
   g_test_add_func ("/render/filtered-snapshot", test_filtered_snapshot);
   g_test_add_func ("/render/every-level", test_every_level);

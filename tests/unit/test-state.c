@@ -446,6 +446,150 @@ test_merge_sources (void)
   g_assert_cmpuint (named, ==, tsl_trace_get_n_tracks (all));
 }
 
+/* Pids are 64-bit and may be negative: a source's pid of 2^40 (or one
+ * below 0) must not land on another source's pid moved by 2^40. */
+static void
+test_merge_sources_pids (void)
+{
+  static const gint64 pids[][2] = {
+    { G_GINT64_CONSTANT (1) << 40, 0 },
+    { 0, -(G_GINT64_CONSTANT (1) << 40) },
+    { G_MAXINT64, G_MININT64 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (pids); c++)
+    {
+      g_autoptr(TslTrace) all = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+      const char *groups[2] = { "first", "second" };
+
+      for (guint s = 0; s < 2; s++)
+        {
+          g_autoptr(TslTrace) src = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+          g_autoptr(GBytes) bytes = NULL;
+          g_autoptr(TslTrace) loaded = NULL;
+          g_autoptr(GError) error = NULL;
+          guint track = tsl_trace_ensure_track (src, TSL_TRACK_THREAD, pids[c][s], 7, NULL);
+
+          tsl_trace_set_process_name (src, pids[c][s], "app");
+          tsl_trace_add_events (src, 1);
+          if (tsl_trace_offer (src, track, 1000, 1.0))
+            tsl_trace_set_label (src, track, s == 0 ? "main;a" : "main;b");
+          bytes = tsl_trace_save_state (src);
+          loaded = load_as (bytes, TSL_SAMPLER_TIME, 8);
+          g_assert_true (tsl_trace_merge (all, loaded, groups[s], s, &error));
+          g_assert_no_error (error);
+        }
+      /* Two tracks, each under its own source's process. */
+      g_assert_cmpuint (tsl_trace_get_n_tracks (all), ==, 2);
+      for (guint i = 0; i < 2; i++)
+        {
+          const char *process = tsl_trace_get_process_name (all, tsl_trace_track_get_pid (all, i));
+          g_autofree char *want = g_strdup_printf ("%s: app", groups[i]);
+
+          g_assert_cmpstr (process, ==, want);
+        }
+      g_assert_cmpint (tsl_trace_track_get_pid (all, 0), !=, tsl_trace_track_get_pid (all, 1));
+    }
+}
+
+/* Recomputes a state's checksum after a test changed its body. */
+static GBytes *
+resealed (guint8 *data,
+          gsize   len)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize digest_len = TSL_STATE_CHECKSUM_LEN;
+
+  g_checksum_update (sum, data, len - TSL_STATE_CHECKSUM_LEN);
+  g_checksum_get_digest (sum, data + len - TSL_STATE_CHECKSUM_LEN, &digest_len);
+  return g_bytes_new_take (data, len);
+}
+
+static void
+put_u64_at (guint8 *at,
+            guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (at, &v, 8);
+}
+
+/* Counts of 2^63 twice: what only informs saturates, a track's events
+ * (which its slices must add up to) refuse the merge; either way merge
+ * never writes a state that reading then calls damaged. */
+static void
+test_merge_wraps (void)
+{
+  const guint64 half = G_GUINT64_CONSTANT (1) << 63;
+  const double value = 1234.5;   /* finds the sample in the bytes */
+  g_autoptr(TslTrace) src = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+  g_autoptr(TslTrace) all = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+  g_autoptr(TslTrace) reread = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) merged = NULL;
+  g_autoptr(GBytes) many = NULL;
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_auto(GStrv) messages = NULL;
+  g_autoptr(GError) error = NULL;
+  guint track = tsl_trace_ensure_track (src, TSL_TRACK_COUNTER, 1, 0, "c");
+  guint64 bits;
+  gsize len;
+  guint8 *data;
+  guint8 *at = NULL;
+
+  tsl_trace_add_events (src, half);
+  tsl_trace_count_flow (src, TSL_FLOW_COUNT_START, half);
+  tsl_trace_add_tally (src, half, "boom");
+  g_assert_true (tsl_trace_offer (src, track, 1000, value));
+  bytes = tsl_trace_save_state (src);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(TslTrace) part = load_as (bytes, TSL_SAMPLER_TIME, 8);
+
+      g_assert_true (tsl_trace_merge (all, part, NULL, 0, &error));
+      g_assert_no_error (error);
+    }
+  merged = tsl_trace_save_state (all);
+  reread = tsl_trace_new (TSL_SAMPLER_TIME, 8, 0x5EED);
+  g_assert_true (tsl_trace_load_state (reread, merged, "merged.tss", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tsl_trace_get_events (reread), ==, G_MAXUINT64);
+  g_assert_cmpuint (tsl_trace_get_flow_count (reread, TSL_FLOW_COUNT_START), ==, G_MAXUINT64);
+  messages = tsl_trace_dup_warnings_counted (reread, counts);
+  g_assert_cmpuint (g_strv_length (messages), ==, 1);
+  g_assert_cmpuint (g_array_index (counts, guint64, 0), ==, G_MAXUINT64);
+
+  /* The track's one slice made to count 2^63 events. */
+  data = g_bytes_unref_to_data (g_bytes_ref (bytes), &len);
+  memcpy (&bits, &value, 8);
+  bits = GUINT64_TO_LE (bits);
+  for (gsize i = TSL_STATE_HEADER_LEN; i + 8 <= len; i++)
+    if (memcmp (data + i, &bits, 8) == 0)
+      {
+        at = data + i;
+        break;
+      }
+  g_assert_nonnull (at);
+  put_u64_at (at - 24 - 4 - 8, half);   /* the sampler's events, before n samples and the slice */
+  put_u64_at (at + 8 + 4, half);        /* the slice's count, after the value and the label */
+  many = resealed (data, len);
+  {
+    g_autoptr(TslTrace) one = load_as (many, TSL_SAMPLER_TIME, 8);
+    g_autoptr(TslTrace) two = load_as (many, TSL_SAMPLER_TIME, 8);
+    g_autoptr(GBytes) before = NULL;
+    g_autoptr(GBytes) after = NULL;
+
+    g_assert_false (tsl_trace_merge (one, two, NULL, 0, &error));
+    g_assert_error (error, TSL_STATE_ERROR, TSL_STATE_ERROR_MERGE);
+    g_assert_nonnull (strstr (error->message, "“c”"));
+    g_clear_error (&error);
+    /* Refused before anything changed. */
+    before = tsl_trace_save_state (two);
+    after = tsl_trace_save_state (one);
+    g_assert_true (g_bytes_equal (before, after));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -459,6 +603,8 @@ main (int    argc,
   g_test_add_func ("/state/merge-wide", test_merge_wide);
   g_test_add_func ("/state/merge-errors", test_merge_errors);
   g_test_add_func ("/state/merge-sources", test_merge_sources);
+  g_test_add_func ("/state/merge-sources-pids", test_merge_sources_pids);
+  g_test_add_func ("/state/merge-wraps", test_merge_wraps);
   g_test_add_func ("/state/damage", test_damage);
 
   return g_test_run ();

@@ -71,4 +71,15 @@ tsl_time_seconds_between (gint64 a,
   return (double) r / 1e9;
 }
 
+/* Counts (events, warnings, flows) added up across merged states: a
+ * wrapped count reads as fewer, or as 0, which a state may not hold. */
+static inline guint64
+tsl_sat_add_u64 (guint64 a,
+                 guint64 b)
+{
+  guint64 r;
+
+  return __builtin_add_overflow (a, b, &r) ? G_MAXUINT64 : r;
+}
+
 G_END_DECLS

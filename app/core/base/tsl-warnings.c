@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "tsl-time-math.h"
 #include "tsl-warnings.h"
 
 /* Distinct messages kept; more are folded into one counted line so a broken
@@ -107,7 +108,7 @@ take (TslWarnings    *self,
           warning->count = 1;
         }
       else if (warning->kind != TSL_WARNING_ONCE)
-        warning->count += count;
+        warning->count = tsl_sat_add_u64 (warning->count, count);   /* 0 would read as damaged */
       g_free (message);
       return warning;
     }
@@ -241,7 +242,7 @@ void
 tsl_warnings_add_dropped (TslWarnings *self,
                           guint64      count)
 {
-  self->dropped += count;
+  self->dropped = tsl_sat_add_u64 (self->dropped, count);
 }
 
 guint

@@ -160,10 +160,11 @@ copy_slices (TslSnapshot      *self,
              TslSnapshotTrack *out,
              GArray           *leaves)
 {
+  TslExact *exact = tsl_trace_get_exact_recorder (trace);
   const TslExactSlice *slices;
   guint n = 0;
 
-  slices = tsl_trace_get_exact_slices (trace, track, &n);
+  slices = tsl_exact_get_slices (exact, track, &n);
   out->exact = TRUE;
   out->n_slices = n;
   out->slices = g_new (TslSnapshotSlice, MAX (n, 1));
@@ -177,7 +178,7 @@ copy_slices (TslSnapshot      *self,
         g_array_set_size (leaves, label + 1);
       if (g_array_index (leaves, LeafOf, label).frame == 0)
         {
-          const char *text = tsl_trace_lookup_exact_label (trace, label);
+          const char *text = tsl_exact_lookup (exact, label);
           const char *leaf = strrchr (text, ';');
           guint depth = 0;
 
@@ -377,7 +378,8 @@ tsl_snapshot_new (TslTrace *trace)
 
   if (self->exact)
     {
-      const TslExactFlow *ends = tsl_trace_get_exact_flows (trace, &n_ends);
+      TslExact *exact = tsl_trace_get_exact_recorder (trace);
+      const TslExactFlow *ends = exact != NULL ? tsl_exact_get_flows (exact, &n_ends) : NULL;
 
       if (n_ends > 0)
         ends_copy = g_memdup2 (ends, (gsize) n_ends * sizeof *ends);

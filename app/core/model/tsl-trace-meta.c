@@ -4,7 +4,7 @@
  *
  * Metadata a reader gives apart from events (Chrome "M" events, Perfetto
  * descriptors), kept per process and per thread whether or not a track of
- * them exists yet.
+ * them exists yet; and the titles of tracks whose key is an id.
  */
 #define G_LOG_DOMAIN "tsl-trace"
 
@@ -180,4 +180,43 @@ tsl_trace_set_thread_sort_index (TslTrace *self,
     return;
   meta->has_sort_index = TRUE;
   meta->sort_index = index;
+}
+
+void
+tsl_trace_track_set_title (TslTrace   *self,
+                           guint       track,
+                           const char *title)
+{
+  Track *t;
+  guint32 id;
+
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (track < self->tracks->len);
+
+  t = g_ptr_array_index (self->tracks, track);
+  g_return_if_fail (t->key.kind != TSL_TRACK_THREAD);
+  if (tsl_trace_track_is_folded (self, track))
+    return;
+  id = title != NULL && title[0] != '\0' ? tsl_trace_intern (self, title) : 0;
+  if (id == t->title)
+    return;
+  /* A name: the chunk that sets it is read by every range read. */
+  self->changes++;
+  t->title = id;
+}
+
+/**
+ * tsl_trace_track_get_title:
+ *
+ * Returns: (transfer none) (nullable): the title tsl_trace_track_set_title()
+ *   gave the track.
+ */
+const char *
+tsl_trace_track_get_title (TslTrace *self,
+                           guint     track)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+  g_return_val_if_fail (track < self->tracks->len, NULL);
+
+  return tsl_trace_lookup (self, ((Track *) g_ptr_array_index (self->tracks, track))->title);
 }

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tsl-trace.c and tsl-trace-state.c (sampler state files, merges) share
+ * tsl-trace.c, its parts (tsl-trace-*.c: strings, labels, the exact view,
+ * metadata, warnings) and tsl-trace-state*.c (sampler state files, merges) share
  * these; nothing outside app/core/model/ includes it.
  */
 #pragma once
@@ -31,6 +32,7 @@ typedef struct
   TrackKey      key;
   guint32       unit;
   guint32       display;   /* cached "Thread TID" */
+  guint32       title;     /* see tsl_trace_track_set_title(), 0 if none */
   gboolean      sampled;   /* see tsl_trace_track_set_sampled() */
   gboolean      spans;     /* values are durations (ns) of spans at their time */
   TslSampler   *sampler;
@@ -133,5 +135,45 @@ void              _tsl_trace_collect_labels     (TslTrace       *self);
  * later part, see tsl_trace_count_after()). */
 guint64           _tsl_trace_first_index        (TslTrace       *self,
                                                  const TrackKey *key);
+
+/* tsl-trace-strings.c: `str` with every ';'-separated part longer than
+ * NAME_MAX_BYTES cut at a character boundary, with a warning; NULL when
+ * none is that long. */
+char             *_tsl_trace_cut_long_parts     (TslTrace       *self,
+                                                 const char     *str,
+                                                 gsize           len);
+/* A copy of `str` with each NUL byte as U+FFFD, or NULL if it has none. */
+char             *_tsl_trace_replace_nuls       (TslTrace       *self,
+                                                 const char     *str,
+                                                 gsize           len);
+/* The id of `str` if it was interned, without interning it. */
+gboolean          _tsl_trace_lookup_string      (TslTrace       *self,
+                                                 const char     *str,
+                                                 guint32        *id);
+/* tsl-trace-exact.c: an offer while the exact view records. */
+gboolean          _tsl_trace_offer_exact        (TslTrace       *self,
+                                                 guint           track,
+                                                 gint64          time_ns,
+                                                 double          value);
+
+static inline Track *
+get_track (TslTrace *self,
+           guint     track)
+{
+  return g_ptr_array_index (self->tracks, track);
+}
+
+/* The event offered before gets its label (NULL: none) and goes to the
+ * observer. */
+static inline void
+_tsl_trace_deliver_pending (TslTrace   *self,
+                            const char *label)
+{
+  if (!self->has_pending)
+    return;
+  self->has_pending = FALSE;
+  self->event_func (self->pending_track, self->pending_time, self->pending_value,
+                    label, TRUE, self->event_data);
+}
 
 G_END_DECLS

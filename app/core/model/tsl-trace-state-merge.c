@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-time-math.h"
 #include "tsl-trace-private.h"
 #include "tsl-trace-state.h"
 #include "tsl-trace-state-private.h"
@@ -63,11 +64,78 @@ tsl_trace_count_after (TslTrace *self,
     }
 }
 
-static gint64
-move_pid (gint64 pid,
-          guint  group_index)
+static int
+compare_pids (gconstpointer a,
+              gconstpointer b)
 {
-  return (gint64) ((guint64) pid + ((guint64) group_index << 40));
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+add_pid (GHashTable *set,
+         gint64      pid)
+{
+  g_hash_table_add (set, g_memdup2 (&pid, sizeof pid));
+}
+
+/* Separate sources: each pid of `other` becomes one no earlier source
+ * uses, pid + index × 2^40 when that is free (readable), else the next
+ * free value, so a pid of 2^40 or below 0 in one source never lands on
+ * another's. Sorted first: the same inputs give the same pids. */
+static GHashTable *
+source_pids (TslTrace *self,
+             TslTrace *other,
+             guint     group_index)
+{
+  g_autoptr(GHashTable) used = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTable *map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer k;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    add_pid (used, ((Track *) g_ptr_array_index (self->tracks, i))->key.pid);
+  g_hash_table_iter_init (&iter, self->processes);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    add_pid (used, *(gint64 *) k);
+  g_hash_table_iter_init (&iter, self->threads);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    add_pid (used, ((TrackKey *) k)->pid);
+
+  for (guint i = 0; i < other->tracks->len; i++)
+    g_array_append_val (pids, ((Track *) g_ptr_array_index (other->tracks, i))->key.pid);
+  g_hash_table_iter_init (&iter, other->processes);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    g_array_append_val (pids, *(gint64 *) k);
+  g_hash_table_iter_init (&iter, other->threads);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    g_array_append_val (pids, ((TrackKey *) k)->pid);
+  g_array_sort (pids, compare_pids);
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      gint64 pid = g_array_index (pids, gint64, i);
+      guint64 moved = (guint64) pid + ((guint64) group_index << 40);
+
+      if (g_hash_table_contains (map, &pid))
+        continue;
+      while (g_hash_table_contains (used, &(gint64) { (gint64) moved }))
+        moved++;
+      add_pid (used, (gint64) moved);
+      g_hash_table_insert (map, g_memdup2 (&pid, sizeof pid), g_memdup2 (&moved, sizeof moved));
+    }
+  return map;
+}
+
+static gint64
+move_pid (GHashTable *pids,
+          gint64      pid)
+{
+  const gint64 *moved = pids != NULL ? g_hash_table_lookup (pids, &pid) : NULL;
+
+  return moved != NULL ? *moved : pid;
 }
 
 /* `other`'s key in `self`'s terms. */
@@ -75,14 +143,12 @@ static TrackKey
 translate_key (TslTrace       *self,
                TslTrace       *other,
                const TrackKey *key,
-               const char     *group,
-               guint           group_index)
+               GHashTable     *pids)
 {
   TrackKey out = *key;
 
   out.name = tsl_trace_intern (self, tsl_trace_lookup (other, key->name));
-  if (group != NULL)
-    out.pid = move_pid (key->pid, group_index);
+  out.pid = move_pid (pids, key->pid);
   return out;
 }
 
@@ -158,7 +224,7 @@ check_contiguous (TslTrace *self,
   for (guint i = 0; i < other->tracks->len; i++)
     {
       Track *t = g_ptr_array_index (other->tracks, i);
-      TrackKey key = translate_key (self, other, &t->key, NULL, 0);
+      TrackKey key = translate_key (self, other, &t->key, NULL);
       gint mine = find_track (self, other, i, &key);
       guint64 expected = 0;
 
@@ -195,8 +261,7 @@ merge_meta (TslTrace   *self,
 static void
 merge_processes (TslTrace   *self,
                  TslTrace   *other,
-                 const char *group,
-                 guint       group_index)
+                 GHashTable *pids)
 {
   GHashTableIter iter;
   gpointer k, v;
@@ -204,7 +269,7 @@ merge_processes (TslTrace   *self,
   g_hash_table_iter_init (&iter, other->processes);
   while (g_hash_table_iter_next (&iter, &k, &v))
     {
-      gint64 pid = group != NULL ? move_pid (*(gint64 *) k, group_index) : *(gint64 *) k;
+      gint64 pid = move_pid (pids, *(gint64 *) k);
       Meta *meta = g_hash_table_lookup (self->processes, &pid);
 
       if (meta == NULL)
@@ -221,8 +286,7 @@ merge_processes (TslTrace   *self,
       TrackKey key = *(TrackKey *) k;
       Meta *meta;
 
-      if (group != NULL)
-        key.pid = move_pid (key.pid, group_index);
+      key.pid = move_pid (pids, key.pid);
       meta = g_hash_table_lookup (self->threads, &key);
       if (meta == NULL)
         {
@@ -238,7 +302,7 @@ static void
 name_group (TslTrace   *self,
             TslTrace   *other,
             const char *group,
-            guint       group_index)
+            GHashTable *moved_pids)
 {
   g_autoptr(GHashTable) pids = g_hash_table_new (g_int64_hash, g_int64_equal);
 
@@ -261,7 +325,7 @@ name_group (TslTrace   *self,
         gint64 pid = *(gint64 *) k;
         const char *name = tsl_trace_get_process_name (other, pid);
         g_autofree char *named = name != NULL ? g_strdup_printf ("%s: %s", group, name) : g_strdup (group);
-        gint64 moved = move_pid (pid, group_index);
+        gint64 moved = move_pid (moved_pids, pid);
         Meta *meta = g_hash_table_lookup (self->processes, &moved);
 
         if (meta == NULL)
@@ -282,6 +346,7 @@ tsl_trace_merge (TslTrace    *self,
                  GError     **error)
 {
   g_autofree TslSampler **copies = NULL;
+  g_autoptr(GHashTable) pids = NULL;
   gboolean was_empty;
 
   g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
@@ -302,6 +367,24 @@ tsl_trace_merge (TslTrace    *self,
                         self->format, other->format);
   if (group == NULL && self->mode == TSL_SAMPLER_COUNT && !check_contiguous (self, other, error))
     return FALSE;
+
+  if (group != NULL)
+    pids = source_pids (self, other, group_index);
+  /* A track's events must stay countable: slice counts add up to them. */
+  for (guint i = 0; i < other->tracks->len; i++)
+    {
+      Track *t = g_ptr_array_index (other->tracks, i);
+      TrackKey key = translate_key (self, other, &t->key, pids);
+      gint mine = find_track (self, other, i, &key);
+      TslSampler *into = mine >= 0 ? tsl_trace_track_get_sampler (self, mine) : NULL;
+
+      if (into != NULL &&
+          tsl_sampler_get_events (t->sampler) > G_MAXUINT64 - tsl_sampler_get_first_index (into) -
+                                                tsl_sampler_get_events (into))
+        return merge_error (error, _("cannot merge: track “%s” would count more than "
+                                     "18,446,744,073,709,551,615 events"),
+                            tsl_trace_track_get_name (other, i));
+    }
 
   /* Every copy first, so that an error leaves `self` as it was. */
   copies = g_new0 (TslSampler *, MAX (other->tracks->len, 1));
@@ -325,7 +408,7 @@ tsl_trace_merge (TslTrace    *self,
   for (guint i = 0; i < other->tracks->len; i++)
     {
       Track *t = g_ptr_array_index (other->tracks, i);
-      TrackKey key = translate_key (self, other, &t->key, group, group_index);
+      TrackKey key = translate_key (self, other, &t->key, pids);
       gint mine = find_track (self, other, i, &key);
       TslSampler *copy = g_steal_pointer (&copies[i]);
       Track *into;
@@ -345,6 +428,7 @@ tsl_trace_merge (TslTrace    *self,
           into = g_ptr_array_index (self->tracks, mine);
           into->unit = tsl_trace_intern (self, tsl_trace_lookup (other, t->unit));
           into->sampled = t->sampled;
+          into->title = tsl_trace_intern (self, tsl_trace_lookup (other, t->title));
           continue;
         }
 
@@ -356,16 +440,20 @@ tsl_trace_merge (TslTrace    *self,
       if (t->unit != 0)
         into->unit = tsl_trace_intern (self, tsl_trace_lookup (other, t->unit));
       into->sampled = into->sampled || t->sampled;
+      /* The earlier part's title: the first slice in the file named it. */
+      if (into->title == 0 && t->title != 0)
+        into->title = tsl_trace_intern (self, tsl_trace_lookup (other, t->title));
     }
 
-  merge_processes (self, other, group, group_index);
+  merge_processes (self, other, pids);
   if (group != NULL)
-    name_group (self, other, group, group_index);
+    name_group (self, other, group, pids);
 
-  self->events += other->events;
+  /* What only informs saturates; a wrapped count would read as fewer. */
+  self->events = tsl_sat_add_u64 (self->events, other->events);
   for (guint i = 0; i < 3; i++)
-    self->flows[i] += other->flows[i];
-  self->dropped_meta += other->dropped_meta;
+    self->flows[i] = tsl_sat_add_u64 (self->flows[i], other->flows[i]);
+  self->dropped_meta = tsl_sat_add_u64 (self->dropped_meta, other->dropped_meta);
   if (other->has_span)
     {
       self->span_start = self->has_span ? MIN (self->span_start, other->span_start) : other->span_start;

@@ -25,6 +25,7 @@ enum {
 enum {
   TSL_STATE_TRACK_SAMPLED = 1 << 0,
   TSL_STATE_TRACK_FOLDED = 1 << 1,
+  TSL_STATE_TRACK_TITLED = 1 << 2,   /* version 2: a title string follows the flags */
 };
 
 G_END_DECLS

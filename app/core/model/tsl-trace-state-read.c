@@ -166,7 +166,7 @@ read_track (Reader   *r,
   g_autoptr(GError) local_error = NULL;
   TslSampler *sampler;
   gsize at = r->pos;
-  const char *name, *unit;
+  const char *name, *unit, *title = NULL;
   guint32 kind, flags, n;
   guint index;
 
@@ -176,8 +176,16 @@ read_track (Reader   *r,
   name = get_str (r);
   unit = get_str (r);
   flags = get_u32 (r);
-  if (!r->failed && (kind >= TSL_TRACE_N_KINDS || flags > (TSL_STATE_TRACK_SAMPLED | TSL_STATE_TRACK_FOLDED)))
+  if (!r->failed && (kind >= TSL_TRACE_N_KINDS ||
+                     flags > (TSL_STATE_TRACK_SAMPLED | TSL_STATE_TRACK_FOLDED | TSL_STATE_TRACK_TITLED)))
     return fail (r, at, "unknown track kind or flags");
+  if (flags & TSL_STATE_TRACK_TITLED)
+    {
+      title = get_str (r);
+      /* Titles name tracks whose key is an id: never threads or fold tracks. */
+      if (!r->failed && (title == NULL || kind == TSL_TRACK_THREAD || (flags & TSL_STATE_TRACK_FOLDED)))
+        return fail (r, at, "a track's title is empty or not expected");
+    }
   /* Threads are named by their metadata; every other track by its key. */
   if (!r->failed && (name == NULL) != (kind == TSL_TRACK_THREAD && !(flags & TSL_STATE_TRACK_FOLDED)))
     return fail (r, at, "a track's name is missing or not expected");
@@ -229,6 +237,8 @@ read_track (Reader   *r,
   if (unit != NULL)
     ((Track *) g_ptr_array_index (self->tracks, index))->unit = tsl_trace_intern (self, unit);
   ((Track *) g_ptr_array_index (self->tracks, index))->sampled = (flags & TSL_STATE_TRACK_SAMPLED) != 0;
+  if (title != NULL)
+    ((Track *) g_ptr_array_index (self->tracks, index))->title = tsl_trace_intern (self, title);
   return TRUE;
 }
 

@@ -275,7 +275,10 @@ put_body (Writer   *w,
       put_i64 (w, t->key.tid);
       put_str (w, tsl_trace_lookup (self, t->key.name));
       put_str (w, tsl_trace_lookup (self, t->unit));
-      put_u32 (w, (t->sampled ? TSL_STATE_TRACK_SAMPLED : 0) | (tsl_trace_track_is_folded (self, i) ? TSL_STATE_TRACK_FOLDED : 0));
+      put_u32 (w, (t->sampled ? TSL_STATE_TRACK_SAMPLED : 0) | (tsl_trace_track_is_folded (self, i) ? TSL_STATE_TRACK_FOLDED : 0) |
+               (t->title != 0 ? TSL_STATE_TRACK_TITLED : 0));
+      if (t->title != 0)
+        put_str (w, tsl_trace_lookup (self, t->title));
 
       tsl_sampler_get_state (t->sampler, &st);
       samples = tsl_sampler_peek_samples (t->sampler, &n);

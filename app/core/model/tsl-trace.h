@@ -80,8 +80,18 @@ gboolean          tsl_trace_track_is_folded     (TslTrace       *self,
                                                  guint           track);
 TslTrackKind      tsl_trace_track_get_kind      (TslTrace       *self,
                                                  guint           track);
-/* Display name: thread name from metadata, else "NAME" or "Thread TID". */
+/* Display name: thread name from metadata, else the title, else "NAME" or
+ * "Thread TID". */
 const char       *tsl_trace_track_get_name      (TslTrace       *self,
+                                                 guint           track);
+/* A name to show for a track whose key names it by an id (a Perfetto async
+ * track no descriptor named): its key, and so its identity, stays. Not for
+ * thread tracks or the fold tracks; NULL or "" clears it. */
+void              tsl_trace_track_set_title     (TslTrace       *self,
+                                                 guint           track,
+                                                 const char     *title);
+/* (nullable): the title, if one was set. */
+const char       *tsl_trace_track_get_title     (TslTrace       *self,
                                                  guint           track);
 gint64            tsl_trace_track_get_pid       (TslTrace       *self,
                                                  guint           track);
@@ -178,11 +188,9 @@ gboolean          tsl_trace_get_exact_request   (TslTrace       *self,
 gboolean          tsl_trace_get_exact           (TslTrace       *self,
                                                  gint64         *start_ns,
                                                  gint64         *end_ns);
-const TslExactSlice *tsl_trace_get_exact_slices (TslTrace       *self,
-                                                 guint           track,
-                                                 guint          *n);
-const char       *tsl_trace_lookup_exact_label  (TslTrace       *self,
-                                                 guint32         label);
+/* The exact recorder (its slices, labels and flows: tsl-exact.h), NULL
+ * when none records. (transfer none) */
+TslExact         *tsl_trace_get_exact_recorder  (TslTrace       *self);
 /* A span the input never closed (a Chrome `B` without `E`, a Perfetto
  * slice without an end), offered at the end of the input: it lasts from
  * start_ns to the end of the trace's span so far (its value is that
@@ -278,8 +286,6 @@ void              tsl_trace_record_flow         (TslTrace       *self,
                                                  guint           depth,
                                                  TslFlowBind     bind,
                                                  guint           dir);
-const TslExactFlow *tsl_trace_get_exact_flows   (TslTrace       *self,
-                                                 guint          *n);
 /* Earliest and latest event time seen (ns); FALSE when no timed event yet. */
 gboolean          tsl_trace_get_span            (TslTrace       *self,
                                                  gint64         *start_ns,

@@ -27,6 +27,7 @@ struct _TslChunkIndex
   guint64  size;          /* of the text (decompressed) */
   gboolean compressed;
   gsize    state_bytes;   /* of every chunk's state and point */
+  TslChunkRecords *records;   /* state open across checkpoints, or NULL */
   guint64  changes;       /* the trace's change count at the open chunk's start */
   gint64   span_start;
   gint64   span_end;
@@ -113,8 +114,54 @@ tsl_chunk_index_unref (TslChunkIndex *self)
   if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   g_array_unref (self->chunks);
+  tsl_chunk_records_free (self->records);
   g_free (self->format);
   g_free (self);
+}
+
+GBytes *
+tsl_chunk_get_state (const TslChunk *chunk)
+{
+  if (chunk->records != NULL)
+    return tsl_chunk_records_state_at (chunk->records, chunk->offset, chunk->state);
+  return chunk->state != NULL ? g_bytes_ref (chunk->state) : NULL;
+}
+
+/* Records part of no checkpoint left go. */
+static void
+prune_records (TslChunkIndex *self)
+{
+  g_autofree guint64 *offsets = NULL;
+
+  if (self->records == NULL)
+    return;
+  offsets = g_new (guint64, MAX (self->chunks->len, 1));
+  for (guint i = 0; i < self->chunks->len; i++)
+    offsets[i] = g_array_index (self->chunks, TslChunk, i).offset;
+  tsl_chunk_records_prune (self->records, offsets, self->chunks->len);
+}
+
+void
+tsl_chunk_index_use_records (TslChunkIndex *self)
+{
+  if (self->records == NULL && self->valid)
+    self->records = tsl_chunk_records_new ();
+}
+
+void
+tsl_chunk_index_note_records (TslChunkIndex *self,
+                              guint64        offset,
+                              const guint8  *state,
+                              gsize          state_len)
+{
+  const guint8 *own;
+  gsize own_len;
+
+  if (self->records == NULL || !self->valid || self->closed)
+    return;
+  /* Deltas that do not chain would restore the wrong spans: no index. */
+  if (!tsl_chunk_records_apply (self->records, offset, state, state_len, &own, &own_len))
+    tsl_chunk_index_invalidate (self);
 }
 
 /* Over a cap: neighbouring closed chunks become one, and checkpoints
@@ -150,6 +197,7 @@ halve (TslChunkIndex *self)
   g_array_unref (self->chunks);
   self->chunks = merged;
   self->stride *= 2;
+  prune_records (self);
 }
 
 static void
@@ -177,12 +225,23 @@ tsl_chunk_index_add (TslChunkIndex *self,
                      const guint8  *point,
                      gsize          point_len)
 {
-  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, line, column, NULL, NULL };
+  TslChunk chunk = { offset, G_MAXINT64, G_MININT64, FALSE, line, column, NULL, NULL, self->records };
 
   g_return_if_fail (!self->closed);
 
   if (!self->valid)
     return;
+  if (self->records != NULL && state_len > 0)
+    {
+      if (!tsl_chunk_records_apply (self->records, offset, state, state_len, &state, &state_len))
+        {
+          tsl_chunk_index_invalidate (self);
+          return;
+        }
+      /* What is left is this checkpoint's own state, kept as any other. */
+      if (state_len > TSL_CHUNK_STATE_MAX)
+        return;
+    }
   if (self->chunks->len == 0)
     {
       gint64 min_ns, max_ns;
@@ -233,6 +292,8 @@ tsl_chunk_index_snapshot (TslChunkIndex *self,
   copy->stride = self->stride;
   copy->compressed = self->compressed;
   copy->state_bytes = self->state_bytes;
+  /* The reader goes on adding to the original's. */
+  copy->records = self->records != NULL ? tsl_chunk_records_copy (self->records) : NULL;
   for (guint i = 0; i < self->chunks->len; i++)
     {
       TslChunk chunk = g_array_index (self->chunks, TslChunk, i);
@@ -241,6 +302,7 @@ tsl_chunk_index_snapshot (TslChunkIndex *self,
         g_bytes_ref (chunk.state);
       if (chunk.point != NULL)
         g_bytes_ref (chunk.point);
+      chunk.records = copy->records;
       g_array_append_val (copy->chunks, chunk);
     }
   /* The open chunk: its bounds are not known yet, and it ends the text. */
@@ -258,6 +320,7 @@ tsl_chunk_index_invalidate (TslChunkIndex *self)
 {
   self->valid = FALSE;
   g_array_set_size (self->chunks, 0);
+  g_clear_pointer (&self->records, tsl_chunk_records_free);
 }
 
 gboolean
@@ -279,6 +342,9 @@ tsl_chunk_index_due (TslChunkIndex *self,
                      guint64        offset)
 {
   if (!self->valid || self->closed || self->chunks->len == 0)
+    return FALSE;
+  /* Past the records' budget the rest is one chunk, read always. */
+  if (self->records != NULL && tsl_chunk_records_get_bytes (self->records) > TSL_CHUNK_RECORD_BYTES)
     return FALSE;
   /* Every range read reads the first chunk: it is kept short. */
   if (self->chunks->len == 1)
@@ -308,7 +374,7 @@ tsl_chunk_index_set_compressed (TslChunkIndex *self,
 gsize
 tsl_chunk_index_get_state_bytes (TslChunkIndex *self)
 {
-  return self->state_bytes;
+  return self->state_bytes + (self->records != NULL ? tsl_chunk_records_get_bytes (self->records) : 0);
 }
 
 guint
@@ -467,14 +533,15 @@ tsl_chunk_index_count_read (guint64 bytes)
  * a header (magic, cache version, program version), the file's identity
  * (device, inode, size, mtime) and a SHA-256 of its first and last 64 KiB,
  * the span and format, the text's size and whether it was compressed, the
- * chunks (with their state and access point), and a SHA-256 of all that. Anything that
+ * chunks (with their state and access point), the records (tsl-chunk-records.h) and a
+ * SHA-256 of all that. Anything that
  * does not match to the byte (another version, a changed file, a truncated
  * or corrupt entry) is ignored and the file read again; a cache that cannot
  * be written (read-only, full disk) is simply not written. At most
  * CACHE_MAX_FILES entries, the oldest removed first. */
 
 #define CACHE_MAGIC       "TSLINDEX"
-#define CACHE_VERSION     3
+#define CACHE_VERSION     4
 #define CACHE_END_BYTES   (64 * 1024)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
@@ -649,6 +716,20 @@ cache_flush (GByteArray    *out,
   return ok;
 }
 
+typedef struct {
+  GChecksum     *sum;
+  GOutputStream *file;
+} CacheWrite;
+
+static gboolean
+cache_write (GByteArray *out,
+             gpointer    data)
+{
+  CacheWrite *write = data;
+
+  return cache_flush (out, write->sum, write->file);
+}
+
 static void
 cache_save (GFileInputStream *stream,
             const TslFileKey *key,
@@ -713,6 +794,13 @@ cache_save (GFileInputStream *stream,
         put (out, g_bytes_get_data (chunk->point, NULL), point_len);
       if (out->len >= 64 * 1024)
         ok = ok && cache_flush (out, sum, file);
+    }
+  put_u64 (out, index->records != NULL);
+  if (index->records != NULL)
+    {
+      CacheWrite write = { sum, file };
+
+      ok = ok && tsl_chunk_records_save (index->records, out, cache_write, &write);
     }
   ok = ok && cache_flush (out, sum, file);
   g_checksum_get_digest (sum, digest, &len);
@@ -818,6 +906,13 @@ cache_load (GFileInputStream *stream,
         }
       index->state_bytes += chunk_bytes (&chunk);
       g_array_append_val (index->chunks, chunk);
+    }
+  if (get_u64 (&r) != 0)
+    {
+      if (!r.ok || (index->records = tsl_chunk_records_load (&r.p, r.end)) == NULL)
+        return NULL;
+      for (guint i = 0; i < index->chunks->len; i++)
+        g_array_index (index->chunks, TslChunk, i).records = index->records;
     }
   if (!r.ok || r.p != r.end)
     return NULL;

@@ -29,6 +29,7 @@
 
 #include <gio/gio.h>
 
+#include "tsl-chunk-records.h"
 #include "tsl-reader.h"
 #include "tsl-trace.h"
 
@@ -56,7 +57,12 @@ typedef struct {
   GBytes  *state;       /* the format's state at offset; NULL for none */
   GBytes  *point;       /* compressed input: the decompressor's access point
                          * at or before offset (tsl-inflate.h); NULL for none */
+  TslChunkRecords *records;  /* the index's records (tsl-chunk-records.h), or NULL */
 } TslChunk;
+
+/* What the format's restore() gets at the chunk's start: its state, with
+ * the records part of that checkpoint. (transfer full) (nullable) */
+GBytes           *tsl_chunk_get_state           (const TslChunk   *chunk);
 
 typedef struct _TslChunkIndex TslChunkIndex;
 
@@ -103,6 +109,15 @@ void              tsl_chunk_index_add           (TslChunkIndex    *self,
                                                  gsize             state_len,
                                                  const guint8     *point,
                                                  gsize             point_len);
+/* The format saves records (tsl-chunk-records.h): before its first
+ * checkpoint. */
+void              tsl_chunk_index_use_records   (TslChunkIndex    *self);
+/* A checkpoint() the reader did not take (state too large, no access point
+ * yet): its records still count from `offset` on. */
+void              tsl_chunk_index_note_records  (TslChunkIndex    *self,
+                                                 guint64           offset,
+                                                 const guint8     *state,
+                                                 gsize             state_len);
 /* End of input at `size` bytes of text: closes the last chunk (always read). */
 void              tsl_chunk_index_close         (TslChunkIndex    *self,
                                                  TslTrace         *trace,
@@ -125,7 +140,7 @@ guint64           tsl_chunk_index_get_stride    (TslChunkIndex    *self);
 gboolean          tsl_chunk_index_is_compressed (TslChunkIndex    *self);
 void              tsl_chunk_index_set_compressed (TslChunkIndex   *self,
                                                  gboolean          compressed);
-/* Bytes of saved state and points the index holds. */
+/* Bytes of saved state, records and points the index holds. */
 gsize             tsl_chunk_index_get_state_bytes (TslChunkIndex  *self);
 /* Whether a checkpoint at `offset` would be a chunk away from the last. */
 gboolean          tsl_chunk_index_due           (TslChunkIndex    *self,

@@ -218,18 +218,23 @@ collapsed_destroy (gpointer data)
   g_free (self);
 }
 
-/* The lines starting in [p, limit) of the buffer [base, end), on this
- * thread. Stops early at a line with no '\n' before end unless at_eof
- * (*blocked). Returns where it stopped. */
+/* The lines starting in [p, limit) of the buffer, on this thread: the
+ * whole buffer, or from where a segment's scan stopped (a line to warn
+ * about, a line the buffer's end cuts) and over a segment cut at a wrong
+ * guess (the tests' random cuts). Stops early at a line with no '\n'
+ * before the end unless at_eof (*blocked). Returns where it stopped. */
 static const char *
-parse_lines (CollapsedState *self,
-             const char     *base,
-             const char     *p,
-             const char     *limit,
-             const char     *end,
-             gboolean        at_eof,
-             gboolean       *blocked)
+parse_lines (gpointer             data,
+             const TslScanBuffer *buf,
+             const char          *p,
+             const char          *limit,
+             gboolean            *blocked)
 {
+  CollapsedState *self = data;
+  const char *base = buf->base;
+  const char *end = buf->end;
+  gboolean at_eof = buf->at_eof;
+
   while (p < limit)
     {
       const char *nl = memchr (p, '\n', end - p);
@@ -305,25 +310,12 @@ drive_apply (gpointer              data,
   return stacks->stop;
 }
 
-/* From where a segment's scan stopped (a line to warn about, a line the
- * buffer's end cuts), and over a segment cut at a wrong guess (the tests'
- * random cuts). */
-static const char *
-drive_serial (gpointer             data,
-              const TslScanBuffer *buf,
-              const char          *p,
-              const char          *limit,
-              gboolean            *blocked)
-{
-  return parse_lines (data, buf->base, p, limit, buf->end, buf->at_eof, blocked);
-}
-
 /* A regular file's buffer split into lines on every core and modelled on
  * this thread in order (tsl_scan_driver_run()). */
 static const TslScanDriveFuncs collapsed_drive_funcs = {
   .plan = drive_plan,
   .apply = drive_apply,
-  .serial = drive_serial,
+  .serial = parse_lines,
 };
 
 static gssize
@@ -335,19 +327,12 @@ collapsed_parse (gpointer       data,
 {
   CollapsedState *self = data;
   const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
+  TslScanBuffer scan = { base, base + len, at_eof, NULL };
   guint64 stacks_before = self->n_stacks;
-  gboolean blocked = FALSE;
+  const char *p;
 
-  if (tsl_scan_driver_worth (self->driver, end - p))
-    {
-      TslScanBuffer scan = { base, end, at_eof, NULL };
-
-      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
-    }
-  if (!blocked)
-    p = parse_lines (self, base, p, end, end, at_eof, &blocked);
+  p = tsl_scan_driver_parse (self->driver, &collapsed_drive_funcs, self, &scan,
+                             tsl_scan_driver_worth (self->driver, len));
 
   tsl_trace_add_events (self->trace, self->n_stacks - stacks_before);
 

@@ -167,6 +167,24 @@ typedef struct {
   const char *stop;      /* where the scan stopped */
 } TslCsvSegment;
 
+/* Counts the separators of the record at p outside quotes (a quoted field
+ * may span lines) and returns where the next record starts, or NULL when
+ * the record does not end within [p, end). */
+const char *tsl_csv_count_record     (const char     *p,
+                                      const char     *end,
+                                      char            sep,
+                                      guint          *count);
+/* Picks the separator from the first line that holds any: the most
+ * frequent one, ties going to tab, then ';', then ','. Returns 0 if none,
+ * and sets *need_more when that line does not end in [p, p + len) before
+ * the end of the input (a quoted field may span lines), so that the guess
+ * never depends on where a chunk ends. */
+char        tsl_csv_guess_separator  (const char     *p,
+                                      gsize           len,
+                                      gboolean        at_eof,
+                                      guint          *n_fields,
+                                      gboolean       *need_more);
+
 /* The pool's functions (results are TslCsvSegment, scratch a
  * TslCsvSplitter); its data is a TslCsvPlan. */
 extern const TslScanFuncs tsl_csv_scan_funcs;

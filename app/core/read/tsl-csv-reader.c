@@ -117,83 +117,6 @@ is_key_name (const char *name)
   return letters >= 2;
 }
 
-/* Counts the separators of the record at p outside quotes (a quoted field
- * may span lines) and returns where the next record starts, or NULL when the
- * record does not end within [p, end). */
-static const char *
-count_record (const char *p,
-              const char *end,
-              char        sep,
-              guint      *count)
-{
-  gboolean in_quotes = FALSE;
-
-  *count = 0;
-  for (; p < end; p++)
-    {
-      if (*p == '"')
-        in_quotes = !in_quotes;
-      else if (in_quotes)
-        continue;
-      else if (*p == sep)
-        (*count)++;
-      else if (*p == '\n')
-        return p + 1;
-    }
-  return NULL;
-}
-
-/* Picks the separator from the first line that holds any: the most frequent
- * one, ties going to tab, then ';', then ','. Returns 0 if none, and sets
- * *need_more when that line does not end in [p, p + len) before the end of
- * the input (a quoted field may span lines), so that the guess never depends
- * on where a chunk ends. */
-static char
-guess_separator (const char *p,
-                 gsize       len,
-                 gboolean    at_eof,
-                 guint      *n_fields,
-                 gboolean   *need_more)
-{
-  static const char seps[] = { '\t', ';', ',' };
-  const char *end = p + len;
-
-  *need_more = FALSE;
-  for (guint lines = 0; p < end && lines < 20; lines++)
-    {
-      const char *next = NULL;
-      guint best_count = 0;
-      char best = 0;
-
-      for (guint i = 0; i < G_N_ELEMENTS (seps); i++)
-        {
-          guint count;
-
-          next = count_record (p, end, seps[i], &count);
-          if (count > best_count)
-            {
-              best_count = count;
-              best = seps[i];
-            }
-        }
-      if (next == NULL && !at_eof)
-        {
-          *need_more = TRUE;
-          return 0;
-        }
-      if (best != 0)
-        {
-          *n_fields = best_count + 1;
-          return best;
-        }
-      if (next == NULL)
-        break;
-      p = next;
-    }
-
-  return 0;
-}
-
 static void
 tally (CsvState *self,
        Tally    *t,
@@ -554,17 +477,23 @@ process_row (CsvState        *self,
 }
 
 /* The one-thread loop: the records that start in [p, limit) (a record may
- * run on to end). *blocked when one needs more input. Returns where it
- * stopped. */
+ * run on to the buffer's end): the whole buffer, or from where a segment's
+ * scan stopped (a '#' line, a '\r' line) and over a segment that does not
+ * start where this thread is (the guess was inside a quoted field, or the
+ * row before ran past it). *blocked when one needs more input. Returns
+ * where it stopped. */
 static const char *
-parse_rows (CsvState   *self,
-            const char *base,
-            const char *p,
-            const char *limit,
-            const char *end,
-            gboolean    at_eof,
-            gboolean   *blocked)
+parse_rows (gpointer             data,
+            const TslScanBuffer *buf,
+            const char          *p,
+            const char          *limit,
+            gboolean            *blocked)
 {
+  CsvState *self = data;
+  const char *base = buf->base;
+  const char *end = buf->end;
+  gboolean at_eof = buf->at_eof;
+
   *blocked = FALSE;
   while (p < limit)
     {
@@ -687,26 +616,13 @@ drive_apply (gpointer              data,
   return seg->stop;
 }
 
-/* From where a segment's scan stopped (a '#' line, a '\r' line), and over
- * a segment that does not start where this thread is (the guess was inside
- * a quoted field, or the row before ran past it). */
-static const char *
-drive_serial (gpointer             data,
-              const TslScanBuffer *buf,
-              const char          *p,
-              const char          *limit,
-              gboolean            *blocked)
-{
-  return parse_rows (data, buf->base, p, limit, buf->end, buf->at_eof, blocked);
-}
-
 /* A regular file's buffer split on every core and modelled on this thread
  * in order (tsl_scan_driver_run()). */
 static const TslScanDriveFuncs csv_drive_funcs = {
   .plan = drive_plan,
   .usable = drive_usable,
   .apply = drive_apply,
-  .serial = drive_serial,
+  .serial = parse_rows,
 };
 
 static gssize
@@ -718,10 +634,9 @@ csv_parse (gpointer       data,
 {
   CsvState *self = data;
   const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
+  TslScanBuffer scan = { base, base + len, at_eof, NULL };
   guint64 rows_before = self->n_rows;
-  gboolean blocked = FALSE;
+  const char *p;
 
   if (self->sep == 0)
     {
@@ -730,7 +645,7 @@ csv_parse (gpointer       data,
 
       if (memchr (base, '\n', len) == NULL && !at_eof)
         return 0;
-      self->sep = guess_separator (base, len, at_eof, &n_fields, &need_more);
+      self->sep = tsl_csv_guess_separator (base, len, at_eof, &n_fields, &need_more);
       if (need_more)
         return 0;
       if (self->sep == 0)
@@ -739,16 +654,10 @@ csv_parse (gpointer       data,
 
   /* A big buffer after the header: on every core (the tests cut every
    * buffer, the header's too). */
-  if (self->driver != NULL &&
-      (tsl_scan_driver_is_random (self->driver) ||
-       (self->names->len > 0 && tsl_scan_driver_worth (self->driver, end - p))))
-    {
-      TslScanBuffer scan = { base, end, at_eof, NULL };
-
-      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
-    }
-  if (!blocked)
-    p = parse_rows (self, base, p, end, end, at_eof, &blocked);
+  p = tsl_scan_driver_parse (self->driver, &csv_drive_funcs, self, &scan,
+                             self->driver != NULL &&
+                             (tsl_scan_driver_is_random (self->driver) ||
+                              (self->names->len > 0 && tsl_scan_driver_worth (self->driver, len))));
 
   tsl_trace_add_events (self->trace, self->n_rows - rows_before);
 
@@ -800,7 +709,7 @@ csv_sniff (const guint8 *head,
     return 0;
 
   /* The head is all the sniffer gets: guess from it even if it ends inside a record. */
-  sep = guess_separator (p, len, TRUE, &n_fields, &need_more);
+  sep = tsl_csv_guess_separator (p, len, TRUE, &n_fields, &need_more);
   if (sep == 0)
     return 0;
 
@@ -820,7 +729,7 @@ csv_sniff (const guint8 *head,
           continue;
         }
 
-      next = count_record (p, end, sep, &count);
+      next = tsl_csv_count_record (p, end, sep, &count);
       if (next == NULL && !at_eof)
         break;
       if (!(*p == '\n' || *p == '\r'))

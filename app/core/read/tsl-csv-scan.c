@@ -336,3 +336,80 @@ const TslScanFuncs tsl_csv_scan_funcs = {
   .result_new = segment_new,
   .result_free = segment_free,
 };
+
+/* Counts the separators of the record at p outside quotes (a quoted field
+ * may span lines) and returns where the next record starts, or NULL when the
+ * record does not end within [p, end). */
+const char *
+tsl_csv_count_record (const char *p,
+                      const char *end,
+                      char        sep,
+                      guint      *count)
+{
+  gboolean in_quotes = FALSE;
+
+  *count = 0;
+  for (; p < end; p++)
+    {
+      if (*p == '"')
+        in_quotes = !in_quotes;
+      else if (in_quotes)
+        continue;
+      else if (*p == sep)
+        (*count)++;
+      else if (*p == '\n')
+        return p + 1;
+    }
+  return NULL;
+}
+
+/* Picks the separator from the first line that holds any: the most frequent
+ * one, ties going to tab, then ';', then ','. Returns 0 if none, and sets
+ * *need_more when that line does not end in [p, p + len) before the end of
+ * the input (a quoted field may span lines), so that the guess never depends
+ * on where a chunk ends. */
+char
+tsl_csv_guess_separator (const char *p,
+                         gsize       len,
+                         gboolean    at_eof,
+                         guint      *n_fields,
+                         gboolean   *need_more)
+{
+  static const char seps[] = { '\t', ';', ',' };
+  const char *end = p + len;
+
+  *need_more = FALSE;
+  for (guint lines = 0; p < end && lines < 20; lines++)
+    {
+      const char *next = NULL;
+      guint best_count = 0;
+      char best = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (seps); i++)
+        {
+          guint count;
+
+          next = tsl_csv_count_record (p, end, seps[i], &count);
+          if (count > best_count)
+            {
+              best_count = count;
+              best = seps[i];
+            }
+        }
+      if (next == NULL && !at_eof)
+        {
+          *need_more = TRUE;
+          return 0;
+        }
+      if (best != 0)
+        {
+          *n_fields = best_count + 1;
+          return best;
+        }
+      if (next == NULL)
+        break;
+      p = next;
+    }
+
+  return 0;
+}

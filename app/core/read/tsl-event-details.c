@@ -1,7 +1,9 @@
-/* tsl-event-details.c: one Chrome event read back from its file
+/* tsl-event-details.c: one slice's event read back from its file, of any format
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * A Perfetto TracePacket's key byte goes to tsl-perfetto-details.c; anything
+ * else is read here as a Chrome JSON event.
  * The object is delimited with our own tokenizer (reading more of the file
  * until it is whole), then parsed with json-glib: only this one event. In
  * gzip or zstd input the offset is of the decompressed text: decompression
@@ -25,6 +27,9 @@
 #define INPUT_READ (64 * 1024)
 /* The reader's record cap: no event it read is longer. */
 #define MAX_EVENT  ((gsize) 256 * 1024 * 1024)
+/* Field 1 (TracePacket) of a Trace, length-delimited: tsl-proto.h's
+ * 1 << 3 | TSL_PROTO_LEN. */
+#define TRACE_PACKET_KEY 0x0A
 
 static void
 field_free (gpointer data)
@@ -302,4 +307,41 @@ tsl_event_details_read (GFile         *file,
         }
     }
   return g_steal_pointer (&fields);
+}
+
+GPtrArray *
+tsl_slice_details_read (GFile         *file,
+                        gint64         offset,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GFileInputStream) in = NULL;
+  guint8 first = 0;
+  gsize got = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (offset < 0)
+    return tsl_event_details_read (file, offset, cancellable, error);
+  if ((in = g_file_read (file, cancellable, error)) == NULL)
+    return NULL;
+  if (!g_seekable_seek (G_SEEKABLE (in), offset, G_SEEK_SET, cancellable, error) ||
+      !g_input_stream_read_all (G_INPUT_STREAM (in), &first, 1, &got, cancellable, error))
+    return NULL;
+  /* The Chrome reader's checks (compressed input, an event there) apply
+   * to anything that is not a packet's key. */
+  if (got == 1 && first == TRACE_PACKET_KEY)
+    {
+      guint8 magic[4];
+
+      if (!g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, cancellable, error) ||
+          !g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, cancellable, error))
+        return NULL;
+      if (got == 4 && ((magic[0] == 0x1f && magic[1] == 0x8b) ||
+                       (magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)))
+        return tsl_event_details_read (file, offset, cancellable, error);
+      return tsl_perfetto_details_read (G_INPUT_STREAM (in), offset, cancellable, error);
+    }
+  return tsl_event_details_read (file, offset, cancellable, error);
 }

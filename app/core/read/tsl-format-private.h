@@ -51,6 +51,9 @@ typedef struct {
    * counting restarts: for a part of a file that ends before the document
    * does, and for the head a part reads only for its header. */
   void      (*flush_counts) (gpointer state, gboolean keep);
+  /* Its checkpoint state holds records (tsl-chunk-records.h): saved once
+   * for every checkpoint they are part of. */
+  gboolean    records;
 } TslFormat;
 
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is
@@ -118,5 +121,6 @@ extern const TslFormat tsl_format_csv;
 extern const TslFormat tsl_format_perfetto_proto;
 extern const TslFormat tsl_format_cpuprofile;
 extern const TslFormat tsl_format_pprof;
+extern const TslFormat tsl_format_gecko;
 
 G_END_DECLS

@@ -11,6 +11,7 @@
  * spaces (and digits), so the header is anchored on the time token, or, in old
  * perf output without times, on the event token. The sampler decides from the
  * header alone; frame lines of events it will not keep are only stepped over.
+ * Lines are tokenised in tsl-perf-scan.c.
  *
  * A regular file's big buffers are cut after blank lines (which always end a
  * record) into segments whose records are found and whose headers are
@@ -28,39 +29,15 @@
 
 #include "tsl-frames.h"
 #include "tsl-format-private.h"
+#include "tsl-perf-private.h"
 #include "tsl-scan-pool.h"
 #include "tsl-text-private.h"
 
-#define MAX_TOKENS        48
 #define MAX_POS_WARNINGS  10
 /* A regular file's buffers are scanned on every core in segments of about
  * TSL_SCAN_SEGMENT_BYTES, cut after a blank line by the shared
  * TslScanCutter (TSL_READER_SPLIT_SEED=S, tests: at random places instead,
  * some line starts, most of them no record start). */
-
-typedef struct {
-  const char *p;
-  gsize       len;
-} Span;
-
-typedef struct {
-  const char *p;
-  gsize       len;
-  gboolean    bracket;      /* a dso basename standing in for [unknown] */
-} Frame;
-
-typedef struct {
-  const char *comm;
-  gsize       comm_len;
-  gint64      pid;          /* -1 when the header has no pid/ */
-  gint64      tid;
-  gboolean    has_time;
-  gint64      time_ns;
-  gboolean    has_period;
-  guint64     period;
-  Span        event;
-  Span        inline_frame; /* frame on the header line (no call chains) */
-} Header;
 
 /* A record a scanner thread found: its header line at start, its frame
  * lines [frames, frames_end). */
@@ -112,268 +89,13 @@ typedef struct {
   GString          *label;
 } PerfState;
 
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t';
-}
-
-static gboolean
-is_digits (const char *p,
-           gsize       len)
-{
-  if (len == 0)
-    return FALSE;
-  for (gsize i = 0; i < len; i++)
-    if ((unsigned char) (p[i] - '0') > 9)
-      return FALSE;
-  return TRUE;
-}
-
-/* "123.456:" */
-static gboolean
-is_time_token (const Span *t)
-{
-  const char *dot;
-
-  if (t->len < 4 || t->p[t->len - 1] != ':')
-    return FALSE;
-  dot = memchr (t->p, '.', t->len - 1);
-  return dot != NULL && is_digits (t->p, dot - t->p) &&
-         is_digits (dot + 1, t->p + t->len - 1 - (dot + 1));
-}
-
-static gboolean
-is_cpu_token (const Span *t)
-{
-  return t->len >= 3 && t->p[0] == '[' && t->p[t->len - 1] == ']' && is_digits (t->p + 1, t->len - 2);
-}
-
-static gboolean
-parse_tid_token (const Span *t,
-                 gint64     *pid,
-                 gint64     *tid)
-{
-  const char *slash = memchr (t->p, '/', t->len);
-  guint64 a, b;
-
-  if (slash == NULL)
-    {
-      if (!tsl_text_parse_uint (t->p, t->len, &b))
-        return FALSE;
-      *pid = -1;
-      *tid = (gint64) b;
-      return TRUE;
-    }
-
-  if (!tsl_text_parse_uint (t->p, slash - t->p, &a) ||
-      !tsl_text_parse_uint (slash + 1, t->p + t->len - slash - 1, &b))
-    return FALSE;
-  *pid = (gint64) a;
-  *tid = (gint64) b;
-  return TRUE;
-}
-
-static gboolean
-parse_header (const char *line,
-              gsize       len,
-              Header     *h)
-{
-  Span tok[MAX_TOKENS];
-  const char *p = line;
-  const char *end = line + len;
-  guint n = 0;
-  int i_time = -1;
-  int i_event = -1;
-  int i_tid;
-  int k;
-
-  memset (h, 0, sizeof *h);
-
-  /* Tokens up to and including the event (which ends with ':'). */
-  while (p < end && n < MAX_TOKENS)
-    {
-      const char *s;
-
-      while (p < end && is_blank (*p))
-        p++;
-      if (p == end)
-        break;
-      s = p;
-      while (p < end && !is_blank (*p))
-        p++;
-      tok[n].p = s;
-      tok[n].len = p - s;
-      n++;
-
-      if (i_time < 0 && n >= 3 && is_time_token (&tok[n - 1]))
-        i_time = n - 1;
-      else if (i_time >= 0 && tok[n - 1].p[tok[n - 1].len - 1] == ':')
-        {
-          i_event = n - 1;
-          break;
-        }
-      else if (i_time < 0 && n >= 3 && tok[n - 1].p[tok[n - 1].len - 1] == ':')
-        {
-          /* No time (old perf): the event follows "[cpu]" or the tid. */
-          int j = n - 2;
-          gint64 pid, tid;
-
-          if (is_cpu_token (&tok[j]))
-            j--;
-          if (j >= 1 && parse_tid_token (&tok[j], &pid, &tid))
-            {
-              i_event = n - 1;
-              break;
-            }
-        }
-    }
-
-  if (i_event < 0)
-    return FALSE;
-
-  k = i_time >= 0 ? i_time : i_event;
-  i_tid = k - 1;
-  if (is_cpu_token (&tok[i_tid]))
-    i_tid--;
-  if (i_tid < 1 || !parse_tid_token (&tok[i_tid], &h->pid, &h->tid))
-    return FALSE;
-
-  h->comm = tok[0].p;
-  h->comm_len = tok[i_tid - 1].p + tok[i_tid - 1].len - tok[0].p;
-
-  if (i_time >= 0)
-    {
-      if (!tsl_text_parse_seconds_ns (tok[i_time].p, tok[i_time].len - 1, &h->time_ns))
-        return FALSE;
-      h->has_time = TRUE;
-
-      /* Anything between the time and the event is the period. */
-      if (i_event == i_time + 2 && is_digits (tok[i_time + 1].p, tok[i_time + 1].len))
-        h->has_period = tsl_text_parse_uint (tok[i_time + 1].p, tok[i_time + 1].len, &h->period);
-      else if (i_event != i_time + 1)
-        return FALSE;
-    }
-
-  h->event.p = tok[i_event].p;
-  h->event.len = tok[i_event].len - (tok[i_event].p[tok[i_event].len - 1] == ':');
-
-  p = tok[i_event].p + tok[i_event].len;
-  while (p < end && is_blank (*p))
-    p++;
-  h->inline_frame.p = p;
-  h->inline_frame.len = end - p;
-
-  return TRUE;
-}
-
-/* Frame lines start with blanks and then a hex instruction pointer. */
-static gboolean
-is_frame_line (const char *p,
-               gsize       len)
-{
-  gsize i = 0;
-  gsize start;
-
-  if (len == 0 || !is_blank (p[0]))
-    return FALSE;
-  while (i < len && is_blank (p[i]))
-    i++;
-  start = i;
-  while (i < len && g_ascii_isxdigit (p[i]))
-    i++;
-  return i > start && (i == len || is_blank (p[i]));
-}
-
-/* "ip sym+0x1f (dso)" → Span of the symbol; [unknown] becomes "[dso]". */
-static Span
-frame_symbol (const char *p,
-              gsize       len,
-              gboolean   *bracket_dso)
-{
-  const char *end = p + len;
-  const char *sym;
-  const char *sym_end;
-  Span dso = { NULL, 0 };
-  Span out;
-
-  *bracket_dso = FALSE;
-
-  while (p < end && is_blank (*p))
-    p++;
-  while (p < end && g_ascii_isxdigit (*p))
-    p++;
-  while (p < end && is_blank (*p))
-    p++;
-  while (end > p && tsl_text_is_space (end[-1]))
-    end--;
-
-  sym = p;
-  sym_end = end;
-  if (end > p && end[-1] == ')')
-    {
-      /* The dso is the last parenthesised group; symbols may hold parentheses too. */
-      for (const char *q = end - 1; q > p; q--)
-        {
-          if (*q == '(' && is_blank (q[-1]))
-            {
-              dso.p = q + 1;
-              dso.len = end - 1 - dso.p;
-              sym_end = q - 1;
-              break;
-            }
-        }
-    }
-  while (sym_end > sym && is_blank (sym_end[-1]))
-    sym_end--;
-
-  /* Strip "+0x1a". */
-  for (const char *q = sym_end; q > sym + 1; q--)
-    {
-      if (q[-1] == '+')
-        {
-          if (sym_end - q > 2 && q[0] == '0' && q[1] == 'x')
-            sym_end = q - 1;
-          break;
-        }
-      if (!g_ascii_isxdigit (q[-1]) && q[-1] != 'x')
-        break;
-    }
-
-  out.p = sym;
-  out.len = sym_end - sym;
-
-  if ((out.len == 9 && memcmp (sym, "[unknown]", 9) == 0) || out.len == 0)
-    {
-      if (dso.len > 0 && !(dso.len == 9 && memcmp (dso.p, "[unknown]", 9) == 0))
-        {
-          const char *slash = NULL;
-
-          for (const char *q = dso.p; q < dso.p + dso.len; q++)
-            if (*q == '/')
-              slash = q;
-          if (slash != NULL)
-            {
-              dso.len -= slash + 1 - dso.p;
-              dso.p = slash + 1;
-            }
-          *bracket_dso = dso.p[0] != '[';
-          return dso;
-        }
-      out.p = "[unknown]";
-      out.len = 9;
-    }
-
-  return out;
-}
-
 static void
 push_frame (PerfState  *self,
             const char *p,
             gsize       len)
 {
   Frame f;
-  Span s = frame_symbol (p, len, &f.bracket);
+  Span s = _tsl_perf_frame_symbol (p, len, &f.bracket);
 
   f.p = s.p;
   f.len = s.len;
@@ -578,18 +300,23 @@ ends_whole (const char *p,
 }
 
 /* The one-thread loop: the records whose first line starts in [p, limit)
- * (a record may run on to end). *blocked when one needs more input.
- * Returns where it stopped. */
+ * (a record may run on to the buffer's end), counted in buf->user: the
+ * whole buffer, or from where a segment's scan stopped and over a segment
+ * cut at a wrong guess. *blocked when one needs more input. Returns where
+ * it stopped. */
 static const char *
-parse_records (PerfState  *self,
-               const char *base,
-               const char *p,
-               const char *limit,
-               const char *end,
-               gboolean    at_eof,
-               guint64    *events,
-               gboolean   *blocked)
+parse_records (gpointer             data,
+               const TslScanBuffer *buf,
+               const char          *p,
+               const char          *limit,
+               gboolean            *blocked)
 {
+  PerfState *self = data;
+  const char *base = buf->base;
+  const char *end = buf->end;
+  gboolean at_eof = buf->at_eof;
+  guint64 *events = buf->user;
+
   *blocked = FALSE;
   while (p < limit)
     {
@@ -611,7 +338,7 @@ parse_records (PerfState  *self,
       if (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
 
-      if (line_len == 0 || p[0] == '#' || is_frame_line (p, line_len))
+      if (line_len == 0 || p[0] == '#' || _tsl_perf_is_frame_line (p, line_len))
         {
           /* Blank, comment, or a frame whose header was rejected. */
           if (line_len > 0 && p[0] != '#' && !self->started && self->n_bad_headers == 0)
@@ -620,7 +347,7 @@ parse_records (PerfState  *self,
           continue;
         }
 
-      if (!parse_header (p, line_len, &h))
+      if (!_tsl_perf_parse_header (p, line_len, &h))
         {
           warn_bad_header (self, p - base);
           p = nl ? nl + 1 : end;
@@ -643,7 +370,7 @@ parse_records (PerfState  *self,
           fnl = memchr (q, '\n', end - q);
           if (fnl == NULL && !at_eof)
             goto incomplete;
-          if (!is_frame_line (q, (fnl ? fnl : end) - q))
+          if (!_tsl_perf_is_frame_line (q, (fnl ? fnl : end) - q))
             break;
           /* A stack line cut short at the end (whole ones end with the
            * ")" of their DSO, newline or not): this sample may have lost
@@ -694,7 +421,7 @@ record_end (const char *q,
       fnl = memchr (q, '\n', end - q);
       if (fnl == NULL && !at_eof)
         return NULL;
-      if (!is_frame_line (q, (fnl ? fnl : end) - q))
+      if (!_tsl_perf_is_frame_line (q, (fnl ? fnl : end) - q))
         return q;
       *cut = fnl == NULL && !ends_whole (q, end);
       q = fnl ? fnl + 1 : end;
@@ -729,7 +456,7 @@ scan_segment (gpointer        data,
           p = nl + 1;
           continue;
         }
-      if (is_frame_line (p, line_len) || !parse_header (p, line_len, &r.h))
+      if (_tsl_perf_is_frame_line (p, line_len) || !_tsl_perf_parse_header (p, line_len, &r.h))
         break;
       r.start = p;
       r.frames = nl + 1;
@@ -777,24 +504,12 @@ drive_apply (gpointer              data,
   return records->stop;
 }
 
-/* From where a segment's scan stopped, and over a segment cut at a wrong
- * guess. */
-static const char *
-drive_serial (gpointer             data,
-              const TslScanBuffer *buf,
-              const char          *p,
-              const char          *limit,
-              gboolean            *blocked)
-{
-  return parse_records (data, buf->base, p, limit, buf->end, buf->at_eof, buf->user, blocked);
-}
-
 /* A regular file's buffer scanned on every core and modelled on this
  * thread in order (tsl_scan_driver_run()). */
 static const TslScanDriveFuncs perf_drive_funcs = {
   .plan = drive_plan,
   .apply = drive_apply,
-  .serial = drive_serial,
+  .serial = parse_records,
 };
 
 static gssize
@@ -806,19 +521,12 @@ perf_parse (gpointer       data,
 {
   PerfState *self = data;
   const char *base = (const char *) buf;
-  const char *end = base + len;
-  const char *p = base;
   guint64 events = 0;
-  gboolean blocked = FALSE;
+  TslScanBuffer scan = { base, base + len, at_eof, &events };
+  const char *p;
 
-  if (tsl_scan_driver_worth (self->driver, end - p))
-    {
-      TslScanBuffer scan = { base, end, at_eof, &events };
-
-      p = tsl_scan_driver_run (self->driver, &scan, p, FALSE, &blocked);
-    }
-  if (!blocked)
-    p = parse_records (self, base, p, end, end, at_eof, &events, &blocked);
+  p = tsl_scan_driver_parse (self->driver, &perf_drive_funcs, self, &scan,
+                             tsl_scan_driver_worth (self->driver, len));
 
   tsl_trace_add_events (self->trace, events);
 
@@ -890,9 +598,9 @@ perf_sniff (const guint8 *head,
         perf_header |= line_starts (p, line_len, "# perf version") ||
                        line_starts (p, line_len, "# captured on") ||
                        line_starts (p, line_len, "# cmdline");
-      else if (is_frame_line (p, line_len))
+      else if (_tsl_perf_is_frame_line (p, line_len))
         frames++;
-      else if (parse_header (p, line_len, &h))
+      else if (_tsl_perf_parse_header (p, line_len, &h))
         headers++;
       else
         other++;

@@ -29,6 +29,7 @@ typedef enum {
   TSL_READER_ERROR_SYNTAX,      /* message is "FILE:LINE:COLUMN: what was expected" */
   TSL_READER_ERROR_EMPTY,
   TSL_READER_ERROR_TOO_LARGE,   /* a single record larger than the reader's limit */
+  TSL_READER_ERROR_CHANGED,     /* the file changed while it was read (tsl-read-job.h) */
 } TslReaderError;
 
 GQuark            tsl_reader_error_quark        (void);

@@ -613,3 +613,20 @@ tsl_scan_driver_run (TslScanDriver       *self,
   tsl_scan_pool_finish (self->pool);
   return p;
 }
+
+const char *
+tsl_scan_driver_parse (TslScanDriver           *self,
+                       const TslScanDriveFuncs *drive,
+                       gpointer                 data,
+                       const TslScanBuffer     *buf,
+                       gboolean                 cut)
+{
+  const char *p = buf->base;
+  gboolean blocked = FALSE;
+
+  if (cut)
+    p = tsl_scan_driver_run (self, buf, p, FALSE, &blocked);
+  if (!blocked)
+    p = drive->serial (data, buf, p, buf->end, &blocked);
+  return p;
+}

@@ -8,7 +8,7 @@
  * state), and the caller models them in order, using a segment only if it
  * starts exactly where the records before it ended and rescanning
  * otherwise. So the result is the one-thread result by construction. The
- * Chrome reader (chrome/tsl-chrome-scanners.c) uses it directly; the CSV,
+ * Chrome reader (chrome/tsl-chrome-parallel.c) uses it directly; the CSV,
  * perf script, collapsed stacks and speedscope readers through
  * TslScanDriver (at the end).
  *
@@ -209,5 +209,14 @@ const char           *tsl_scan_driver_run       (TslScanDriver           *self,
                                                  const char              *p,
                                                  gboolean                 need_first,
                                                  gboolean                *blocked);
+/* The parse() of a format driven by a TslScanDriver: the buffer on every
+ * core when `cut` (the format's tsl_scan_driver_worth() and more), then
+ * drive->serial from where that stopped to the buffer's end. Returns where
+ * parsing stopped. `self` may be NULL (one thread) when `cut` is FALSE. */
+const char           *tsl_scan_driver_parse     (TslScanDriver           *self,
+                                                 const TslScanDriveFuncs *drive,
+                                                 gpointer                 data,
+                                                 const TslScanBuffer     *buf,
+                                                 gboolean                 cut);
 
 G_END_DECLS

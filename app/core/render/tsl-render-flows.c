@@ -61,12 +61,17 @@ endpoint (guint track,
 }
 
 /* The selected slice in this snapshot: its track by name and pid, then the
- * slice by start and depth (a track's slices are by start, then depth). */
+ * slice by start and depth (a track's slices are by start, then depth),
+ * then by end and name: Chrome writes several instants at one microsecond
+ * and depth ("SequenceManager PostTask", then "ScheduleWork" with the
+ * flows), and the first of them is not always the one clicked. */
 static gboolean
 find_selection (TslSnapshot            *snapshot,
                 const TslRenderOptions *o,
                 guint64                *key)
 {
+  gboolean found = FALSE;
+
   for (guint t = 0; t < tsl_snapshot_get_n_tracks (snapshot); t++)
     {
       const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, t);
@@ -86,11 +91,25 @@ find_selection (TslSnapshot            *snapshot,
             hi = mid;
         }
       for (; lo < track->n_slices && track->slices[lo].start_ns == o->selection_start_ns; lo++)
-        if (track->slices[lo].depth == o->selection_depth)
-          {
+        {
+          const TslSnapshotSlice *slice = &track->slices[lo];
+
+          if (slice->depth != o->selection_depth)
+            continue;
+          if (slice->end_ns == o->selection_end_ns &&
+              (o->selection_name == NULL ||
+               g_strcmp0 (tsl_snapshot_get_frame_name (snapshot, slice->frame), o->selection_name) == 0))
+            {
+              *key = endpoint (t, lo);
+              return TRUE;
+            }
+          /* None alike in end and name: the first of the start and depth. */
+          if (!found)
             *key = endpoint (t, lo);
-            return TRUE;
-          }
+          found = TRUE;
+        }
+      if (found)
+        return TRUE;
     }
   return FALSE;
 }

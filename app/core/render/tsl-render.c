@@ -477,7 +477,8 @@ tsl_render_options_same_base (const TslRenderOptions *a,
          !a->has_selection == !b->has_selection &&
          g_strcmp0 (a->selection_track, b->selection_track) == 0 &&
          a->selection_pid == b->selection_pid && a->selection_depth == b->selection_depth &&
-         a->selection_start_ns == b->selection_start_ns && a->selection_end_ns == b->selection_end_ns;
+         a->selection_start_ns == b->selection_start_ns && a->selection_end_ns == b->selection_end_ns &&
+         g_strcmp0 (a->selection_name, b->selection_name) == 0;
 }
 
 void

@@ -77,6 +77,8 @@ typedef struct {
   guint       selection_depth;
   gint64      selection_start_ns;
   gint64      selection_end_ns; /* (outlined as the search mark is) */
+  const char *selection_name; /* its name, NULL if unknown: tells apart slices of one start
+                               * and depth (Chrome's instants of one microsecond) */
 } TslRenderOptions;
 
 typedef struct {

@@ -23,7 +23,9 @@
  *
  * Time mode slices are absolute: slice s at level L covers
  * [s·2^L, (s+1)·2^L) ns, so grids of two parts of a stream line up at any
- * width and merge (tsl_time_grid_merge(), tsl_sampler_merge()).
+ * width and merge (tsl_time_grid_merge(), tsl_sampler_merge()). The grid
+ * is in tsl-time-grid.c, a sampler's state for state files in
+ * tsl-sampler-state.c.
  */
 #define G_LOG_DOMAIN "tsl-sampler"
 
@@ -34,169 +36,10 @@
 
 #include "tsl-budget.h"
 #include "tsl-rng.h"
-#include "tsl-sampler.h"
+#include "tsl-sampler-private.h"
 
-struct _TslTimeGrid
-{
-  gatomicrefcount ref_count;
-  guint           k;
-  guint           level;
-  gboolean        has_time;
-  /* Smallest and largest slice any track has seen, at `level`. */
-  gint64          min_slice;
-  gint64          max_slice;
-};
-
-struct _TslSampler
-{
-  TslSamplerMode  mode;
-  guint           k;            /* lowered when the budget refuses more room */
-  guint           max_held;     /* 2K */
-  guint           n_held;
-  guint           level;        /* T = 1 << level (count), or grid level + shift */
-  guint           hint;         /* time mode: block the previous event went to */
-  guint64         seed;
-  guint64         seed_hash;
-  guint64         first_index;
-  guint64         n_events;
-  guint64         cur_end;      /* count mode: first index after the last block */
-  TslSample      *last;         /* block the previous offer made its kept sample */
-  TslTimeGrid    *grid;
-  TslSample      *held;         /* `cap` slots, grown as blocks are kept */
-  /* Off the per-event path: */
-  guint           cap;          /* 2j + 1, up to max_held + 1 */
-  guint           shift;        /* time mode: levels above the grid's once K was lowered */
-  guint           k_asked;
-  TslBudget      *budget;       /* (nullable) what `held` grows from */
-  gsize           taken;        /* bytes taken from `budget` */
-};
-
-/* Slots a sampler starts with: tracks of a few events (most of them when a
- * trace has thousands of threads) never need more. */
-#define FIRST_SLOTS 9
-
-static inline gint64
-floor_half (gint64 s)
-{
-  return (s - (s < 0)) / 2;
-}
-
-/* Floor division by 2^shift: GCC and Clang shift signed values arithmetically. */
-static inline gint64
-floor_shift (gint64 s,
-             guint  shift)
-{
-  return shift >= 63 ? (s < 0 ? -1 : 0) : s >> shift;
-}
-
-
-TslTimeGrid *
-tsl_time_grid_new (guint k)
-{
-  TslTimeGrid *grid;
-
-  g_return_val_if_fail (k > 0, NULL);
-
-  grid = g_new0 (TslTimeGrid, 1);
-  g_atomic_ref_count_init (&grid->ref_count);
-  grid->k = k;
-  return grid;
-}
-
-TslTimeGrid *
-tsl_time_grid_ref (TslTimeGrid *grid)
-{
-  g_return_val_if_fail (grid != NULL, NULL);
-
-  g_atomic_ref_count_inc (&grid->ref_count);
-  return grid;
-}
-
-void
-tsl_time_grid_unref (TslTimeGrid *grid)
-{
-  g_return_if_fail (grid != NULL);
-
-  if (g_atomic_ref_count_dec (&grid->ref_count))
-    g_free (grid);
-}
-
-gint64
-tsl_time_grid_get_width (const TslTimeGrid *grid)
-{
-  g_return_val_if_fail (grid != NULL, 0);
-
-  return G_GINT64_CONSTANT (1) << grid->level;
-}
-
-/* Slices are absolute (see the top of this file): the origin is 0. */
-gint64
-tsl_time_grid_get_origin (const TslTimeGrid *grid)
-{
-  g_return_val_if_fail (grid != NULL, 0);
-
-  return 0;
-}
-
-guint
-tsl_time_grid_get_level (const TslTimeGrid *grid)
-{
-  g_return_val_if_fail (grid != NULL, 0);
-
-  return grid->level;
-}
-
-gint64
-tsl_time_grid_get_slice (const TslTimeGrid *grid,
-                         gint64             time_ns)
-{
-  g_return_val_if_fail (grid != NULL, 0);
-
-  return floor_shift (time_ns, grid->level);
-}
-
-/* Doubles the width while more than 2K slices are spanned. The span in
- * slices never grows with the level, so the level reached is the smallest
- * that holds every time seen, whatever their order. (Unsigned: a broken
- * file's times may span the whole of gint64.) */
-static void
-grid_widen (TslTimeGrid *grid)
-{
-  while ((guint64) grid->max_slice - (guint64) grid->min_slice >= (guint64) grid->k * 2)
-    {
-      grid->level++;
-      grid->min_slice = floor_half (grid->min_slice);
-      grid->max_slice = floor_half (grid->max_slice);
-    }
-}
-
-/* Widens the grid's slice range to hold `time_ns`, doubling the width while
- * more than 2K slices are spanned. Returns the event's slice. */
-static gint64
-grid_note_time (TslTimeGrid *grid,
-                gint64       time_ns)
-{
-  gint64 slice;
-
-  if (G_UNLIKELY (!grid->has_time))
-    {
-      grid->has_time = TRUE;
-      grid->min_slice = grid->max_slice = floor_shift (time_ns, grid->level);
-    }
-
-  slice = floor_shift (time_ns, grid->level);
-  if (G_LIKELY (slice >= grid->min_slice && slice <= grid->max_slice))
-    return slice;
-
-  grid->min_slice = MIN (grid->min_slice, slice);
-  grid->max_slice = MAX (grid->max_slice, slice);
-  grid_widen (grid);
-
-  return floor_shift (time_ns, grid->level);
-}
-
-static TslSampler *
-sampler_new (TslSamplerMode mode,
+TslSampler *
+_tsl_sampler_new (TslSamplerMode mode,
              guint          k,
              guint64        seed)
 {
@@ -228,7 +71,7 @@ tsl_sampler_new_count (guint   k,
 
   g_return_val_if_fail (k > 0 && k <= G_MAXINT / 4, NULL);
 
-  self = sampler_new (TSL_SAMPLER_COUNT, k, seed);
+  self = _tsl_sampler_new (TSL_SAMPLER_COUNT, k, seed);
   self->first_index = first_index;
   return self;
 }
@@ -247,7 +90,7 @@ tsl_sampler_new_time (TslTimeGrid *grid,
 
   g_return_val_if_fail (grid != NULL, NULL);
 
-  self = sampler_new (TSL_SAMPLER_TIME, grid->k, seed);
+  self = _tsl_sampler_new (TSL_SAMPLER_TIME, grid->k, seed);
   self->grid = tsl_time_grid_ref (grid);
   return self;
 }
@@ -904,6 +747,15 @@ tsl_sampler_merge (TslSampler        *self,
       return FALSE;
     }
 
+  /* A state whose counts wrapped would be refused on reading (slice
+   * counts must add up to the events): no sum past 2^64 - 1. */
+  if (other->n_events > G_MAXUINT64 - self->first_index - self->n_events)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "The merged sampler would count more than 2^64 - 1 events");
+      return FALSE;
+    }
+
   if (self->mode == TSL_SAMPLER_TIME)
     {
       if (self->grid->level + self->shift < other->level)
@@ -958,214 +810,16 @@ tsl_sampler_merge (TslSampler        *self,
   return TRUE;
 }
 
+/* For tsl-sampler-state.c: the sampler's own calls stay static, and inlined. */
+
 void
-tsl_time_grid_get_state (const TslTimeGrid *grid,
-                         TslTimeGridState  *state)
+_tsl_sampler_update_cur_end (TslSampler *self)
 {
-  g_return_if_fail (grid != NULL);
-  g_return_if_fail (state != NULL);
-
-  state->k = grid->k;
-  state->level = grid->level;
-  state->has_time = grid->has_time;
-  state->min_slice = grid->has_time ? grid->min_slice : 0;
-  state->max_slice = grid->has_time ? grid->max_slice : 0;
-}
-
-TslTimeGrid *
-tsl_time_grid_new_from_state (const TslTimeGridState  *state,
-                              GError                 **error)
-{
-  TslTimeGrid *grid;
-
-  g_return_val_if_fail (state != NULL, NULL);
-
-  if (state->k == 0 || state->k > G_MAXINT / 4 || state->level > 62 ||
-      (state->has_time &&
-       ((guint64) state->max_slice - (guint64) state->min_slice >= (guint64) state->k * 2 ||
-        state->max_slice < state->min_slice)) ||
-      (!state->has_time && state->level != 0))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "the time grid is not one a sampler could make");
-      return NULL;
-    }
-
-  grid = tsl_time_grid_new (state->k);
-  grid->level = state->level;
-  grid->has_time = state->has_time;
-  grid->min_slice = state->min_slice;
-  grid->max_slice = state->max_slice;
-  return grid;
+  update_cur_end (self);
 }
 
 void
-tsl_time_grid_merge (TslTimeGrid       *self,
-                     const TslTimeGrid *other)
+_tsl_sampler_time_sync_level (TslSampler *self)
 {
-  gint64 lo, hi;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (other != NULL);
-
-  if (!other->has_time)
-    return;
-  lo = other->min_slice;
-  hi = other->max_slice;
-  if (!self->has_time)
-    {
-      self->has_time = TRUE;
-      self->level = other->level;
-      self->min_slice = lo;
-      self->max_slice = hi;
-      return;
-    }
-  while (self->level < other->level)
-    {
-      self->level++;
-      self->min_slice = floor_half (self->min_slice);
-      self->max_slice = floor_half (self->max_slice);
-    }
-  lo = floor_shift (lo, self->level - other->level);
-  hi = floor_shift (hi, self->level - other->level);
-  self->min_slice = MIN (self->min_slice, lo);
-  self->max_slice = MAX (self->max_slice, hi);
-  grid_widen (self);
-}
-
-void
-tsl_sampler_get_state (TslSampler      *self,
-                       TslSamplerState *state)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (state != NULL);
-
-  if (self->mode == TSL_SAMPLER_TIME)
-    {
-      time_sync_level (self);
-      self->last = NULL;
-    }
-  state->mode = self->mode;
-  state->k = self->k;
-  state->k_asked = self->k_asked;
-  state->level = self->level;
-  state->shift = self->shift;
-  state->seed = self->seed;
-  state->first_index = self->first_index;
-  state->n_events = self->n_events;
-}
-
-static gboolean
-bad_state (GError    **error,
-           const char *what)
-{
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               "a sampler's %s is not one a sampler could hold", what);
-  return FALSE;
-}
-
-/* What a sampler's invariants say of a restored one (so that a damaged
- * file cannot make a sampler that later misbehaves). */
-static gboolean
-check_samples (const TslSamplerState *state,
-               const TslTimeGrid     *grid,
-               const TslSample       *samples,
-               guint                  n,
-               GError               **error)
-{
-  guint64 total = 0;
-
-  if (state->mode == TSL_SAMPLER_COUNT && n > 2 * (guint64) state->k)
-    return bad_state (error, "number of samples");
-  if (state->mode == TSL_SAMPLER_TIME && n > 2 * (guint64) state->k + 1)
-    return bad_state (error, "number of samples");
-  for (guint i = 0; i < n; i++)
-    {
-      const TslSample *s = &samples[i];
-
-      if (s->summary.count == 0 || s->summary.count > state->n_events - total)
-        return bad_state (error, "slice count");
-      total += s->summary.count;
-      if (i > 0 && samples[i - 1].slice >= s->slice)
-        return bad_state (error, "slice order");
-      if (state->mode == TSL_SAMPLER_COUNT)
-        {
-          if (s->index < state->first_index || s->index - state->first_index >= state->n_events ||
-              (gint64) (s->index >> state->level) != s->slice)
-            return bad_state (error, "kept event");
-        }
-      else
-        {
-          if (s->index >= state->n_events || floor_shift (s->time_ns, state->level) != s->slice)
-            return bad_state (error, "kept event");
-          if (grid->has_time &&
-              (floor_shift (s->slice, state->shift) < grid->min_slice ||
-               floor_shift (s->slice, state->shift) > grid->max_slice))
-            return bad_state (error, "slice");
-        }
-    }
-  if (total != state->n_events)
-    return bad_state (error, "event count");
-  if (state->mode == TSL_SAMPLER_COUNT && n > 0 &&
-      ((guint64) samples[n - 1].slice - (guint64) samples[0].slice + 1 > 2 * (guint64) state->k ||
-       ((guint64) samples[n - 1].slice + 1) << state->level <= state->first_index + state->n_events - 1))
-    return bad_state (error, "slices");
-  return TRUE;
-}
-
-TslSampler *
-tsl_sampler_new_from_state (const TslSamplerState  *state,
-                            TslTimeGrid            *grid,
-                            const TslSample        *samples,
-                            guint                   n_samples,
-                            GError                **error)
-{
-  TslSampler *self;
-
-  g_return_val_if_fail (state != NULL, NULL);
-  g_return_val_if_fail (n_samples == 0 || samples != NULL, NULL);
-
-  if (state->k == 0 || state->k > state->k_asked || state->k_asked > G_MAXINT / 4 ||
-      state->level > 62 || state->shift > 62)
-    return bad_state (error, "K or level"), NULL;
-  if (state->mode == TSL_SAMPLER_TIME)
-    {
-      if (grid == NULL || state->level != grid->level + state->shift ||
-          state->k_asked != grid->k || state->first_index != 0 ||
-          (state->shift == 0) != (state->k == state->k_asked))
-        return bad_state (error, "grid"), NULL;
-    }
-  else if (state->mode != TSL_SAMPLER_COUNT || state->shift != 0 ||
-           state->first_index > G_MAXUINT64 - state->n_events)
-    return bad_state (error, "mode"), NULL;
-  if (!check_samples (state, grid, samples, n_samples, error))
-    return NULL;
-
-  self = sampler_new (state->mode, state->k_asked, state->seed);
-  self->k = state->k;
-  self->max_held = 2 * state->k;
-  self->level = state->level;
-  self->shift = state->shift;
-  self->first_index = state->first_index;
-  self->n_events = state->n_events;
-  if (state->mode == TSL_SAMPLER_TIME)
-    self->grid = tsl_time_grid_ref (grid);
-  if (n_samples + 1 > self->cap)
-    {
-      self->cap = MIN (self->max_held + 1, MAX (n_samples + 1, self->cap));
-      self->cap = MAX (self->cap, n_samples);
-      self->held = g_renew (TslSample, self->held, self->cap);
-    }
-  for (guint i = 0; i < n_samples; i++)
-    {
-      TslSample *s = &self->held[i];
-
-      *s = samples[i];
-      s->priority = tsl_mix64_keyed (self->seed_hash,
-                                     state->mode == TSL_SAMPLER_COUNT ? s->index : (guint64) s->time_ns);
-    }
-  self->n_held = n_samples;
-  if (state->mode == TSL_SAMPLER_COUNT)
-    update_cur_end (self);
-  return self;
+  time_sync_level (self);
 }

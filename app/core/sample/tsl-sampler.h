@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "tsl-budget.h"
+#include "tsl-time-grid.h"
 
 G_BEGIN_DECLS
 
@@ -24,11 +25,6 @@ typedef enum {
   TSL_SAMPLER_COUNT, /* slices of T consecutive events (the seed's algorithm) */
   TSL_SAMPLER_TIME,  /* slices of equal duration on a grid shared by a trace */
 } TslSamplerMode;
-
-/* Shared time grid for TSL_SAMPLER_TIME: slice s covers
- * [origin + s * width, origin + (s + 1) * width) with width = 1 << level ns.
- * Every sampler of one trace points at the same grid so slices line up. */
-typedef struct _TslTimeGrid TslTimeGrid;
 
 /* count includes events whose value is NAN (no value); sum, min and max skip
  * them, and min/max are NAN when the slice has no value at all.
@@ -58,16 +54,6 @@ typedef struct {
 
 typedef struct _TslSampler TslSampler;
 
-/* Everything of a time grid but its samplers, for sampler states
- * (model/tsl-trace-state.c). */
-typedef struct {
-  guint    k;
-  guint    level;
-  gboolean has_time;    /* a time was noted: min_slice..max_slice is set */
-  gint64   min_slice;
-  gint64   max_slice;
-} TslTimeGridState;
-
 /* Everything of a sampler but its samples. */
 typedef struct {
   TslSamplerMode mode;
@@ -79,17 +65,6 @@ typedef struct {
   guint64        first_index;
   guint64        n_events;
 } TslSamplerState;
-
-TslTimeGrid      *tsl_time_grid_new            (guint                 k);
-TslTimeGrid      *tsl_time_grid_ref            (TslTimeGrid          *grid);
-void              tsl_time_grid_unref          (TslTimeGrid          *grid);
-gint64            tsl_time_grid_get_width      (const TslTimeGrid    *grid);
-gint64            tsl_time_grid_get_origin     (const TslTimeGrid    *grid);
-/* width == 1 << level */
-guint             tsl_time_grid_get_level      (const TslTimeGrid    *grid);
-/* The slice holding time_ns at the grid's current width. */
-gint64            tsl_time_grid_get_slice      (const TslTimeGrid    *grid,
-                                                gint64                time_ns);
 
 TslSampler       *tsl_sampler_new_count        (guint                 k,
                                                 guint64               seed,
@@ -139,15 +114,6 @@ gboolean          tsl_sampler_merge            (TslSampler           *self,
                                                 const TslSampler     *other,
                                                 GError              **error);
 
-void              tsl_time_grid_get_state      (const TslTimeGrid      *grid,
-                                                TslTimeGridState       *state);
-/* (transfer full) (nullable): NULL, with `error` set, for a state no grid has. */
-TslTimeGrid      *tsl_time_grid_new_from_state (const TslTimeGridState *state,
-                                                GError                **error);
-/* Widens `self` to hold every time `other` holds, as if it had seen them. */
-void              tsl_time_grid_merge          (TslTimeGrid            *self,
-                                                const TslTimeGrid      *other);
-
 /* In time mode this first catches up with the grid's width. */
 void              tsl_sampler_get_state        (TslSampler             *self,
                                                 TslSamplerState        *state);
@@ -161,6 +127,5 @@ TslSampler       *tsl_sampler_new_from_state   (const TslSamplerState  *state,
                                                 GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslSampler, tsl_sampler_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslTimeGrid, tsl_time_grid_unref)
 
 G_END_DECLS

@@ -7,6 +7,10 @@
  * its thread starts at or after its end). Counters: one track per args key.
  * Async spans (b/e, S/F): one track per (pid, category). Everything kept is
  * bounded by open spans and distinct names, never by the number of events.
+ *
+ * Its parts, which never call back into it: names, ids and times
+ * (tsl-chrome-ids.c), flow arrows (tsl-chrome-flows.c), sampled stacks'
+ * frames (tsl-chrome-frames.c) and checkpoints (tsl-chrome-checkpoint.c).
  */
 #define G_LOG_DOMAIN "tsl-chrome"
 
@@ -14,29 +18,11 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "tsl-chrome-private.h"
+#include "tsl-chrome-flows.h"
+#include "tsl-chrome-ids.h"
+#include "tsl-chrome-model-types.h"
 #include "tsl-format-private.h"
 #include "tsl-hash.h"
-
-#define SPAN_OPEN  G_MAXINT64   /* end of a B span until its E arrives */
-#define MAX_DEPTH  512          /* deeper spans are offered flat */
-
-typedef struct {
-  gint64  start_ns;
-  gint64  end_ns;
-  gint64  offset;  /* of its 'B' event, when the trace wants offsets */
-  guint32 name;
-} OpenSpan;
-
-typedef struct {
-  gint64    pid;  /* key: pid and tid first */
-  gint64    tid;
-  guint     track;
-  guint     n_open;
-  guint     n_alloc;
-  guint     overflow;
-  OpenSpan *open;
-} Thread;
 
 typedef struct {
   gint64  pid;
@@ -51,12 +37,6 @@ typedef struct {
   guint32 group;
   guint32 pad;
 } AsyncKey;
-
-typedef struct {
-  gint64  start_ns;
-  guint   track;
-  guint32 name;
-} AsyncOpen;
 
 static guint
 thread_hash (gconstpointer key)
@@ -74,13 +54,6 @@ thread_equal (gconstpointer a,
   const gint64 *x = a, *y = b;
 
   return x[0] == y[0] && x[1] == y[1];
-}
-
-static guint
-bytes_hash (gconstpointer key,
-            gsize         len)
-{
-  return (guint) tsl_hash_bytes (key, len);
 }
 
 static guint
@@ -131,6 +104,8 @@ tsl_chrome_model_init (TslChromeModel *self,
   self->async_tracks = g_hash_table_new_full (async_hash, async_equal, g_free, NULL);
   self->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->async_ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->async_gone = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->async_new = g_ptr_array_new ();
   self->frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, tsl_chrome_frame_free);
   self->frame_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
@@ -149,8 +124,12 @@ tsl_chrome_model_clear (TslChromeModel *self)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->counters, g_hash_table_unref);
   g_clear_pointer (&self->async_tracks, g_hash_table_unref);
+  if (self->async_new != NULL)
+    tsl_chrome_async_drop_new (self);
+  g_clear_pointer (&self->async_new, g_ptr_array_unref);
   g_clear_pointer (&self->async_open, g_hash_table_unref);
   g_clear_pointer (&self->async_ends, g_hash_table_unref);
+  g_clear_pointer (&self->async_gone, g_array_unref);
   g_clear_pointer (&self->frames, g_hash_table_unref);
   g_clear_pointer (&self->frame_labels, g_hash_table_unref);
   g_clear_pointer (&self->names, g_free);
@@ -162,167 +141,6 @@ tsl_chrome_model_clear (TslChromeModel *self)
   if (self->key != NULL)
     g_string_free (self->key, TRUE);
   self->scratch = self->label = self->key = NULL;
-}
-
-/* A name, category or id as an interned string; numbers keep their text. */
-guint32
-tsl_chrome_model_intern (TslChromeModel     *self,
-                         const TslJsonValue *value)
-{
-  TslChromeName *cached = NULL;
-  const char *s;
-  gsize len;
-  guint32 id;
-
-  if (value->type == TSL_JSON_STRING && !value->escaped &&
-      value->len > 0 && value->len <= TSL_CHROME_NAME_CACHE_LEN)
-    {
-      cached = &self->names[bytes_hash (value->p, value->len) % TSL_CHROME_NAME_CACHE];
-      if (cached->id != 0 && cached->len == value->len &&
-          memcmp (cached->text, value->p, value->len) == 0)
-        return cached->id;
-    }
-
-  if (value->type == TSL_JSON_STRING)
-    s = tsl_json_value_get_string (value, self->scratch, &len);
-  else if (value->type == TSL_JSON_NUMBER)
-    {
-      s = value->p;
-      len = value->len;
-    }
-  else
-    return self->unnamed;
-  if (len == 0)
-    return self->unnamed;
-  id = tsl_trace_intern_len (self->trace, s, len);
-  /* Only bytes that needed no repair stand for themselves. */
-  if (cached != NULL && s == value->p)
-    {
-      cached->id = id;
-      cached->len = (guint8) len;
-      memcpy (cached->text, s, len);
-    }
-  return id;
-}
-
-/* "7695" and 7695 are the same thread; names like "PyTorch Profiler" get a
- * synthetic id, and become the process or thread name unless metadata names
- * it. */
-static gboolean
-resolve_id (TslChromeModel     *self,
-            const TslJsonValue *value,
-            gboolean            is_tid,
-            gint64              pid,
-            gint64             *out)
-{
-  const char *s;
-  gsize len;
-  gint64 *known;
-
-  if (value->type == TSL_JSON_NONE || value->type == TSL_JSON_NULL)
-    {
-      *out = 0;
-      return TRUE;
-    }
-  if (tsl_json_value_get_int64 (value, out))
-    return TRUE;
-  if (value->type != TSL_JSON_STRING)
-    return FALSE;
-
-  s = tsl_json_value_get_string (value, self->scratch, &len);
-  g_string_truncate (self->key, 0);
-  if (is_tid)
-    g_string_append_printf (self->key, "t%" G_GINT64_FORMAT ":", pid);
-  else
-    g_string_append (self->key, "p:");
-  g_string_append_len (self->key, s, len);
-  known = g_hash_table_lookup (self->string_ids, self->key->str);
-  if (known == NULL)
-    {
-      g_autofree char *name = g_strndup (s, len);
-
-      known = g_new (gint64, 1);
-      *known = (G_GINT64_CONSTANT (1) << 48) + g_hash_table_size (self->string_ids);
-      g_hash_table_insert (self->string_ids, g_strdup (self->key->str), known);
-      if (is_tid)
-        tsl_trace_set_thread_name (self->trace, pid, *known, name);
-      else if (tsl_trace_get_process_name (self->trace, *known) == NULL)
-        tsl_trace_set_process_name (self->trace, *known, name);
-    }
-  *out = *known;
-  return TRUE;
-}
-
-static inline gboolean
-raw_id_is (const TslChromeRawId *raw,
-           const TslJsonValue   *value)
-{
-  if (raw->type != value->type || raw->len != value->len)
-    return FALSE;
-  for (guint i = 0; i < raw->len; i++)
-    if (raw->text[i] != value->p[i])
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-raw_id_set (TslChromeRawId     *raw,
-            const TslJsonValue *value)
-{
-  if (value->len > TSL_CHROME_RAW_ID_LEN)
-    return FALSE;
-  raw->type = value->type;
-  raw->len = value->len;
-  if (value->len > 0)
-    memcpy (raw->text, value->p, value->len);
-  return TRUE;
-}
-
-/* The same bytes resolve the same way (a string tid is named within its
- * pid, so both must match): the last event's pair is kept as written. */
-static gboolean
-get_ids (TslChromeModel       *self,
-         const TslChromeEvent *ev,
-         gint64               *pid,
-         gint64               *tid)
-{
-  if (self->have_last_ids &&
-      raw_id_is (&self->last_pid_raw, &ev->pid) && raw_id_is (&self->last_tid_raw, &ev->tid))
-    {
-      *pid = self->last_pid;
-      *tid = self->last_tid;
-      return TRUE;
-    }
-  if (!resolve_id (self, &ev->pid, FALSE, 0, pid) ||
-      !resolve_id (self, &ev->tid, TRUE, *pid, tid))
-    {
-      tsl_trace_add_warning (self->trace,
-                             _("ignored an event whose \"pid\" or \"tid\" is not a number or a string"));
-      return FALSE;
-    }
-  self->have_last_ids = raw_id_set (&self->last_pid_raw, &ev->pid) &&
-                        raw_id_set (&self->last_tid_raw, &ev->tid);
-  self->last_pid = *pid;
-  self->last_tid = *tid;
-  return TRUE;
-}
-
-static gboolean
-get_ts (TslChromeModel       *self,
-        const TslChromeEvent *ev,
-        gint64               *ts_ns)
-{
-  if (ev->ts.type == TSL_JSON_NONE)
-    {
-      tsl_trace_add_warning (self->trace, _("ignored an event without \"ts\""));
-      return FALSE;
-    }
-  if (!tsl_json_value_get_us_as_ns (&ev->ts, ts_ns))
-    {
-      tsl_trace_add_warning (self->trace, _("ignored an event whose \"ts\" is not a number in range"));
-      return FALSE;
-    }
-  return TRUE;
 }
 
 static Thread *
@@ -389,24 +207,6 @@ pop_ended (Thread *th,
     }
 }
 
-static gboolean
-push_span (Thread  *th,
-           gint64   start_ns,
-           gint64   end_ns,
-           gint64   offset,
-           guint32  name)
-{
-  if (th->n_open >= MAX_DEPTH)
-    return FALSE;
-  if (th->n_open == th->n_alloc)
-    {
-      th->n_alloc = MAX (8, th->n_alloc * 2);
-      th->open = g_renew (OpenSpan, th->open, th->n_alloc);
-    }
-  th->open[th->n_open++] = (OpenSpan) { start_ns, end_ns, offset, name };
-  return TRUE;
-}
-
 typedef struct {
   TslTrace *trace;
   Thread   *th;
@@ -443,176 +243,6 @@ event_offset (TslChromeModel       *self,
   return G_UNLIKELY (self->want_offsets) ? self->offset_base + (ev->start - self->offset_buf) : -1;
 }
 
-/* Flows */
-
-typedef struct {
-  gint64  pid;
-  gint64  tid;
-  gint64  time_ns;
-  guint64 key;
-  guint8  bind;
-  guint8  dir;
-} PendingFlow;
-
-/* A member that routing does not scan (flow_in, flow_out, bp): looked up in
- * the event's own bytes, for the rare events that may have one. */
-static gboolean
-event_member (const TslChromeEvent *ev,
-              const char           *name,
-              TslJsonValue         *out)
-{
-  TslJsonValue whole = { 0, };
-
-  if (ev->start == NULL || ev->stop == NULL || ev->stop <= ev->start)
-    return FALSE;
-  whole.type = TSL_JSON_OBJECT;
-  whole.p = ev->start;
-  whole.len = (guint32) MIN ((gsize) (ev->stop - ev->start), G_MAXUINT32);
-  return tsl_json_find_member (&whole, name, out);
-}
-
-/* An id as text: a string's contents, a number as written, so that "7" and
- * 7 are one id. */
-static void
-append_id (TslChromeModel     *self,
-           const TslJsonValue *id)
-{
-  if (id->type == TSL_JSON_STRING)
-    {
-      gsize len;
-      const char *text = tsl_json_value_get_string (id, self->scratch, &len);
-
-      g_string_append_len (self->key, text, len);
-    }
-  else if (id->type != TSL_JSON_NONE)
-    g_string_append_len (self->key, id->p, id->len);
-}
-
-/* Flow v1 ids are scoped by category and name (as Perfetto's importer
- * does), an id2 "local" also by process. */
-static guint64
-v1_flow_key (TslChromeModel       *self,
-             const TslChromeEvent *ev,
-             gint64                pid)
-{
-  TslJsonValue inner;
-
-  g_string_assign (self->key, "v1\x1f");
-  append_id (self, &ev->cat);
-  g_string_append_c (self->key, '\x1f');
-  append_id (self, &ev->name);
-  g_string_append_c (self->key, '\x1f');
-  if (ev->id.type != TSL_JSON_NONE)
-    append_id (self, &ev->id);
-  else if (ev->id2.type == TSL_JSON_OBJECT && tsl_json_find_member (&ev->id2, "local", &inner))
-    {
-      g_string_append_printf (self->key, "%" G_GINT64_FORMAT "\x1f", pid);
-      append_id (self, &inner);
-    }
-  else if (ev->id2.type == TSL_JSON_OBJECT && tsl_json_find_member (&ev->id2, "global", &inner))
-    append_id (self, &inner);
-  else
-    append_id (self, &ev->id2);
-  return tsl_hash_bytes (self->key->str, self->key->len);
-}
-
-static gboolean
-value_is_true (const TslJsonValue *v)
-{
-  return v->type == TSL_JSON_TRUE ||
-         (v->type == TSL_JSON_NUMBER && !(v->len == 1 && v->p[0] == '0'));
-}
-
-/* 's', 't', 'f': counted, and while the trace wants flows kept until the
- * end, when every thread that has slices has its track. 's' and 't' bind
- * to the enclosing slice, 'f' to the next slice to begin unless "bp": "e"
- * (Trace Event Format; Perfetto's and catapult's importers). */
-static void
-flow_event (TslChromeModel       *self,
-            const TslChromeEvent *ev,
-            char                  ph)
-{
-  PendingFlow flow = { 0, };
-  gint64 start, end;
-  TslJsonValue bp;
-
-  tsl_trace_count_flow (self->trace, ph == 's' ? TSL_FLOW_COUNT_START
-                                     : ph == 't' ? TSL_FLOW_COUNT_STEP : TSL_FLOW_COUNT_END, 1);
-  if (G_LIKELY (!tsl_trace_wants_flows (self->trace)))
-    return;
-  if (!get_ts (self, ev, &flow.time_ns) || !get_ids (self, ev, &flow.pid, &flow.tid))
-    return;
-  if (!tsl_trace_get_exact (self->trace, &start, &end) || flow.time_ns < start || flow.time_ns >= end)
-    return;
-  flow.key = v1_flow_key (self, ev, flow.pid);
-  flow.dir = ph == 's' ? TSL_FLOW_OUT : ph == 't' ? TSL_FLOW_IN | TSL_FLOW_OUT : TSL_FLOW_IN;
-  flow.bind = TSL_FLOW_BIND_ENCLOSING;
-  if (ph == 'f' && !(event_member (ev, "bp", &bp) && bp.type == TSL_JSON_STRING &&
-                     bp.len == 1 && bp.p[0] == 'e'))
-    flow.bind = TSL_FLOW_BIND_NEXT;
-
-  if (self->pending_flows == NULL)
-    self->pending_flows = g_array_new (FALSE, FALSE, sizeof (PendingFlow));
-  if (self->pending_flows->len >= TSL_EXACT_FLOWS)
-    {
-      if (self->flows_dropped++ == 0)
-        tsl_trace_add_warning (self->trace, _("flow arrows past %u endpoints in the view are not drawn"),
-                               (guint) TSL_EXACT_FLOWS);
-      return;
-    }
-  g_array_append_val (self->pending_flows, flow);
-}
-
-/* Flow v2: "bind_id" on the slice itself, "flow_in" ending (or passing)
- * a flow there, "flow_out" starting one. */
-static void
-slice_flow (TslChromeModel       *self,
-            const TslChromeEvent *ev,
-            Thread               *th,
-            gint64                ts,
-            guint                 depth)
-{
-  TslJsonValue v;
-  guint dir = 0;
-
-  tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_BIND_ID, 1);
-  if (event_member (ev, "flow_in", &v) && value_is_true (&v))
-    {
-      dir |= TSL_FLOW_IN;
-      tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_IN, 1);
-    }
-  if (event_member (ev, "flow_out", &v) && value_is_true (&v))
-    {
-      dir |= TSL_FLOW_OUT;
-      tsl_trace_count_flow (self->trace, TSL_FLOW_COUNT_FLOW_OUT, 1);
-    }
-  if (dir == 0 || !tsl_trace_wants_flows (self->trace))
-    return;
-  g_string_assign (self->key, "v2\x1f");
-  append_id (self, &ev->bind_id);
-  tsl_trace_record_flow (self->trace, th->track, tsl_hash_bytes (self->key->str, self->key->len),
-                         ts, depth, TSL_FLOW_BIND_SLICE, dir);
-}
-
-/* End of input: the pending endpoints of threads that have a track. */
-static void
-record_pending_flows (TslChromeModel *self)
-{
-  if (self->pending_flows == NULL)
-    return;
-  for (guint i = 0; i < self->pending_flows->len; i++)
-    {
-      const PendingFlow *flow = &g_array_index (self->pending_flows, PendingFlow, i);
-      gint64 key[2] = { flow->pid, flow->tid };
-      Thread *th = g_hash_table_lookup (self->threads, key);
-
-      if (th != NULL)
-        tsl_trace_record_flow (self->trace, th->track, flow->key, flow->time_ns, 0,
-                               flow->bind, flow->dir);
-    }
-  g_array_set_size (self->pending_flows, 0);
-}
-
 static void
 thread_event (TslChromeModel       *self,
               const TslChromeEvent *ev,
@@ -621,7 +251,7 @@ thread_event (TslChromeModel       *self,
   gint64 pid, tid, ts;
   Thread *th;
 
-  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+  if (!_tsl_chrome_get_ts (self, ev, &ts) || !_tsl_chrome_get_ids (self, ev, &pid, &tid))
     return;
   th = get_thread (self, pid, tid);
   /* B and E are offered with the B's offset, when the E arrives. */
@@ -637,8 +267,8 @@ thread_event (TslChromeModel       *self,
         pop_ended (th, ts);
         tsl_trace_note_time (self->trace, ts);
         if (G_UNLIKELY (ev->bind_id.type != TSL_JSON_NONE))
-          slice_flow (self, ev, th, ts, th->n_open);
-        if (!push_span (th, ts, SPAN_OPEN, event_offset (self, ev), name))
+          _tsl_chrome_slice_flow (self, ev, th, ts, th->n_open);
+        if (!_tsl_chrome_push_span (th, ts, SPAN_OPEN, event_offset (self, ev), name))
           {
             th->overflow++;
             tsl_trace_add_warning (self->trace, _("spans nested deeper than %d levels were shown flat"),
@@ -701,9 +331,9 @@ thread_event (TslChromeModel       *self,
           }
         pop_ended (th, ts);
         if (G_UNLIKELY (ev->bind_id.type != TSL_JSON_NONE))
-          slice_flow (self, ev, th, ts, th->n_open);
+          _tsl_chrome_slice_flow (self, ev, th, ts, th->n_open);
         if (dur > 0)
-          pushed = push_span (th, ts, ts + dur, -1, name);
+          pushed = _tsl_chrome_push_span (th, ts, ts + dur, -1, name);
         if (tsl_trace_offer (self->trace, th->track, ts, dur >= 0 ? (double) dur : NAN))
           set_stack_label (self, th, th->n_open, pushed ? 0 : name);
         if (dur > 0)
@@ -769,7 +399,7 @@ counter_event (TslChromeModel       *self,
   guint n_numeric = 0;
   double v;
 
-  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+  if (!_tsl_chrome_get_ts (self, ev, &ts) || !_tsl_chrome_get_ids (self, ev, &pid, &tid))
     return;
   if (ev->args.type != TSL_JSON_OBJECT)
     {
@@ -813,7 +443,7 @@ metadata_event (TslChromeModel       *self,
   gint64 pid, tid, index;
   gboolean is_process;
 
-  if (ev->name.type != TSL_JSON_STRING || !get_ids (self, ev, &pid, &tid))
+  if (ev->name.type != TSL_JSON_STRING || !_tsl_chrome_get_ids (self, ev, &pid, &tid))
     return;
   is_process = ev->name.len > 8 && memcmp (ev->name.p, "process_", 8) == 0;
 
@@ -865,23 +495,6 @@ async_track (TslChromeModel *self,
   return track;
 }
 
-static void
-remember_async (GHashTable *table,
-                const char *key,
-                gint64      ts,
-                guint       track,
-                guint32     name)
-{
-  AsyncOpen *open = g_hash_table_lookup (table, key);
-
-  if (open == NULL)
-    {
-      open = g_new (AsyncOpen, 1);
-      g_hash_table_insert (table, g_strdup (key), open);
-    }
-  *open = (AsyncOpen) { ts, track, name };
-}
-
 /* b/e (nestable) and S/T/F (legacy) pair by (category, name, id); a span is
  * offered at its end, at its start time, with its duration. */
 static void
@@ -893,9 +506,9 @@ async_event (TslChromeModel       *self,
   gint64 pid, tid, ts;
   guint32 name, group;
   guint track;
-  AsyncOpen *open;
+  TslChromeAsync *open;
 
-  if (!get_ts (self, ev, &ts) || !get_ids (self, ev, &pid, &tid))
+  if (!_tsl_chrome_get_ts (self, ev, &ts) || !_tsl_chrome_get_ids (self, ev, &pid, &tid))
     return;
   name = tsl_chrome_model_intern (self, &ev->name);
   group = ev->cat.type == TSL_JSON_STRING && ev->cat.len > 0
@@ -927,23 +540,23 @@ async_event (TslChromeModel       *self,
         {
           if (tsl_trace_offer (self->trace, track, ts, (double) (open->start_ns - ts)))
             tsl_trace_set_label_id (self->trace, track, name);
-          g_hash_table_remove (self->async_ends, self->key->str);
+          tsl_chrome_async_forget (self, self->async_ends, self->key->str);
           return;
         }
-      remember_async (self->async_open, self->key->str, ts, track, name);
+      tsl_chrome_async_remember (self, self->async_open, self->key->str, ts, track, name);
       return;
     }
 
   open = g_hash_table_lookup (self->async_open, self->key->str);
   if (open == NULL)
     {
-      remember_async (self->async_ends, self->key->str, ts, track, name);
+      tsl_chrome_async_remember (self, self->async_ends, self->key->str, ts, track, name);
       return;
     }
   if (tsl_trace_offer (self->trace, open->track, open->start_ns,
                        ts >= open->start_ns ? (double) (ts - open->start_ns) : NAN))
     tsl_trace_set_label_id (self->trace, open->track, name);
-  g_hash_table_remove (self->async_open, self->key->str);
+  tsl_chrome_async_forget (self, self->async_open, self->key->str);
 }
 
 void
@@ -977,7 +590,7 @@ tsl_chrome_model_event (TslChromeModel       *self,
       async_event (self, ev, ph);
       break;
     case 's': case 't': case 'f':
-      flow_event (self, ev, ph);
+      _tsl_chrome_flow_event (self, ev, ph);
       break;
     /* Objects, memory dumps, clock syncs, contexts: counted only. */
     case 'N': case 'O': case 'D':
@@ -999,11 +612,11 @@ tsl_chrome_model_sample (TslChromeModel       *self,
   gint64 pid = 0, tid, ts;
   Thread *th;
 
-  if (!get_ts (self, ev, &ts) || !resolve_id (self, &ev->tid, TRUE, 0, &tid))
+  if (!_tsl_chrome_get_ts (self, ev, &ts) || !_tsl_chrome_resolve_id (self, &ev->tid, TRUE, 0, &tid))
     return;
   if (ev->pid.type != TSL_JSON_NONE)
     {
-      if (!get_ids (self, ev, &pid, &tid))
+      if (!_tsl_chrome_get_ids (self, ev, &pid, &tid))
         return;
     }
   else
@@ -1056,17 +669,22 @@ tsl_chrome_model_finish (TslChromeModel *self)
     unclosed += close_spans (self, value);
   if (self->folded_thread != NULL)
     unclosed += close_spans (self, self->folded_thread);
-  record_pending_flows (self);
+  _tsl_chrome_record_pending_flows (self);
 
-  g_hash_table_iter_init (&iter, self->async_open);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      const AsyncOpen *open = value;
+  /* By serial: a range read restores them in another hash order. */
+  {
+    g_autoptr(GPtrArray) opens = tsl_chrome_async_sorted (self->async_open);
 
-      async_unclosed++;
-      if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
-        tsl_trace_set_label_id (self->trace, open->track, open->name);
-    }
+    for (guint i = 0; i < opens->len; i++)
+      {
+        const TslChromeAsync *open = g_ptr_array_index (opens, i);
+
+        async_unclosed++;
+        if (tsl_trace_offer_open (self->trace, open->track, open->start_ns))
+          tsl_trace_set_label_id (self->trace, open->track, open->name);
+      }
+  }
+  tsl_chrome_async_drop_new (self);
   g_hash_table_remove_all (self->async_open);
   async_unopened = g_hash_table_size (self->async_ends);
   g_hash_table_remove_all (self->async_ends);
@@ -1090,120 +708,4 @@ tsl_chrome_model_finish (TslChromeModel *self)
                            g_dngettext (GETTEXT_PACKAGE, "ignored %u async end event without a begin",
                                         "ignored %u async end events without a begin", async_unopened),
                            async_unopened);
-}
-
-/* Checkpoints (tsl-chunk-index.h): the spans open on each thread, with
- * their names as text (a later read interns names in its own order).
- * Pending async spans make no checkpoint. */
-typedef struct {
-  gint64  pid;
-  gint64  tid;
-  guint32 n_open;
-  guint32 overflow;
-} SavedThread;
-
-typedef struct {
-  gint64  start_ns;
-  gint64  end_ns;
-  guint32 name_len;
-} SavedSpan;
-
-gboolean
-tsl_chrome_model_save (TslChromeModel *self,
-                       GByteArray     *saved,
-                       gsize           max_len)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  if (g_hash_table_size (self->async_open) > 0 || g_hash_table_size (self->async_ends) > 0)
-    return FALSE;
-
-  g_hash_table_iter_init (&iter, self->threads);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      const Thread *th = value;
-      SavedThread st = { th->pid, th->tid, th->n_open, th->overflow };
-
-      if (th->n_open == 0 && th->overflow == 0)
-        continue;
-      g_byte_array_append (saved, (const guint8 *) &st, sizeof st);
-      for (guint i = 0; i < th->n_open; i++)
-        {
-          const char *name = tsl_trace_lookup (self->trace, th->open[i].name);
-          SavedSpan ss;
-
-          /* Zeroed whole: the padding after name_len goes to the cache file. */
-          memset (&ss, 0, sizeof ss);
-          ss.start_ns = th->open[i].start_ns;
-          ss.end_ns = th->open[i].end_ns;
-          ss.name_len = name ? strlen (name) : 0;
-
-          g_byte_array_append (saved, (const guint8 *) &ss, sizeof ss);
-          g_byte_array_append (saved, (const guint8 *) name, ss.name_len);
-          if (saved->len > max_len)
-            return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-gboolean
-tsl_chrome_model_restore (TslChromeModel *self,
-                          const guint8   *saved,
-                          gsize           len)
-{
-  GHashTableIter iter;
-  gpointer value;
-  gsize at = 0;
-
-  if (g_hash_table_size (self->async_open) > 0 || g_hash_table_size (self->async_ends) > 0)
-    return FALSE;
-
-  g_hash_table_iter_init (&iter, self->threads);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Thread *th = value;
-
-      th->n_open = 0;
-      th->overflow = 0;
-    }
-  self->last_thread = NULL;
-  self->have_last_ids = FALSE;
-
-  while (at < len)
-    {
-      SavedThread st;
-      gint64 key[2];
-      Thread *th;
-
-      if (len - at < sizeof st)
-        return FALSE;
-      memcpy (&st, saved + at, sizeof st);
-      at += sizeof st;
-      key[0] = st.pid;
-      key[1] = st.tid;
-      /* The thread was seen in a chunk that is always read (it made a track). */
-      th = g_hash_table_lookup (self->threads, key);
-      if (th == NULL || st.n_open > MAX_DEPTH)
-        return FALSE;
-      th->overflow = st.overflow;
-      for (guint i = 0; i < st.n_open; i++)
-        {
-          SavedSpan ss;
-
-          if (len - at < sizeof ss)
-            return FALSE;
-          memcpy (&ss, saved + at, sizeof ss);
-          at += sizeof ss;
-          if (len - at < ss.name_len)
-            return FALSE;
-          /* The saved state keeps no offsets: such a span's details say
-           * its position is not known. */
-          push_span (th, ss.start_ns, ss.end_ns, -1,
-                     ss.name_len > 0 ? tsl_trace_intern_len (self->trace, (const char *) saved + at, ss.name_len) : 0);
-          at += ss.name_len;
-        }
-    }
-  return TRUE;
 }

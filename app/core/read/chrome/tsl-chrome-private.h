@@ -73,8 +73,14 @@ typedef struct {
   GHashTable *string_ids;     /* non-numeric pid/tid strings → synthetic ids */
   GHashTable *counters;       /* CounterKey → track */
   GHashTable *async_tracks;   /* (pid, cat or name) → track */
-  GHashTable *async_open;     /* (category, name, id) → AsyncOpen */
+  GHashTable *async_open;     /* (category, name, id) → TslChromeAsync */
   GHashTable *async_ends;     /* ends seen before their begin */
+  guint64     async_serial;   /* the last entry's (tsl-chrome-async.c) */
+  guint64     async_saved;    /* entries up to this one were saved */
+  GArray     *async_gone;     /* serials of saved entries gone since */
+  GPtrArray  *async_new;      /* TslChromeAsync * above async_saved (dead:
+                               * gone before a checkpoint saved it) */
+  gboolean    async_listing;  /* async_new is kept: checkpoints are made */
   GHashTable *frames;         /* stackFrames id → Frame */
   GHashTable *frame_labels;   /* stackFrames id → interned stack label */
   gboolean    frames_done;
@@ -98,6 +104,41 @@ typedef struct {
   GString    *key;
 } TslChromeModel;
 
+/* A pending async span: a begin waiting for its end, or an end seen first. */
+typedef struct {
+  gint64      start_ns;
+  guint       track;
+  guint32     name;
+  guint64     serial;   /* rising: the order of a whole read, kept by range reads */
+  const char *key;      /* its table's key */
+  gboolean    ends;     /* in async_ends, not async_open */
+  gboolean    dead;     /* out of its table, freed at the next checkpoint */
+} TslChromeAsync;
+
+/* tsl-chrome-async.c: entries in and out of async_open and async_ends. */
+void              tsl_chrome_async_remember     (TslChromeModel       *self,
+                                                 GHashTable           *table,
+                                                 const char           *key,
+                                                 gint64                ts,
+                                                 guint                 track,
+                                                 guint32               name);
+void              tsl_chrome_async_forget       (TslChromeModel       *self,
+                                                 GHashTable           *table,
+                                                 const char           *key);
+/* A table's entries by serial. (transfer container) */
+GPtrArray        *tsl_chrome_async_sorted       (GHashTable           *table);
+/* Frees what async_new holds of entries gone: before the tables let go of
+ * theirs (finish, restore, clear). */
+void              tsl_chrome_async_drop_new     (TslChromeModel       *self);
+/* A checkpoint's records (tsl-chunk-records.h): the entries gone and new
+ * since the last. */
+gboolean          tsl_chrome_async_save         (TslChromeModel       *self,
+                                                 GByteArray           *saved);
+/* Every entry of a checkpoint, as the chunk index gives them back. */
+gboolean          tsl_chrome_async_restore      (TslChromeModel       *self,
+                                                 const guint8         *records,
+                                                 gsize                 len);
+
 void              tsl_chrome_model_init         (TslChromeModel       *self,
                                                  TslTrace             *trace);
 void              tsl_chrome_model_clear        (TslChromeModel       *self);
@@ -114,13 +155,14 @@ void              tsl_chrome_model_frames_done  (TslChromeModel       *self);
 gboolean          tsl_chrome_model_has_frames   (TslChromeModel       *self);
 /* End of input: closes open spans. */
 void              tsl_chrome_model_finish       (TslChromeModel       *self);
-/* For a chunk index: appends the spans open on each thread to `saved`;
- * FALSE when this is no place for a checkpoint (async spans pending, or
- * more than max_len bytes of state). */
+/* For a chunk index: appends the spans open on each thread (the state's
+ * own part, FALSE past max_len bytes) and the async entries gone and new
+ * since the last checkpoint (its records, tsl-chunk-records.h). */
 gboolean          tsl_chrome_model_save         (TslChromeModel       *self,
                                                  GByteArray           *saved,
                                                  gsize                 max_len);
-/* Replaces the open spans with those saved; FALSE if they cannot be. */
+/* Replaces the open spans and pending async entries with those saved
+ * (own part and records); FALSE if they cannot be. */
 gboolean          tsl_chrome_model_restore      (TslChromeModel       *self,
                                                  const guint8         *saved,
                                                  gsize                 len);

@@ -11,6 +11,10 @@
  * thread, root first; a B span is offered when its E arrives so that it can
  * carry its duration. Per-thread state is the stack of open spans, nothing
  * per event.
+ *
+ * This file reads the event lists, on one thread, two (tsl-chrome-pipe.c)
+ * or every core (tsl-chrome-parallel.c), and the chunk index's hooks; the
+ * rest of the document is tsl-chrome-document.c's.
  */
 #define G_LOG_DOMAIN "tsl-reader"
 
@@ -19,12 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-chunk-index.h"
-#include "tsl-format-private.h"
-#include "tsl-json-scan.h"
-#include "tsl-chrome-private.h"
-#include "tsl-chrome-pipe.h"
-#include "tsl-chrome-scanners.h"
-#include "tsl-scan-pool.h"
+#include "tsl-chrome-reader-types.h"
 
 /* Events scanned inline before the model moves to its own thread: small
  * traces never start one. */
@@ -46,56 +45,6 @@
  * TSL_SCAN_SEGMENT_BYTES (see parallel_events()), cut at guessed event
  * starts by the shared TslScanCutter; TSL_READER_SPLIT_SEED=S (tests) cuts
  * every buffer from the first event at random places instead. */
-
-typedef enum {
-  ST_START,
-  ST_OBJECT,         /* top-level object: before a member name or '}' */
-  ST_OBJECT_NEXT,    /* after a member: ',' or '}' */
-  ST_EVENTS,         /* inside traceEvents, the top-level array or samples */
-  ST_FRAMES,         /* inside stackFrames */
-  ST_SKIP,           /* a top-level member we do not need, however large */
-  ST_HOLD_SAMPLES,   /* a samples array that came before stackFrames */
-  ST_DONE,
-} State;
-
-typedef enum {
-  STEP_CONTINUE,
-  STEP_NEED_MORE,
-  STEP_ERROR,
-} Step;
-
-struct _TslChrome {
-  TslChromeModel    model;
-  TslReaderContext *ctx;
-
-  State             state;
-  gboolean          list_is_samples;
-  gboolean          object_form;
-  gboolean          need_separator;
-  gboolean          saw_events;
-  gboolean          warned_trailing;
-  gboolean          had_samples;    /* a "samples" list: no chunk index */
-  TslJsonSkip       skip;
-  GByteArray       *held_samples;
-  guint64           n_events;
-  guint64           event_bytes;
-  TslChromeShape    shape;          /* this thread's scanner's */
-  TslChromePipe    *pipe;
-  double            split_share;    /* of a big buffer, scanned by the worker */
-  guint             contended;      /* split calls in a row that mostly waited */
-  gint64            balanced_at;    /* µs, the end of the last split call */
-  gint64            idle_all_us;    /* the worker's, since then */
-  guint64           pipe_resume_at; /* event_bytes from which to use the pipe again */
-  /* Scanning on every core (a regular file): instead of the pipe. NULL
-   * when the read stays off it. */
-  TslScanCutter     *cutter;
-  TslChromeScanners *scanners;
-  GArray            *rescan;        /* TslChromeEvent, after a wrong guess */
-  guint64           n_segments;
-  guint64           n_wrong;        /* segments that did not start at an event */
-};
-
-typedef struct _TslChrome TslChrome;
 
 static int
 chrome_sniff (const guint8 *head,
@@ -531,248 +480,6 @@ parse_events (TslChrome   *self,
   return step;
 }
 
-static Step
-parse_frames (TslChrome   *self,
-              const char  *buf,
-              const char **pp,
-              const char  *end,
-              gboolean     at_eof,
-              GError     **error)
-{
-  const char *p = *pp;
-  Step step = STEP_NEED_MORE;
-
-  for (;;)
-    {
-      TslJsonValue key, value;
-      TslJsonError jerr = { NULL, NULL };
-      TslJsonStatus status;
-      const char *after;
-
-      p = tsl_json_skip_ws (p, end);
-      if (p >= end)
-        break;
-      if (*p == '}')
-        {
-          p++;
-          self->state = ST_OBJECT_NEXT;
-          tsl_chrome_model_frames_done (&self->model);
-          step = STEP_CONTINUE;
-          break;
-        }
-      if (*p == ',')
-        {
-          p++;
-          continue;
-        }
-      status = tsl_json_scan_value (p, end, &key, &after, &jerr);
-      if (status == TSL_JSON_OK && key.type != TSL_JSON_STRING)
-        {
-          jerr.pos = p;
-          jerr.message = N_("expected a stack frame id in double quotes");
-          status = TSL_JSON_ERROR;
-        }
-      if (status == TSL_JSON_OK)
-        {
-          const char *q = tsl_json_skip_ws (after, end);
-
-          if (q >= end)
-            status = TSL_JSON_INCOMPLETE;
-          else if (*q != ':')
-            {
-              jerr.pos = q;
-              jerr.message = N_("expected ':' after a member name");
-              status = TSL_JSON_ERROR;
-            }
-          else
-            status = tsl_json_scan_value (tsl_json_skip_ws (q + 1, end), end,
-                                          &value, &after, &jerr);
-        }
-      if (status == TSL_JSON_INCOMPLETE)
-        {
-          if (at_eof)
-            p = end;
-          break;
-        }
-      if (status == TSL_JSON_ERROR)
-        {
-          tsl_reader_context_set_error (self->ctx, error, jerr.pos - buf, "%s", _(jerr.message));
-          step = STEP_ERROR;
-          break;
-        }
-      tsl_chrome_model_add_frame (&self->model, &key, &value);
-      p = after;
-    }
-
-  *pp = p;
-  return step;
-}
-
-/* A samples array that arrived before stackFrames was held back so that its
- * stacks can be named; it is read now. */
-static void
-flush_held_samples (TslChrome *self)
-{
-  g_autoptr(GByteArray) held = g_steal_pointer (&self->held_samples);
-  const char *start, *p, *end;
-  gboolean saved_list = self->list_is_samples;
-  gboolean saved_sep = self->need_separator;
-
-  if (held == NULL)
-    return;
-  start = (const char *) held->data;
-  end = start + held->len;
-  p = tsl_json_skip_ws (start, end);
-  if (p < end && *p == '[')
-    {
-      p++;
-      self->list_is_samples = TRUE;
-      self->need_separator = FALSE;
-      /* Positions in this copy are not the driver's: report without one. */
-      for (;;)
-        {
-          TslChromeEvent ev;
-          TslJsonError jerr = { NULL, NULL };
-          const char *after = NULL;
-
-          p = tsl_json_skip_ws (p, end);
-          if (p >= end || *p == ']')
-            break;
-          if (*p == ',')
-            {
-              p++;
-              continue;
-            }
-          if (*p != '{' || tsl_chrome_scan_event (p, end, &ev, &self->shape, &after, &jerr) != TSL_JSON_OK)
-            {
-              tsl_trace_add_warning (self->model.trace,
-                                     _("the top-level \"samples\" array is malformed; the rest of it was ignored"));
-              break;
-            }
-          self->n_events++;
-          tsl_chrome_model_sample (&self->model, &ev);
-          p = after;
-        }
-    }
-  self->list_is_samples = saved_list;
-  self->need_separator = saved_sep;
-}
-
-/* A top-level member name, ':' and the first byte of its value; decides
- * where the value goes. */
-static Step
-parse_member (TslChrome   *self,
-              const char  *buf,
-              const char **pp,
-              const char  *end,
-              GError     **error)
-{
-  const char *p = tsl_json_skip_ws (*pp, end);
-  TslJsonValue key;
-  TslJsonError jerr = { NULL, NULL };
-  TslJsonStatus status;
-  const char *after;
-
-  if (p >= end)
-    return STEP_NEED_MORE;
-  if (*p == '}')
-    {
-      *pp = p + 1;
-      self->state = ST_DONE;
-      return STEP_CONTINUE;
-    }
-  if (*p != '"')
-    {
-      tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                    _("expected a member name in double quotes"));
-      return STEP_ERROR;
-    }
-  status = tsl_json_scan_value (p, end, &key, &after, &jerr);
-  if (status == TSL_JSON_INCOMPLETE)
-    return STEP_NEED_MORE;
-  p = tsl_json_skip_ws (after, end);
-  if (p >= end)
-    return STEP_NEED_MORE;
-  if (*p != ':')
-    {
-      tsl_reader_context_set_error (self->ctx, error, p - buf,
-                                    _("expected ':' after a member name"));
-      return STEP_ERROR;
-    }
-  p = tsl_json_skip_ws (p + 1, end);
-  if (p >= end)
-    return STEP_NEED_MORE;
-
-  memset (&self->skip, 0, sizeof self->skip);
-  if (TSL_JSON_KEY_IS (&key, "traceEvents") && *p == '[')
-    {
-      self->state = ST_EVENTS;
-      self->list_is_samples = FALSE;
-      self->need_separator = FALSE;
-      self->saw_events = TRUE;
-      p++;
-    }
-  else if (TSL_JSON_KEY_IS (&key, "samples") && *p == '[')
-    {
-      if (tsl_chrome_model_has_frames (&self->model))
-        {
-          self->state = ST_EVENTS;
-          self->list_is_samples = TRUE;
-          self->had_samples = TRUE;
-          self->need_separator = FALSE;
-          p++;
-        }
-      else
-        {
-          self->had_samples = TRUE;
-          self->state = ST_HOLD_SAMPLES;
-          if (self->held_samples == NULL)
-            self->held_samples = g_byte_array_new ();
-        }
-    }
-  else if (TSL_JSON_KEY_IS (&key, "stackFrames") && *p == '{')
-    {
-      self->state = ST_FRAMES;
-      p++;
-    }
-  else
-    /* Including displayTimeUnit: it only changes how times are displayed,
-     * "ts" and "dur" are always microseconds. */
-    self->state = ST_SKIP;
-
-  *pp = p;
-  return STEP_CONTINUE;
-}
-
-static void
-finish (TslChrome *self)
-{
-  switch (self->state)
-    {
-    case ST_START:
-    case ST_EVENTS:
-    case ST_DONE:
-      /* EOF inside the event array after a whole event is allowed. */
-      break;
-    case ST_OBJECT:
-    case ST_OBJECT_NEXT:
-    case ST_FRAMES:
-    case ST_SKIP:
-    case ST_HOLD_SAMPLES:
-    default:
-      tsl_trace_add_warning (self->model.trace,
-                             _("the JSON document is truncated; what was read is shown"));
-      break;
-    }
-  if (self->object_form && !self->saw_events)
-    tsl_trace_add_warning (self->model.trace, _("no \"traceEvents\" array in the JSON object"));
-  if (self->held_samples != NULL)
-    {
-      tsl_chrome_model_frames_done (&self->model);
-      flush_held_samples (self);
-    }
-  tsl_chrome_model_finish (&self->model);
-}
 
 static gssize
 chrome_parse (gpointer      state,
@@ -835,7 +542,7 @@ chrome_parse (gpointer      state,
           break;
 
         case ST_OBJECT:
-          step = parse_member (self, buf, &p, end, error);
+          step = _tsl_chrome_parse_member (self, buf, &p, end, error);
           break;
 
         case ST_OBJECT_NEXT:
@@ -867,9 +574,9 @@ chrome_parse (gpointer      state,
           break;
 
         case ST_FRAMES:
-          step = parse_frames (self, buf, &p, end, at_eof, error);
+          step = _tsl_chrome_parse_frames (self, buf, &p, end, at_eof, error);
           if (step == STEP_CONTINUE && self->held_samples != NULL)
-            flush_held_samples (self);
+            _tsl_chrome_flush_held_samples (self);
           break;
 
         case ST_SKIP:
@@ -913,7 +620,7 @@ chrome_parse (gpointer      state,
     return -1;
   if (at_eof)
     {
-      finish (self);
+      _tsl_chrome_finish (self);
       if (self->n_events > 0)
         {
           tsl_trace_add_events (self->model.trace, self->n_events);
@@ -923,6 +630,7 @@ chrome_parse (gpointer      state,
     }
   return p - buf;
 }
+
 
 static inline gboolean
 is_ws (guint8 c)
@@ -986,4 +694,5 @@ const TslFormat tsl_format_chrome_json = {
   .destroy = chrome_destroy,
   .checkpoint = chrome_checkpoint,
   .restore = chrome_restore,
+  .records = TRUE,
 };

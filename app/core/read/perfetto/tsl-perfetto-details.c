@@ -1,6 +1,15 @@
 /* tsl-perfetto-details.c: a TrackEvent's category and debug annotations
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tsl_slice_details_read() (tsl-event-details.c) comes here for a packet's
+ * key byte. A Perfetto TrackEvent names its category, its name and its debug
+ * annotations' names by interned ids, defined by earlier packets of its
+ * sequence since the sequence's last incremental-state reset: the file is
+ * scanned from its start to the packet (only packet headers and the
+ * sequence's InternedData are decoded; compressed bundles are inflated) so
+ * that every id means what it meant there. An id no earlier packet of the
+ * sequence defined is shown as such, never guessed.
  */
 #define G_LOG_DOMAIN "tsl-details"
 
@@ -10,7 +19,7 @@
 #include <glib/gi18n-lib.h>
 #include <zstd.h>
 
-#include "tsl-perfetto-details.h"
+#include "tsl-event-details.h"
 #include "tsl-perfetto-private.h"
 #include "tsl-proto.h"
 
@@ -18,7 +27,7 @@
 #define MAX_INFLATED  ((gsize) 256 * 1024 * 1024)
 #define MAX_NESTING   4
 
-/* TracePacket fields: tsl-perfetto-decode.h. */
+/* TracePacket fields: tsl-perfetto-scan.h. */
 enum {
   SEQ_INCREMENTAL_STATE_CLEARED = 1,
 };
@@ -519,11 +528,11 @@ event_fields (State        *state,
   return g_steal_pointer (&fields);
 }
 
-static GPtrArray *
-perfetto_details (GInputStream  *in,
-                  gint64         offset,
-                  GCancellable  *cancellable,
-                  GError       **error)
+GPtrArray *
+tsl_perfetto_details_read (GInputStream  *in,
+                           gint64         offset,
+                           GCancellable  *cancellable,
+                           GError       **error)
 {
   State state = { 0, };
   g_autoptr(GByteArray) packet = g_byte_array_new ();
@@ -583,41 +592,4 @@ no_packet:
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                _("no TracePacket with a TrackEvent at this position of the file (was it changed?)"));
   return NULL;
-}
-
-GPtrArray *
-tsl_slice_details_read (GFile         *file,
-                        gint64         offset,
-                        GCancellable  *cancellable,
-                        GError       **error)
-{
-  g_autoptr(GFileInputStream) in = NULL;
-  guint8 first = 0;
-  gsize got = 0;
-
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (offset < 0)
-    return tsl_event_details_read (file, offset, cancellable, error);
-  if ((in = g_file_read (file, cancellable, error)) == NULL)
-    return NULL;
-  if (!g_seekable_seek (G_SEEKABLE (in), offset, G_SEEK_SET, cancellable, error) ||
-      !g_input_stream_read_all (G_INPUT_STREAM (in), &first, 1, &got, cancellable, error))
-    return NULL;
-  /* The Chrome reader's checks (compressed input, an event there) apply
-   * to anything that is not a packet's key. */
-  if (got == 1 && first == (1 << 3 | TSL_PROTO_LEN))
-    {
-      guint8 magic[4];
-
-      if (!g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, cancellable, error) ||
-          !g_input_stream_read_all (G_INPUT_STREAM (in), magic, 4, &got, cancellable, error))
-        return NULL;
-      if (got == 4 && ((magic[0] == 0x1f && magic[1] == 0x8b) ||
-                       (magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)))
-        return tsl_event_details_read (file, offset, cancellable, error);
-      return perfetto_details (G_INPUT_STREAM (in), offset, cancellable, error);
-    }
-  return tsl_event_details_read (file, offset, cancellable, error);
 }

@@ -15,7 +15,7 @@
  */
 #pragma once
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-perfetto-scan.h"
 
 G_BEGIN_DECLS
 

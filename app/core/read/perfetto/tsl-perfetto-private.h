@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-perfetto-scan.h"
 #include "tsl-proto.h"
 #include "tsl-trace.h"
 
@@ -61,7 +61,7 @@ gboolean          tsl_perfetto_model_apply      (TslPerfettoModel        *self,
                                                  const TslPerfettoRecord *rec,
                                                  const char             **what);
 /* Where the next packet's key byte (0x0A) is in the input, for the exact
- * view's slice details (tsl-perfetto-details.h); packets inside a
+ * view's slice details (tsl-event-details.h); packets inside a
  * compressed bundle have no position of their own. */
 void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
                                                  gint64            offset);
@@ -69,7 +69,7 @@ void              tsl_perfetto_model_set_offset (TslPerfettoModel *self,
 guint64           tsl_perfetto_model_take_events (TslPerfettoModel *self);
 /* A checkpoint: what events change, saved (at most max_len bytes, else
  * FALSE), and put back by a read that resumes there after reading every
- * chunk that changed the rest (see the end of tsl-perfetto-model.c). FALSE
+ * chunk that changed the rest (tsl-perfetto-checkpoint.c). FALSE
  * from restore leaves the model as it was. */
 gboolean          tsl_perfetto_model_save       (TslPerfettoModel *self,
                                                  GByteArray       *saved,

@@ -24,7 +24,7 @@
 #include "tsl-format-private.h"
 #include "tsl-perfetto-pipe.h"
 #include "tsl-perfetto-private.h"
-#include "tsl-perfetto-scan.h"
+#include "tsl-perfetto-parallel.h"
 #include "tsl-proto.h"
 
 #define MAX_POS_WARNINGS 10
@@ -294,7 +294,7 @@ perfetto_sniff (const guint8 *head,
 
 /* Between packets (a parse call consumes whole ones), with what events
  * changed saved; what else a later packet needs was made by chunks the
- * index reads always (tsl-perfetto-model.c). */
+ * index reads always (note_change(), tsl-perfetto-model-types.h). */
 static TslCheckpoint
 perfetto_checkpoint (gpointer      state,
                      const guint8 *buf,

@@ -1,320 +1,480 @@
-/* tsl-perfetto-scan.c: TracePackets decoded on every core, modelled in order
+/* tsl-perfetto-scan.c: a TracePacket's fields, decoded without the model
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A decoded record is a few hundred bytes where its packet may be 17, so a
- * segment's records are packed: a record keeps only the prefix the model
- * reads (no event for a packet that is not a TrackEvent, no extra arrays
- * for an event without any), and the modelling thread applies it in
- * place. Each segment's buffer keeps a whole record's room past its end,
- * so every record lies inside its allocation. The scanners decode at most
- * a few segments per thread ahead of the modelling thread
- * (tsl_scan_pool_set_ahead()): their work is the smaller share, and
- * running through the whole buffer ahead, they would leave its records
- * (10–15 times its bytes) to fall out of the caches before they are read.
+ * Field numbers are those of the public perfetto_trace.proto. The fields
+ * nearly every packet and event carry are read by their one-byte keys, the
+ * rest through TslProtoField; nothing is allocated.
  */
-#define G_LOG_DOMAIN "tsl-reader"
+#define G_LOG_DOMAIN "tsl-perfetto"
 
 #include "config.h"
 
-#include <stddef.h>
-#include <string.h>
-
-#include "tsl-format-private.h"
-#include "tsl-perfetto-private.h"
 #include "tsl-perfetto-scan.h"
-#include "tsl-scan-pool.h"
 
-/* About 1,000 small packets: tens of microseconds of decoding a claim. */
-#define SEGMENT_BYTES      (16 * 1024)
-#define AHEAD_PER_THREAD   4
-/* A buffer of fewer segments stays on one thread: the wake-ups cost more
- * than its decoding saves. So do gzip's and zstd's decompressed pieces
- * (64 KiB): with them cut, a 100 MB zstd trace took 1.08 (synthetic) and
- * 1.44 (Chromium) times as long as on one thread. */
-#define MIN_SEGMENTS       8
-/* Records are prefetched a few records ahead, for writing and reading:
- * each record's lines were last in another core's cache. On a 100 MB
- * synthetic trace on 2 cores the median wall time of 8 runs fell from
- * 0.94 to 0.78 s with it; on Chromium's, no change beyond the noise. */
-#define PREFETCH_BYTES     1024
+typedef TslPerfettoEvent Event;
+typedef TslPerfettoPacket Packet;
 
-typedef struct {
-  guint8 *data;
-  gsize   len;
-  gsize   cap;
-  guint   n_records;   /* one per TracePacket */
-} Packed;
 
-struct _TslPerfettoScan
+/* Field by field: a memset of the whole struct (its arrays are only read up
+ * to their counts) took a third of the time of a small packet. */
+static inline void
+event_init (Event *ev)
 {
-  TslReaderContext         *ctx;
-  TslPerfettoApplyFunc      apply;
-  gpointer                  data;
-  TslScanPool              *pool;     /* made at the first buffer worth cutting */
-  GPtrArray                *cuts;
-  GRand                    *rand;     /* TSL_READER_SPLIT_SEED */
-  guint                     ahead;    /* segments decoded ahead of the model */
-  Packed                   *ring;     /* `ahead` of them: segment i's records in i % ring_n */
-  guint                     n_made;   /* slots made: each knows its index */
-  guint64                   n_segments;
-  /* What the scanners read, set before the pool starts. */
-  const guint8             *buf;
-  guint64                   offset;
-  guint                     ring_n;
-};
-
-G_STATIC_ASSERT (offsetof (TslPerfettoRecord, ev) % 8 == 0);
-G_STATIC_ASSERT (offsetof (TslPerfettoRecord, ev.extra_uuids) % 8 == 0);
-G_STATIC_ASSERT (sizeof (TslPerfettoRecord) % 8 == 0);
-
-/* The prefix of rec that tsl_perfetto_model_apply() reads. */
-static inline gsize
-packed_size (const TslPerfettoRecord *rec)
-{
-  const TslPerfettoEvent *ev = &rec->ev;
-
-  if (!rec->ok || !rec->event_ok)
-    return offsetof (TslPerfettoRecord, ev);
-  if ((ev->n_extra_uuids | ev->n_extra_values | ev->n_extra_double_uuids |
-       ev->n_extra_double_values | ev->n_flow_ids | ev->n_term_flow_ids) == 0)
-    return offsetof (TslPerfettoRecord, ev.extra_uuids);
-  return sizeof (TslPerfettoRecord);
+  ev->type = TYPE_UNSPECIFIED;
+  ev->has_track = FALSE;
+  ev->has_name_iid = FALSE;
+  ev->name = NULL;
+  ev->name_len = 0;
+  ev->has_counter = FALSE;
+  ev->has_delta_us = FALSE;
+  ev->has_absolute_us = FALSE;
+  ev->duration_us = 0;
+  ev->has_pid_override = FALSE;
+  ev->has_tid_override = FALSE;
+  ev->n_extra_uuids = 0;
+  ev->has_extra_uuids = FALSE;
+  ev->n_extra_values = 0;
+  ev->n_extra_double_uuids = 0;
+  ev->has_extra_double_uuids = FALSE;
+  ev->n_extra_double_values = 0;
+  ev->n_flow_ids = 0;
+  ev->n_term_flow_ids = 0;
+  ev->flows_seen[0] = ev->flows_seen[1] = 0;
 }
 
-/* The four cache lines of an event's record (offsetof (ev.extra_uuids)),
- * for reading (rw 0) or writing (1). A hint: it may point past the data. */
-#define prefetch(at, rw) \
-  G_STMT_START { \
-    for (guint l_ = 0; l_ < 4; l_++) \
-      __builtin_prefetch ((at) + 64 * l_, (rw)); \
-  } G_STMT_END
-
-/* The room for one more record at the end of out. */
-static inline TslPerfettoRecord *
-next_record (Packed *out)
-{
-  if (G_UNLIKELY (out->len + 2 * sizeof (TslPerfettoRecord) > out->cap))
-    {
-      out->cap = MAX (out->cap * 2, out->len + 2 * sizeof (TslPerfettoRecord));
-      out->data = g_realloc (out->data, out->cap);
-    }
-  return (TslPerfettoRecord *) (gpointer) (out->data + out->len);
-}
-
-/* Framed by tsl_perfetto_scan_run(): every key and length is whole. Each
- * record is decoded where it is kept (copying its prefix out of a scratch
- * record took `rep movsq` almost half as long as the decoding), then only
- * its prefix is counted. */
+/* flow_ids (fixed64, field 47) and terminating_flow_ids (48), or their
+ * deprecated varint forms (36, 42); packed or not. */
 static void
-scan_segment (gpointer        data,
-              TslScanSegment *seg,
-              gpointer        scratch)
+read_flow_ids (const TslProtoField *f,
+               guint8               wire,
+               guint64             *out,
+               guint               *n,
+               guint64             *seen)
 {
-  TslPerfettoScan *self = data;
-  Packed *out = &self->ring[*(const guint *) seg->result % self->ring_n];
-  const guint8 *p = (const guint8 *) seg->start;
-  const guint8 *end = (const guint8 *) seg->end;
-  const guint8 *buf = self->buf;
-  guint64 offset = self->offset;
-  gsize len = 0;
-  guint n_records = 0;
-
-  while (p < end)
+  if (f->wire == wire)
     {
-      const guint8 *start = p;
-      guint64 key = 0, n = 0;
-
-      tsl_proto_varint (&p, end, &key);
-      tsl_proto_varint (&p, end, &n);
-      if (key >> 3 == 1)
-        {
-          TslPerfettoRecord *rec;
-
-          out->len = len;
-          rec = next_record (out);
-          prefetch ((const guint8 *) rec + PREFETCH_BYTES, 1);
-          tsl_perfetto_decode (rec, p, (gsize) n);
-          rec->pos = offset + (guint64) (start - buf);
-          len += packed_size (rec);
-          n_records++;
-        }
-      p += n;
+      (*seen)++;
+      if (*n < MAX_EXTRA)
+        out[(*n)++] = f->value;
     }
-  out->len = len;
-  out->n_records = n_records;
-}
-
-/* A slot's result is its index: the slots are made in order. */
-static gpointer
-slot_index_new (gpointer data)
-{
-  TslPerfettoScan *self = data;
-  guint *index = g_new (guint, 1);
-
-  *index = self->n_made++;
-  return index;
-}
-
-static const TslScanFuncs scan_funcs = {
-  .scan = scan_segment,
-  .result_new = slot_index_new,
-  .result_free = g_free,
-};
-
-TslPerfettoScan *
-tsl_perfetto_scan_new (TslReaderContext         *ctx,
-                       TslPerfettoApplyFunc      apply,
-                       gpointer                  data)
-{
-  TslPerfettoScan *self;
-  const char *seed;
-
-  if (!tsl_scan_pool_wanted (ctx))
-    return NULL;
-  self = g_new0 (TslPerfettoScan, 1);
-  self->ctx = ctx;
-  self->apply = apply;
-  self->data = data;
-  self->cuts = g_ptr_array_new ();
-  self->ahead = AHEAD_PER_THREAD * tsl_reader_context_get_n_threads (ctx);
-  self->ring = g_new0 (Packed, self->ahead);
-  seed = g_getenv ("TSL_READER_SPLIT_SEED");
-  if (seed != NULL)
-    self->rand = g_rand_new_with_seed (g_ascii_strtoull (seed, NULL, 10));
-  return self;
-}
-
-void
-tsl_perfetto_scan_free (TslPerfettoScan *self)
-{
-  if (self == NULL)
-    return;
-  if (self->n_segments > 0)
-    g_debug ("%s: %" G_GUINT64_FORMAT " segments of TracePackets decoded on %u threads (%"
-             G_GUINT64_FORMAT " by the modelling one)",
-             tsl_reader_context_get_name (self->ctx), self->n_segments,
-             tsl_reader_context_get_n_threads (self->ctx),
-             tsl_scan_pool_get_by_caller (self->pool));
-  g_clear_pointer (&self->pool, tsl_scan_pool_free);
-  g_clear_pointer (&self->rand, g_rand_free);
-  g_ptr_array_unref (self->cuts);
-  for (guint i = 0; i < self->ahead; i++)
-    g_free (self->ring[i].data);
-  g_free (self->ring);
-  g_free (self);
-}
-
-/* How long a segment is at least: the tests' random cuts make segments
- * of any size down to one packet. */
-static gsize
-segment_bytes (TslPerfettoScan *self)
-{
-  return self->rand != NULL ? (gsize) g_rand_int_range (self->rand, 1, TSL_SCAN_RANDOM_BYTES)
-                            : SEGMENT_BYTES;
-}
-
-/* Cuts [p, end) at packet starts into self->cuts; returns where the whole,
- * well-framed packets end. */
-static const guint8 *
-frame (TslPerfettoScan *self,
-       const guint8    *p,
-       const guint8    *end)
-{
-  const guint8 *seg_start = p;
-  gsize want = segment_bytes (self);
-
-  g_ptr_array_set_size (self->cuts, 0);
-  g_ptr_array_add (self->cuts, (gpointer) p);
-  while (p < end)
+  else if (f->wire == TSL_PROTO_LEN)
     {
-      const guint8 *q = p;
-      guint64 key, n;
+      const guint8 *p = f->data, *end = f->data + f->len;
+      guint64 v;
 
-      /* Most packets: key 0x0A and a one-byte length. */
-      if (G_LIKELY (end - p >= 2 && p[0] == 0x0A && p[1] < 0x80 && p[1] <= end - p - 2))
+      while (p < end && tsl_proto_packed_next (&p, end, wire, &v))
         {
-          n = p[1];
-          q = p + 2;
+          (*seen)++;
+          if (*n < MAX_EXTRA)
+            out[(*n)++] = v;
         }
-      else if (tsl_proto_varint (&q, end, &key) != TSL_PROTO_OK || (key & 7) != TSL_PROTO_LEN ||
-               tsl_proto_varint (&q, end, &n) != TSL_PROTO_OK || n > TSL_PERFETTO_MAX_PACKET ||
-               n > (guint64) (end - q))
-        break;
-      if ((gsize) (p - seg_start) >= want)
-        {
-          g_ptr_array_add (self->cuts, (gpointer) p);
-          seg_start = p;
-          want = segment_bytes (self);
-        }
-      p = q + n;
-    }
-  return p;
-}
-
-static void
-apply_segment (TslPerfettoScan *self,
-               const Packed    *packed)
-{
-  const guint8 *at = packed->data;
-
-  for (guint i = 0; i < packed->n_records; i++)
-    {
-      const TslPerfettoRecord *rec = (const TslPerfettoRecord *) (gconstpointer) at;
-
-      at += packed_size (rec);
-      prefetch (at + PREFETCH_BYTES, 0);
-      self->apply (self->data, rec);
     }
 }
 
 static gboolean
-context_idle (gpointer ctx)
+legacy_event (Event        *ev,
+              const guint8 *data,
+              gsize         len)
 {
-  return tsl_reader_context_idle (ctx);
+  TslProtoCursor c;
+  TslProtoField f;
+  int phase = 0;
+
+  tsl_proto_cursor_init (&c, data, len);
+  while (tsl_proto_next (&c, &f) == TSL_PROTO_OK)
+    {
+      if (f.wire != TSL_PROTO_VARINT)
+        continue;
+      switch (f.number)
+        {
+        case 1:
+          if (!ev->has_name_iid && ev->name == NULL)
+            {
+              ev->has_name_iid = TRUE;
+              ev->name_iid = f.value;
+            }
+          break;
+        case 2: phase = (int) (gint32) f.value; break;
+        case 3: ev->duration_us = (gint64) f.value; break;
+        case 18: ev->has_pid_override = TRUE; ev->pid_override = (gint32) f.value; break;
+        case 19: ev->has_tid_override = TRUE; ev->tid_override = (gint32) f.value; break;
+        default: break;
+        }
+    }
+  if (ev->type != TYPE_UNSPECIFIED)
+    return TRUE;
+  switch (phase)
+    {
+    case 'B': ev->type = TYPE_SLICE_BEGIN; break;
+    case 'E': ev->type = TYPE_SLICE_END; break;
+    case 'X': ev->type = TYPE_COMPLETE; break;
+    default: ev->type = TYPE_INSTANT; break;
+    }
+  return TRUE;
 }
 
-const guint8 *
-tsl_perfetto_scan_run (TslPerfettoScan *self,
-                       const guint8    *buf,
-                       guint64          offset,
-                       const guint8    *p,
-                       const guint8    *end,
-                       guint64         *n_packets)
+/* One field of a TrackEvent, any but the common ones decode_event() reads
+ * itself. */
+static void
+event_field (Event               *ev,
+             const TslProtoField *f)
 {
-  const guint8 *stop;
-  const char *const *cuts;
-  guint n_cuts;
-
-  /* Not framed twice where the buffer is too small anyway (zstd's pieces). */
-  if (self->rand == NULL && (gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES)
-    return p;
-  stop = frame (self, p, end);
-  cuts = (const char *const *) self->cuts->pdata;
-  n_cuts = self->cuts->len;
-  if (stop == p || (self->rand == NULL && (gsize) (stop - p) < MIN_SEGMENTS * SEGMENT_BYTES))
-    return p;
-  if (self->pool == NULL)
-    self->pool = tsl_scan_pool_new (tsl_reader_context_get_n_threads (self->ctx), &scan_funcs,
-                                    self, context_idle, self->ctx);
-  self->buf = buf;
-  self->offset = offset;
-  self->n_segments += n_cuts;
-
-  /* Segments i .. i + ring_n - 1 are all a scanner may hold while the
-   * model is at segment i: ring_n results in turn are enough. */
-  self->ring_n = self->rand != NULL ? (guint) g_rand_int_range (self->rand, 1, self->ahead + 1)
-                                    : self->ahead;
-  tsl_scan_pool_set_ahead (self->pool, self->ring_n);
-  tsl_scan_pool_start (self->pool, cuts, n_cuts, (const char *) stop, FALSE);
-  for (guint i = 0; i < n_cuts; i++)
+  switch (f->number)
     {
-      const TslScanSegment *seg = tsl_scan_pool_get (self->pool, i, NULL);
-      const Packed *packed = &self->ring[*(const guint *) seg->result % self->ring_n];
+    case 9:
+      if (f->wire == TSL_PROTO_VARINT)
+        ev->type = (int) MIN (f->value, 99);
+      break;
+    case 11:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_track = TRUE;
+          ev->track = f->value;
+        }
+      break;
+    case 10:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_name_iid = TRUE;
+          ev->name_iid = f->value;
+          ev->name = NULL;
+        }
+      break;
+    case 23:
+      if (f->wire == TSL_PROTO_LEN)
+        {
+          ev->name = f->data;
+          ev->name_len = f->len;
+          ev->has_name_iid = FALSE;
+        }
+      break;
+    case 30:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_counter = TRUE;
+          ev->counter = (double) (gint64) f->value;
+        }
+      break;
+    case 44:
+      if (f->wire == TSL_PROTO_I64)
+        {
+          ev->has_counter = TRUE;
+          ev->counter = tsl_proto_double (f->value);
+        }
+      break;
+    case 1:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_delta_us = TRUE;
+          ev->delta_us = (gint64) f->value;
+        }
+      break;
+    case 16:
+      if (f->wire == TSL_PROTO_VARINT)
+        {
+          ev->has_absolute_us = TRUE;
+          ev->absolute_us = (gint64) f->value;
+        }
+      break;
+    case 31:
+      ev->has_extra_uuids = TRUE;
+      tsl_perfetto_uuid_list (f, ev->extra_uuids, &ev->n_extra_uuids);
+      break;
+    case 45:
+      ev->has_extra_double_uuids = TRUE;
+      tsl_perfetto_uuid_list (f, ev->extra_double_uuids, &ev->n_extra_double_uuids);
+      break;
+    case 12:
+      {
+        guint64 v[MAX_EXTRA];
+        guint n = 0;
 
-      apply_segment (self, packed);
-      *n_packets += packed->n_records;
+        tsl_perfetto_uuid_list (f, v, &n);
+        for (guint i = 0; i < n && ev->n_extra_values < MAX_EXTRA; i++)
+          ev->extra_values[ev->n_extra_values++] = (gint64) v[i];
+        break;
+      }
+    case 46:
+      if (f->wire == TSL_PROTO_I64 && ev->n_extra_double_values < MAX_EXTRA)
+        ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (f->value);
+      else if (f->wire == TSL_PROTO_LEN)
+        {
+          const guint8 *p = f->data, *end = f->data + f->len;
+          guint64 v;
+
+          while (p < end && ev->n_extra_double_values < MAX_EXTRA &&
+                 tsl_proto_packed_next (&p, end, TSL_PROTO_I64, &v))
+            ev->extra_double_values[ev->n_extra_double_values++] = tsl_proto_double (v);
+        }
+      break;
+    case 6:
+      if (f->wire == TSL_PROTO_LEN)
+        legacy_event (ev, f->data, f->len);
+      break;
+    case 47:
+      read_flow_ids (f, TSL_PROTO_I64, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+      break;
+    case 36:
+      read_flow_ids (f, TSL_PROTO_VARINT, ev->flow_ids, &ev->n_flow_ids, &ev->flows_seen[0]);
+      break;
+    case 48:
+      read_flow_ids (f, TSL_PROTO_I64, ev->term_flow_ids, &ev->n_term_flow_ids,
+                     &ev->flows_seen[1]);
+      break;
+    case 42:
+      read_flow_ids (f, TSL_PROTO_VARINT, ev->term_flow_ids, &ev->n_term_flow_ids,
+                     &ev->flows_seen[1]);
+      break;
+    default:  /* categories, annotations, typed arguments: read for details only */
+      break;
     }
-  tsl_scan_pool_finish (self->pool);
-  return stop;
+}
+
+/* The keys (number << 3 | wire type) of the fields most events carry, read
+ * without going through a TslProtoField: with the dispatch on the whole key
+ * byte the wire type needs no test of its own. */
+enum {
+  KEY_DELTA_US = 1 << 3 | TSL_PROTO_VARINT,
+  KEY_TYPE = 9 << 3 | TSL_PROTO_VARINT,
+  KEY_NAME_IID = 10 << 3 | TSL_PROTO_VARINT,
+  KEY_TRACK_UUID = 11 << 3 | TSL_PROTO_VARINT,
+  KEY_EXTRA_VALUE = 12 << 3 | TSL_PROTO_VARINT,
+  KEY_LEGACY_EVENT = 6 << 3 | TSL_PROTO_LEN,
+  KEY_EXTRA_VALUES = 12 << 3 | TSL_PROTO_LEN,
+};
+
+/* FALSE when the event is not well-formed. */
+static gboolean
+decode_event (Event        *ev,
+              const guint8 *data,
+              gsize         len)
+{
+  TslProtoCursor c;
+  TslProtoField f;
+  TslProtoStatus st;
+
+  tsl_proto_cursor_init (&c, data, len);
+  for (;;)
+    {
+      const guint8 *q = c.p + 1;
+      guint8 key;
+      guint64 v;
+
+      if (G_UNLIKELY (c.p >= c.end))
+        return TRUE;
+      key = *c.p;
+      /* One-byte keys of fields 1..15 with a varint, or a length that fits. */
+      if (key >= 0x08 && key < 0x80 && (key & 7) == TSL_PROTO_VARINT &&
+          tsl_proto_varint (&q, c.end, &v) == TSL_PROTO_OK)
+        {
+          c.p = q;
+          switch (key)
+            {
+            case KEY_TYPE:
+              ev->type = (int) MIN (v, 99);
+              break;
+            case KEY_NAME_IID:
+              ev->has_name_iid = TRUE;
+              ev->name_iid = v;
+              ev->name = NULL;
+              break;
+            case KEY_TRACK_UUID:
+              ev->has_track = TRUE;
+              ev->track = v;
+              break;
+            case KEY_DELTA_US:
+              ev->has_delta_us = TRUE;
+              ev->delta_us = (gint64) v;
+              break;
+            case KEY_EXTRA_VALUE:
+              if (ev->n_extra_values < MAX_EXTRA)
+                ev->extra_values[ev->n_extra_values++] = (gint64) v;
+              break;
+            default:  /* categories, ...: unused */
+              break;
+            }
+          continue;
+        }
+      if (key >= 0x08 && key < 0x80 && (key & 7) == TSL_PROTO_LEN &&
+          key != KEY_LEGACY_EVENT && key != KEY_EXTRA_VALUES &&
+          tsl_proto_varint (&q, c.end, &v) == TSL_PROTO_OK && v <= (guint64) (c.end - q))
+        {
+          /* Annotations, source locations, ...: read for details only. */
+          c.p = q + v;
+          continue;
+        }
+      if ((st = tsl_proto_next (&c, &f)) != TSL_PROTO_OK)
+        return st == TSL_PROTO_END;
+      event_field (ev, &f);
+    }
+}
+
+static gboolean
+decode_packet (Packet       *pk,
+               const guint8 *data,
+               gsize         len,
+               const char  **what)
+{
+  TslProtoCursor c;
+  TslProtoField f;
+  TslProtoStatus st;
+
+  pk->has_time = FALSE;
+  pk->has_clock = FALSE;
+  pk->seq_id = 0;
+  pk->flags = 0;
+  pk->cleared = FALSE;
+  pk->dropped = FALSE;
+  pk->kind = 0;
+  pk->timestamp = 0;
+  pk->clock_id = 0;
+  pk->interned = NULL;
+  pk->interned_len = 0;
+  pk->defaults = NULL;
+  pk->defaults_len = 0;
+  pk->payload.wire = TSL_PROTO_VARINT;
+  pk->payload.data = NULL;
+  pk->payload.len = 0;
+  tsl_proto_cursor_init (&c, data, len);
+  for (;;)
+    {
+      const guint8 *q = c.p + 1;
+      guint64 v;
+
+      if (G_UNLIKELY (c.p >= c.end))
+        {
+          st = TSL_PROTO_END;
+          break;
+        }
+      /* The fields of most packets, by their one-byte keys (as in
+       * decode_event()); then any field through the general path. */
+      switch (*c.p)
+        {
+        case PKT_TIMESTAMP << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->has_time = TRUE;
+          pk->timestamp = v;
+          c.p = q;
+          continue;
+        case PKT_SEQUENCE_ID << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->seq_id = (guint32) v;
+          c.p = q;
+          continue;
+        case PKT_SEQUENCE_FLAGS << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          pk->flags = (guint32) v;
+          c.p = q;
+          continue;
+        case PKT_TRUSTED_UID << 3 | TSL_PROTO_VARINT:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK)
+            break;
+          c.p = q;
+          continue;
+        case PKT_TRACK_EVENT << 3 | TSL_PROTO_LEN:
+          if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK || v > (guint64) (c.end - q))
+            break;
+          pk->kind = PKT_TRACK_EVENT;
+          pk->payload.wire = TSL_PROTO_LEN;
+          pk->payload.data = q;
+          pk->payload.len = (gsize) v;
+          c.p = q + v;
+          continue;
+        default:
+          break;
+        }
+      if ((st = tsl_proto_next (&c, &f)) != TSL_PROTO_OK)
+        break;
+      switch (f.number)
+        {
+        case PKT_TIMESTAMP:
+          pk->has_time = TRUE;
+          pk->timestamp = f.value;
+          break;
+        case PKT_TIMESTAMP_CLOCK_ID:
+          pk->has_clock = TRUE;
+          pk->clock_id = (guint32) MIN (f.value, G_MAXUINT32);
+          break;
+        case PKT_SEQUENCE_ID:
+          pk->seq_id = (guint32) f.value;
+          break;
+        case PKT_SEQUENCE_FLAGS:
+          pk->flags = (guint32) f.value;
+          break;
+        case PKT_INCREMENTAL_STATE_CLEARED:
+          pk->cleared = f.value != 0;
+          break;
+        case PKT_PREVIOUS_PACKET_DROPPED:
+          pk->dropped = f.value != 0;
+          break;
+        case PKT_INTERNED_DATA:
+          if (f.wire != TSL_PROTO_LEN)
+            goto wrong_wire;
+          pk->interned = f.data;
+          pk->interned_len = f.len;
+          continue;
+        case PKT_DEFAULTS:
+          if (f.wire != TSL_PROTO_LEN)
+            goto wrong_wire;
+          pk->defaults = f.data;
+          pk->defaults_len = f.len;
+          continue;
+        case PKT_TRUSTED_UID:
+        case PKT_TRUSTED_PID:
+        case PKT_FIRST_PACKET_ON_SEQUENCE:
+        case PKT_MACHINE_ID:
+          break;
+        default:
+          pk->kind = f.number;
+          pk->payload = f;
+          continue;
+        }
+      if (f.wire != TSL_PROTO_VARINT)
+        goto wrong_wire;
+    }
+  if (st != TSL_PROTO_END)
+    {
+      *what = st == TSL_PROTO_TRUNCATED
+              ? "a field runs past the end of its TracePacket"
+              : "a field of the TracePacket has no valid key (number 0, wire type 3, 4, 6 or 7, "
+                "or a varint longer than 10 bytes)";
+      return FALSE;
+    }
+
+  /* Payloads this reader decodes must be messages. */
+  switch (pk->kind)
+    {
+    case PKT_TRACK_EVENT: case PKT_TRACK_DESCRIPTOR: case PKT_CLOCK_SNAPSHOT:
+    case PKT_PROCESS_DESCRIPTOR: case PKT_THREAD_DESCRIPTOR: case PKT_PROCESS_TREE:
+    case PKT_STREAMING_PROFILE: case PKT_PERF_SAMPLE: case PKT_COMPRESSED_PACKETS:
+    case PKT_ZSTD_COMPRESSED_PACKETS:
+      if (pk->payload.wire != TSL_PROTO_LEN)
+        goto wrong_wire;
+      break;
+    default:
+      break;
+    }
+  return TRUE;
+
+wrong_wire:
+  *what = "a field of the TracePacket has the wrong wire type";
+  return FALSE;
+}
+
+void
+tsl_perfetto_decode (TslPerfettoRecord *rec,
+                     const guint8      *data,
+                     gsize              len)
+{
+  rec->ok = decode_packet (&rec->pk, data, len, &rec->what);
+  rec->event_ok = FALSE;
+  if (rec->ok && rec->pk.kind == PKT_TRACK_EVENT)
+    {
+      event_init (&rec->ev);
+      rec->event_ok = decode_event (&rec->ev, rec->pk.payload.data, rec->pk.payload.len);
+    }
 }

@@ -1,45 +1,153 @@
-/* tsl-perfetto-scan.h: TracePackets decoded on every core, modelled in order
+/* tsl-perfetto-scan.h: a TracePacket's fields, decoded without the model
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A regular file's parse buffer is framed on the modelling thread (a
- * packet's key and length say exactly where the next one starts, so there
- * is nothing to guess), cut into segments of whole packets, and decoded on
- * read/tsl-scan-pool.c's threads into packed records
- * (tsl_perfetto_decode(), no model state); the modelling thread then
- * applies the records in the order of the packets. The result is the
- * one-thread result by construction: the same records reach the same
- * function in the same order.
+ * What a packet says that needs no state to read: its TracePacket fields
+ * (timestamp, clock, sequence, flags, where its interned data, defaults and
+ * payload are) and, for a TrackEvent, the event's fields. Pure functions of
+ * the bytes, so the reading thread can decode while the model thread
+ * models (tsl-perfetto-pipe.h); slices point into the packet.
  */
 #pragma once
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-proto.h"
 
 G_BEGIN_DECLS
 
-typedef struct _TslReaderContext TslReaderContext;
-typedef struct _TslPerfettoScan TslPerfettoScan;
+#define MAX_EXTRA       8         /* extra counter values per event */
 
-/* NULL when the read stays on one thread (!tsl_scan_pool_wanted():
- * a regular file read ahead, TSL_READER_THREADS automatic or a number
- * above 1). */
-TslPerfettoScan *tsl_perfetto_scan_new  (TslReaderContext         *ctx,
-                                         TslPerfettoApplyFunc      apply,
-                                         gpointer                  data);
-/* Logs the segments (in the "tsl-reader" log domain) and frees. NULL-safe. */
-void             tsl_perfetto_scan_free (TslPerfettoScan          *self);
-/* Decodes and applies the whole, well-framed packets of [p, end), where
- * buf (at input offset `offset`) holds p; a record's pos is its key byte's
- * offset. Stops before anything the one-thread loop must judge (a key that
- * is not a length-delimited field, a varint too long, a packet too large
- * or cut by `end`), or returns p when the packets are too few to be worth
- * cutting. Adds the TracePackets (field 1) it decoded to *n_packets. No
- * thread but the caller's touches the buffer after it returns. */
-const guint8    *tsl_perfetto_scan_run  (TslPerfettoScan          *self,
-                                         const guint8             *buf,
-                                         guint64                   offset,
-                                         const guint8             *p,
-                                         const guint8             *end,
-                                         guint64                  *n_packets);
+/* TracePacket */
+enum {
+  PKT_FTRACE_EVENTS = 1,
+  PKT_PROCESS_TREE = 2,
+  PKT_TRUSTED_UID = 3,
+  PKT_CLOCK_SNAPSHOT = 6,
+  PKT_TIMESTAMP = 8,
+  PKT_SEQUENCE_ID = 10,
+  PKT_TRACK_EVENT = 11,
+  PKT_INTERNED_DATA = 12,
+  PKT_SEQUENCE_FLAGS = 13,
+  PKT_INCREMENTAL_STATE_CLEARED = 41,
+  PKT_PREVIOUS_PACKET_DROPPED = 42,
+  PKT_PROCESS_DESCRIPTOR = 43,
+  PKT_THREAD_DESCRIPTOR = 44,
+  PKT_COMPRESSED_PACKETS = 50,
+  PKT_STREAMING_PROFILE = 54,
+  PKT_TIMESTAMP_CLOCK_ID = 58,
+  PKT_DEFAULTS = 59,
+  PKT_TRACK_DESCRIPTOR = 60,
+  PKT_PERF_SAMPLE = 66,
+  PKT_TRUSTED_PID = 79,
+  PKT_FIRST_PACKET_ON_SEQUENCE = 87,
+  PKT_MACHINE_ID = 98,
+  PKT_ZSTD_COMPRESSED_PACKETS = 133,
+};
+
+enum {
+  TYPE_UNSPECIFIED = 0,
+  TYPE_SLICE_BEGIN = 1,
+  TYPE_SLICE_END = 2,
+  TYPE_INSTANT = 3,
+  TYPE_COUNTER = 4,
+  TYPE_COMPLETE = 100,  /* a legacy 'X' event with its duration */
+};
+
+/* Fields are ordered so that what every packet sets shares few cache
+ * lines: records are written on one core and read on another. */
+typedef struct {
+  guint64       timestamp;
+  guint32       clock_id;
+  guint32       seq_id;
+  guint32       flags;
+  guint32       kind;       /* field number of the payload, 0 for none */
+  guint8        has_time;
+  guint8        has_clock;
+  guint8        cleared;
+  guint8        dropped;
+  TslProtoField payload;
+  const guint8 *interned;
+  gsize         interned_len;
+  const guint8 *defaults;
+  gsize         defaults_len;
+} TslPerfettoPacket;
+
+typedef struct {
+  /* Set for every event (event_init()). */
+  int           type;
+  guint8        has_track;
+  guint8        has_name_iid;
+  guint8        has_counter;
+  guint8        has_delta_us;
+  guint8        has_absolute_us;
+  guint8        has_pid_override;
+  guint8        has_tid_override;
+  guint8        has_extra_uuids;
+  guint8        has_extra_double_uuids;
+  guint         n_extra_uuids;
+  guint         n_extra_values;
+  guint         n_extra_double_uuids;
+  guint         n_extra_double_values;
+  guint         n_flow_ids;
+  guint         n_term_flow_ids;
+  const guint8 *name;
+  gsize         name_len;
+  gint64        duration_us;
+  guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
+  /* Set where their flag says. */
+  guint64       track;
+  guint64       name_iid;
+  double        counter;
+  gint64        delta_us;
+  gint64        absolute_us;
+  gint64        pid_override;
+  gint64        tid_override;
+  /* Read up to their counts. */
+  guint64       extra_uuids[MAX_EXTRA];
+  gint64        extra_values[MAX_EXTRA];
+  guint64       extra_double_uuids[MAX_EXTRA];
+  double        extra_double_values[MAX_EXTRA];
+  guint64       flow_ids[MAX_EXTRA];        /* flow_ids, then terminating */
+  guint64       term_flow_ids[MAX_EXTRA];
+} TslPerfettoEvent;
+
+/* One decoded packet. */
+typedef struct {
+  const char        *what;
+  guint64            pos;       /* of its key byte, for positions in messages */
+  TslPerfettoPacket  pk;
+  guint8             ok;        /* a well-formed TracePacket; else `what` says why */
+  guint8             event_ok;  /* kind is PKT_TRACK_EVENT: the event is well formed */
+  TslPerfettoEvent   ev;        /* kind is PKT_TRACK_EVENT and event_ok */
+} TslPerfettoRecord;
+
+static inline void
+tsl_perfetto_uuid_list (const TslProtoField *f,
+                        guint64             *out,
+                        guint               *n)
+{
+  if (f->wire == TSL_PROTO_VARINT)
+    {
+      if (*n < MAX_EXTRA)
+        out[(*n)++] = f->value;
+    }
+  else if (f->wire == TSL_PROTO_LEN)
+    {
+      const guint8 *p = f->data, *end = f->data + f->len;
+      guint64 v;
+
+      while (p < end && *n < MAX_EXTRA && tsl_proto_packed_next (&p, end, TSL_PROTO_VARINT, &v))
+        out[(*n)++] = v;
+    }
+}
+
+/* Where decoded records go, in packet order: the model's side of the
+ * pipe (tsl-perfetto-pipe.h) and of the parallel decoding
+ * (tsl-perfetto-scan.h). */
+typedef void (*TslPerfettoApplyFunc) (gpointer                 data,
+                                      const TslPerfettoRecord *rec);
+
+void tsl_perfetto_decode (TslPerfettoRecord *rec,
+                          const guint8      *data,
+                          gsize              len);
 
 G_END_DECLS

@@ -15,7 +15,9 @@
 
 #include <string.h>
 
-#include "tsl-perfetto-model-private.h"
+#include "tsl-perfetto-id-map.h"
+#include "tsl-perfetto-track-table.h"
+#include "tsl-perfetto-tracks.h"
 #include "tsl-proto.h"
 
 static guint32
@@ -318,6 +320,28 @@ _tsl_perfetto_track_descriptor (TslPerfettoModel *self,
     }
   if (!same_track (&before, track))
     note_change (self);
+}
+
+/* An async track no descriptor named is called after its first named
+ * event in the file, as Perfetto's trace processor names it after the event
+ * that makes it: Chrome's hundreds of anonymous tracks read
+ * "ThreadController active", not "Track 8019090497…". Only the title: the
+ * key stays "Track UUID", so the track is the same one in every read, and
+ * setting it is a change (tsl_trace_track_set_title()), so every range read
+ * reads the chunk that names it and shows the whole read's name. */
+void
+_tsl_perfetto_title_track (TslPerfettoModel *self,
+                           Track            *track,
+                           guint             ts_track,
+                           guint32           name)
+{
+  if (name == 0 || name == self->unnamed)
+    return;
+  track->titled = TRUE;
+  if (track->is_thread || track->name != 0 || track->uuid == 0 ||
+      (track->kind != TRACK_ASYNC && track->kind != TRACK_UNDESCRIBED))
+    return;
+  tsl_trace_track_set_title (self->trace, ts_track, tsl_trace_lookup (self->trace, name));
 }
 
 /* A legacy ThreadDescriptor packet: the sequence's thread. */

@@ -6,7 +6,7 @@
  * call of each other: tsl-speedscope-reader.c (the format and the
  * streaming driver), tsl-speedscope-document.c (held documents, errors,
  * the streaming pieces), tsl-speedscope-profile.c (the model),
- * tsl-speedscope-scan.c (events on every core) and tsl-speedscope-state.c
+ * tsl-speedscope-parallel.c (events on every core) and tsl-speedscope-checkpoint.c
  * (checkpoints).
  */
 #pragma once
@@ -131,7 +131,7 @@ typedef struct {
 } Event;
 
 /* An event's fields (an object's "type", "at", "frame"), from its bytes
- * alone: inline, for the scanner threads (tsl-speedscope-scan.c) and the
+ * alone: inline, for the scanner threads (tsl-speedscope-parallel.c) and the
  * one-thread loop (tsl-speedscope-profile.c) alike. */
 static inline void
 tsl_speedscope_parse_event (const TslJsonValue *event,
@@ -247,14 +247,14 @@ void tsl_speedscope_begin_stream (TslSpeedscope *self,
                                   Header        *h);
 void tsl_speedscope_end_stream (TslSpeedscope *self);
 
-/* tsl-speedscope-scan.c */
+/* tsl-speedscope-parallel.c */
 
 const char *tsl_speedscope_after_event (const char *at,
                                         const char *end);
 extern const TslScanFuncs      tsl_speedscope_scan_funcs;
 extern const TslScanDriveFuncs tsl_speedscope_drive_funcs;
 
-/* tsl-speedscope-state.c */
+/* tsl-speedscope-checkpoint.c */
 
 TslCheckpoint tsl_speedscope_checkpoint (gpointer      state,
                                          const guint8 *buf,

@@ -1,9 +1,11 @@
-/* tsl-perfetto-model-private.h: the Perfetto model's types, shared by the model and its checkpoints
+/* tsl-perfetto-model-types.h: the Perfetto model's types, shared by its parts and its checkpoints
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tsl-perfetto-model.c decodes packets into the model; tsl-perfetto-state.c
- * saves and restores what a checkpoint of the chunk index needs.
+ * tsl-perfetto-model.c and its parts (listed at its top) decode packets
+ * into the model; tsl-perfetto-checkpoint.c saves and restores what a
+ * checkpoint of the chunk index needs. Types only: each part declares its
+ * functions in its own header.
  */
 #pragma once
 
@@ -11,7 +13,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tsl-perfetto-decode.h"
+#include "tsl-perfetto-id-map.h"
+#include "tsl-perfetto-scan.h"
 #include "tsl-perfetto-private.h"
 
 G_BEGIN_DECLS
@@ -33,15 +36,6 @@ typedef TslPerfettoPacket Packet;
 #define BUILTIN_REALTIME  1
 #define BUILTIN_MONOTONIC 3
 #define BUILTIN_BOOTTIME  6
-
-/* guint64 → guint64, open addressing: interned ids, uuids, sequence ids. */
-typedef struct {
-  guint64 *keys;
-  guint64 *values;
-  guint8  *used;
-  gsize    mask;
-  gsize    n;
-} IdMap;
 
 typedef struct {
   gint64  offset;       /* trace time = this clock's ns + offset */
@@ -89,6 +83,7 @@ typedef struct {
   guint      ts_track;
   gboolean   has_ts_track;
   gboolean   is_thread;   /* ts_track is a thread track: labels are stacks */
+  gboolean   titled;      /* asked _tsl_perfetto_title_track() already */
   OpenSlice *open;
   guint      n_open;
   guint      n_alloc;
@@ -188,43 +183,6 @@ struct _TslPerfettoModel
   PerfettoCounts counts;
 };
 
-/* IdMap */
-
-/* IdMap */
-
-static inline gsize
-id_slot (guint64 key,
-         gsize   mask)
-{
-  key *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  return (gsize) (key ^ (key >> 29)) & mask;
-}
-
-static inline gboolean
-id_map_lookup (const IdMap *map,
-               guint64      key,
-               guint64     *value)
-{
-  if (map->n == 0)
-    return FALSE;
-  for (gsize i = id_slot (key, map->mask);; i = (i + 1) & map->mask)
-    {
-      if (!map->used[i])
-        return FALSE;
-      if (map->keys[i] == key)
-        {
-          *value = map->values[i];
-          return TRUE;
-        }
-    }
-}
-
-void              _tsl_perfetto_id_map_insert   (IdMap            *map,
-                                                 guint64           key,
-                                                 guint64           value);
-void              _tsl_perfetto_id_map_clear    (IdMap            *map);
-void              _tsl_perfetto_id_map_free     (IdMap            *map);
-
 /* What later packets depend on changed (a track, an interned name, a
  * clock, ...): the chunk index reads this chunk always, so a range read
  * rebuilds that state from the chunks that made it, and a checkpoint saves
@@ -234,35 +192,5 @@ note_change (TslPerfettoModel *self)
 {
   tsl_trace_note_change (self->trace);
 }
-
-/* The sequence of that trusted_packet_sequence_id, made if new. */
-Sequence         *_tsl_perfetto_model_get_sequence (TslPerfettoModel *self,
-                                                    guint32           id);
-/* Clock `id` (sequence-scoped ones in `seq`); NULL when unknown and not `create`. */
-Clock            *_tsl_perfetto_model_get_clock (TslPerfettoModel *self,
-                                                 Sequence         *seq,
-                                                 guint32           id,
-                                                 gboolean          create);
-/* The track of that uuid; made if new and `create`, else NULL. */
-Track            *_tsl_perfetto_lookup_track    (TslPerfettoModel *self,
-                                                 guint64           uuid,
-                                                 gboolean          create);
-
-/* tsl-perfetto-tracks.c: the packets that declare tracks and names. */
-void              _tsl_perfetto_track_descriptor   (TslPerfettoModel *self,
-                                                    const guint8     *data,
-                                                    gsize             len);
-/* *pid_out (may be NULL) gets the descriptor's pid. */
-void              _tsl_perfetto_process_descriptor (TslPerfettoModel *self,
-                                                    const guint8     *data,
-                                                    gsize             len,
-                                                    gint64           *pid_out);
-void              _tsl_perfetto_legacy_thread      (TslPerfettoModel *self,
-                                                    Sequence         *seq,
-                                                    const guint8     *data,
-                                                    gsize             len);
-void              _tsl_perfetto_process_tree       (TslPerfettoModel *self,
-                                                    const guint8     *data,
-                                                    gsize             len);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* tsl-chrome-scanners.c: the Chrome reader's scans on read/tsl-scan-pool.c
+/* tsl-chrome-parallel.c: the Chrome reader's scans on read/tsl-scan-pool.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -9,7 +9,7 @@
 
 #include "config.h"
 
-#include "tsl-chrome-scanners.h"
+#include "tsl-chrome-parallel.h"
 #include "tsl-scan-pool.h"
 
 struct _TslChromeScanners

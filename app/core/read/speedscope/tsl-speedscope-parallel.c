@@ -1,4 +1,4 @@
-/* tsl-speedscope-scan.c: a streamed evented profile's events on every core
+/* tsl-speedscope-parallel.c: a streamed evented profile's events on every core
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

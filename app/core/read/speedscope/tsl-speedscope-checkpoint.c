@@ -1,4 +1,4 @@
-/* tsl-speedscope-state.c: speedscope's checkpoints for the chunk index
+/* tsl-speedscope-checkpoint.c: speedscope's checkpoints for the chunk index
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

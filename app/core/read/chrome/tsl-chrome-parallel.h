@@ -1,4 +1,4 @@
-/* tsl-chrome-scanners.h: one buffer's events tokenized on every core
+/* tsl-chrome-parallel.h: one buffer's events tokenized on every core
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,4 @@
-/* tsl-perfetto-state.c: a Perfetto model's checkpoints, saved and restored
+/* tsl-perfetto-checkpoint.c: a Perfetto model's checkpoints, saved and restored
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,7 +6,8 @@
 
 #include <string.h>
 
-#include "tsl-perfetto-model-private.h"
+#include "tsl-perfetto-clocks.h"
+#include "tsl-perfetto-intern.h"
 #include "tsl-proto.h"
 
 /* Checkpoints (the chunk index's, tsl-chunk-index.h)
@@ -451,7 +452,7 @@ restore_pass (TslPerfettoModel *self,
       if (id < 128)
         return FALSE;
       if (apply)
-        *_tsl_perfetto_model_get_clock (self, NULL, id, TRUE) = c;
+        *_tsl_perfetto_get_clock (self, NULL, id, TRUE) = c;
     }
 
   /* Sequences: those not saved were not there, or are as new. */
@@ -470,7 +471,7 @@ restore_pass (TslPerfettoModel *self,
       guint64 track, ts_us, profile_ts_us;
 
       if (apply)
-        seq = _tsl_perfetto_model_get_sequence (self, id);
+        seq = get_sequence (self, id);
       else if (id_map_lookup (&self->sequences, id, &found))
         seq = GSIZE_TO_POINTER (found);
       valid = take_u8 (&tk) != 0;

@@ -1,0 +1,316 @@
+/* tsl-gecko-private.h: the Firefox Profiler format reader's shared state
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The reader's state (TslGecko) and what the files of this folder call of
+ * each other: tsl-gecko-reader.c (the format and the walk down the
+ * document), tsl-gecko-thread.c (a thread's tables, rows and columns, and
+ * its samples and markers placed on tracks at its end), tsl-gecko-spool.c
+ * (sequences of integers in memory, past a few MiB in a temporary file).
+ */
+#pragma once
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tsl-format-private.h"
+#include "tsl-json-scan.h"
+
+G_BEGIN_DECLS
+
+/* Times are kept within ±2^62 ns (±146 years), as the V8 reader keeps them. */
+#define TSL_GECKO_TIME_LIMIT (G_MAXINT64 / 2)
+/* A cell that is null or absent. */
+#define TSL_GECKO_NULL G_MININT64
+/* Warnings that name a position, per kind; past these only a count. */
+#define TSL_GECKO_POS_WARNINGS 10
+/* Nesting of objects and arrays the walk follows (processes in processes
+ * add two levels each); deeper values are skipped. */
+#define TSL_GECKO_MAX_LEVELS 40
+
+/* A sequence of integers written whole, then read back in order, as zigzag
+ * varints: in memory up to a limit, past it in an unlinked temporary file. */
+typedef struct {
+  guint8     *mem;
+  gsize       mem_len;
+  gsize       mem_size;
+  gsize       limit;
+  gsize       mem_at;
+  FILE       *file;
+  guint64     in_file;
+  guint64     file_read;
+  guint8     *block;
+  gsize       block_len;
+  gsize       block_at;
+  guint64     n_pushed;
+  guint64     n_popped;
+  gboolean    reading;
+  gboolean    failed;
+} TslGeckoSpool;
+
+void     tsl_gecko_spool_init  (TslGeckoSpool *s);
+void     tsl_gecko_spool_clear (TslGeckoSpool *s);
+void     tsl_gecko_spool_push  (TslGeckoSpool *s,
+                                gint64         v);
+/* A spool that waits long (a thread that waits for shared strings) keeps
+ * nothing in memory once it has a file: what memory holds goes there. */
+void     tsl_gecko_spool_park  (TslGeckoSpool *s);
+/* The next value in the order pushed; FALSE when none is left. */
+gboolean tsl_gecko_spool_pop   (TslGeckoSpool *s,
+                                gint64        *v);
+
+/* Weights and CPU deltas are spooled as a double's bits. */
+static inline gint64
+tsl_gecko_double_bits (double v)
+{
+  gint64 bits;
+
+  memcpy (&bits, &v, sizeof bits);
+  return bits;
+}
+
+static inline double
+tsl_gecko_bits_double (gint64 bits)
+{
+  double v;
+
+  memcpy (&v, &bits, sizeof v);
+  return v;
+}
+
+/* The tables of a thread (and a counter's samples). */
+typedef enum {
+  TBL_NONE,
+  TBL_SAMPLES,
+  TBL_MARKERS,
+  TBL_STACKS,
+  TBL_FRAMES,
+  TBL_FUNCS,
+  TBL_COUNTER,
+  N_TABLES,
+} TableKind;
+
+/* The columns read; the rest of a row is passed over. */
+typedef enum {
+  COL_NONE = -1,
+  COL_STACK,
+  COL_TIME,
+  COL_TIME_DELTA,
+  COL_WEIGHT,
+  COL_CPU,
+  COL_NAME,
+  COL_START,
+  COL_END,
+  COL_PHASE,
+  COL_PREFIX,
+  COL_FRAME,
+  COL_LOCATION,
+  COL_FUNC,
+  COL_COUNT,
+  N_COLS,
+} Column;
+
+/* The most cells of a row that are looked at (the schema's positions). */
+#define TSL_GECKO_ROW_CELLS 16
+
+typedef enum {
+  WARN_PREFIX,       /* a stack's prefix that does not come before it */
+  WARN_INDEX,        /* an index past its table */
+  WARN_TIME,         /* time that goes back */
+  WARN_VALUE,        /* a cell of the wrong type */
+  WARN_MARKER,       /* a marker that ends before it starts */
+  N_WARN_KINDS,
+} WarnKind;
+
+typedef struct {
+  guint          index;       /* in the document's order, from 0 */
+  char          *name;
+  char          *process_name;
+  gint64         pid;
+  gint64         tid;
+  gboolean       have_pid;
+  gboolean       have_tid;
+  gint64         offset_ns;   /* its process's start after the first's */
+
+  /* Positions of columns in a row (gecko "schema"), per table; -1: absent. */
+  gint8          schema[N_TABLES][N_COLS];
+  /* Cells pushed per column (processed tables are column arrays). */
+  guint64        n_col[N_TABLES][N_COLS];
+  gint64         last_time[N_TABLES];    /* for "time": the one before, ns */
+  Column         time_col[N_TABLES];     /* "time" or "timeDeltas", the first seen */
+
+  TslGeckoSpool  s_stack, s_time, s_cpu, s_weight;
+  gboolean       has_cpu, has_weight;
+  double         weight_factor;
+  TslGeckoSpool  m_name, m_start, m_end, m_phase;
+  gboolean       has_phase;
+
+  GArray        *prefix;      /* gint32 per stack; -1: a root */
+  GArray        *frame;       /* gint32 per stack */
+  GArray        *location;    /* gint32 string per frame (Gecko) */
+  GArray        *func;        /* gint32 function per frame (processed) */
+  GArray        *func_name;   /* gint32 string per function */
+  GArray        *strings;     /* guint32 interned; NULL: none of its own */
+} TslGeckoThread;
+
+typedef struct {
+  char          *name;
+  char          *category;
+  gint64         pid;
+  gboolean       have_pid;
+  gint64         main_thread;  /* index in its process's threads, or -1 */
+  gint64         offset_ns;
+  gint8          schema[N_COLS];
+  Column         time_col;
+  gint64         last_time;
+  guint          n_time;      /* cells of its time column */
+  guint          n_count;     /* of its "count" */
+  GArray        *points;      /* CounterPoint */
+} TslGeckoCounter;
+
+typedef struct {
+  gint64   time_ns;
+  double   count;
+  gboolean has_time;
+} CounterPoint;
+
+typedef enum {
+  CTX_DOC,        /* before the top-level '{' */
+  CTX_PROFILE,    /* the document, or an element of "processes" */
+  CTX_META,
+  CTX_THREADS,
+  CTX_THREAD,
+  CTX_TABLE,      /* "samples", "markers", "stackTable", ... */
+  CTX_ROWS,       /* a Gecko table's "data" */
+  CTX_COLUMN,     /* a processed table's column */
+  CTX_STRINGS,    /* "stringTable", "stringArray" */
+  CTX_PROCESSES,
+  CTX_COUNTERS,
+  CTX_COUNTER,
+  CTX_SHARED,
+  CTX_AFTER,      /* after the document, or after damage */
+} Ctx;
+
+typedef struct {
+  Ctx       ctx;
+  guint8    is_array;
+  guint8    first;
+  guint8    table;      /* TableKind of CTX_TABLE / ROWS / COLUMN */
+  gint8     column;     /* Column of CTX_COLUMN */
+  gint64    offset_ns;  /* CTX_PROFILE: its start after the first profile's */
+  guint     first_thread; /* CTX_PROFILE: index of its first thread */
+  GPtrArray *counters;  /* CTX_PROFILE: TslGeckoCounter, placed at its end */
+} Level;
+
+typedef struct {
+  TslTrace          *trace;
+  TslReaderContext  *ctx;
+  const guint8      *buf;       /* of the current parse() call */
+  GString           *scratch;
+  GString           *label;
+  GArray            *path;      /* scratch: a stack's frames, leaf first */
+
+  Level              levels[TSL_GECKO_MAX_LEVELS];
+  guint              depth;
+  TslJsonSkip        skip;
+  gboolean           skipping;
+
+  gboolean           have_root_start;
+  double             root_start_ms;
+  gboolean           cpu_is_ns;      /* meta.sampleUnits.threadCPUDelta */
+  gboolean           cpu_is_time;
+
+  TslGeckoThread    *thread;         /* being read */
+  TslGeckoCounter   *counter;        /* being read */
+  guint              n_threads;
+  GPtrArray         *pending;        /* threads that wait for shared strings */
+  GArray            *shared_strings; /* guint32 interned; NULL until read */
+  GArray            *reading_strings;/* the array being read */
+  GHashTable        *thread_pids;    /* thread index → pid, for counters */
+
+  guint32            unknown_frame;
+  guint64            n_events;
+  gboolean           clamped;
+  guint64            warned[N_WARN_KINDS];
+} TslGecko;
+
+/* tsl-gecko-reader.c */
+gboolean tsl_gecko_may_warn (TslGecko   *self,
+                             WarnKind    kind);
+/* A warning about the byte at buf + offset of the current parse() call. */
+void     tsl_gecko_warn_at  (TslGecko   *self,
+                             gsize       offset,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (3, 4);
+gint64   tsl_gecko_clamp    (TslGecko   *self,
+                             gint64      ns);
+
+/* The innermost profile level: the process a thread or counter is in. */
+Level   *tsl_gecko_profile_level (TslGecko *self);
+
+/* tsl-gecko-members.c */
+
+typedef enum {
+  ACT_SKIP,
+  ACT_VALUE,     /* scanned whole, then read */
+  ACT_DESCEND,   /* an object or array whose members are walked */
+} Action;
+
+/* What the member `key` of an object at `level` is to the walk: for
+ * ACT_DESCEND, the level it opens (and its table and column). */
+Action   tsl_gecko_member_action (TslGecko           *self,
+                                  Level              *level,
+                                  const TslJsonValue *key,
+                                  Ctx                *child,
+                                  TableKind          *table,
+                                  Column             *column);
+/* A member read whole (ACT_VALUE) of the object at `level`, at buf + offset. */
+void     tsl_gecko_member_value  (TslGecko           *self,
+                                  Level              *level,
+                                  const TslJsonValue *key,
+                                  const TslJsonValue *value,
+                                  gsize               offset);
+/* The row positions of a table of the thread or counter being read. */
+gint8   *tsl_gecko_schema_of     (TslGecko           *self,
+                                  TableKind           table);
+
+/* tsl-gecko-thread.c */
+TslGeckoThread *tsl_gecko_thread_new     (TslGecko       *self,
+                                          gint64          offset_ns);
+void            tsl_gecko_thread_free    (TslGeckoThread *th);
+/* Column of a member of a table of this kind, COL_NONE if not read. */
+Column          tsl_gecko_column_for     (TableKind       table,
+                                          const TslJsonValue *name);
+/* A table's "schema" object: row positions of its columns. */
+void            tsl_gecko_set_schema     (gint8          *schema,
+                                          TableKind       table,
+                                          const TslJsonValue *value);
+/* One cell of a table (a row's, or an element of a column), at buf + offset. */
+void            tsl_gecko_cell           (TslGecko       *self,
+                                          TableKind       table,
+                                          Column          column,
+                                          const TslJsonValue *value,
+                                          gsize           offset);
+/* The end of a row of a Gecko table whose cells at the positions in the
+ * bit mask `got` were read: cells of absent columns count as null. */
+void            tsl_gecko_row_end        (TslGecko       *self,
+                                          TableKind       table,
+                                          guint32         got,
+                                          gsize           offset);
+/* tsl-gecko-place.c */
+
+/* The thread's end (its '}' at buf + offset): placed on tracks, or kept
+ * for shared strings still to come. Takes th. */
+void            tsl_gecko_thread_end     (TslGecko       *self,
+                                          TslGeckoThread *th,
+                                          gsize           offset);
+/* Places what waited for shared strings (at the end of the input: with
+ * none, its names are unknown). */
+void            tsl_gecko_flush_pending  (TslGecko       *self);
+/* A counter's samples placed on its track. */
+void            tsl_gecko_counter_place  (TslGecko       *self,
+                                          TslGeckoCounter *c,
+                                          gint64          pid);
+void            tsl_gecko_counter_free   (TslGeckoCounter *c);
+
+G_END_DECLS
