@@ -57,6 +57,56 @@ search_range (const char    *range_a,
   return TRUE;
 }
 
+/* BEFORE and AFTER: the series that differ between two runs, as the
+ * two-file compare finds them (each range its whole file unless --a, --b
+ * say otherwise), the significant rows of its table in its order. */
+static int
+two_runs (char       **argv,
+          const char  *range_a,
+          const char  *range_b,
+          int          k,
+          int          top,
+          const char  *output)
+{
+  g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) differ = g_ptr_array_new ();
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) warnings = NULL;
+  g_autofree char *csv = NULL;
+
+  if (g_str_equal (argv[1], "-") || g_str_equal (argv[2], "-"))
+    return tsl_cli_fail (TSL_EXIT_USAGE,
+                         "changes: with two files, neither can be standard input: each is re-read");
+  if (!tsl_range_spec_parse (range_a != NULL ? range_a : "0%..100%", &request->a, &error) ||
+      !tsl_range_spec_parse (range_b != NULL ? range_b : "0%..100%", &request->b, &error))
+    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: %s", error->message);
+  request->k = (guint) k;
+  request->path = g_strdup (argv[1]);
+  request->path_b = g_strdup (argv[2]);
+  request->budget = tsl_budget_ref (tsl_cli_get_budget ());
+
+  rows = tsl_compare_run (request, NULL, &warnings, &error);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    tsl_cli_fail (0, "warning: %s", warnings[i]);
+  if (rows == NULL)
+    return tsl_cli_fail (g_error_matches (error, TSL_COMPARE_ERROR, TSL_COMPARE_ERROR_RANGE)
+                         ? TSL_EXIT_USAGE : TSL_EXIT_INPUT, "%s", error->message);
+  for (guint i = 0; i < rows->len && (top == 0 || differ->len < (guint) top); i++)
+    if (((TslCompareRow *) g_ptr_array_index (rows, i))->significant)
+      g_ptr_array_add (differ, g_ptr_array_index (rows, i));
+
+  csv = tsl_compare_format_csv ((const TslCompareRow * const *) differ->pdata, differ->len);
+  out = tsl_cli_open_output (output, &error);
+  if (out == NULL)
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  if (!g_output_stream_write_all (out, csv, strlen (csv), NULL, NULL, &error) ||
+      !g_output_stream_close (out, NULL, &error))
+    return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
+  return TSL_EXIT_OK;
+}
+
 int
 tsl_cli_changes (int    argc,
                  char **argv)
@@ -78,9 +128,9 @@ tsl_cli_changes (int    argc,
     { "top", 0, 0, G_OPTION_ARG_INT, &top,
       "Write only the N most important rows (default all)", "N" },
     { "a", 0, 0, G_OPTION_ARG_STRING, &range_a,
-      "Search only this range, e.g. 1s..2s or 0%..50% (from the trace start)", "RANGE" },
+      "Search only this range, e.g. 1s..2s or 0%..50% (from the trace start); with two files, BEFORE's range", "RANGE" },
     { "b", 0, 0, G_OPTION_ARG_STRING, &range_b,
-      "With --a: search from the earlier start to the later end of A and B", "RANGE" },
+      "With --a: search from the earlier start to the later end of A and B; with two files, AFTER's range", "RANGE" },
     { "k", 0, 0, G_OPTION_ARG_INT, &k,
       "Keep K to 2K points per track (default 2000)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -88,22 +138,26 @@ tsl_cli_changes (int    argc,
     { NULL }
   };
 
-  if (!tsl_cli_parse_options ("changes", "FILE",
+  if (!tsl_cli_parse_options ("changes", "FILE | BEFORE AFTER",
                               "Finds when each series changed: a metric’s level, a counter’s rate,\n"
                               "and per thread each function’s share of time, mean duration and\n"
                               "calls per second (functions with 100 calls or more). Writes CSV:\n"
                               "series,stat,time_s,before,after,change_pct,p_value,q_value,\n"
                               "significant,unit — significant rows first, by the size of the\n"
-                              "change times how long it lasts; q-values over every row tested",
+                              "change times how long it lasts; q-values over every row tested.\n"
+                              "With BEFORE and AFTER: the series that differ between the two runs,\n"
+                              "the significant rows of “timeslice compare BEFORE AFTER”",
                               entries, &argc, &argv))
     return TSL_EXIT_USAGE;
 
-  if (argc != 2)
-    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: expected one FILE (see “timeslice changes --help”)");
+  if (argc != 2 && argc != 3)
+    return tsl_cli_fail (TSL_EXIT_USAGE, "changes: expected FILE, or BEFORE and AFTER (see “timeslice changes --help”)");
   if (top < 0 || top > MAX_TOP)
     return tsl_cli_fail (TSL_EXIT_USAGE, "changes: --top must be between 0 (all rows) and %d", MAX_TOP);
   if (!tsl_cli_check_k ("changes", k))
     return TSL_EXIT_USAGE;
+  if (argc == 3)
+    return two_runs (argv, range_a, range_b, k, top, output);
   if (!search_range (range_a, range_b, &request->a, &error))
     return tsl_cli_fail (TSL_EXIT_USAGE, "changes: %s", error->message);
 

@@ -6,8 +6,10 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "tsl-changes-load.h"
 #include "tsl-cli-private.h"
 #include "tsl-compare.h"
 #include "tsl-report.h"
@@ -37,9 +39,73 @@ merge_warnings (GStrv read,
   return g_strv_builder_end (all);
 }
 
+/* Without --a and --b: A and B either side of the file's most important
+ * change point (its halves when none is significant); with them: the
+ * significant change points from the start of A to the end of B, listed.
+ * The search is `timeslice changes`'s, cache included. (transfer full)
+ * (nullable): the rows `report` points into; NULL when the file could not
+ * be searched, which the report then does not mention. */
+static GPtrArray *
+search_changes (const TslCliReportOptions *o,
+                TslCompareRequest         *request,
+                gint64                     span,
+                TslReport                 *report)
+{
+  g_autoptr(TslCompareRequest) search = tsl_compare_request_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean given = o->range_a != NULL || o->range_b != NULL;
+  double before_s, after_s;
+  guint n = 0;
+
+  search->path = g_strdup (o->path);
+  search->k = o->k;
+  search->seed = o->seed;
+  search->confidence = o->confidence;
+  search->budget = tsl_budget_ref (tsl_cli_get_budget ());
+  search->a = (TslRangeSpec) { 0, 1, TRUE };
+  if (given)
+    {
+      gint64 a0, a1, b0, b1;
+
+      resolve (&request->a, span, &a0, &a1);
+      resolve (&request->b, span, &b0, &b1);
+      search->a = (TslRangeSpec) { (double) MIN (a0, b0), (double) MAX (a1, b1), FALSE };
+    }
+  rows = tsl_changes_load (search, NULL, NULL, NULL, &error);
+  if (rows == NULL)
+    {
+      tsl_cli_fail (0, "warning: change points not searched: %s", error->message);
+      return NULL;
+    }
+  while (n < rows->len && ((TslChangeRow *) g_ptr_array_index (rows, n))->significant)
+    n++;
+
+  if (given)
+    {
+      report->searched = TRUE;
+      report->changes = (const TslChangeRow * const *) rows->pdata;
+      report->n_changes = n;
+    }
+  else
+    {
+      report->ranges_found = TRUE;
+      if (n > 0 && tsl_changes_stretches (rows, 0, 0, (double) span / 1e9, &before_s, &after_s))
+        {
+          const TslChangeRow *top = g_ptr_array_index (rows, 0);
+
+          request->a = (TslRangeSpec) { round (before_s * 1e9), round (top->time_s * 1e9), FALSE };
+          request->b = (TslRangeSpec) { round (top->time_s * 1e9), MIN (round (after_s * 1e9), (double) span), FALSE };
+          report->chosen = top;
+        }
+    }
+  return g_steal_pointer (&rows);
+}
+
 int
 tsl_cli_export_report (const TslCliReportOptions *o)
 {
+  g_autoptr(GPtrArray) changes = NULL;
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
   g_autoptr(GFile) input = g_file_new_for_path (o->path);
   g_autoptr(GFile) file = g_file_new_for_path (o->output);
@@ -78,6 +144,8 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
   read_warnings = tsl_trace_dup_warnings (trace);
+  snapshot = tsl_snapshot_new (trace);
+  span = tsl_snapshot_get_span (snapshot);
 
   /* The compare exactly as `timeslice compare` runs it, so its CSV is the
    * table this report shows. */
@@ -88,6 +156,7 @@ tsl_cli_export_report (const TslCliReportOptions *o)
   request->keep_effects = TRUE;
   request->path = g_strdup (o->path);
   request->budget = tsl_budget_ref (tsl_cli_get_budget ());
+  changes = search_changes (o, request, span, &report);
   /* One pass over the ranges gives the table and its exact flame graph:
    * every thread, merged, as the window's flame page draws it. */
   rows = tsl_flame_compare_run (request, &selection, &flame, &compare_warnings, NULL, &error);
@@ -107,8 +176,6 @@ tsl_cli_export_report (const TslCliReportOptions *o)
         return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);
     }
 
-  snapshot = tsl_snapshot_new (trace);
-  span = tsl_snapshot_get_span (snapshot);
   tsl_render_options_init (&options, snapshot, 1000, 100);
   options.title = title;
   options.draw_note = TRUE;

@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tsl-change-marks.h"
 #include "tsl-style.h"
 #include "tsl-overview.h"
 #include "tsl-render.h"
@@ -23,6 +24,8 @@
 #define ROW_HEIGHT 8
 #define MAX_ROWS   4
 #define PAD        3
+/* A press that moves less than this is a click. */
+#define CLICK_SLOP 3.0
 
 struct _TslOverview
 {
@@ -31,7 +34,17 @@ struct _TslOverview
   TslTimelineView *timeline;
   double           grab_offset;  /* pointer x minus the window's left edge */
   double           drag_x;
+  GArray          *marks;        /* gint64: change points, ns from the trace start */
+  int              current_mark;
+  int              pressed_mark;  /* the mark a press began on, -1: none */
 };
+
+enum {
+  CHANGE_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
@@ -141,6 +154,31 @@ draw_activity (TslOverview *self,
     }
 }
 
+/* (transfer full): each mark's x. */
+static double *
+mark_xs (TslOverview *self)
+{
+  double *xs = g_new (double, self->marks->len + 1);
+
+  for (guint i = 0; i < self->marks->len; i++)
+    xs[i] = tsl_overview_time_to_x (self, (double) g_array_index (self->marks, gint64, i));
+  return xs;
+}
+
+void
+tsl_overview_set_change_marks (TslOverview  *self,
+                               const gint64 *times_ns,
+                               guint         n,
+                               int           current)
+{
+  g_return_if_fail (TSL_IS_OVERVIEW (self));
+
+  g_array_set_size (self->marks, 0);
+  g_array_append_vals (self->marks, times_ns, n);
+  self->current_mark = current;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 tsl_overview_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -170,6 +208,12 @@ tsl_overview_snapshot (GtkWidget   *widget,
   cairo_set_line_width (cr, 2);
   cairo_rectangle (cr, x0 + 1, 1, MAX (x1 - x0 - 2, 1), height - 2);
   cairo_stroke (cr);
+  if (self->marks->len > 0)
+    {
+      g_autofree double *xs = mark_xs (self);
+
+      tsl_change_marks_draw (widget, cr, xs, self->marks->len, self->current_mark, 0, height);
+    }
   cairo_destroy (cr);
 }
 
@@ -216,6 +260,21 @@ on_drag_begin (GtkGestureDrag *gesture,
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
     }
+  /* A press on a change mark chooses it if it ends as a click (drag-end);
+   * a drag from it still moves the window. */
+  self->pressed_mark = -1;
+  if (self->marks->len > 0)
+    {
+      g_autofree double *xs = mark_xs (self);
+
+      self->pressed_mark = tsl_change_marks_hit (xs, self->marks->len, x);
+      if (self->pressed_mark >= 0)
+        {
+          self->drag_x = x;
+          self->grab_offset = -1;
+          return;
+        }
+    }
   tsl_timeline_view_get_visible_time (self->timeline, &start, &end);
   x0 = tsl_overview_time_to_x (self, (double) start);
   x1 = tsl_overview_time_to_x (self, (double) end);
@@ -236,8 +295,36 @@ on_drag_update (GtkGestureDrag *gesture,
                 double          dy,
                 TslOverview    *self)
 {
-  if (self->timeline != NULL)
-    move_window_to (self, self->drag_x + dx - self->grab_offset);
+  if (self->timeline == NULL)
+    return;
+  if (self->pressed_mark >= 0)
+    {
+      gint64 start = 0, end = 0;
+      double x0, x1;
+
+      /* Dragged off a mark: a drag as from anywhere else. */
+      if (fabs (dx) < CLICK_SLOP)
+        return;
+      self->pressed_mark = -1;
+      tsl_timeline_view_get_visible_time (self->timeline, &start, &end);
+      x0 = tsl_overview_time_to_x (self, (double) start);
+      x1 = tsl_overview_time_to_x (self, (double) end);
+      self->grab_offset = self->drag_x >= x0 && self->drag_x <= x1 ? self->drag_x - x0 : (x1 - x0) / 2;
+    }
+  move_window_to (self, self->drag_x + dx - self->grab_offset);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             TslOverview    *self)
+{
+  int mark = self->pressed_mark;
+
+  self->pressed_mark = -1;
+  if (mark >= 0 && fabs (dx) < CLICK_SLOP)
+    g_signal_emit (self, signals[CHANGE_ACTIVATED], 0, (guint) mark);
 }
 
 void
@@ -294,12 +381,20 @@ tsl_overview_dispose (GObject *object)
 }
 
 static void
+tsl_overview_finalize (GObject *object)
+{
+  g_array_unref (TSL_OVERVIEW (object)->marks);
+  G_OBJECT_CLASS (tsl_overview_parent_class)->finalize (object);
+}
+
+static void
 tsl_overview_class_init (TslOverviewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tsl_overview_dispose;
+  object_class->finalize = tsl_overview_finalize;
   object_class->set_property = tsl_overview_set_property;
   object_class->get_property = tsl_overview_get_property;
   widget_class->snapshot = tsl_overview_snapshot;
@@ -310,6 +405,11 @@ tsl_overview_class_init (TslOverviewClass *klass)
                                                    G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* A click on a change mark: its index among the marks set. */
+  signals[CHANGE_ACTIVATED] = g_signal_new ("change-activated", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_UINT);
+
   gtk_widget_class_set_css_name (widget_class, "overview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -319,8 +419,13 @@ tsl_overview_init (TslOverview *self)
 {
   GtkGesture *drag = gtk_gesture_drag_new ();
 
+  self->marks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->current_mark = -1;
+  self->pressed_mark = -1;
+
   g_signal_connect_object (drag, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
   g_signal_connect_object (drag, "drag-update", G_CALLBACK (on_drag_update), self, 0);
+  g_signal_connect_object (drag, "drag-end", G_CALLBACK (on_drag_end), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), _("The whole trace: drag the window to move the view"));
 }

@@ -20,4 +20,12 @@ void              tsl_overview_set_timeline     (TslOverview     *self,
 double            tsl_overview_time_to_x        (TslOverview     *self,
                                                  double           t);
 
+/* Significant change points (ns from the trace start), marked; `current`
+ * (-1: none) is the one chosen. A click on one emits "change-activated"
+ * with its index. */
+void              tsl_overview_set_change_marks (TslOverview     *self,
+                                                 const gint64    *times_ns,
+                                                 guint            n,
+                                                 int              current);
+
 G_END_DECLS

@@ -56,6 +56,8 @@ struct _TslTimelineView
   gint64         range_end[2];
 
   GArray        *collapsed;  /* gint64 pids of collapsed process groups */
+  GArray        *change_marks;   /* gint64: significant change points, on the ruler */
+  int            change_current; /* the one chosen, -1: none */
 
   gboolean       select_b;
   TslRangeId     dragging_range;

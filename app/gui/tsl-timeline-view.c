@@ -14,6 +14,7 @@
 
 #include <adwaita.h>
 
+#include "tsl-change-marks.h"
 #include "tsl-style.h"
 #include "tsl-timeline-view-private.h"
 
@@ -151,6 +152,18 @@ tsl_timeline_view_snapshot (GtkWidget   *widget,
     {
       cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       tsl_render_paint_overlay (cr, _tsl_timeline_view_shown (self), &options);
+      cairo_destroy (cr);
+    }
+  if (self->change_marks != NULL && self->change_marks->len > 0)
+    {
+      g_autofree double *xs = g_new (double, self->change_marks->len);
+      double left = tsl_render_label_width (&options);
+
+      for (guint i = 0; i < self->change_marks->len; i++)
+        xs[i] = tsl_render_time_to_x (&options, (double) g_array_index (self->change_marks, gint64, i));
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (left, 0, MAX (width - left, 1), TSL_RENDER_RULER_HEIGHT));
+      tsl_change_marks_draw (widget, cr, xs, self->change_marks->len, self->change_current,
+                             0, TSL_RENDER_RULER_HEIGHT);
       cairo_destroy (cr);
     }
 
@@ -698,6 +711,7 @@ tsl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->selection_track, g_free);
   g_clear_pointer (&self->selection_name, g_free);
   g_clear_pointer (&self->collapsed, g_array_unref);
+  g_clear_pointer (&self->change_marks, g_array_unref);
 
   G_OBJECT_CLASS (tsl_timeline_view_parent_class)->dispose (object);
 }
@@ -801,6 +815,8 @@ tsl_timeline_view_init (TslTimelineView *self)
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 20, 100, 1));
   self->base = tsl_timeline_base_new ();
   self->collapsed = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->change_marks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->change_current = -1;
   self->view_end = 1;
   self->showing_all = TRUE;
   self->pointer_x = -1;
@@ -823,4 +839,18 @@ GtkWidget *
 tsl_timeline_view_new (void)
 {
   return g_object_new (TSL_TYPE_TIMELINE_VIEW, NULL);
+}
+
+void
+tsl_timeline_view_set_change_marks (TslTimelineView *self,
+                                    const gint64    *times_ns,
+                                    guint            n,
+                                    int              current)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  g_array_set_size (self->change_marks, 0);
+  g_array_append_vals (self->change_marks, times_ns, n);
+  self->change_current = current;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -122,4 +122,11 @@ void              tsl_timeline_view_get_render_options (TslTimelineView  *self,
  * them): for tests. */
 guint             tsl_timeline_view_get_n_base_paints (TslTimelineView *self);
 
+/* Significant change points (ns from the trace start), marked on the
+ * ruler; `current` (-1: none) is the one chosen. */
+void              tsl_timeline_view_set_change_marks (TslTimelineView *self,
+                                                      const gint64    *times_ns,
+                                                      guint            n,
+                                                      int              current);
+
 G_END_DECLS

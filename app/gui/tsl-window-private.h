@@ -7,12 +7,16 @@
 #include "tsl-document-loader.h"
 #include "tsl-snapshot.h"
 #include "tsl-call-tree.h"
+#include "tsl-changes-list.h"
 #include "tsl-compare-panel.h"
 #include "tsl-flame-view.h"
+#include "tsl-overview.h"
 #include "tsl-timeline-view.h"
 #include "tsl-window.h"
 
 G_BEGIN_DECLS
+
+typedef struct _TslWindowChanges TslWindowChanges;
 
 struct _TslWindow
 {
@@ -53,6 +57,9 @@ struct _TslWindow
   GtkRevealer          *slice_revealer;
   GtkLabel             *slice_label;
   GMenu                *recent_section;
+  TslOverview          *overview;
+  GtkMenuButton        *changes_button;     /* the Changes popover */
+  TslChangesList       *changes_list;
 
   /* Owned references */
   GFile                *file;
@@ -72,6 +79,7 @@ struct _TslWindow
   int                   search_index;       /* the current match, -1 for none */
   guint64               first_view_outside; /* events the first view leaves out, 0 once all is shown */
   GPtrArray            *parts;              /* TslWindowPart *: merged files, else NULL */
+  TslWindowChanges     *changes;            /* tsl-window-changes.c */
 };
 
 typedef struct _TslWindowPart TslWindowPart;
@@ -195,6 +203,23 @@ void              _tsl_window_merge_group_moved  (TslWindow       *self,
 void              _tsl_window_offsets_action     (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
+/* Change points (tsl-window-changes.c): found once a file is read. */
+void              _tsl_window_changes_class_init (GtkWidgetClass *widget_class);
+void              _tsl_window_changes_init       (TslWindow      *self);
+void              _tsl_window_changes_dispose    (TslWindow      *self);
+void              _tsl_window_changes_start      (TslWindow      *self);
+void              _tsl_window_changes_clear      (TslWindow      *self);
+/* Sets A and B either side of significant change `index` (as listed). */
+void              _tsl_window_changes_choose     (TslWindow      *self,
+                                                  guint           index);
+/* ] and [ step through the changes. */
+gboolean          _tsl_window_changes_handle_key (TslWindow      *self,
+                                                  guint           keyval,
+                                                  GdkModifierType state);
+/* (transfer none) (nullable) (element-type TslChangeRow): the significant
+ * change points, as listed; for tests. */
+GPtrArray        *_tsl_window_changes_get_rows   (TslWindow      *self);
+int               _tsl_window_changes_get_current (TslWindow     *self);
 void              _tsl_window_show_error         (TslWindow      *self,
                                                   const char     *heading,
                                                   const char     *body);

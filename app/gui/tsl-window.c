@@ -324,6 +324,7 @@ load_cb (GObject      *object,
                tsl_trace_get_events (tsl_document_loader_get_trace (loader)));
       show_activity (self);
       add_to_recent (self->file);
+      _tsl_window_changes_start (self);
       return;
     }
 
@@ -410,6 +411,7 @@ tsl_window_open (TslWindow *self,
   _tsl_window_cancel_detail (self);
   /* The calls counted were another file's. */
   _tsl_window_search_clear (self);
+  _tsl_window_changes_clear (self);
   self->first_view_outside = 0;
 
   g_set_object (&self->file, file);
@@ -522,7 +524,11 @@ on_window_key_pressed (GtkEventControllerKey *controller,
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "document") != 0 ||
       g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "timeline") != 0)
     return FALSE;
-  if (focus == GTK_WIDGET (self->timeline) || (focus != NULL && GTK_IS_EDITABLE (focus)))
+  if (focus != NULL && GTK_IS_EDITABLE (focus))
+    return FALSE;
+  if (_tsl_window_changes_handle_key (self, keyval, state))
+    return TRUE;
+  if (focus == GTK_WIDGET (self->timeline))
     return FALSE;
   return tsl_timeline_view_handle_key (self->timeline, keyval, state, focus != NULL);
 }
@@ -640,6 +646,7 @@ tsl_window_dispose (GObject *object)
   _tsl_window_cancel_detail (self);
   _tsl_window_cancel_slice_details (self);
   _tsl_window_search_clear (self);
+  _tsl_window_changes_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TSL_TYPE_WINDOW);
 
@@ -679,6 +686,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_window_key_pressed);
   _tsl_window_slice_class_init (widget_class);
   _tsl_window_search_class_init (widget_class);
+  _tsl_window_changes_class_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_select_b_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_follow_toggled);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_range_entry_activate",
@@ -738,8 +746,10 @@ tsl_window_init (TslWindow *self)
   g_type_ensure (TSL_TYPE_COMPARE_PANEL);
   g_type_ensure (TSL_TYPE_FLAME_VIEW);
   g_type_ensure (TSL_TYPE_CALL_TREE);
+  g_type_ensure (TSL_TYPE_CHANGES_LIST);
   gtk_widget_init_template (GTK_WIDGET (self));
   _tsl_window_search_init (self);
+  _tsl_window_changes_init (self);
   _tsl_window_actions_init (self);
 
   adw_view_switcher_title_set_view_switcher_enabled (self->window_title, FALSE);

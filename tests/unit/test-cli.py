@@ -35,11 +35,11 @@ for command in ('info', 'sample', 'merge', 'compare', 'changes', 'export'):
     check(f'  {command} ' in r.stdout, f'--help lists the {command} command')
 
 # Each command's usage line names the program, the command and FILE once
-# (compare: or two files, BEFORE and AFTER; merge: its states).
+# (compare and changes: or two files, BEFORE and AFTER; merge: its states).
 for command in ('info', 'sample', 'merge', 'compare', 'changes', 'export'):
     r = run(command, '--help')
     usage = r.stdout.splitlines()[1].strip() if r.stdout.count('\n') > 1 else ''
-    param = {'compare': 'FILE | BEFORE AFTER', 'merge': 'STATE…'}.get(command, 'FILE')
+    param = {'compare': 'FILE | BEFORE AFTER', 'changes': 'FILE | BEFORE AFTER', 'merge': 'STATE…'}.get(command, 'FILE')
     check(usage == f'timeslice {command} [OPTION…] {param}',
           f'{command} --help usage line is "timeslice {command} [OPTION…] {param}" (got "{usage}")')
     check('Exit status:' in r.stdout, f'{command} --help states the exit status')

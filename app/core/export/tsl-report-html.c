@@ -183,6 +183,18 @@ _tsl_report_write_html (const TslReport        *r,
     }
   g_string_append (html, "</dl>\n");
 
+  if (c->ranges_note != NULL)
+    {
+      append_text (html, "<h2>", _("Change points"), "</h2>\n");
+      append_text (html, "<p class=\"changes\">", c->ranges_note, "</p>\n");
+      if (c->changes->len > 0)
+        {
+          g_string_append (html, "<ol class=\"changes\">\n");
+          for (guint i = 0; i < c->changes->len; i++)
+            append_text (html, "<li>", g_ptr_array_index (c->changes, i), "</li>\n");
+          g_string_append (html, "</ol>\n");
+        }
+    }
   append_text (html, "<h2>", _("Largest significant changes"), "</h2>\n");
   append_text (html, "<p class=\"summary\">", c->summary, "</p>\n<ol class=\"first\">\n");
   for (guint i = 0; i < c->n_first; i++)

@@ -231,6 +231,19 @@ draw_first (Page *p)
 {
   const TslReportContent *c = p->content;
 
+  if (c->ranges_note != NULL)
+    {
+      heading (p, _("Change points"));
+      set_font (p, 9, FALSE);
+      paragraph (p, MARGIN, content_width (p), 9, c->ranges_note);
+      for (guint i = 0; i < c->changes->len; i++)
+        {
+          g_autofree char *item = g_strdup_printf ("%u. %s", i + 1, (const char *) g_ptr_array_index (c->changes, i));
+
+          p->y += 2;
+          paragraph (p, MARGIN, content_width (p), 9, item);
+        }
+    }
   heading (p, _("Largest significant changes"));
   set_font (p, 9, FALSE);
   paragraph (p, MARGIN, content_width (p), 9, c->summary);

@@ -46,6 +46,9 @@ typedef struct {
   guint       n_first;    /* the first lines to name on page one: the largest
                            * significant changes */
   char       *summary;    /* one line for the whole table */
+  char       *ranges_note; /* (nullable) how A and B were chosen, or what the
+                            * search inside them found */
+  GPtrArray  *changes;    /* (element-type utf8): the change points inside A and B */
 } TslReportContent;
 
 /* The flame graph's painter options at `width`, its height natural but for

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "tsl-changes.h"
 #include "tsl-compare.h"
 #include "tsl-flame.h"
 #include "tsl-render.h"
@@ -37,6 +38,12 @@ typedef struct {
   guint                    top;         /* rows in the table; 0 is the default */
   TslFlame                *flame;       /* (nullable) differential flame graph A → B */
   GDateTime               *date;        /* (nullable) now */
+  /* Where A and B came from, said on page one: */
+  gboolean                 ranges_found; /* not given: chosen around `chosen` … */
+  const TslChangeRow      *chosen;       /* … (nullable: no change point, the halves) */
+  gboolean                 searched;     /* given: the change points inside them were searched … */
+  const TslChangeRow * const *changes;   /* … and these significant ones found */
+  guint                    n_changes;
 } TslReport;
 
 /* .pdf or .html (any case); FALSE with an error naming them otherwise. */

@@ -24,8 +24,6 @@
 #include "tsl-csv-writer.h"
 
 #define B TSL_RANGE_BLOCKS
-/* A segment is searched again on either side of a change this likely. */
-#define RECURSE_ALPHA 0.05
 /* A metric needs this many points in the range. */
 #define MIN_POINTS 50
 
@@ -44,6 +42,22 @@ tsl_change_row_free (TslChangeRow *row)
   g_free (row);
 }
 
+static double
+ratio (const double *y,
+       const double *x,
+       guint         from,
+       guint         to)
+{
+  double sy = 0, sx = 0;
+
+  for (guint j = from; j < to; j++)
+    {
+      sy += y[j];
+      sx += x[j];
+    }
+  return sx != 0 ? sy / sx : NAN;
+}
+
 static void
 add_rows (Ctx          *ctx,
           const char   *series,
@@ -55,19 +69,36 @@ add_rows (Ctx          *ctx,
 {
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (TslChange));
 
-  tsl_change_detect (y, x, B, RECURSE_ALPHA, found);
+  tsl_change_detect (y, x, B, TSL_CHANGES_SPLIT_P, found);
   for (guint i = 0; i < found->len; i++)
     {
       const TslChange *c = &g_array_index (found, TslChange, i);
       TslChangeRow *row = g_new0 (TslChangeRow, 1);
+      guint lo = 0, hi = B;
       double larger;
+
+      /* The detector measured a change over the segment it was searching;
+       * changes found later inside that segment bound it, so that before
+       * and after are the stretches to the neighbouring changes, which a
+       * compare of those stretches measures too (tsl_changes_stretches()). */
+      for (guint j = 0; j < found->len; j++)
+        {
+          const TslChange *o = &g_array_index (found, TslChange, j);
+
+          if (j == i || !(o->p_value < TSL_CHANGES_SPLIT_P))
+            continue;
+          if (o->split < c->split)
+            lo = MAX (lo, o->split);
+          else if (o->split > c->split)
+            hi = MIN (hi, o->split);
+        }
 
       row->series = g_strdup (series);
       row->stat = stat;
       row->unit = unit;
       row->time_s = ctx->edges[c->split];
-      row->before = c->before * scale;
-      row->after = c->after * scale;
+      row->before = ratio (y, x, lo, c->split) * scale;
+      row->after = ratio (y, x, c->split, hi) * scale;
       row->change = row->before != 0 ? row->after / row->before - 1 : NAN;
       row->p_value = c->p_value;
       row->q_value = NAN;
@@ -75,7 +106,7 @@ add_rows (Ctx          *ctx,
        * a series rising from nothing does not outrank everything. */
       larger = MAX (fabs (row->before), fabs (row->after));
       row->effect = (larger > 0 ? fabs (row->after - row->before) / larger : 0) *
-                    (ctx->edges[c->hi] - ctx->edges[c->split]);
+                    (ctx->edges[hi] - ctx->edges[c->split]);
       g_ptr_array_add (ctx->rows, row);
     }
 }

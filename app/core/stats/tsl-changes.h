@@ -17,6 +17,11 @@
 
 G_BEGIN_DECLS
 
+/* A segment is searched again on either side of a change with a p-value
+ * below this: such changes bound the stretches the others' before and
+ * after values are measured over. */
+#define TSL_CHANGES_SPLIT_P 0.05
+
 /* A function needs this many calls (or samples) in the range to be searched. */
 #define TSL_CHANGES_MIN_CALLS 100
 
