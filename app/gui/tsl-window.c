@@ -174,7 +174,8 @@ _tsl_window_update_status (TslWindow *self)
   span = tsl_duration_format ((double) tsl_snapshot_get_span (snapshot));
   events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
   /* Translators: format · events · tracks · exact or sampled view · span */
-  status = g_strdup_printf (_("%s · %s events · %u tracks · %s · span %s"),
+  status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s events · %u track · %s · span %s",
+                                         "%s · %s events · %u tracks · %s · span %s", n_tracks),
                             tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
                             events, n_tracks, view, span);
   /* The first view left a sparse tail out: said until everything is shown. */

@@ -2347,6 +2347,33 @@ test_slice_details (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The status bar counts tracks with plural forms: "1 track", not "1 tracks". */
+static void
+test_status_one_track (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("status-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "one.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GString) csv = g_string_new ("time,value\n");
+  TslWindow *window;
+  const char *status;
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append_printf (csv, "%u,%u\n", i, i % 7);
+  g_assert_true (g_file_set_contents (path, csv->str, -1, NULL));
+
+  window = new_shown_window ();
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), ==, 1);
+  status = gtk_label_get_label (window->status_label);
+  g_assert_nonnull (strstr (status, " 1 track · "));
+  g_assert_null (strstr (status, "tracks"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2363,6 +2390,7 @@ main (int   argc,
   g_test_add_func ("/window/empty-state", test_empty_state);
   g_test_add_func ("/window/accels", test_accels);
   g_test_add_func ("/window/open-example", test_open_example);
+  g_test_add_func ("/window/status-one-track", test_status_one_track);
   g_test_add_func ("/window/open-bad-file", test_open_bad_file);
   g_test_add_func ("/window/timeline-navigation", test_timeline_navigation);
   g_test_add_func ("/window/export", test_export);
