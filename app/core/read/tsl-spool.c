@@ -77,15 +77,20 @@ spill (TslSpool *s)
   s->mem_len = 0;
 }
 
+static void
+grow (TslSpool *s,
+      gsize     len)
+{
+  s->mem_size = MAX (MAX (s->mem_size * 2, 4096), s->mem_len + len);
+  s->mem = g_realloc (s->mem, s->mem_size);
+}
+
 guint8 *
 tsl_spool_reserve (TslSpool *s,
                    gsize     len)
 {
   if (G_UNLIKELY (s->mem_len + len > s->mem_size))
-    {
-      s->mem_size = MAX (MAX (s->mem_size * 2, 4096), s->mem_len + len);
-      s->mem = g_realloc (s->mem, s->mem_size);
-    }
+    grow (s, len);
   return s->mem + s->mem_len;
 }
 
@@ -197,21 +202,26 @@ tsl_spool_push (TslSpool *s,
                 gint64    v)
 {
   guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
-  guint8 *start = tsl_spool_reserve (s, TSL_SPOOL_VARINT_MAX);
-  guint8 *p = start;
+  guint8 *p;
 
+  /* Written in place: this runs once per sample. */
+  if (G_UNLIKELY (s->mem_len + TSL_SPOOL_VARINT_MAX > s->mem_size))
+    grow (s, TSL_SPOOL_VARINT_MAX);
+  p = s->mem + s->mem_len;
   while (z >= 0x80)
     {
       *p++ = (guint8) (z | 0x80);
       z >>= 7;
     }
   *p++ = (guint8) z;
+  s->mem_len = p - s->mem;
   s->n_pushed++;
-  tsl_spool_commit (s, p - start);
+  if (!s->failed && s->mem_len >= s->limit)
+    spill (s);
 }
 
 /* A varint of p..end (the writer's, so whole unless the file failed). */
-static gboolean
+static inline gboolean
 decode (const guint8 *p,
         const guint8 *end,
         gint64       *v,
@@ -241,6 +251,25 @@ tsl_spool_pop (TslSpool *s,
 
   if (s->n_popped == s->n_pushed)
     return FALSE;
+  /* Once per sample: a varint whole in the block, or in memory once the
+   * file is read, is taken without a peek. */
+  if (G_LIKELY (s->reading))
+    {
+      if (s->block_len - s->block_at >= TSL_SPOOL_VARINT_MAX &&
+          decode (s->block + s->block_at, s->block + s->block_len, v, &used))
+        {
+          s->block_at += used;
+          s->n_popped++;
+          return TRUE;
+        }
+      if (s->block_at == s->block_len && s->file_read == s->in_file && s->mem != NULL &&
+          decode (s->mem + s->mem_at, s->mem + s->mem_len, v, &used))
+        {
+          s->mem_at += used;
+          s->n_popped++;
+          return TRUE;
+        }
+    }
   while ((avail = tsl_spool_peek (s, TSL_SPOOL_VARINT_MAX, &p)) > 0)
     {
       if (decode (p, p + avail, v, &used))
