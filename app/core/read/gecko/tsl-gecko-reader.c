@@ -683,23 +683,11 @@ gecko_parse (gpointer      state,
   return consumed;
 }
 
-/* See the file's comment: a later read cannot start anywhere but at the
- * beginning. */
-static TslCheckpoint
-gecko_checkpoint (gpointer      state,
-                  const guint8 *buf,
-                  gsize         consumed,
-                  gsize        *back,
-                  GByteArray   *saved)
-{
-  return TSL_CHECKPOINT_NEVER;
-}
-
 const TslFormat tsl_format_gecko = {
   .name = "gecko",
   .sniff = gecko_sniff,
   .create = gecko_create,
   .parse = gecko_parse,
   .destroy = gecko_destroy,
-  .checkpoint = gecko_checkpoint,
+  .checkpoint = tsl_format_checkpoint_never,
 };

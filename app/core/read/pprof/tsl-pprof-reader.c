@@ -544,18 +544,6 @@ pprof_parse (gpointer      state,
   return self->stopped ? (gssize) len : p - buf;
 }
 
-/* See the file's comment: a later read cannot start anywhere but at the
- * beginning. */
-static TslCheckpoint
-pprof_checkpoint (gpointer      state,
-                  const guint8 *buf,
-                  gsize         consumed,
-                  gsize        *back,
-                  GByteArray   *saved)
-{
-  return TSL_CHECKPOINT_NEVER;
-}
-
 const TslFormat tsl_format_pprof = {
   .name = "pprof",
   .sniff = pprof_sniff,
@@ -563,5 +551,5 @@ const TslFormat tsl_format_pprof = {
   .parse = pprof_parse,
   .destroy = pprof_destroy,
   .binary = TRUE,
-  .checkpoint = pprof_checkpoint,
+  .checkpoint = tsl_format_checkpoint_never,
 };
