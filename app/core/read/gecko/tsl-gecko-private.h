@@ -5,8 +5,8 @@
  * The reader's state (TslGecko) and what the files of this folder call of
  * each other: tsl-gecko-reader.c (the format and the walk down the
  * document), tsl-gecko-thread.c (a thread's tables, rows and columns, and
- * its samples and markers placed on tracks at its end), tsl-gecko-spool.c
- * (sequences of integers in memory, past a few MiB in a temporary file).
+ * its samples and markers placed on tracks at its end; they wait in
+ * spools, tsl-spool.c, until then).
  */
 #pragma once
 

@@ -18,7 +18,7 @@
  * Whatever is not read (libs, pages, marker payloads, schemas of markers)
  * is skipped, however large. A thread's samples and markers come before
  * the tables and strings that name them, so they are spooled
- * (tsl-gecko-spool.c) and placed at the thread's end (tsl-gecko-thread.c):
+ * (tsl-spool.c) and placed at the thread's end (tsl-gecko-thread.c):
  * memory is bounded by the largest thread's tables, not by the samples.
  *
  * No chunk index (TSL_CHECKPOINT_NEVER) and no parallel reading: every
