@@ -25,29 +25,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 
-timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
-here = os.path.dirname(os.path.abspath(__file__))
-top = os.path.normpath(os.path.join(here, '..', '..'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profile_check  # noqa: E402
+from profile_check import (SANITIZED, check, flame_csv, folded, generate, info, peak_rss, run,  # noqa: E402
+                           sample_rows, top)
+
 data = os.path.join(top, 'tests', 'data', 'cpuprofile')
-SANITIZED = os.environ.get('TSL_SANITIZED') == '1'
-failures = []
-tmp = tempfile.mkdtemp(prefix='tsl-cpuprofile-')
-
-
-def check(name, cond, detail=''):
-    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
-    if not cond:
-        failures.append(name)
-
-
-def run(*args, env_extra=None):
-    env = dict(os.environ, LC_ALL='C.UTF-8')
-    env.update(env_extra or {})
-    return subprocess.run([timeslice, args[0], '--no-cache', *args[1:]], capture_output=True, env=env,
-                          timeout=600)
+tmp = profile_check.setup('cpuprofile')
 
 
 def frame_name(call_frame):
@@ -89,37 +75,6 @@ def facts(path):
     first = min([doc['startTime']] + times)
     last = max([doc['endTime']] + times)
     return stacks, times, first, last
-
-
-def info(path, env_extra=None):
-    proc = run('info', '--json', path, env_extra=env_extra)
-    return proc.returncode, (json.loads(proc.stdout) if proc.returncode == 0 else None), proc.stderr.decode()
-
-
-def sample_rows(path):
-    proc = run('sample', path)
-    return list(csv.DictReader(io.StringIO(proc.stdout.decode())))
-
-
-def flame_csv(path, env_extra=None):
-    out = os.path.join(tmp, 'flame.csv')
-    # A range makes the figures exact (every sample, not the kept ones).
-    proc = run('export', '--flamegraph', '--a', '0%..100%', '-o', out, path, env_extra=env_extra)
-    if proc.returncode != 0:
-        return {}
-    with open(out) as f:
-        return {r['call_path']: float(r['self_weight']) for r in csv.DictReader(f) if float(r['self_weight']) > 0}
-
-
-def folded(path, env_extra=None):
-    out = os.path.join(tmp, 'stacks.folded')
-    run('export', '--a', '0%..100%', '-o', out, path, env_extra=env_extra)
-    got = Counter()
-    with open(out) as f:
-        for line in f:
-            stack, count = line.rstrip('\n').rsplit(' ', 1)
-            got[stack] += int(count)
-    return got
 
 
 def check_recording():
@@ -203,24 +158,7 @@ def check_recording():
 
 
 def gen(name, mb, order, nodes=300):
-    path = os.path.join(tmp, name)
-    with open(path, 'wb') as f:
-        subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-cpuprofile.py'), str(mb),
-                        '--order', order, '--nodes', str(nodes), '--seed', '7'], stdout=f, check=True)
-    return path
-
-
-def peak_rss(args):
-    """Exit status and the child's own peak RSS (bytes) of `timeslice ARGS`."""
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.execvp(timeslice, [timeslice] + args)
-    _, status, usage = os.wait4(pid, 0)
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
-
+    return generate('gen-cpuprofile.py', name, str(mb), '--order', order, '--nodes', str(nodes), '--seed', '7')
 
 def check_generated():
     small = {o: gen(f'small-{o}.cpuprofile', 0.3, o) for o in ('v8', 'deltas-first', 'tree-last')}
@@ -248,7 +186,7 @@ def check_generated():
     check('spooled: events and span', rc == 0 and got['events'] == len(stacks)
           and abs(got['span_s'] - (last - first) / 1e6) < 1e-6, err)
     check('spooled: flame graph self weights',
-          flame_csv(big, small_spool) == {k: float(v) for k, v in Counter(stacks).items()})
+          flame_csv(big, env_extra=small_spool) == {k: float(v) for k, v in Counter(stacks).items()})
     check('spooled: folded stacks', folded(big, small_spool) == Counter(stacks))
     check('spooled: the same samples as in memory', run('sample', big, env_extra=small_spool).stdout ==
           run('sample', big).stdout)
@@ -325,10 +263,7 @@ def main():
     check_recording()
     check_generated()
     check_damage()
-    shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('FAILED: ' + ', '.join(failures), file=sys.stderr)
-        sys.exit(1)
+    profile_check.finish()
 
 
 if __name__ == '__main__':

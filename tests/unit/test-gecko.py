@@ -33,29 +33,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter, defaultdict
 
-timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
-here = os.path.dirname(os.path.abspath(__file__))
-top = os.path.normpath(os.path.join(here, '..', '..'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profile_check  # noqa: E402
+from profile_check import (SANITIZED, check, flame_csv, folded, generate, info, peak_rss, run,  # noqa: E402
+                           sample_rows, top)
+
 data = os.path.join(top, 'tests', 'data', 'gecko')
-SANITIZED = os.environ.get('TSL_SANITIZED') == '1'
-failures = []
-tmp = tempfile.mkdtemp(prefix='tsl-gecko-')
-
-
-def check(name, cond, detail=''):
-    print(('ok ' if cond else 'not ok ') + name + (f' # {detail}' if detail and not cond else ''))
-    if not cond:
-        failures.append(name)
-
-
-def run(*args, env_extra=None):
-    env = dict(os.environ, LC_ALL='C.UTF-8')
-    env.update(env_extra or {})
-    return subprocess.run([timeslice, args[0], '--no-cache', *args[1:]], capture_output=True, env=env,
-                          timeout=600)
+tmp = profile_check.setup('gecko')
 
 
 def load(path):
@@ -214,25 +200,6 @@ def to_processed(doc):
     return {'meta': meta, 'libs': [], 'threads': out_threads, 'counters': out_counters, 'shared': {'stringArray': shared}}
 
 
-def info(path, env_extra=None):
-    proc = run('info', '--json', path, env_extra=env_extra)
-    return proc.returncode, (json.loads(proc.stdout) if proc.returncode == 0 else None), proc.stderr.decode()
-
-
-def sample_rows(path):
-    proc = run('sample', path)
-    return list(csv.DictReader(io.StringIO(proc.stdout.decode())))
-
-
-def flame_csv(path, a='0%..100%', env_extra=None):
-    out = os.path.join(tmp, 'flame.csv')
-    proc = run('export', '--flamegraph', '--a', a, '-o', out, path, env_extra=env_extra)
-    if proc.returncode != 0:
-        return {}
-    with open(out) as f:
-        return {r['call_path']: float(r['self_weight']) for r in csv.DictReader(f) if float(r['self_weight']) > 0}
-
-
 def share_is(text, n, total):
     """A compare value: the share n / total, or empty for a side without samples."""
     return text == '' if total == 0 else abs(float(text) - n / total) < 1e-9
@@ -380,24 +347,7 @@ def check_recording():
 
 
 def gen(name, mb, form='gecko', stacks=3000):
-    path = os.path.join(tmp, name)
-    with open(path, 'wb') as f:
-        subprocess.run([sys.executable, os.path.join(top, 'bench', 'gen-gecko.py'), str(mb), '--form', form,
-                        '--stacks', str(stacks), '--seed', '7'], stdout=f, check=True)
-    return path
-
-
-def peak_rss(args):
-    """Exit status and the child's own peak RSS (bytes) of `timeslice ARGS`."""
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.execvp(timeslice, [timeslice] + args)
-    _, status, usage = os.wait4(pid, 0)
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
-
+    return generate('gen-gecko.py', name, str(mb), '--form', form, '--stacks', str(stacks), '--seed', '7')
 
 def check_generated():
     # Peak RSS first: a child forked later would count this process's lists.
@@ -455,17 +405,6 @@ def damaged(name, text, want_events, warning_re, positioned=True):
     return path
 
 
-def folded(path):
-    out = os.path.join(tmp, 'stacks.folded')
-    run('export', '--a', '0%..100%', '-o', out, path)
-    got = Counter()
-    with open(out) as f:
-        for line in f:
-            stack, count = line.rstrip('\n').rsplit(' ', 1)
-            got[stack] += int(count)
-    return got
-
-
 def check_damage():
     chain = [[None, 0], [0, 1], [1, 2]]
     path = damaged('prefix-cycle', gecko_doc([[2, 1], [1, 2]], [[None, 0], [2, 1], [1, 2]]), 2,
@@ -512,10 +451,7 @@ def main():
     check_recording()
     check_generated()
     check_damage()
-    shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('FAILED: ' + ', '.join(failures), file=sys.stderr)
-        sys.exit(1)
+    profile_check.finish()
 
 
 if __name__ == '__main__':

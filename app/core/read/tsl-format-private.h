@@ -56,6 +56,14 @@ typedef struct {
   gboolean    records;
 } TslFormat;
 
+/* The checkpoint of a format whose every sample waits on what comes later
+ * (cpuprofile, pprof, gecko): a read cannot start but at the beginning. */
+TslCheckpoint     tsl_format_checkpoint_never   (gpointer          state,
+                                                 const guint8     *buf,
+                                                 gsize             consumed,
+                                                 gsize            *back,
+                                                 GByteArray       *saved);
+
 /* Sets a TSL_READER_ERROR_SYNTAX error whose message is
  * "FILE:LINE:COLUMN: <message>" for the byte at buf + offset of the buffer
  * passed to the current parse() call. */

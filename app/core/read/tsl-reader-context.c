@@ -173,3 +173,13 @@ tsl_reader_context_set_nothing_to_show (TslReaderContext  *ctx,
                _("%s: nothing to show: %s"), position,
                shown > 0 ? reasons->str : _("the file holds no events"));
 }
+
+TslCheckpoint
+tsl_format_checkpoint_never (gpointer      state,
+                             const guint8 *buf,
+                             gsize         consumed,
+                             gsize        *back,
+                             GByteArray   *saved)
+{
+  return TSL_CHECKPOINT_NEVER;
+}

@@ -14,6 +14,7 @@
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
+#include "tsl-spool.h"
 
 G_BEGIN_DECLS
 
@@ -59,27 +60,6 @@ typedef struct {
   gboolean defined;
 } Node;
 
-/* A sequence of integers written whole, then read back in order, as
- * zigzag varints (a node or a delta takes 1–3 bytes, not 8): in memory up
- * to a few MiB, past that in an unlinked temporary file. */
-typedef struct {
-  guint8     *mem;      /* the values after those in the file */
-  gsize       mem_len;
-  gsize       mem_size; /* allocated */
-  gsize       limit;    /* bytes of mem that go to the file */
-  gsize       mem_at;   /* reading back: the next byte of mem */
-  FILE       *file;     /* NULL: none (or it failed: the rest stays in memory) */
-  guint64     in_file;  /* bytes written to the file */
-  guint64     file_read;/* bytes of it read back into block */
-  guint8     *block;    /* reading back: bytes of the file */
-  gsize       block_len;
-  gsize       block_at;
-  guint64     n_pushed;
-  guint64     n_popped;
-  gboolean    reading;
-  gboolean    failed;
-} TslCpuprofileSpool;
-
 /* What a positional warning kind counts past its first few. */
 typedef enum {
   WARN_UNKNOWN_NODE,
@@ -124,8 +104,8 @@ typedef struct {
   guint64             n_emitted;    /* samples placed on the track */
   gint64              t_ns;         /* Σ deltas so far, from start_ns */
   gboolean            clamped;      /* a time past TSL_CPUPROFILE_TIME_LIMIT */
-  TslCpuprofileSpool  spool_samples;
-  TslCpuprofileSpool  spool_deltas;
+  TslSpool            spool_samples;
+  TslSpool            spool_deltas;
 
   guint64             warned[N_WARN_KINDS];
 } TslCpuprofile;

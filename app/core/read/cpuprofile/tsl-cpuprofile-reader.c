@@ -506,23 +506,11 @@ cpuprofile_parse (gpointer      state,
   return consumed;
 }
 
-/* See the file's comment: a later read cannot start anywhere but at the
- * beginning. */
-static TslCheckpoint
-cpuprofile_checkpoint (gpointer      state,
-                       const guint8 *buf,
-                       gsize         consumed,
-                       gsize        *back,
-                       GByteArray   *saved)
-{
-  return TSL_CHECKPOINT_NEVER;
-}
-
 const TslFormat tsl_format_cpuprofile = {
   .name = "cpuprofile",
   .sniff = cpuprofile_sniff,
   .create = cpuprofile_create,
   .parse = cpuprofile_parse,
   .destroy = cpuprofile_destroy,
-  .checkpoint = cpuprofile_checkpoint,
+  .checkpoint = tsl_format_checkpoint_never,
 };

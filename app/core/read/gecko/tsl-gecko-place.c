@@ -173,15 +173,15 @@ place_samples (Place  *pl,
       cpu_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, tid, name);
       tsl_trace_track_set_unit (self->trace, cpu_track, self->cpu_is_time ? "%" : "cycles");
     }
-  while (tsl_gecko_spool_pop (&th->s_stack, &stack))
+  while (tsl_spool_pop (&th->s_stack, &stack))
     {
       gint64 delta = 0, bits, at;
       double w = 1;
 
-      tsl_gecko_spool_pop (&th->s_time, &delta);
+      tsl_spool_pop (&th->s_time, &delta);
       t = tsl_time_add (t, delta);
       at = tsl_gecko_clamp (self, tsl_time_add (th->offset_ns, t));
-      if (th->has_weight && tsl_gecko_spool_pop (&th->s_weight, &bits) && !isnan (tsl_gecko_bits_double (bits)))
+      if (th->has_weight && tsl_spool_pop (&th->s_weight, &bits) && !isnan (tsl_gecko_bits_double (bits)))
         w = tsl_gecko_bits_double (bits) * th->weight_factor;
       if (stack >= 0)
         {
@@ -190,7 +190,7 @@ place_samples (Place  *pl,
             label_stack (pl, track, stack);
           self->n_events++;
         }
-      if (th->has_cpu && tsl_gecko_spool_pop (&th->s_cpu, &bits) && bits != TSL_GECKO_NULL && n > 0)
+      if (th->has_cpu && tsl_spool_pop (&th->s_cpu, &bits) && bits != TSL_GECKO_NULL && n > 0)
         {
           double cpu = (double) bits;
 
@@ -263,16 +263,16 @@ place_markers (Place  *pl,
   gint64 name;
   guint64 index = 0;
 
-  while (tsl_gecko_spool_pop (&th->m_name, &name))
+  while (tsl_spool_pop (&th->m_name, &name))
     {
       gint64 start = TSL_GECKO_NULL, end = TSL_GECKO_NULL, phase = TSL_GECKO_NULL;
       guint32 id = string_id (pl, name);
       GArray *starts;
 
-      tsl_gecko_spool_pop (&th->m_start, &start);
-      tsl_gecko_spool_pop (&th->m_end, &end);
+      tsl_spool_pop (&th->m_start, &start);
+      tsl_spool_pop (&th->m_end, &end);
       if (th->has_phase)
-        tsl_gecko_spool_pop (&th->m_phase, &phase);
+        tsl_spool_pop (&th->m_phase, &phase);
       else
         phase = start != TSL_GECKO_NULL && end != TSL_GECKO_NULL ? 1 : 0;
       switch (phase)
@@ -342,11 +342,11 @@ tsl_gecko_thread_end (TslGecko       *self,
     {
       /* A processed profile whose "shared" comes after its threads: every
        * thread waits, so none keeps its spools' buffers meanwhile. */
-      TslGeckoSpool *spools[] = { &th->s_stack, &th->s_time, &th->s_cpu, &th->s_weight,
+      TslSpool *spools[] = { &th->s_stack, &th->s_time, &th->s_cpu, &th->s_weight,
                                   &th->m_name, &th->m_start, &th->m_end, &th->m_phase };
 
       for (guint i = 0; i < G_N_ELEMENTS (spools); i++)
-        tsl_gecko_spool_park (spools[i]);
+        tsl_spool_park (spools[i]);
       g_ptr_array_add (self->pending, th);
       return;
     }

@@ -5,8 +5,8 @@
  * The reader's state (TslGecko) and what the files of this folder call of
  * each other: tsl-gecko-reader.c (the format and the walk down the
  * document), tsl-gecko-thread.c (a thread's tables, rows and columns, and
- * its samples and markers placed on tracks at its end), tsl-gecko-spool.c
- * (sequences of integers in memory, past a few MiB in a temporary file).
+ * its samples and markers placed on tracks at its end; they wait in
+ * spools, tsl-spool.c, until then).
  */
 #pragma once
 
@@ -15,6 +15,7 @@
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
+#include "tsl-spool.h"
 
 G_BEGIN_DECLS
 
@@ -27,37 +28,6 @@ G_BEGIN_DECLS
 /* Nesting of objects and arrays the walk follows (processes in processes
  * add two levels each); deeper values are skipped. */
 #define TSL_GECKO_MAX_LEVELS 40
-
-/* A sequence of integers written whole, then read back in order, as zigzag
- * varints: in memory up to a limit, past it in an unlinked temporary file. */
-typedef struct {
-  guint8     *mem;
-  gsize       mem_len;
-  gsize       mem_size;
-  gsize       limit;
-  gsize       mem_at;
-  FILE       *file;
-  guint64     in_file;
-  guint64     file_read;
-  guint8     *block;
-  gsize       block_len;
-  gsize       block_at;
-  guint64     n_pushed;
-  guint64     n_popped;
-  gboolean    reading;
-  gboolean    failed;
-} TslGeckoSpool;
-
-void     tsl_gecko_spool_init  (TslGeckoSpool *s);
-void     tsl_gecko_spool_clear (TslGeckoSpool *s);
-void     tsl_gecko_spool_push  (TslGeckoSpool *s,
-                                gint64         v);
-/* A spool that waits long (a thread that waits for shared strings) keeps
- * nothing in memory once it has a file: what memory holds goes there. */
-void     tsl_gecko_spool_park  (TslGeckoSpool *s);
-/* The next value in the order pushed; FALSE when none is left. */
-gboolean tsl_gecko_spool_pop   (TslGeckoSpool *s,
-                                gint64        *v);
 
 /* Weights and CPU deltas are spooled as a double's bits. */
 static inline gint64
@@ -139,10 +109,10 @@ typedef struct {
   gint64         last_time[N_TABLES];    /* for "time": the one before, ns */
   Column         time_col[N_TABLES];     /* "time" or "timeDeltas", the first seen */
 
-  TslGeckoSpool  s_stack, s_time, s_cpu, s_weight;
+  TslSpool  s_stack, s_time, s_cpu, s_weight;
   gboolean       has_cpu, has_weight;
   double         weight_factor;
-  TslGeckoSpool  m_name, m_start, m_end, m_phase;
+  TslSpool  m_name, m_start, m_end, m_phase;
   gboolean       has_phase;
 
   GArray        *prefix;      /* gint32 per stack; -1: a root */

@@ -18,7 +18,7 @@
  * Whatever is not read (libs, pages, marker payloads, schemas of markers)
  * is skipped, however large. A thread's samples and markers come before
  * the tables and strings that name them, so they are spooled
- * (tsl-gecko-spool.c) and placed at the thread's end (tsl-gecko-thread.c):
+ * (tsl-spool.c) and placed at the thread's end (tsl-gecko-thread.c):
  * memory is bounded by the largest thread's tables, not by the samples.
  *
  * No chunk index (TSL_CHECKPOINT_NEVER) and no parallel reading: every
@@ -683,23 +683,11 @@ gecko_parse (gpointer      state,
   return consumed;
 }
 
-/* See the file's comment: a later read cannot start anywhere but at the
- * beginning. */
-static TslCheckpoint
-gecko_checkpoint (gpointer      state,
-                  const guint8 *buf,
-                  gsize         consumed,
-                  gsize        *back,
-                  GByteArray   *saved)
-{
-  return TSL_CHECKPOINT_NEVER;
-}
-
 const TslFormat tsl_format_gecko = {
   .name = "gecko",
   .sniff = gecko_sniff,
   .create = gecko_create,
   .parse = gecko_parse,
   .destroy = gecko_destroy,
-  .checkpoint = gecko_checkpoint,
+  .checkpoint = tsl_format_checkpoint_never,
 };

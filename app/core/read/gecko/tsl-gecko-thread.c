@@ -20,6 +20,17 @@
 #include "tsl-gecko-private.h"
 #include "tsl-time-math.h"
 
+/* A spool's bytes in memory, and per block read back from its file. */
+#define SPOOL_BYTES (1024 * 1024)
+
+/* Samples and markers as zigzag varints (tsl-spool.c), one spool a column.
+ * TSL_GECKO_SPOOL_BYTES=N spills past N bytes instead (tests, fuzzing). */
+static void
+spool_init (TslSpool *s)
+{
+  tsl_spool_init (s, "gecko", SPOOL_BYTES, "TSL_GECKO_SPOOL_BYTES");
+}
+
 TslGeckoThread *
 tsl_gecko_thread_new (TslGecko *self,
                       gint64    offset_ns)
@@ -42,14 +53,14 @@ tsl_gecko_thread_new (TslGecko *self,
   th->schema[TBL_FRAMES][COL_LOCATION] = 0;
   for (int t = 0; t < N_TABLES; t++)
     th->time_col[t] = COL_NONE;
-  tsl_gecko_spool_init (&th->s_stack);
-  tsl_gecko_spool_init (&th->s_time);
-  tsl_gecko_spool_init (&th->s_cpu);
-  tsl_gecko_spool_init (&th->s_weight);
-  tsl_gecko_spool_init (&th->m_name);
-  tsl_gecko_spool_init (&th->m_start);
-  tsl_gecko_spool_init (&th->m_end);
-  tsl_gecko_spool_init (&th->m_phase);
+  spool_init (&th->s_stack);
+  spool_init (&th->s_time);
+  spool_init (&th->s_cpu);
+  spool_init (&th->s_weight);
+  spool_init (&th->m_name);
+  spool_init (&th->m_start);
+  spool_init (&th->m_end);
+  spool_init (&th->m_phase);
   th->prefix = g_array_new (FALSE, FALSE, sizeof (gint32));
   th->frame = g_array_new (FALSE, FALSE, sizeof (gint32));
   th->location = g_array_new (FALSE, FALSE, sizeof (gint32));
@@ -63,14 +74,14 @@ tsl_gecko_thread_free (TslGeckoThread *th)
 {
   if (th == NULL)
     return;
-  tsl_gecko_spool_clear (&th->s_stack);
-  tsl_gecko_spool_clear (&th->s_time);
-  tsl_gecko_spool_clear (&th->s_cpu);
-  tsl_gecko_spool_clear (&th->s_weight);
-  tsl_gecko_spool_clear (&th->m_name);
-  tsl_gecko_spool_clear (&th->m_start);
-  tsl_gecko_spool_clear (&th->m_end);
-  tsl_gecko_spool_clear (&th->m_phase);
+  tsl_spool_clear (&th->s_stack);
+  tsl_spool_clear (&th->s_time);
+  tsl_spool_clear (&th->s_cpu);
+  tsl_spool_clear (&th->s_weight);
+  tsl_spool_clear (&th->m_name);
+  tsl_spool_clear (&th->m_start);
+  tsl_spool_clear (&th->m_end);
+  tsl_spool_clear (&th->m_phase);
   g_array_unref (th->prefix);
   g_array_unref (th->frame);
   g_array_unref (th->location);
@@ -329,14 +340,14 @@ tsl_gecko_cell (TslGecko           *self,
         {
         case COL_STACK:
           v = cell_int (self, value, offset);
-          tsl_gecko_spool_push (&th->s_stack, v == TSL_GECKO_NULL || v < 0 ? -1 : v);
+          tsl_spool_push (&th->s_stack, v == TSL_GECKO_NULL || v < 0 ? -1 : v);
           break;
         case COL_TIME:
         case COL_TIME_DELTA:
           v = time_delta (self, column, &th->time_col[TBL_SAMPLES], &th->last_time[TBL_SAMPLES], index, value,
                           offset, &use);
           if (use)
-            tsl_gecko_spool_push (&th->s_time, v);
+            tsl_spool_push (&th->s_time, v);
           break;
         case COL_CPU:
           {
@@ -347,16 +358,16 @@ tsl_gecko_cell (TslGecko           *self,
             th->has_cpu = TRUE;
             if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (value, &v) && v != TSL_GECKO_NULL)
               {
-                tsl_gecko_spool_push (&th->s_cpu, v);
+                tsl_spool_push (&th->s_cpu, v);
                 break;
               }
             cpu = cell_double (value);
-            tsl_gecko_spool_push (&th->s_cpu, isnan (cpu) || fabs (cpu) > 1e18 ? TSL_GECKO_NULL : (gint64) llround (cpu));
+            tsl_spool_push (&th->s_cpu, isnan (cpu) || fabs (cpu) > 1e18 ? TSL_GECKO_NULL : (gint64) llround (cpu));
           }
           break;
         case COL_WEIGHT:
           th->has_weight = TRUE;
-          tsl_gecko_spool_push (&th->s_weight, tsl_gecko_double_bits (cell_double (value)));
+          tsl_spool_push (&th->s_weight, tsl_gecko_double_bits (cell_double (value)));
           break;
         default:
           break;
@@ -366,17 +377,17 @@ tsl_gecko_cell (TslGecko           *self,
       switch (column)
         {
         case COL_NAME:
-          tsl_gecko_spool_push (&th->m_name, cell_int (self, value, offset));
+          tsl_spool_push (&th->m_name, cell_int (self, value, offset));
           break;
         case COL_START:
-          tsl_gecko_spool_push (&th->m_start, cell_time (self, value, offset));
+          tsl_spool_push (&th->m_start, cell_time (self, value, offset));
           break;
         case COL_END:
-          tsl_gecko_spool_push (&th->m_end, cell_time (self, value, offset));
+          tsl_spool_push (&th->m_end, cell_time (self, value, offset));
           break;
         case COL_PHASE:
           th->has_phase = TRUE;
-          tsl_gecko_spool_push (&th->m_phase, cell_int (self, value, offset));
+          tsl_spool_push (&th->m_phase, cell_int (self, value, offset));
           break;
         default:
           break;

@@ -4,8 +4,8 @@
  *
  * The reader's state (TslPprof) and what the files of this folder call of
  * each other: tsl-pprof-reader.c (the format, the sniffer and the stream of
- * top-level fields into tables), tsl-pprof-spool.c (the Sample records held
- * until the end) and tsl-pprof-samples.c (at the end: the weight and count
+ * top-level fields into tables, the Sample records spooled until the end)
+ * and tsl-pprof-samples.c (at the end: the weight and count
  * chosen, the samples placed and labelled).
  */
 #pragma once
@@ -14,6 +14,7 @@
 
 #include "tsl-format-private.h"
 #include "tsl-proto.h"
+#include "tsl-spool.h"
 
 G_BEGIN_DECLS
 
@@ -71,19 +72,6 @@ typedef struct {
   GHashTable *sparse;    /* guint64 * → index + 1 */
 } TslPprofIds;
 
-/* See tsl-pprof-spool.c. */
-typedef struct {
-  GByteArray *mem;       /* the records after those in the file */
-  gsize       limit;     /* bytes of mem that go to the file */
-  FILE       *file;      /* NULL: none (or it failed: the rest stays in memory) */
-  gboolean    failed;
-  guint64     in_file;   /* bytes written to the file */
-  guint64     file_read; /* reading back: bytes of it read into block */
-  GByteArray *block;
-  gsize       block_at;
-  gsize       mem_at;
-} TslPprofSpool;
-
 typedef struct {
   TslTrace         *trace;
   TslReaderContext *ctx;
@@ -103,7 +91,7 @@ typedef struct {
   TslPprofIds       mapping_ids;
 
   /* The Sample records, read when the tables are known. */
-  TslPprofSpool     samples;
+  TslSpool          samples;
   guint64           n_records;
   /* A record's count past this is cut to it (TSL_PPROF_MAX_COUNT): each
    * counted sample is one event to place. */
@@ -148,24 +136,6 @@ guint32      tsl_pprof_ids_find   (TslPprofIds *ids,
 /* The string at a string table index, NULL when out of range. */
 const char  *tsl_pprof_string     (TslPprof   *self,
                                    gint64      index);
-
-/* tsl-pprof-spool.c */
-
-void         tsl_pprof_spool_init   (TslPprofSpool  *s);
-void         tsl_pprof_spool_clear  (TslPprofSpool  *s);
-/* A record: its head (position and length varints), then its bytes. */
-void         tsl_pprof_spool_append (TslPprofSpool  *s,
-                                     const guint8   *head,
-                                     gsize           head_len,
-                                     const guint8   *data,
-                                     gsize           len);
-/* Reading starts again at the first record. */
-void         tsl_pprof_spool_rewind (TslPprofSpool  *s);
-/* The next record, FALSE after the last; *data is valid until the next call. */
-gboolean     tsl_pprof_spool_next   (TslPprofSpool  *s,
-                                     guint64        *pos,
-                                     const guint8  **data,
-                                     gsize          *len);
 
 /* tsl-pprof-samples.c */
 

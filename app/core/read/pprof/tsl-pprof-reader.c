@@ -9,7 +9,7 @@
  * table, then the time, duration and period. Go interleaves the samples
  * with the locations and functions and writes the string table last, and a
  * sample has no time of its own, so the samples are held (as their encoded
- * bytes, tsl-pprof-spool.c) until the end, then placed evenly over the
+ * bytes, tsl-spool.c) until the end, then placed evenly over the
  * profile's duration in file order and labelled (tsl-pprof-samples.c).
  *
  * Damage is reported by byte of the decoded (inflated) input, as
@@ -25,12 +25,15 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "tsl-pprof-private.h"
 
 /* Ids below this are an array index, not a hash lookup. */
 #define DENSE_IDS (1u << 20)
+/* Sample bytes in memory, and per block read back from the file. */
+#define SPOOL_BYTES (4 * 1024 * 1024)
 
 /* profile.proto's top-level field numbers. */
 enum {
@@ -218,7 +221,8 @@ pprof_create (TslTrace         *trace,
   ids_init (&self->function_ids);
   ids_init (&self->location_ids);
   ids_init (&self->mapping_ids);
-  tsl_pprof_spool_init (&self->samples);
+  /* TSL_PPROF_SPOOL_BYTES=N spills past N bytes instead (tests, fuzzing). */
+  tsl_spool_init (&self->samples, "pprof", SPOOL_BYTES, "TSL_PPROF_SPOOL_BYTES");
   self->max_count = 1 << 20;
   if (g_getenv ("TSL_PPROF_MAX_COUNT") != NULL)
     self->max_count = CLAMP (g_ascii_strtoll (g_getenv ("TSL_PPROF_MAX_COUNT"), NULL, 10), 1, G_MAXINT32);
@@ -240,7 +244,7 @@ pprof_destroy (gpointer state)
   ids_clear (&self->function_ids);
   ids_clear (&self->location_ids);
   ids_clear (&self->mapping_ids);
-  tsl_pprof_spool_clear (&self->samples);
+  tsl_spool_clear (&self->samples);
   g_free (self);
 }
 
@@ -389,7 +393,7 @@ read_field (TslPprof           *self,
 {
   int wire = expected_wire (f->number);
   gint64 type, unit;
-  guint8 head[20], *h;
+  guint8 head[20], *h, *to;
 
   if (wire >= 0 && f->wire != wire)
     {
@@ -425,7 +429,12 @@ read_field (TslPprof           *self,
     case F_SAMPLE:
       /* Held as position, length and bytes (see TslPprof). */
       h = put_varint (put_varint (head, pos), f->len);
-      tsl_pprof_spool_append (&self->samples, head, h - head, f->data, f->len);
+      /* Committed whole: a record never straddles the file and memory. */
+      to = tsl_spool_reserve (&self->samples, (h - head) + f->len);
+      memcpy (to, head, h - head);
+      if (f->len > 0)
+        memcpy (to + (h - head), f->data, f->len);
+      tsl_spool_commit (&self->samples, (h - head) + f->len);
       self->n_records++;
       break;
 
@@ -535,18 +544,6 @@ pprof_parse (gpointer      state,
   return self->stopped ? (gssize) len : p - buf;
 }
 
-/* See the file's comment: a later read cannot start anywhere but at the
- * beginning. */
-static TslCheckpoint
-pprof_checkpoint (gpointer      state,
-                  const guint8 *buf,
-                  gsize         consumed,
-                  gsize        *back,
-                  GByteArray   *saved)
-{
-  return TSL_CHECKPOINT_NEVER;
-}
-
 const TslFormat tsl_format_pprof = {
   .name = "pprof",
   .sniff = pprof_sniff,
@@ -554,5 +551,5 @@ const TslFormat tsl_format_pprof = {
   .parse = pprof_parse,
   .destroy = pprof_destroy,
   .binary = TRUE,
-  .checkpoint = pprof_checkpoint,
+  .checkpoint = tsl_format_checkpoint_never,
 };

@@ -449,6 +449,58 @@ build_stack (TslPprof     *self,
     }
 }
 
+/* A spooled record at p of the bytes to end: its position and length
+ * read, *data at its message. FALSE when it does not fit. */
+static gboolean
+parse_record (const guint8  *p,
+              const guint8  *end,
+              guint64       *pos,
+              const guint8 **data,
+              gsize         *len,
+              gsize         *size)
+{
+  const guint8 *q = p;
+  guint64 n;
+
+  if (tsl_proto_varint (&q, end, pos) != TSL_PROTO_OK ||
+      tsl_proto_varint (&q, end, &n) != TSL_PROTO_OK || n > (guint64) (end - q))
+    return FALSE;
+  *data = q;
+  *len = (gsize) n;
+  *size = (gsize) (q + n - p);
+  return TRUE;
+}
+
+/* The next record (tsl-pprof-reader.c spools them as position, length and
+ * bytes), FALSE after the last; *data is valid until the next call. */
+static gboolean
+next_record (TslSpool      *s,
+             guint64       *pos,
+             const guint8 **data,
+             gsize         *len)
+{
+  gsize need = 2 * TSL_SPOOL_VARINT_MAX, avail, size;
+  const guint8 *p;
+
+  while ((avail = tsl_spool_peek (s, need, &p)) > 0)
+    {
+      if (parse_record (p, p + avail, pos, data, len, &size))
+        {
+          tsl_spool_skip (s, size);
+          return TRUE;
+        }
+      if (avail < need)
+        {
+          /* All there is, and cut (by a failed read): it ends here. */
+          tsl_spool_skip (s, avail);
+          need = 2 * TSL_SPOOL_VARINT_MAX;
+        }
+      else
+        need = 2 * avail;   /* a long record: more of the file */
+    }
+  return FALSE;
+}
+
 static void
 say_totals (TslPprof *self)
 {
@@ -524,8 +576,8 @@ tsl_pprof_finish (TslPprof *self)
   choose_types (self, &weight, &count);
 
   /* First pass: how many samples, on which tracks, and what is damaged. */
-  tsl_pprof_spool_rewind (&self->samples);
-  while (tsl_pprof_spool_next (&self->samples, &pos, &data, &len))
+  tsl_spool_rewind (&self->samples);
+  while (next_record (&self->samples, &pos, &data, &len))
     {
       if (!decode_sample (self, data, len, &s))
         {
@@ -572,8 +624,8 @@ tsl_pprof_finish (TslPprof *self)
     }
 
   /* Second pass: each sample at its place in file order. */
-  tsl_pprof_spool_rewind (&self->samples);
-  while (n > 0 && tsl_pprof_spool_next (&self->samples, &pos, &data, &len))
+  tsl_spool_rewind (&self->samples);
+  while (n > 0 && next_record (&self->samples, &pos, &data, &len))
     {
       gint64 c;
       double value = 1;
