@@ -206,6 +206,8 @@ tsl_summary_view_init (TslSummaryView *self)
                                           g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* One stop of the Tab chain, however many rows (tsl-column-view.h). */
+  tsl_column_view_tab_leaves (self->column_view);
   gtk_column_view_sort_by_column (self->column_view, self->columns[COL_TOTAL], GTK_SORT_DESCENDING);
 }
 

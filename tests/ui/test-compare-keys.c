@@ -142,6 +142,71 @@ test_tab_order (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+summary_shown (gpointer data)
+{
+  TslWindow *window = data;
+  GtkColumnView *view = tsl_summary_view_get_column_view (tsl_compare_panel_get_summary_view (window->compare_panel));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+
+  return model != NULL && g_list_model_get_n_items (model) > 5 &&
+         gtk_widget_get_mapped (GTK_WIDGET (view)) && gtk_widget_get_height (GTK_WIDGET (view)) > 0;
+}
+
+static gboolean
+in_view (TslWindow *window,
+         GtkWidget *view)
+{
+  GtkWidget *focus = focus_of (window);
+
+  return focus != NULL && (focus == view || gtk_widget_is_ancestor (focus, view));
+}
+
+/* Range A alone: its summary table is one Tab stop too. */
+static void
+test_summary_tab_order (void)
+{
+  TslWindow *window = tsl_window_new (app);
+  g_autoptr(GFile) example = tsl_application_dup_example (app);
+  GtkWidget *view = GTK_WIDGET (tsl_summary_view_get_column_view (
+                                  tsl_compare_panel_get_summary_view (window->compare_panel)));
+  GtkWidget *after;
+  guint rows, stops = 0;
+  gint64 span;
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+  tsl_window_open (window, example);
+  iterate_until (is_done_loading, window, 60000);
+  span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span * 17 / 100, span * 60 / 100);
+  iterate_until (summary_shown, window, 120000);
+  settle (500);
+  rows = g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (view))));
+
+  pointer_to (window, view, 200, 40);
+  xdo ("click 1");
+  settle (300);
+  g_assert_true (in_view (window, view));
+
+  press ("Tab");
+  after = focus_of (window);
+  g_assert_nonnull (after);
+  g_assert_false (in_view (window, view));
+
+  press ("shift+Tab");
+  g_assert_true (in_view (window, view));
+  for (guint i = 0; in_view (window, view) && i < rows + 10; i++)
+    {
+      stops++;
+      press ("Tab");
+    }
+  g_assert_cmpuint (stops, ==, 1);
+  g_assert_true (focus_of (window) == after);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -155,6 +220,7 @@ main (int   argc,
 
   app = ui_test_app_new ();
   g_test_add_func ("/compare-keys/tab-order", test_tab_order);
+  g_test_add_func ("/compare-keys/summary-tab-order", test_summary_tab_order);
 
   ret = g_test_run ();
   g_clear_object (&app);

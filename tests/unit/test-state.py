@@ -262,7 +262,8 @@ if r.returncode == 0 and info.returncode == 0:
     warnings = json.loads(info.stdout)['warnings']
     tallies = [w for w in warnings if w.startswith('63,278 ')]
     check(sorted(tallies) == sorted('63,278 thread CPU time and instruction count values (taken at '
-                                    f'slice begins and ends) not shown ({n})' for n in ('run1', 'run2')),
+                                    'slice begins and ends): thread time in exact views and the compare, '
+                                    f'instruction counts not shown ({n})' for n in ('run1', 'run2')),
           f'merge --separate: each source\'s tally, count first and source last ({tallies})')
     check(not any(w.split(' ', 1)[1].startswith(('run1:', 'run2:')) for w in warnings if w[0].isdigit()),
           'merge --separate: no tally reads "N SOURCE: what"')

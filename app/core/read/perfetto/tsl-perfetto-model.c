@@ -728,8 +728,8 @@ report_counts (TslPerfettoModel *self,
   tsl_trace_add_tally (trace, c->n_no_thread,
                        "StreamingProfilePackets on a sequence without a ThreadDescriptor were skipped");
   tsl_trace_add_tally (trace, c->n_thread_time,
-                       "thread CPU time and instruction count values (taken at slice begins and ends) "
-                       "not shown");
+                       "thread CPU time and instruction count values (taken at slice begins and ends): "
+                       "thread time in exact views and the compare, instruction counts not shown");
   tsl_trace_add_tally (trace, c->n_bad_counter_track, "counter values on tracks that are not counters were ignored");
   tsl_trace_add_tally (trace, c->n_bad_compressed,
                        "compressed packet bundles were damaged, too large or nested too deep; what inflated was read");
