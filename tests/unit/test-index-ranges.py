@@ -242,6 +242,29 @@ def leaked_async(rng, n):
     return '{"traceEvents":[\n' + ',\n'.join(ev) + '\n]}\n'
 
 
+def thread_time(rng, n):
+    """B/E pairs with thread clocks ("tts"): long outer spans, open across
+    many checkpoints, around short inner ones, so a range read starting at
+    a checkpoint must give an open span the CPU time a whole read gives."""
+    ev = ['{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}']
+    t = tts = 1000
+    for i in range(n):
+        ev.append('{"ph":"B","name":"outer%d","pid":1,"tid":1,"ts":%d,"tts":%d}' % (i % 3, t, tts))
+        for j in range(400):
+            t += rng.randint(1, 20)
+            tts += rng.randint(0, 10)
+            d = rng.randint(1, 30)
+            c = rng.randint(0, d)
+            ev.append('{"ph":"B","name":"inner%d","pid":1,"tid":1,"ts":%d,"tts":%d}' % (j % 4, t, tts))
+            t += d
+            tts += c
+            ev.append('{"ph":"E","pid":1,"tid":1,"ts":%d,"tts":%d}' % (t, tts))
+        t += rng.randint(1, 20)
+        tts += rng.randint(0, 10)
+        ev.append('{"ph":"E","pid":1,"tid":1,"ts":%d,"tts":%d}' % (t, tts))
+    return '{"traceEvents":[\n' + ',\n'.join(ev) + '\n]}\n'
+
+
 def main():
     rng = random.Random(1919)
     failures = []
@@ -319,6 +342,10 @@ def main():
         p = os.path.join(tmp, 'gen-leaked-async.json')
         with open(p, 'w') as f:
             f.write(leaked_async(random.Random(34), 30000))
+        paths.append((p, True, True))
+        p = os.path.join(tmp, 'gen-thread-time.json')
+        with open(p, 'w') as f:
+            f.write(thread_time(random.Random(35), 40))
         paths.append((p, True, True))
         for p, must_index, must_skip in paths:
             if only and not any(o in p for o in only):

@@ -541,7 +541,7 @@ tsl_chunk_index_count_read (guint64 bytes)
  * CACHE_MAX_FILES entries, the oldest removed first. */
 
 #define CACHE_MAGIC       "TSLINDEX"
-#define CACHE_VERSION     4
+#define CACHE_VERSION     5
 #define CACHE_END_BYTES   (64 * 1024)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)

@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
   gint64  start_ns;
   gint64  end_ns;
+  gint64  tts;       /* its thread clock, so a range read gives it its CPU time */
   guint32 name_len;
 } SavedSpan;
 
@@ -53,6 +54,7 @@ tsl_chrome_model_save (TslChromeModel *self,
           memset (&ss, 0, sizeof ss);
           ss.start_ns = th->open[i].start_ns;
           ss.end_ns = th->open[i].end_ns;
+          ss.tts = th->open[i].tts;
           ss.name_len = name ? strlen (name) : 0;
 
           g_byte_array_append (saved, (const guint8 *) &ss, sizeof ss);
@@ -130,9 +132,10 @@ tsl_chrome_model_restore (TslChromeModel *self,
           at += sizeof ss;
           if (len - at < ss.name_len)
             return FALSE;
-          /* The saved state keeps no offsets nor thread clocks: such a
-           * span's details say its position and CPU time are not known. */
-          _tsl_chrome_push_span (th, ss.start_ns, ss.end_ns, -1, NO_TTS,
+          /* The saved state keeps no offsets: such a span's details say
+           * its position is not known. Its thread clock is kept, so its CPU
+           * time is the whole read's. */
+          _tsl_chrome_push_span (th, ss.start_ns, ss.end_ns, -1, ss.tts,
                      ss.name_len > 0 ? tsl_trace_intern_len (self->trace, (const char *) saved + at, ss.name_len) : 0);
           at += ss.name_len;
         }

@@ -314,8 +314,10 @@ thread_event (TslChromeModel       *self,
         tsl_trace_note_time (self->trace, ts);
         if (G_UNLIKELY (ev->bind_id.type != TSL_JSON_NONE))
           _tsl_chrome_slice_flow (self, ev, th, ts, th->n_open);
-        if (!_tsl_chrome_push_span (th, ts, SPAN_OPEN, event_offset (self, ev),
-                                    G_UNLIKELY (self->want_cpu) ? thread_clock (ev) : NO_TTS, name))
+        /* Its thread clock even when no CPU time is wanted: a checkpoint
+         * saves it, and a range read starting there gives the span the
+         * CPU time a whole read gives it. */
+        if (!_tsl_chrome_push_span (th, ts, SPAN_OPEN, event_offset (self, ev), thread_clock (ev), name))
           {
             th->overflow++;
             tsl_trace_add_warning (self->trace, _("spans nested deeper than %d levels were shown flat"),

@@ -24,7 +24,7 @@
  * is read always (note_change()), so a resuming read has it as the whole
  * read had it there. */
 
-#define SAVE_MAGIC   0x51                /* version 2 (1 kept no sequences) */
+#define SAVE_MAGIC   0x52                /* version 3 (2 kept no thread times, 1 no sequences) */
 #define SAVE_RAW_MAX (4 * 1024 * 1024)   /* before deflating */
 
 typedef struct {
@@ -157,7 +157,9 @@ put_sequence (Saver          *sv,
 static inline gboolean
 counter_is_incremental (const Track *track)
 {
-  return track->kind == TRACK_COUNTER && track->incremental && !track->thread_time;
+  /* Thread-time counters too: their running value gives the slices of a
+   * range read their CPU time (tsl-perfetto-model.c). */
+  return track->kind == TRACK_COUNTER && track->incremental;
 }
 
 gboolean
@@ -223,6 +225,7 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
           put_u64 (body, (guint64) track->open[j].start_ns);
           put_u64 (body, (guint64) track->open[j].offset);
           put_u32 (body, saved_string (&sv, track->open[j].name));
+          put_u64 (body, (guint64) track->open[j].thread_ns);
         }
       if (body->len > SAVE_RAW_MAX)
         break;
@@ -569,13 +572,14 @@ restore_pass (TslPerfettoModel *self,
           gint64 start_ns = (gint64) take_u64 (&tk);
           gint64 offset = (gint64) take_u64 (&tk);
           guint32 name = take_u32 (&tk);
+          gint64 thread_ns = (gint64) take_u64 (&tk);
 
           if (tk.bad || name >= strings->len)
             return FALSE;
           if (apply)
             track->open[j] = (OpenSlice) { start_ns, offset,
                                            GPOINTER_TO_UINT (g_ptr_array_index (strings, name)), 0,
-                                           NO_THREAD_TIME };
+                                           thread_ns };
         }
       if (apply)
         track->n_open = n_open;

@@ -163,7 +163,6 @@ struct _TslPerfettoModel
   IdMap         tracks;        /* uuid → Track * */
   Track        *last_track[2];  /* the two last looked up: an event's and its counter's */
   gint64        event_thread_ns; /* the thread CPU time an event carries, NO_THREAD_TIME if none */
-  gboolean      want_cpu;      /* tsl_perfetto_model_set_want_cpu() */
   guint64       legacy_uuid;   /* next uuid of a legacy thread's track */
   IdMap         legacy_threads;/* pid << 32 ^ tid → Track * */
 

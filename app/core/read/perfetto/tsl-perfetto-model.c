@@ -248,11 +248,13 @@ counter_value (TslPerfettoModel *self,
     }
   /* Chrome snapshots each thread's CPU time at every slice begin and end,
    * for slice CPU durations: as tracks, they would double the thread count.
-   * The CPU time goes to the event's slice instead, while wanted. */
+   * The CPU time goes to the event's slice instead, kept even when no one
+   * wants it: a checkpoint saves it, so a range read gives a slice open
+   * there the CPU time a whole read gives it. */
   if (track->thread_time)
     {
       self->counts.n_thread_time++;
-      if (G_UNLIKELY (self->want_cpu) && track->thread_ns)
+      if (track->thread_ns)
         {
           value *= track->mult;
           if (track->incremental)
@@ -502,13 +504,6 @@ compressed_packets (TslPerfettoModel *self,
   if (!model_bytes (self, out->data, out->len))
     self->counts.n_bad_inner++;
   self->nesting--;
-}
-
-void
-tsl_perfetto_model_set_want_cpu (TslPerfettoModel *self,
-                                 gboolean          want)
-{
-  self->want_cpu = want;
 }
 
 void

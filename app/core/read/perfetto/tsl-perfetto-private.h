@@ -60,10 +60,6 @@ gboolean          tsl_perfetto_model_packet     (TslPerfettoModel *self,
 gboolean          tsl_perfetto_model_apply      (TslPerfettoModel        *self,
                                                  const TslPerfettoRecord *rec,
                                                  const char             **what);
-/* Whether slices' thread time is read (tsl_trace_wants_cpu(), asked once a
- * buffer: the thread-time values are a third of a Chromium trace's). */
-void              tsl_perfetto_model_set_want_cpu (TslPerfettoModel *self,
-                                                 gboolean          want);
 /* Where the next packet's key byte (0x0A) is in the input, for the exact
  * view's slice details (tsl-event-details.h); packets inside a
  * compressed bundle have no position of their own. */

@@ -155,7 +155,6 @@ perfetto_parse (gpointer       state,
 
   /* The worker is idle between calls: this is not a race. */
   self->offsets = tsl_trace_wants_offsets (self->trace);
-  tsl_perfetto_model_set_want_cpu (self->model, tsl_trace_wants_cpu (self->trace));
   /* A range read jumps between checkpoints: the reader knows where. */
   self->offset = (guint64) MAX (tsl_reader_context_get_input_offset (self->ctx), 0);
   /* A regular file: the whole packets on every core, the rest (a packet
