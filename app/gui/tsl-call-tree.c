@@ -422,6 +422,8 @@ tsl_call_tree_init (TslCallTree *self)
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree)), GTK_SORTER (row_sorter));
   selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted)));
   gtk_column_view_set_model (self->column_view, selection);
+  /* One stop of the Tab chain, however many rows (tsl-column-view.h). */
+  tsl_column_view_tab_leaves (self->column_view);
   /* Heaviest paths first, as profilers list them. */
   gtk_column_view_sort_by_column (self->column_view, self->columns[COL_TOTAL], GTK_SORT_DESCENDING);
 }

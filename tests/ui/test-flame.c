@@ -10,6 +10,7 @@
 #include "tsl-flame-view.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
+#include "test-ui-input.h"
 #include "test-ui-util.h"
 
 static gboolean
@@ -262,6 +263,66 @@ test_diff_columns (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+focus_in (GtkWidget *window,
+          GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The call tree is one stop of the Tab chain, however many rows it has:
+ * real key presses between a button before it and one after. */
+static void
+test_call_tree_tab (void)
+{
+  g_autoptr(TslSnapshot) snapshot = example_snapshot ();
+  TslFlameSelection selection = { NULL, 0, TRUE, TSL_FLAME_WEIGHT_AUTO };
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *before = gtk_button_new_with_label ("before");
+  GtkWidget *after = gtk_button_new_with_label ("after");
+  TslCallTree *tree = TSL_CALL_TREE (tsl_call_tree_new ());
+  TslFlame *flame = tsl_flame_new (snapshot, &selection, 0, tsl_snapshot_get_span (snapshot));
+  guint stops = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_widget_set_vexpand (GTK_WIDGET (tree), TRUE);
+  gtk_box_append (GTK_BOX (box), before);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (tree));
+  gtk_box_append (GTK_BOX (box), after);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  tsl_call_tree_set_flame (tree, flame);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, tree, 10000);
+  settle (300);
+  g_assert_cmpuint (g_list_model_get_n_items (tsl_call_tree_get_model (tree)), >, 3);
+
+  gtk_widget_grab_focus (before);
+  settle (100);
+  xdo ("key Tab");
+  settle (150);
+  g_assert_true (focus_in (window, GTK_WIDGET (tree)));
+  for (guint i = 0; focus_in (window, GTK_WIDGET (tree)) && i < 50; i++)
+    {
+      stops++;
+      xdo ("key Tab");
+      settle (150);
+    }
+  g_assert_cmpuint (stops, ==, 1);
+  g_assert_true (focus_in (window, after));
+  xdo ("key shift+Tab");
+  settle (150);
+  g_assert_true (focus_in (window, GTK_WIDGET (tree)));
+  xdo ("key shift+Tab");
+  settle (150);
+  g_assert_true (focus_in (window, before));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  tsl_flame_unref (flame);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -273,6 +334,7 @@ main (int   argc,
 
   g_test_add_func ("/flame/range-zoom-diff", test_range_zoom_diff);
   g_test_add_func ("/flame/diff-columns", test_diff_columns);
+  g_test_add_func ("/flame/call-tree-tab", test_call_tree_tab);
 
   return g_test_run ();
 }
