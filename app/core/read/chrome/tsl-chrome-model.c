@@ -243,8 +243,9 @@ event_offset (TslChromeModel       *self,
   return G_UNLIKELY (self->want_offsets) ? self->offset_base + (ev->start - self->offset_buf) : -1;
 }
 
-/* Thread time, read only while someone wants it (an exact view, a range
- * read): the hot path of a plain read only routes the two members. */
+/* A thread clock: a 'B' span's always (a checkpoint saves it), an 'X'
+ * event's `tdur` only while someone wants CPU time (an exact view, a range
+ * read), so the hot path of a plain read mostly just routes the members. */
 static gint64
 thread_clock (const TslChromeEvent *ev)
 {
