@@ -120,6 +120,13 @@ on_drag_begin (GtkGestureDrag  *gesture,
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
 
+  /* No track, no time axis: a range there would be empty. */
+  if (self->snapshot == NULL || tsl_snapshot_get_n_tracks (self->snapshot) == 0)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+
   self->drag_start_x = x;
   self->drag_start_y = y;
   self->drag_start_view = self->view_start;

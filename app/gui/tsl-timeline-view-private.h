@@ -71,6 +71,7 @@ struct _TslTimelineView
   double         label_width;
   double         counter_height; /* metric and counter tracks; 0 is the painter's default */
   gboolean       elapsed_time;   /* absolute times shown from the trace start all the same */
+  gboolean       loading;        /* a file is being read: no track is not yet "nothing" */
   gboolean       compact;        /* thread tracks capped to COMPACT_ROWS, "+N levels" below */
   gboolean       drag_resizes; /* dragging the label column's edge */
   double         drag_start_label_width;

@@ -12,6 +12,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
 #include <adwaita.h>
 
 #include "tsl-change-marks.h"
@@ -60,6 +62,11 @@ _tsl_timeline_view_fill_options (TslTimelineView  *self,
   o->label_width = self->label_width;
   o->counter_height = self->counter_height;
   o->max_rows = self->compact ? COMPACT_ROWS : 0;
+  if (self->loading)
+    {
+      o->empty_heading = _("Reading…");
+      o->empty_text = "";
+    }
   /* The crosshair follows the pointer over the tracks (not the labels). */
   o->has_crosshair = self->pointer_x >= self->label_width;
   o->crosshair_x = self->pointer_x;
@@ -430,6 +437,16 @@ tsl_timeline_view_restore_ranges (TslTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, _tsl_timeline_view_signals[RANGES_CHANGED], 0);
   return TRUE;
+}
+
+void
+tsl_timeline_view_set_loading (TslTimelineView *self,
+                               gboolean         loading)
+{
+  g_return_if_fail (TSL_IS_TIMELINE_VIEW (self));
+
+  self->loading = !!loading;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void

@@ -81,6 +81,10 @@ void              tsl_timeline_view_clear_ranges     (TslTimelineView *self);
  * when there is nothing to bring back (a range was set since). */
 gboolean          tsl_timeline_view_restore_ranges (TslTimelineView *self);
 /* Drag selects B instead of A (the header-bar toggle); Shift+drag always does. */
+/* While a file loads, a view with no track yet says so instead of
+ * "Nothing to draw". */
+void              tsl_timeline_view_set_loading      (TslTimelineView *self,
+                                                      gboolean         loading);
 void              tsl_timeline_view_set_select_b     (TslTimelineView *self,
                                                       gboolean         select_b);
 void              tsl_timeline_view_set_highlight    (TslTimelineView *self,

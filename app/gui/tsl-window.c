@@ -305,6 +305,7 @@ load_cb (GObject      *object,
 
   g_clear_object (&self->cancellable);
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  tsl_timeline_view_set_loading (self->timeline, FALSE);
   refresh_document (self);
   _tsl_window_update_actions (self);
 
@@ -442,6 +443,7 @@ tsl_window_open (TslWindow *self,
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_label_set_label (self->progress_label, _("Reading…"));
   gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  tsl_timeline_view_set_loading (self->timeline, TRUE);
   gtk_stack_set_visible_child_name (self->stack, "document");
   refresh_document (self);
 

@@ -208,6 +208,56 @@ group_of_no_process (TslSnapshot *snapshot)
     return "Profiles";
   return format != NULL ? format : "";
 }
+static void
+paint_title (cairo_t                *cr,
+             const TslRenderOptions *o,
+             const TslRenderTheme   *theme)
+{
+  if (o->title == NULL)
+    return;
+  _tsl_render_set_rgb (cr, &theme->bg, 1);
+  cairo_rectangle (cr, 0, 0, o->width, TSL_RENDER_TITLE_HEIGHT);
+  cairo_fill (cr);
+  _tsl_render_set_rgb (cr, &theme->fg, 1);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 15);
+  _tsl_render_show_text (cr, 12, 22, o->width - 24, o->title);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* Centred in the area below the header: what the blank means. */
+static void
+paint_empty (cairo_t                *cr,
+             TslSnapshot            *snapshot,
+             const TslRenderOptions *o,
+             const TslRenderTheme   *theme,
+             double                  header)
+{
+  const char *heading = o->empty_heading != NULL ? o->empty_heading : "Nothing to draw";
+  g_autofree char *text = NULL;
+  cairo_text_extents_t ext;
+  double middle = header + (o->height - header) / 2;
+  double max_width = MAX (o->width - 48, 1);
+
+  if (o->empty_text != NULL)
+    text = g_strdup (o->empty_text);
+  else
+    text = g_strdup_printf ("%" G_GUINT64_FORMAT " events read, none with a place on the timeline",
+                            tsl_snapshot_get_events (snapshot));
+
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 15);
+  cairo_text_extents (cr, heading, &ext);
+  _tsl_render_set_rgb (cr, &theme->fg, 1);
+  _tsl_render_show_text (cr, MAX ((o->width - ext.x_advance) / 2, 24), middle - 4, max_width, heading);
+
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, 12);
+  cairo_text_extents (cr, text, &ext);
+  _tsl_render_set_rgb (cr, &theme->dim, 1);
+  _tsl_render_show_text (cr, MAX ((o->width - ext.x_advance) / 2, 24), middle + 18, max_width, text);
+}
+
 static gboolean
 paint_base (cairo_t                *cr,
             TslSnapshot            *snapshot,
@@ -238,6 +288,15 @@ paint_base (cairo_t                *cr,
     }
   if (snapshot == NULL)
     {
+      cairo_restore (cr);
+      return TRUE;
+    }
+
+  /* A trace of metadata only: no time axis to rule, so say why it is blank. */
+  if (tsl_snapshot_get_n_tracks (snapshot) == 0)
+    {
+      paint_empty (cr, snapshot, o, &theme, header);
+      paint_title (cr, o, &theme);
       cairo_restore (cr);
       return TRUE;
     }
@@ -338,17 +397,7 @@ paint_base (cairo_t                *cr,
 
   cairo_restore (cr);
 
-  if (o->title)
-    {
-      _tsl_render_set_rgb (cr, &theme.bg, 1);
-      cairo_rectangle (cr, 0, 0, o->width, TSL_RENDER_TITLE_HEIGHT);
-      cairo_fill (cr);
-      _tsl_render_set_rgb (cr, &theme.fg, 1);
-      cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-      cairo_set_font_size (cr, 15);
-      _tsl_render_show_text (cr, 12, 22, o->width - 24, o->title);
-      cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    }
+  paint_title (cr, o, &theme);
 
   _tsl_render_ruler (cr, o, &theme, o->title ? TSL_RENDER_TITLE_HEIGHT : 0);
 
@@ -368,7 +417,8 @@ paint_overlay (cairo_t                *cr,
   gboolean crosshair = o->has_crosshair && o->crosshair_x >= tsl_render_label_width (o) &&
                        o->crosshair_x < o->width;
 
-  if (snapshot == NULL || !tsl_render_view_is_valid (o) || (!o->has_a && !o->has_b && !crosshair))
+  if (snapshot == NULL || !tsl_render_view_is_valid (o) || (!o->has_a && !o->has_b && !crosshair) ||
+      tsl_snapshot_get_n_tracks (snapshot) == 0)
     return;
 
   _tsl_render_theme_init (&theme, o->dark);
@@ -469,7 +519,8 @@ tsl_render_options_same_base (const TslRenderOptions *a,
          !a->has_mark == !b->has_mark && g_strcmp0 (a->mark_track, b->mark_track) == 0 &&
          a->mark_pid == b->mark_pid && a->mark_depth == b->mark_depth &&
          a->mark_start_ns == b->mark_start_ns && a->mark_end_ns == b->mark_end_ns &&
-         g_strcmp0 (a->title, b->title) == 0 && a->n_collapsed == b->n_collapsed &&
+         g_strcmp0 (a->title, b->title) == 0 && g_strcmp0 (a->empty_heading, b->empty_heading) == 0 &&
+         g_strcmp0 (a->empty_text, b->empty_text) == 0 && a->n_collapsed == b->n_collapsed &&
          (a->n_collapsed == 0 || memcmp (a->collapsed, b->collapsed, a->n_collapsed * sizeof (gint64)) == 0) &&
          !a->draw_note == !b->draw_note && a->counter_height == b->counter_height &&
          a->max_rows == b->max_rows &&

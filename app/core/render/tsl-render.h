@@ -60,6 +60,8 @@ typedef struct {
   gint64      mark_start_ns;
   gint64      mark_end_ns;
   const char *title;          /* heading line (export); NULL for none */
+  const char *empty_heading;  /* shown when the snapshot has no track; NULL: "Nothing to draw" */
+  const char *empty_text;     /* the line under it; NULL: how many events were read */
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
   gboolean    draw_note;      /* "sampled view" note at the bottom (export) */

@@ -1,0 +1,111 @@
+/* test-empty-view.c: a trace with events but no track
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A Chrome trace of process names and object snapshots only (like
+ * catapult's chromeos_system_trace.json) reads, but nothing in it has a
+ * place on the timeline. The view says "Nothing to draw" once loaded (not
+ * while loading), and a real drag on it (xdotool) selects no range: a range
+ * there would be an empty compare.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "tsl-application.h"
+#include "tsl-snapshot.h"
+#include "tsl-window-private.h"
+#include "test-ui-input.h"
+#include "test-ui-util.h"
+
+static TslApplication *app;
+
+static const char metadata_only[] =
+  "{\"traceEvents\":["
+  "{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"ts\":0,\"name\":\"process_name\",\"args\":{\"name\":\"GPU Process\"}},"
+  "{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"ts\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"IO\"}},"
+  "{\"ph\":\"O\",\"pid\":1,\"tid\":2,\"ts\":5443650636079,\"id\":\"0x1\",\"name\":\"cc::Picture\",\"args\":{\"snapshot\":{}}},"
+  "{\"ph\":\"O\",\"pid\":1,\"tid\":2,\"ts\":5443672642443,\"id\":\"0x2\",\"name\":\"cc::Picture\",\"args\":{\"snapshot\":{}}}"
+  "]}";
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+is_done_loading (gpointer window)
+{
+  return !tsl_window_is_loading (window);
+}
+
+static void
+test_metadata_only (void)
+{
+  TslWindow *window = tsl_window_new (app);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-empty-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "metadata.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *timeline;
+  TslRenderOptions o;
+  double w, h;
+
+  g_assert_true (g_file_set_contents (path, metadata_only, -1, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+
+  tsl_window_open (window, file);
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_cmpstr (o.empty_heading, !=, NULL);
+  iterate_until (is_done_loading, window, 60000);
+  settle (200);
+
+  timeline = GTK_WIDGET (window->timeline);
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), ==, 0);
+  g_assert_cmpuint (tsl_snapshot_get_events (tsl_timeline_view_get_snapshot (window->timeline)), ==, 4);
+  /* Loaded: the renderer's own "Nothing to draw", not "Reading…". */
+  tsl_timeline_view_get_render_options (window->timeline, &o);
+  g_assert_null (o.empty_heading);
+
+  /* A drag across the middle of the view, as a user would select A. */
+  w = gtk_widget_get_width (timeline);
+  h = gtk_widget_get_height (timeline);
+  pointer_to (window, timeline, w * 0.3, h * 0.6);
+  xdo ("mousedown 1");
+  settle (50);
+  for (int i = 1; i <= 6; i++)
+    pointer_to (window, timeline, w * (0.3 + 0.05 * i), h * 0.6);
+  xdo ("mouseup 1");
+  settle (300);
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, NULL, NULL));
+  g_assert_false (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, NULL, NULL));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!ui_test_init ())
+    return 77;
+
+  app = ui_test_app_new ();
+
+  g_test_add_func ("/empty-view/metadata-only", test_metadata_only);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}
