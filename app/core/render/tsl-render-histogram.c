@@ -10,12 +10,14 @@
 
 #include "tsl-block-test.h"
 #include "tsl-render-histogram.h"
+#include "tsl-render-private.h"
 
 #define N_BINS   40
 #define T_QUANTILES 400
 #define MARGIN_L 12
 #define MARGIN_R 12
-#define MARGIN_T 34
+/* Title, caption, then the "0 %" label above the plot. */
+#define MARGIN_T 50
 #define MARGIN_B 30
 
 static void
@@ -138,28 +140,36 @@ tsl_render_histogram (cairo_t                *cr,
   cairo_set_source_rgba (cr, fg, fg, fg, 0.8);
   if (!isnan (d->ci_low) && !isnan (d->ci_high))
     {
+      char high[32];
+      cairo_text_extents_t high_ext;
+      double low_x, high_x, low_end, y = MARGIN_T + plot_h + 14;
+
+      /* The low bound ends at its line, the high one starts at its line;
+       * both stay inside the picture, and the high one drops a row rather
+       * than overwrite the low one. */
       g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_low * 100);
-      text_at (cr, X_OF (d->ci_low), MARGIN_T + plot_h + 14, 1.0, buf);
-      g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_high * 100);
-      text_at (cr, X_OF (d->ci_high), MARGIN_T + plot_h + 14, 0.0, buf);
+      g_snprintf (high, sizeof high, "%+.1f %%", d->ci_high * 100);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_text_extents (cr, high, &high_ext);
+      low_x = CLAMP (X_OF (d->ci_low) - ext.x_advance, 2, MAX (width - 2 - ext.x_advance, 2));
+      low_end = low_x + ext.x_advance;
+      high_x = CLAMP (X_OF (d->ci_high), 2, MAX (width - 2 - high_ext.x_advance, 2));
+      text_at (cr, low_x, y, 0.0, buf);
+      text_at (cr, high_x, high_x < low_end + 6 ? y + 13 : y, 0.0, high);
     }
 
   /* Caption: what is shown and the two values compared */
   cairo_set_source_rgba (cr, fg, fg, fg, 1);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  room = MAX (width - MARGIN_R - MARGIN_L, 1);
   g_snprintf (buf, sizeof buf, "%s (%s)", d->series ? d->series : "", d->stat ? d->stat : "");
-  cairo_text_extents (cr, buf, &ext);
-  room = width - MARGIN_R - MARGIN_L - ext.x_advance - 12;
-  text_at (cr, MARGIN_L, 14, 0, buf);
+  _tsl_render_show_text (cr, MARGIN_L, 14, room, buf);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  /* Its own line, elided when narrow: never shrunk below a readable size. */
   g_snprintf (buf, sizeof buf, "A %.4g → B %.4g: %+.1f %%, CI shaded; orange = observed",
               d->a_value, d->b_value, d->change * 100);
   cairo_set_source_rgba (cr, fg, fg, fg, 0.7);
-  /* A narrow plot shrinks the caption rather than write it over the title. */
-  cairo_text_extents (cr, buf, &ext);
-  if (ext.x_advance > room && room > 0)
-    cairo_set_font_size (cr, 10.5 * room / ext.x_advance);
-  text_at (cr, width - MARGIN_R, 14, 1.0, buf);
+  _tsl_render_show_text (cr, MARGIN_L, 30, room, buf);
 
   cairo_restore (cr);
 #undef X_OF

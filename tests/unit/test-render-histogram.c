@@ -1,0 +1,101 @@
+/* The compare row's distribution picture: its caption at a readable size
+ * and its interval's labels inside the picture, however narrow or however
+ * close to an edge the interval lies. */
+
+#include "tsl-render-histogram.h"
+
+#define HEIGHT 300
+
+static gboolean
+is_ink (cairo_surface_t *surface,
+        int              x,
+        int              y)
+{
+  const unsigned char *data = cairo_image_surface_get_data (surface);
+  guint32 p = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+
+  /* Text is dark grey on white; bars are blue, the CI band pale blue. */
+  return ((p >> 16) & 0xFF) < 200 && ((p >> 8) & 0xFF) < 200 && (p & 0xFF) < 200;
+}
+
+/* Rows [y0, y1) holding ink, and the leftmost inked column, within x0..x1. */
+static int
+ink_rows (cairo_surface_t *surface,
+          int              x0,
+          int              x1,
+          int              y0,
+          int              y1,
+          int             *leftmost)
+{
+  int rows = 0;
+
+  *leftmost = x1;
+  for (int y = y0; y < y1; y++)
+    {
+      gboolean any = FALSE;
+
+      for (int x = x0; x < x1; x++)
+        if (is_ink (surface, x, y))
+          {
+            any = TRUE;
+            *leftmost = MIN (*leftmost, x);
+          }
+      rows += any;
+    }
+  return rows;
+}
+
+static cairo_surface_t *
+draw (int width)
+{
+  static double effects[200];
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  /* A change of -11.8 % whose interval ends far from 0 %: the interval
+   * lies at the picture's left edge, as on a real CPU-utilisation file. */
+  TslHistogramData d = {
+    .effects = effects, .n_effects = G_N_ELEMENTS (effects), .change = -0.118,
+    .ci_low = -0.123, .ci_high = -0.113, .a_value = 43.46, .b_value = 38.33,
+    .series = "a-long-series-name/that-does-not-fit", .stat = "time_mean", .significant = TRUE,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (effects); i++)
+    effects[i] = -0.123 + 0.01 * i / (G_N_ELEMENTS (effects) - 1);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  tsl_render_histogram (cr, &d, width, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_labels (void)
+{
+  for (int width = 160; width <= 640; width += 240)
+    {
+      cairo_surface_t *surface = draw (width);
+      int left, caption_rows, label_rows;
+
+      /* The caption has a line of its own under the title, at its size
+       * (it was shrunk into the title's line, right-aligned, before). */
+      caption_rows = ink_rows (surface, 0, width / 2, 19, 36, &left);
+      g_assert_cmpint (caption_rows, >=, 7);
+      /* The interval's labels under the axis start inside the picture (the
+       * low one, right-aligned to its line, began left of 0 before). */
+      label_rows = ink_rows (surface, 0, width, HEIGHT - 30, HEIGHT, &left);
+      g_assert_cmpint (label_rows, >=, 7);
+      g_assert_cmpint (left, >=, 2);
+      cairo_surface_destroy (surface);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/render-histogram/labels", test_labels);
+  return g_test_run ();
+}
