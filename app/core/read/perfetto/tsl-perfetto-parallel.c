@@ -287,7 +287,8 @@ tsl_perfetto_scan_run (TslPerfettoScan *self,
   guint n_cuts;
 
   /* Not framed twice where the buffer is too small anyway (zstd's pieces). */
-  if (self->rand == NULL && (gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES)
+  if (self->rand == NULL && ((gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES ||
+                            !tsl_reader_context_scan_now (self->ctx, end - p)))
     return p;
   stop = frame (self, p, end);
   cuts = (const char *const *) self->cuts->pdata;
