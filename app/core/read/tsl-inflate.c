@@ -31,10 +31,11 @@ struct _TslInflate
   guint64        pos;         /* output decompressed so far */
   guint64        out;         /* output handed on so far */
 
-  /* The output buffer: olen bytes of ocap waiting. */
+  /* The output buffer: len bytes of cap waiting, handed on at limit. */
   guint8        *buf;
   gsize          cap;
   gsize          len;
+  gsize          limit;
   guint8        *own_buf;
 
   /* gzip */
@@ -81,7 +82,7 @@ tsl_inflate_new (TslInflateKind kind)
     }
   self->own_buf = g_malloc (TSL_INFLATE_BUFFER_BYTES);
   self->buf = self->own_buf;
-  self->cap = TSL_INFLATE_BUFFER_BYTES;
+  self->cap = self->limit = TSL_INFLATE_BUFFER_BYTES;
   return self;
 }
 
@@ -149,6 +150,7 @@ tsl_inflate_set_buffer (TslInflate *self,
 
   self->buf = buf != NULL ? buf : self->own_buf;
   self->cap = buf != NULL ? cap : TSL_INFLATE_BUFFER_BYTES;
+  self->limit = MIN (self->limit, self->cap);
 }
 
 /* Hands the buffer on, ending at `point` if not NULL. */
@@ -166,6 +168,10 @@ flush (TslInflate             *self,
     return TRUE;
   self->len = 0;
   self->out += len;
+  /* After a point, one round: the checkpoint that follows it comes as
+   * soon after it as with 64 KiB buffers, and a range read resuming at
+   * the point drops no more than that. */
+  self->limit = point != NULL ? OUT_BYTES : self->cap;
   if (!output (user_data, self->buf, len, point, error))
     {
       *ok = FALSE;
@@ -197,7 +203,7 @@ new_point (TslInflate *self)
 static gsize
 round_room (TslInflate *self)
 {
-  return MIN (self->cap - self->len, OUT_BYTES);
+  return MIN (self->limit - self->len, OUT_BYTES);
 }
 
 static TslInflateStatus
@@ -296,7 +302,7 @@ push_gzip (TslInflate       *self,
                 return TSL_INFLATE_OK;
             }
         }
-      if (self->len == self->cap && !flush (self, NULL, output, user_data, ok, error))
+      if (self->len >= self->limit && !flush (self, NULL, output, user_data, ok, error))
         return TSL_INFLATE_OK;
       if (consumed == 0 && written == 0 && ret != Z_STREAM_END)
         break;
@@ -343,7 +349,7 @@ push_zstd_unit (TslInflate       *self,
       if (self->frame_done && point_due (self) &&
           !flush (self, new_point (self), output, user_data, ok, error))
         return TSL_INFLATE_OK;
-      if (self->len == self->cap && !flush (self, NULL, output, user_data, ok, error))
+      if (self->len >= self->limit && !flush (self, NULL, output, user_data, ok, error))
         return TSL_INFLATE_OK;
       if (ob.pos == 0 && in.pos == in.size)
         break;

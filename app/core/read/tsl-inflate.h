@@ -37,7 +37,8 @@ typedef struct _TslInflate TslInflate;
 /* Output comes in buffers of up to TSL_INFLATE_BUFFER_BYTES, decompressed
  * 64 KiB a round as always (so damage stops at the same byte however big
  * the buffer), and is handed on when the buffer is full, at an access
- * point, at the end of each push() and before a push() reports damage.
+ * point (the buffer after it is one round), at the end of each push() and
+ * before a push() reports damage.
  * The same input pushed the same way gives the same buffers, on any
  * thread (tsl-inflate-ahead.h). */
 #define TSL_INFLATE_BUFFER_BYTES (1024 * 1024)
