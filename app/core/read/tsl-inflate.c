@@ -80,8 +80,8 @@ tsl_inflate_new (TslInflateKind kind)
       tsl_zstd_units_init (&self->units);
       self->frame_done = FALSE;
     }
-  self->own_buf = g_malloc (TSL_INFLATE_BUFFER_BYTES);
-  self->buf = self->own_buf;
+  /* Its own buffer is made at the first push that writes there (not
+   * when a decompression thread gives it the ring's). */
   self->cap = self->limit = TSL_INFLATE_BUFFER_BYTES;
   return self;
 }
@@ -395,6 +395,8 @@ tsl_inflate_push (TslInflate       *self,
   TslInflateStatus status;
 
   *ok = TRUE;
+  if (self->buf == NULL)
+    self->buf = self->own_buf = g_malloc (TSL_INFLATE_BUFFER_BYTES);
   if (self->kind == TSL_INFLATE_ZSTD)
     status = push_zstd (self, data, len, output, user_data, ok, message, error);
   else
