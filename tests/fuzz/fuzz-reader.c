@@ -161,7 +161,8 @@ no_idle (gpointer data)
 }
 
 /* parallel_seed: not 0, a read as of a regular file on three threads (a
- * reader with an idle function reads ahead) cut at random places. */
+ * reader with an idle function reads ahead, its compressed input
+ * decompressed on a thread of its own) cut at random places. */
 static gboolean
 read_input (const guint8      *data,
             gsize              size,
@@ -191,7 +192,12 @@ read_input (const guint8      *data,
   tsl_reader_set_max_record (reader, 1024 * 1024);
   tsl_reader_set_threads (reader, threads);
   if (parallel_seed != 0)
-    tsl_reader_set_idle_func (reader, no_idle, NULL);
+    {
+      tsl_reader_set_idle_func (reader, no_idle, NULL);
+      /* gzip and zstd decompressed on a thread of their own, as a whole
+       * read of a file on several cores does. */
+      tsl_reader_set_decompress_ahead (reader, TRUE);
+    }
 #ifdef TSL_FUZZ_FORMAT
   g_assert (tsl_reader_set_format (reader, TSL_FUZZ_FORMAT));
 #endif

@@ -77,25 +77,25 @@ typedef struct {
 } Sink;
 
 static gboolean
-collect (gpointer      user_data,
-         const guint8 *out,
-         gsize         len,
-         GError      **error)
+collect (gpointer               user_data,
+         const guint8          *out,
+         gsize                  len,
+         const TslInflatePoint *point,
+         GError               **error)
 {
   Sink *sink = user_data;
-  guint64 at;
 
-  /* As the reader does: a point is noted before the output it precedes. */
-  if (sink->points != NULL && tsl_inflate_peek_point (sink->inflate, &at))
-    {
-      GByteArray *point = g_byte_array_new ();
-
-      g_assert_cmpuint (at, >=, sink->out->len);
-      g_assert_cmpuint (at, <=, sink->out->len + len);
-      tsl_inflate_take_point (sink->inflate, point);
-      g_ptr_array_add (sink->points, point);
-    }
+  g_assert_cmpuint (len, <=, TSL_INFLATE_BUFFER_BYTES);
   g_byte_array_append (sink->out, out, len);
+  /* A point ends the output it comes with. */
+  if (sink->points != NULL && point != NULL)
+    {
+      GByteArray *saved = g_byte_array_new ();
+
+      g_assert_cmpuint (point->out, ==, sink->out->len);
+      tsl_inflate_save_point (sink->inflate, point, saved);
+      g_ptr_array_add (sink->points, saved);
+    }
   return TRUE;
 }
 

@@ -104,10 +104,11 @@ typedef struct {
 } Source;
 
 static gboolean
-source_output (gpointer      data,
-               const guint8 *out,
-               gsize         len,
-               GError      **error)
+source_output (gpointer               data,
+               const guint8          *out,
+               gsize                  len,
+               const TslInflatePoint *point,
+               GError               **error)
 {
   Source *src = data;
   guint64 at = tsl_inflate_get_out (src->inflate) - len;

@@ -14,9 +14,8 @@
 #include "tsl-inflate.h"
 #include "tsl-zstd-units.h"
 
-/* Output per round. */
+/* Output per round: damage loses the same bytes whatever the buffer. */
 #define OUT_BYTES    (64 * 1024)
-#define WINDOW_BYTES 32768
 #define GZIP_TRAILER 8
 
 /* Serialized points: a tag, then little-endian fields. */
@@ -29,7 +28,15 @@ struct _TslInflate
 {
   TslInflateKind kind;
   guint64        in;          /* input offset of the next byte pushed */
-  guint64        out;         /* output so far */
+  guint64        pos;         /* output decompressed so far */
+  guint64        out;         /* output handed on so far */
+
+  /* The output buffer: len bytes of cap waiting, handed on at limit. */
+  guint8        *buf;
+  gsize          cap;
+  gsize          len;
+  gsize          limit;
+  guint8        *own_buf;
 
   /* gzip */
   z_stream       z;
@@ -49,14 +56,9 @@ struct _TslInflate
   /* Access points */
   guint64        stride;      /* 0: not recording */
   guint64        last_point;
-  gboolean       has_point;
-  guint64        point_in;
-  guint64        point_out;
-  guint8         point_bits;
-  guint8         point_byte;
-  guint          point_window_len;
-  guint8        *point_window;
-  /* Compresses saved windows; kept, as deflateInit() clears ~256 KiB. */
+  TslInflatePoint *point;     /* the one being handed on */
+  /* Compresses saved windows; kept, as deflateInit() clears ~256 KiB.
+   * Only tsl_inflate_save_point() touches it. */
   z_stream       deflater;
   gboolean       deflater_ready;
 };
@@ -78,6 +80,9 @@ tsl_inflate_new (TslInflateKind kind)
       tsl_zstd_units_init (&self->units);
       self->frame_done = FALSE;
     }
+  /* Its own buffer is made at the first push that writes there (not
+   * when a decompression thread gives it the ring's). */
+  self->cap = self->limit = TSL_INFLATE_BUFFER_BYTES;
   return self;
 }
 
@@ -92,7 +97,8 @@ tsl_inflate_free (TslInflate *self)
     ZSTD_freeDStream (self->zstd);
   if (self->deflater_ready)
     deflateEnd (&self->deflater);
-  g_free (self->point_window);
+  g_free (self->point);
+  g_free (self->own_buf);
   g_free (self);
 }
 
@@ -135,31 +141,69 @@ tsl_inflate_record_points (TslInflate *self,
   self->stride = stride;
 }
 
-/* A point where the output reaches `out`, if a stride past the last. */
-static gboolean
-point_due (TslInflate *self,
-           guint64     out)
+void
+tsl_inflate_set_buffer (TslInflate *self,
+                        guint8     *buf,
+                        gsize       cap)
 {
-  return self->stride > 0 && out >= self->last_point + self->stride;
+  g_return_if_fail ((buf == NULL || cap >= OUT_BYTES) && self->len == 0);
+
+  self->buf = buf != NULL ? buf : self->own_buf;
+  self->cap = buf != NULL ? cap : TSL_INFLATE_BUFFER_BYTES;
+  self->limit = MIN (self->limit, self->cap);
 }
 
-static void
-note_gzip_point (TslInflate *self,
-                 guint64     out)
+/* Hands the buffer on, ending at `point` if not NULL. */
+static gboolean
+flush (TslInflate             *self,
+       const TslInflatePoint  *point,
+       TslInflateOutput        output,
+       gpointer                user_data,
+       gboolean               *ok,
+       GError                **error)
 {
-  uInt len = WINDOW_BYTES;
+  gsize len = self->len;
 
-  if (self->point_window == NULL)
-    self->point_window = g_malloc (WINDOW_BYTES);
-  if (inflateGetDictionary (&self->z, self->point_window, &len) != Z_OK)
-    return;
-  self->point_window_len = len;
-  self->point_in = self->in;
-  self->point_out = out;
-  self->point_bits = self->z.data_type & 7;
-  self->point_byte = self->last_byte;
-  self->has_point = TRUE;
-  self->last_point = out;
+  if (len == 0 && point == NULL)
+    return TRUE;
+  self->len = 0;
+  self->out += len;
+  /* After a point, one round: the checkpoint that follows it comes as
+   * soon after it as with 64 KiB buffers, and a range read resuming at
+   * the point drops no more than that. */
+  self->limit = point != NULL ? OUT_BYTES : self->cap;
+  if (!output (user_data, self->buf, len, point, error))
+    {
+      *ok = FALSE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A point where the output reaches `pos`, if a stride past the last. */
+static gboolean
+point_due (TslInflate *self)
+{
+  return self->stride > 0 && self->pos >= self->last_point + self->stride;
+}
+
+static TslInflatePoint *
+new_point (TslInflate *self)
+{
+  if (self->point == NULL)
+    self->point = g_new0 (TslInflatePoint, 1);
+  self->point->in = self->in;
+  self->point->out = self->pos;
+  self->point->window_len = 0;
+  self->last_point = self->pos;
+  return self->point;
+}
+
+/* The room for one round's output. */
+static gsize
+round_room (TslInflate *self)
+{
+  return MIN (self->limit - self->len, OUT_BYTES);
 }
 
 static TslInflateStatus
@@ -172,7 +216,6 @@ push_gzip (TslInflate       *self,
            char            **message,
            GError          **error)
 {
-  guint8 out[OUT_BYTES];
   gboolean output_full = FALSE;
 
   if (!self->z_ready)
@@ -181,10 +224,10 @@ push_gzip (TslInflate       *self,
       return TSL_INFLATE_INVALID;
     }
 
-  /* While input remains or zlib may still hold output from a full buffer. */
+  /* While input remains or zlib may still hold output from a full round. */
   while (len > 0 || output_full)
     {
-      gsize consumed, written;
+      gsize consumed, written, room;
       int ret;
 
       if (self->trailer > 0)
@@ -216,14 +259,15 @@ push_gzip (TslInflate       *self,
           self->raw = FALSE;
         }
 
+      room = round_room (self);
       self->z.next_in = (Bytef *) data;
       self->z.avail_in = len;
-      self->z.next_out = out;
-      self->z.avail_out = sizeof out;
+      self->z.next_out = self->buf + self->len;
+      self->z.avail_out = room;
       /* Z_BLOCK stops at each deflate block's end, where a point can be. */
       ret = inflate (&self->z, self->stride > 0 ? Z_BLOCK : Z_NO_FLUSH);
       consumed = len - self->z.avail_in;
-      written = sizeof out - self->z.avail_out;
+      written = room - self->z.avail_out;
       if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
         {
           *message = g_strdup (self->z.msg != NULL ? self->z.msg : "invalid compressed data");
@@ -235,6 +279,8 @@ push_gzip (TslInflate       *self,
       len -= consumed;
       self->in += consumed;
       output_full = self->z.avail_out == 0;
+      self->len += written;
+      self->pos += written;
       if (ret == Z_STREAM_END)
         {
           if (self->raw)
@@ -242,15 +288,22 @@ push_gzip (TslInflate       *self,
           else
             self->member_done = TRUE;
         }
-      else if ((self->z.data_type & 128) && !(self->z.data_type & 64) &&
-               point_due (self, self->out + written))
-        note_gzip_point (self, self->out + written);
-      self->out += written;
-      if (written > 0 && !output (user_data, out, written, error))
+      else if ((self->z.data_type & 128) && !(self->z.data_type & 64) && point_due (self))
         {
-          *ok = FALSE;
-          return TSL_INFLATE_OK;
+          TslInflatePoint *point = new_point (self);
+          uInt wlen = TSL_INFLATE_WINDOW_BYTES;
+
+          if (inflateGetDictionary (&self->z, point->window, &wlen) == Z_OK)
+            {
+              point->window_len = wlen;
+              point->bits = self->z.data_type & 7;
+              point->byte = self->last_byte;
+              if (!flush (self, point, output, user_data, ok, error))
+                return TSL_INFLATE_OK;
+            }
         }
+      if (self->len >= self->limit && !flush (self, NULL, output, user_data, ok, error))
+        return TSL_INFLATE_OK;
       if (consumed == 0 && written == 0 && ret != Z_STREAM_END)
         break;
     }
@@ -271,13 +324,12 @@ push_zstd_unit (TslInflate       *self,
                 char            **message,
                 GError          **error)
 {
-  guint8 out[OUT_BYTES];
   ZSTD_inBuffer in = { data, len, 0 };
   gboolean output_full = FALSE;
 
   while (!self->failed && (in.pos < in.size || output_full))
     {
-      ZSTD_outBuffer ob = { out, sizeof out, 0 };
+      ZSTD_outBuffer ob = { self->buf + self->len, round_room (self), 0 };
       gsize before = in.pos;
       gsize ret = ZSTD_decompressStream (self->zstd, &ob, &in);
 
@@ -292,20 +344,13 @@ push_zstd_unit (TslInflate       *self,
       /* 0: a frame ended (the next starts at the next input byte). */
       self->frame_done = ret == 0;
       output_full = ob.pos == ob.size;
-      if (self->frame_done && point_due (self, self->out + ob.pos))
-        {
-          self->point_in = self->in;
-          self->point_out = self->out + ob.pos;
-          self->point_window_len = 0;
-          self->has_point = TRUE;
-          self->last_point = self->point_out;
-        }
-      self->out += ob.pos;
-      if (ob.pos > 0 && !output (user_data, out, ob.pos, error))
-        {
-          *ok = FALSE;
-          return TSL_INFLATE_OK;
-        }
+      self->len += ob.pos;
+      self->pos += ob.pos;
+      if (self->frame_done && point_due (self) &&
+          !flush (self, new_point (self), output, user_data, ok, error))
+        return TSL_INFLATE_OK;
+      if (self->len >= self->limit && !flush (self, NULL, output, user_data, ok, error))
+        return TSL_INFLATE_OK;
       if (ob.pos == 0 && in.pos == in.size)
         break;
     }
@@ -347,20 +392,19 @@ tsl_inflate_push (TslInflate       *self,
                   char            **message,
                   GError          **error)
 {
-  *ok = TRUE;
-  if (self->kind == TSL_INFLATE_ZSTD)
-    return push_zstd (self, data, len, output, user_data, ok, message, error);
-  return push_gzip (self, data, len, output, user_data, ok, message, error);
-}
+  TslInflateStatus status;
 
-gboolean
-tsl_inflate_peek_point (TslInflate *self,
-                        guint64    *out_offset)
-{
-  if (!self->has_point)
-    return FALSE;
-  *out_offset = self->point_out;
-  return TRUE;
+  *ok = TRUE;
+  if (self->buf == NULL)
+    self->buf = self->own_buf = g_malloc (TSL_INFLATE_BUFFER_BYTES);
+  if (self->kind == TSL_INFLATE_ZSTD)
+    status = push_zstd (self, data, len, output, user_data, ok, message, error);
+  else
+    status = push_gzip (self, data, len, output, user_data, ok, message, error);
+  /* What came before the end of this input, or before damage. */
+  if (*ok)
+    flush (self, NULL, output, user_data, ok, error);
+  return status;
 }
 
 static void
@@ -382,17 +426,15 @@ get_u64 (const guint8 *p)
 }
 
 void
-tsl_inflate_take_point (TslInflate *self,
-                        GByteArray *saved)
+tsl_inflate_save_point (TslInflate            *self,
+                        const TslInflatePoint *point,
+                        GByteArray            *saved)
 {
   guint8 tag = self->kind == TSL_INFLATE_GZIP ? POINT_GZIP : POINT_ZSTD;
 
-  g_return_if_fail (self->has_point);
-
-  self->has_point = FALSE;
   g_byte_array_append (saved, &tag, 1);
-  put_u64 (saved, self->point_in);
-  put_u64 (saved, self->point_out);
+  put_u64 (saved, point->in);
+  put_u64 (saved, point->out);
   if (self->kind == TSL_INFLATE_GZIP)
     {
       /* The window compressed (zlib format, as uncompress() reads it):
@@ -403,13 +445,13 @@ tsl_inflate_take_point (TslInflate *self,
         self->deflater_ready = deflateInit (&self->deflater, 1) == Z_OK;
       else
         deflateReset (&self->deflater);
-      g_byte_array_append (saved, &self->point_bits, 1);
-      g_byte_array_append (saved, &self->point_byte, 1);
-      put_u64 (saved, self->point_window_len);
+      g_byte_array_append (saved, &point->bits, 1);
+      g_byte_array_append (saved, &point->byte, 1);
+      put_u64 (saved, point->window_len);
       base = saved->len;
-      g_byte_array_set_size (saved, base + compressBound (self->point_window_len));
-      self->deflater.next_in = self->point_window;
-      self->deflater.avail_in = self->point_window_len;
+      g_byte_array_set_size (saved, base + compressBound (point->window_len));
+      self->deflater.next_in = (Bytef *) point->window;
+      self->deflater.avail_in = point->window_len;
       self->deflater.next_out = saved->data + base;
       self->deflater.avail_out = saved->len - base;
       if (!self->deflater_ready || deflate (&self->deflater, Z_FINISH) != Z_STREAM_END)
@@ -466,7 +508,7 @@ tsl_inflate_resume (TslInflate   *self,
         return FALSE;
       bits = point[POINT_HEAD];
       wlen = get_u64 (point + POINT_HEAD + 2);
-      if (bits > 7 || wlen > WINDOW_BYTES)
+      if (bits > 7 || wlen > TSL_INFLATE_WINDOW_BYTES)
         return FALSE;
       window = g_malloc (MAX (wlen, 1));
       if (uncompress (window, &wlen, point + POINT_HEAD + 10, len - POINT_HEAD - 10) != Z_OK ||
@@ -483,7 +525,7 @@ tsl_inflate_resume (TslInflate   *self,
       self->garbage = FALSE;
     }
   self->in = *in_offset;
-  self->out = *out_offset;
-  self->has_point = FALSE;
+  self->out = self->pos = *out_offset;
+  self->len = 0;
   return TRUE;
 }

@@ -34,11 +34,33 @@ typedef enum {
 
 typedef struct _TslInflate TslInflate;
 
-/* Where the output goes; FALSE (with error set) stops the input. */
-typedef gboolean (*TslInflateOutput)             (gpointer          user_data,
-                                                  const guint8     *out,
-                                                  gsize             len,
-                                                  GError          **error);
+/* Output comes in buffers of up to TSL_INFLATE_BUFFER_BYTES, decompressed
+ * 64 KiB a round as always (so damage stops at the same byte however big
+ * the buffer), and is handed on when the buffer is full, at an access
+ * point (the buffer after it is one round), at the end of each push() and
+ * before a push() reports damage.
+ * The same input pushed the same way gives the same buffers, on any
+ * thread (tsl-inflate-ahead.h). */
+#define TSL_INFLATE_BUFFER_BYTES (1024 * 1024)
+#define TSL_INFLATE_WINDOW_BYTES 32768
+
+/* An access point (see above), as noted: where the output before it ends. */
+typedef struct {
+  guint64 in;          /* the input offset to resume at */
+  guint64 out;         /* the output offset it is at */
+  guint8  bits;        /* gzip: bits of the byte before `in` still to read */
+  guint8  byte;
+  guint   window_len;  /* gzip: the output before it, for the dictionary */
+  guint8  window[TSL_INFLATE_WINDOW_BYTES];
+} TslInflatePoint;
+
+/* Where the output goes, `point` (or NULL) the access point where it ends;
+ * FALSE (with error set, or none to stop quietly) stops the input. */
+typedef gboolean (*TslInflateOutput)             (gpointer               user_data,
+                                                  const guint8          *out,
+                                                  gsize                  len,
+                                                  const TslInflatePoint *point,
+                                                  GError               **error);
 
 TslInflate       *tsl_inflate_new               (TslInflateKind    kind);
 void              tsl_inflate_free              (TslInflate       *self);
@@ -64,15 +86,21 @@ gboolean          tsl_inflate_is_complete       (TslInflate       *self);
 gboolean          tsl_inflate_had_trailing_garbage (TslInflate    *self);
 gboolean          tsl_inflate_has_failed        (TslInflate       *self);
 
-/* Records access points at least `stride` output bytes apart (0: none). */
+/* Notes access points at least `stride` output bytes apart (0: none),
+ * each at the end of an output buffer. */
 void              tsl_inflate_record_points     (TslInflate       *self,
                                                  guint64           stride);
-/* The output offset of the last point noted and not yet taken. */
-gboolean          tsl_inflate_peek_point        (TslInflate       *self,
-                                                 guint64          *out_offset);
-/* Appends that point, serialized, to `saved` and forgets it. */
-void              tsl_inflate_take_point        (TslInflate       *self,
-                                                 GByteArray       *saved);
+/* The buffer the output goes to from now on (`cap` at least 64 KiB; NULL:
+ * the inflater's own, the default). An output callback that keeps the buffer it
+ * was given sets another before it returns. */
+void              tsl_inflate_set_buffer        (TslInflate       *self,
+                                                 guint8           *buf,
+                                                 gsize             cap);
+/* Appends `point` of this kind of input, serialized, to `saved`. Touches
+ * nothing push() does: another thread may call it while one pushes. */
+void              tsl_inflate_save_point        (TslInflate            *self,
+                                                 const TslInflatePoint *point,
+                                                 GByteArray            *saved);
 /* Puts the decompressor at a saved point: the caller then feeds the input
  * from *in_offset. *out_offset is the output offset the point is at. FALSE
  * for a point that is not of this kind or is damaged. */

@@ -102,6 +102,7 @@ new_reader (TslReadJob *job)
     tsl_reader_set_index (reader, job->index);
   if (job->threads != TSL_READER_THREADS_DEFAULT)
     tsl_reader_set_threads (reader, job->threads);
+  tsl_reader_set_decompress_ahead (reader, TRUE);
   tsl_read_feed_attach (&job->feed, reader);
   return reader;
 }

@@ -85,6 +85,7 @@ tsl_reader_resume_input (TslReader    *self,
     return FALSE;
   self->skip_to = text_offset;
   self->text_offset = text_offset;
+  self->inflated_out = out_offset;
   self->at_text_end = FALSE;
   return TRUE;
 }
@@ -133,9 +134,10 @@ _tsl_reader_note_checkpoint (TslReader    *self,
     ;
   else if (self->inflate != NULL)
     {
-      if (!tsl_inflate_peek_point (self->inflate, &point_out) || self->text_offset < point_out ||
+      if (!self->has_point || self->text_offset < self->point->out ||
           self->text_offset < self->sniffed_len)
         return;
+      point_out = self->point->out;
     }
   /* A later read must see as much as the sniffer did before the first jump. */
   else if (!tsl_chunk_index_due (self->index, self->text_offset) ||
@@ -156,7 +158,8 @@ _tsl_reader_note_checkpoint (TslReader    *self,
       g_byte_array_set_size (self->index_point, 0);
       if (self->inflate != NULL)
         {
-          tsl_inflate_take_point (self->inflate, self->index_point);
+          tsl_inflate_save_point (self->inflate, self->point, self->index_point);
+          self->has_point = FALSE;
           if (self->index_point->len == 0)
             {
               tsl_chunk_index_note_records (self->index, self->text_offset - back,
@@ -168,9 +171,10 @@ _tsl_reader_note_checkpoint (TslReader    *self,
       tsl_chunk_index_add (self->index, self->trace, self->text_offset - back, line, column,
                            self->index_state->data, self->index_state->len,
                            self->index_point->data, self->index_point->len);
-      /* The index may have doubled its stride. */
+      /* The index may have doubled its stride: later points are taken
+       * that far apart. */
       if (self->inflate != NULL)
-        tsl_inflate_record_points (self->inflate, tsl_chunk_index_get_stride (self->index));
+        self->point_stride = tsl_chunk_index_get_stride (self->index);
     }
   /* Not taken: its records still chain to the next checkpoint's. */
   else if (answer == TSL_CHECKPOINT_HERE)

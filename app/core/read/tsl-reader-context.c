@@ -145,6 +145,27 @@ tsl_reader_context_reads_ahead (TslReaderContext *ctx)
   return ctx->reader->idle != NULL;
 }
 
+gboolean
+tsl_reader_context_scan_now (TslReaderContext *ctx,
+                             gsize             len)
+{
+  TslReader *self = ctx->reader;
+
+  if (!self->governed)
+    return TRUE;
+  if (self->governor == NULL)
+    {
+      /* The tests' small probes and short stretches. */
+      const char *probe = g_getenv ("TSL_READER_ADAPT_BYTES");
+      const char *ratio = g_getenv ("TSL_READER_ADAPT_RATIO");
+
+      self->governor = tsl_scan_governor_new (NULL, NULL,
+                                              probe != NULL ? g_ascii_strtoull (probe, NULL, 10) : 0,
+                                              ratio != NULL ? (guint) g_ascii_strtoull (ratio, NULL, 10) : 0);
+    }
+  return tsl_scan_governor_decide (self->governor, len);
+}
+
 void
 tsl_reader_context_set_nothing_to_show (TslReaderContext  *ctx,
                                         GError           **error,

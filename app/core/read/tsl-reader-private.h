@@ -13,6 +13,8 @@
 #include "tsl-chunk-index.h"
 #include "tsl-format-private.h"
 #include "tsl-inflate.h"
+#include "tsl-inflate-ahead.h"
+#include "tsl-scan-governor.h"
 #include "tsl-text-position.h"
 
 G_BEGIN_DECLS
@@ -51,6 +53,19 @@ struct _TslReader
   guint8            magic[4];
   guint             n_magic;
   TslInflate       *inflate;    /* NULL: not compressed */
+  /* Decompressing on a thread of its own (whole reads on several cores,
+   * tsl_reader_set_decompress_ahead()); NULL: on the reading thread. */
+  gboolean          ahead_allowed;
+  TslInflateAhead  *ahead;
+  gboolean          ahead_used;
+  guint64           ahead_waits;   /* for a full ring, when stopped */
+  guint64           inflated_out;  /* decompressed bytes taken so far */
+  /* The access point a checkpoint may follow (tsl-reader-checkpoint.c):
+   * the last one noted at least point_stride past the one before. */
+  TslInflatePoint  *point;
+  gboolean          has_point;
+  guint64           last_point;
+  guint64           point_stride;
   /* A range read of compressed input (tsl_reader_resume_input()): output
    * before skip_to and from text_end on is dropped. */
   guint64           skip_to;
@@ -88,6 +103,10 @@ struct _TslReader
   guint             n_threads;
   TslReaderIdleFunc idle;
   gpointer          idle_data;
+  /* Whether scanning on every core is measured against one thread
+   * (tsl_reader_context_scan_now()); made at the first buffer asked. */
+  gboolean          governed;
+  TslScanGovernor  *governor;
 
   /* Chunk index being recorded (see tsl_reader_set_index()). */
   TslChunkIndex    *index;
@@ -102,6 +121,11 @@ struct _TslReader
 gboolean          _tsl_reader_push_raw          (TslReader        *self,
                                                  const guint8     *data,
                                                  gsize             len,
+                                                 GError          **error);
+/* Decompression ahead: stops the thread (finish, free). */
+void              _tsl_reader_stop_ahead        (TslReader        *self);
+/* Decompression ahead: everything queued is taken (settle, finish). */
+gboolean          _tsl_reader_drain_ahead       (TslReader        *self,
                                                  GError          **error);
 /* gzip: 1f 8b; zstd: 28 b5 2f fd. Then the held bytes go through. */
 gboolean          _tsl_reader_check_magic       (TslReader        *self,

@@ -386,16 +386,29 @@ _tsl_reader_push_decoded (TslReader     *self,
   return push_known_encoding (self, data, len, at_eof, error);
 }
 
-/* Stage 1's output: what a range read does not want is dropped here. */
+/* Stage 1's output, on the reading thread in order whichever thread
+ * decompressed it: the access point it ends at is noted before its bytes
+ * go on (as the checkpoint after their parse call may follow it), and
+ * what a range read does not want is dropped. */
 static gboolean
-inflated (gpointer      user_data,
-          const guint8 *out,
-          gsize         len,
-          GError      **error)
+inflated (gpointer               user_data,
+          const guint8          *out,
+          gsize                  len,
+          const TslInflatePoint *point,
+          GError               **error)
 {
   TslReader *self = user_data;
-  guint64 at = tsl_inflate_get_out (self->inflate) - len;
+  guint64 at = self->inflated_out;
 
+  self->inflated_out += len;
+  if (point != NULL && self->point_stride > 0 && point->out >= self->last_point + self->point_stride)
+    {
+      if (self->point == NULL)
+        self->point = g_new (TslInflatePoint, 1);
+      memcpy (self->point, point, G_STRUCT_OFFSET (TslInflatePoint, window) + point->window_len);
+      self->has_point = TRUE;
+      self->last_point = point->out;
+    }
   if (at < self->skip_to)
     {
       gsize drop = MIN (len, self->skip_to - at);
@@ -415,6 +428,77 @@ inflated (gpointer      user_data,
   return !self->at_text_end;
 }
 
+/* Damage the decompressor found, once what came before it was read. */
+static gboolean
+inflate_failed (TslReader         *self,
+                TslInflateStatus   status,
+                const char        *message,
+                GError           **error)
+{
+  if (status == TSL_INFLATE_DAMAGED)
+    tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
+                           " decompressed bytes (%s); what came before was read",
+                           self->name, self->bytes_decoded, message);
+  else if (status == TSL_INFLATE_INVALID)
+    {
+      /* Where the damage is, as a position in the text decoded so far. */
+      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
+                   _("%s:%llu:%llu: invalid gzip data: %s"),
+                   self->name, (unsigned long long) self->ctx.pos.line,
+                   (unsigned long long) self->ctx.pos.column, message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Takes the decompression thread's buffers until at most `queued` inputs
+ * are still being decompressed and none is ready; while none is, the
+ * caller's idle work (reading the next feed) comes first. */
+static gboolean
+take_ahead (TslReader  *self,
+            guint       queued,
+            GError    **error)
+{
+  for (;;)
+    {
+      const TslInflateAheadOut *out = tsl_inflate_ahead_next (self->ahead, queued, FALSE);
+      gboolean ok, end;
+
+      if (out == NULL)
+        {
+          if (self->idle != NULL && self->idle (self->idle_data))
+            continue;
+          out = tsl_inflate_ahead_next (self->ahead, queued, TRUE);
+          if (out == NULL)
+            return TRUE;
+        }
+      ok = (out->len == 0 && out->point == NULL) ||
+           inflated (self, out->data, out->len, out->point, error);
+      if (ok && out->status != TSL_INFLATE_OK)
+        ok = inflate_failed (self, out->status, out->message, error);
+      end = out->end;
+      tsl_inflate_ahead_release (self->ahead);
+      if (!ok || end)
+        return ok;
+    }
+}
+
+void
+_tsl_reader_stop_ahead (TslReader *self)
+{
+  if (self->ahead == NULL)
+    return;
+  self->ahead_waits = tsl_inflate_ahead_get_full_waits (self->ahead);
+  g_clear_pointer (&self->ahead, tsl_inflate_ahead_free);
+}
+
+gboolean
+_tsl_reader_drain_ahead (TslReader  *self,
+                         GError    **error)
+{
+  return self->ahead == NULL || take_ahead (self, 0, error);
+}
+
 /* Stage 1: raw bytes in. */
 gboolean
 _tsl_reader_push_raw (TslReader     *self,
@@ -432,6 +516,15 @@ _tsl_reader_push_raw (TslReader     *self,
   if (self->at_text_end)
     return TRUE;
 
+  /* On the thread: this input is decompressed while the caller reads the
+   * next, and the parser takes what was decompressed of the inputs
+   * before. */
+  if (self->ahead != NULL)
+    {
+      tsl_inflate_ahead_push (self->ahead, data, len);
+      return take_ahead (self, 1, error);
+    }
+
   status = tsl_inflate_push (self->inflate, data, len, inflated, self, &ok, &message, &local_error);
   if (!ok)
     {
@@ -440,20 +533,7 @@ _tsl_reader_push_raw (TslReader     *self,
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
-  if (status == TSL_INFLATE_DAMAGED)
-    tsl_trace_add_warning (self->trace, "%s: the zstd data is damaged after %" G_GUINT64_FORMAT
-                           " decompressed bytes (%s); what came before was read",
-                           self->name, self->bytes_decoded, message);
-  else if (status == TSL_INFLATE_INVALID)
-    {
-      /* Where the damage is, as a position in the text decoded so far. */
-      g_set_error (error, TSL_READER_ERROR, TSL_READER_ERROR_SYNTAX,
-                   _("%s:%llu:%llu: invalid gzip data: %s"),
-                   self->name, (unsigned long long) self->ctx.pos.line,
-                   (unsigned long long) self->ctx.pos.column, message);
-      return FALSE;
-    }
-  return TRUE;
+  return inflate_failed (self, status, message, error);
 }
 
 /* gzip: 1f 8b; zstd: 28 b5 2f fd. Then the held bytes go through. */
@@ -468,7 +548,18 @@ _tsl_reader_check_magic (TslReader  *self,
     self->inflate = tsl_inflate_new (TSL_INFLATE_GZIP);
   else if (self->n_magic == 4 && memcmp (self->magic, zstd_magic, 4) == 0)
     self->inflate = tsl_inflate_new (TSL_INFLATE_ZSTD);
+  /* Points at the index's first stride; the checkpoints take those a
+   * stride apart if it grows (so both threads' points are the same). */
   if (self->inflate != NULL && self->index != NULL)
-    tsl_inflate_record_points (self->inflate, tsl_chunk_index_get_stride (self->index));
+    {
+      self->point_stride = tsl_chunk_index_get_stride (self->index);
+      tsl_inflate_record_points (self->inflate, self->point_stride);
+    }
+  if (self->inflate != NULL && self->ahead_allowed && self->threads != TSL_READER_THREADS_NEVER &&
+      self->n_threads > 1)
+    {
+      self->ahead = tsl_inflate_ahead_new (self->inflate);
+      self->ahead_used = TRUE;
+    }
   return _tsl_reader_push_raw (self, self->magic, self->n_magic, error);
 }

@@ -35,6 +35,22 @@ default_n_threads (void)
   return g_get_num_processors ();
 }
 
+/* The governor measures the default (every online core), not a number of
+ * threads asked for; TSL_READER_ADAPT=1 or 0 turns it on or off whatever
+ * the threads, and the tests' random cuts are never governed. */
+static gboolean
+default_governed (void)
+{
+  const char *adapt = g_getenv ("TSL_READER_ADAPT");
+  const char *threads = g_getenv ("TSL_READER_THREADS");
+
+  if (g_getenv ("TSL_READER_SPLIT_SEED") != NULL)
+    return FALSE;
+  if (adapt != NULL)
+    return g_strcmp0 (adapt, "0") != 0;
+  return threads == NULL || *threads == '\0';
+}
+
 static TslReaderThreads
 default_threads (void)
 {
@@ -63,6 +79,7 @@ tsl_reader_new (TslTrace   *trace,
   tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
   self->n_threads = default_n_threads ();
+  self->governed = default_governed ();
   self->text_end = G_MAXUINT64;
 
   return self;
@@ -75,6 +92,15 @@ tsl_reader_set_threads (TslReader        *self,
   g_return_if_fail (self != NULL);
 
   self->threads = threads != TSL_READER_THREADS_DEFAULT ? threads : default_threads ();
+}
+
+void
+tsl_reader_set_decompress_ahead (TslReader *self,
+                                 gboolean   ahead)
+{
+  g_return_if_fail (self != NULL && self->bytes_in == 0);
+
+  self->ahead_allowed = ahead;
 }
 
 void
@@ -96,7 +122,23 @@ tsl_reader_free (TslReader *self)
 
   if (self->state != NULL)
     self->format->destroy (self->state);
+  if (self->governor != NULL)
+    {
+      guint64 parallel, serial;
+      guint switches;
+
+      tsl_scan_governor_get_counts (self->governor, &parallel, &serial, &switches);
+      g_debug ("%s: governor: %" G_GUINT64_FORMAT " bytes scanned on every core, %"
+               G_GUINT64_FORMAT " on one thread, %u switches",
+               self->name, parallel, serial, switches);
+      tsl_scan_governor_free (self->governor);
+    }
+  _tsl_reader_stop_ahead (self);
+  if (self->ahead_used)
+    g_debug ("%s: decompressed on its own thread, which waited %" G_GUINT64_FORMAT
+             " times for the parser", self->name, self->ahead_waits);
   g_clear_pointer (&self->inflate, tsl_inflate_free);
+  g_free (self->point);
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->transcoded, g_byte_array_unref);
   g_clear_object (&self->trace);
@@ -193,6 +235,12 @@ tsl_reader_settle (TslReader  *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
+  /* Follow mode waits here: what was fed is read first. */
+  if (!_tsl_reader_drain_ahead (self, error))
+    {
+      self->failed = TRUE;
+      return FALSE;
+    }
   if (self->settled)
     return TRUE;
   self->settled = TRUE;
@@ -235,6 +283,19 @@ tsl_reader_finish (TslReader  *self,
   /* A few bytes that never became a magic number. */
   if (!self->magic_checked && self->n_magic > 0 && !_tsl_reader_check_magic (self, error))
     return FALSE;
+
+  /* The decompression thread's last buffers; then the inflater is this
+   * thread's again. */
+  if (self->ahead != NULL)
+    {
+      gboolean ok;
+
+      tsl_inflate_ahead_close (self->ahead);
+      ok = _tsl_reader_drain_ahead (self, error);
+      _tsl_reader_stop_ahead (self);
+      if (!ok)
+        return FALSE;
+    }
 
   if (self->inflate != NULL && tsl_inflate_get_kind (self->inflate) == TSL_INFLATE_ZSTD &&
       !tsl_inflate_is_complete (self->inflate))

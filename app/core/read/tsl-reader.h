@@ -79,6 +79,11 @@ typedef enum {
 
 void              tsl_reader_set_threads        (TslReader        *self,
                                                  TslReaderThreads  threads);
+/* Whether gzip and zstd may be decompressed on a thread of their own,
+ * ahead of the parser (whole reads; never with TSL_READER_THREADS_NEVER or
+ * one thread). Before the first feed. Same result either way. */
+void              tsl_reader_set_decompress_ahead (TslReader      *self,
+                                                 gboolean          ahead);
 
 /* Work the reading thread may do while a format waits for its other thread
  * (tsl_read_stream() reads the next feed ahead): TRUE if it did some, FALSE

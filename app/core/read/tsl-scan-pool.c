@@ -380,6 +380,7 @@ tsl_scan_pool_get_by_caller (TslScanPool *self)
 
 struct _TslScanCutter
 {
+  TslReaderContext *ctx;
   TslScanFindFunc find;
   TslScanFindFunc find_other;
   GRand     *rand;     /* TSL_READER_SPLIT_SEED */
@@ -408,6 +409,7 @@ tsl_scan_cutter_new (TslReaderContext *ctx,
   if (!tsl_scan_pool_wanted (ctx))
     return NULL;
   self = g_new0 (TslScanCutter, 1);
+  self->ctx = ctx;
   self->find = find;
   self->find_other = find_other;
   self->cuts = g_ptr_array_new ();
@@ -474,6 +476,8 @@ tsl_scan_cutter_cut (TslScanCutter *self,
   g_ptr_array_add (cuts, (gpointer) p);
   if (self->rand != NULL)
     cut_randomly (self, p, end);
+  else if (!tsl_reader_context_scan_now (self->ctx, end - p))
+    ;   /* one cut: the caller's one-thread loop reads it */
   else
     for (gsize k = (end - p) / TSL_SCAN_SEGMENT_BYTES, i = 1; i < k; i++)
       {

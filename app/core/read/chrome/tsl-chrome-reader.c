@@ -310,9 +310,10 @@ parse_events (TslChrome   *self,
    * (the one a feed boundary cut, say), where waking the worker and
    * waiting for it costs more than modelling them here. */
   eager = tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_EAGER;
-  /* A regular file's big buffer: on every core. What is left of it (an
-   * event its end cut, say) is modelled here; smaller buffers (gzip's,
-   * follow mode's) go through the pipe. */
+  /* A regular file's big buffer (or gzip's and zstd's, up to 1 MiB): on
+   * every core, or here when the governor says one thread reads faster
+   * now. What is left of it (an event its end cut, say) is modelled here;
+   * smaller buffers (follow mode's) go through the pipe. */
   if (self->cutter != NULL &&
       (tsl_scan_cutter_is_random (self->cutter) ||
        (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))

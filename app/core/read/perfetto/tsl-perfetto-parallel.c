@@ -29,9 +29,9 @@
 #define SEGMENT_BYTES      (16 * 1024)
 #define AHEAD_PER_THREAD   4
 /* A buffer of fewer segments stays on one thread: the wake-ups cost more
- * than its decoding saves. So do gzip's and zstd's decompressed pieces
- * (64 KiB): with them cut, a 100 MB zstd trace took 1.08 (synthetic) and
- * 1.44 (Chromium) times as long as on one thread. */
+ * than its decoding saves (gzip's and zstd's 64 KiB pieces, when they were
+ * that small, cut: a 100 MB zstd trace took 1.08 and 1.44 times as long as
+ * on one thread; their buffers are now up to 1 MiB). */
 #define MIN_SEGMENTS       8
 /* Records are prefetched a few records ahead, for writing and reading:
  * each record's lines were last in another core's cache. On a 100 MB
@@ -287,7 +287,8 @@ tsl_perfetto_scan_run (TslPerfettoScan *self,
   guint n_cuts;
 
   /* Not framed twice where the buffer is too small anyway (zstd's pieces). */
-  if (self->rand == NULL && (gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES)
+  if (self->rand == NULL && ((gsize) (end - p) < MIN_SEGMENTS * SEGMENT_BYTES ||
+                            !tsl_reader_context_scan_now (self->ctx, end - p)))
     return p;
   stop = frame (self, p, end);
   cuts = (const char *const *) self->cuts->pdata;
