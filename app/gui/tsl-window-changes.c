@@ -203,23 +203,53 @@ find_thread (GTask        *task,
   g_task_return_pointer (task, found, (GDestroyNotify) found_free);
 }
 
-static int
-compare_places (gconstpointer pa,
-                gconstpointer pb)
+/* `places` holds each file's rows in its table's order, file after file:
+ * merged so that each file keeps its order (the command's) and, of the
+ * files' next rows, the one of largest effect comes first. */
+static GArray *
+merge_by_effect (GArray *places,
+                 guint   n_files)
 {
-  const Place *a = pa, *b = pb;
+  GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (Place), places->len);
+  g_autofree guint *next = g_new0 (guint, n_files + 1);
+  g_autofree guint *end = g_new0 (guint, n_files + 1);
 
-  if (a->effect != b->effect)
-    return a->effect > b->effect ? -1 : 1;
-  if (a->file != b->file)
-    return a->file < b->file ? -1 : 1;
-  return a->index < b->index ? -1 : a->index > b->index;
+  for (guint i = 0; i < places->len; i++)
+    end[g_array_index (places, Place, i).file] = i + 1;
+  for (guint f = 0, at = 0; f < n_files; f++)
+    {
+      next[f] = at;
+      at = MAX (at, end[f]);
+      end[f] = at;
+    }
+  while (merged->len < places->len)
+    {
+      const Place *best = NULL;
+      guint best_file = 0;
+
+      for (guint f = 0; f < n_files; f++)
+        {
+          const Place *head;
+
+          if (next[f] >= end[f])
+            continue;
+          head = &g_array_index (places, Place, next[f]);
+          if (best == NULL || head->effect > best->effect)
+            {
+              best = head;
+              best_file = f;
+            }
+        }
+      g_array_append_val (merged, *best);
+      next[best_file]++;
+    }
+  return merged;
 }
 
 /* The significant rows of every table, with where each is: one file's in
- * its table's order; merged files' by effect (relative change × seconds to
- * the next change or the file's end, as tsl_changes_run() ranks a file's),
- * which a cached table does not keep. */
+ * its table's order; merged files' in their tables' orders, interleaved
+ * by effect (relative change × seconds to the next change or the file's
+ * end, which a cached table does not keep). */
 static void
 choose_shown (TslWindow *self)
 {
@@ -250,7 +280,12 @@ choose_shown (TslWindow *self)
         }
     }
   if (self->parts != NULL)
-    g_array_sort (changes->places, compare_places);
+    {
+      GArray *merged = merge_by_effect (changes->places, changes->tables->len);
+
+      g_array_unref (changes->places);
+      changes->places = merged;
+    }
   if (changes->places->len > MAX_SHOWN)
     g_array_set_size (changes->places, MAX_SHOWN);
   for (guint i = 0; i < changes->places->len; i++)
