@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A row reads "worker/parse · mean duration", then "1.20 ms → 1.81 ms
- * (+50.8 %) at 4.02 s": what changed, from what to what, and when.
+ * (+50.8 %) at 4.02 s": what changed, from what to what, and when; with
+ * merged files, "after.json: worker/parse · mean duration", the time from
+ * that file's start.
  */
 #define G_LOG_DOMAIN "tsl-window"
 
@@ -69,11 +71,14 @@ format_value (const TslChangeRow *row,
 }
 
 static GtkWidget *
-make_row (const TslChangeRow *row)
+make_row (const TslChangeRow *row,
+          const char         *file)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title, *detail;
-  g_autofree char *name = g_strdup_printf ("%s · %s", row->series, stat_label (row->stat));
+  /* Merged files: the file first, as the warnings list names it. */
+  g_autofree char *name = file != NULL ? g_strdup_printf ("%s: %s · %s", file, row->series, stat_label (row->stat))
+                                       : g_strdup_printf ("%s · %s", row->series, stat_label (row->stat));
   g_autofree char *before = format_value (row, row->before);
   g_autofree char *after = format_value (row, row->after);
   g_autofree char *when = tsl_duration_format (row->time_s * 1e9);
@@ -100,8 +105,9 @@ make_row (const TslChangeRow *row)
 }
 
 void
-tsl_changes_list_set_rows (TslChangesList *self,
-                           GPtrArray      *rows)
+tsl_changes_list_set_rows (TslChangesList     *self,
+                           GPtrArray          *rows,
+                           const char * const *files)
 {
   GtkWidget *child;
 
@@ -112,7 +118,7 @@ tsl_changes_list_set_rows (TslChangesList *self,
   if (rows == NULL)
     return;
   for (guint i = 0; i < rows->len; i++)
-    gtk_list_box_append (self->list, make_row (g_ptr_array_index (rows, i)));
+    gtk_list_box_append (self->list, make_row (g_ptr_array_index (rows, i), files != NULL ? files[i] : NULL));
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->list)), rows->len > 0);
 }
 

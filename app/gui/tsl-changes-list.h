@@ -15,10 +15,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TslChangesList, tsl_changes_list, TSL, CHANGES_LIST, GtkWidget)
 
 /* Rows (TslChangeRow *, borrowed for as long as they are shown: NULL
- * clears) named by series, before → after and change; activating one emits
+ * clears) named by series, before → after and change; `files` (NULL: one
+ * file) names each row's file, for merged files. Activating one emits
  * "change-activated" with its index. */
-void              tsl_changes_list_set_rows     (TslChangesList *self,
-                                                 GPtrArray      *rows);
+void              tsl_changes_list_set_rows     (TslChangesList     *self,
+                                                 GPtrArray          *rows,
+                                                 const char * const *files);
 /* The line above the rows: how many, or why there are none. */
 void              tsl_changes_list_set_heading  (TslChangesList *self,
                                                  const char     *text);

@@ -9,7 +9,8 @@
  * gives (--offset, File Offsets…, or Ctrl+drag on a file's header).
  * Moving a file merges the same snapshots again; nothing is re-read. The
  * compare panel reads a range from the file it lies in, so A in one file
- * and B in another compare two runs. Part 0 is the window's own loader
+ * and B in another compare two runs; each file is searched for change
+ * points on its own (tsl-window-changes.c). Part 0 is the window's own loader
  * (progress, warnings, follow); zoomed-in re-reads and slice details,
  * which read one file, are off while merged.
  */
@@ -144,6 +145,24 @@ _tsl_window_merge_snapshot (TslWindow *self)
   return merged;
 }
 
+gboolean
+_tsl_window_merge_get_part (TslWindow   *self,
+                            guint        i,
+                            GFile      **file,
+                            TslTrace   **trace,
+                            const char **name)
+{
+  TslWindowPart *part;
+
+  if (self->parts == NULL || i >= self->parts->len)
+    return FALSE;
+  part = g_ptr_array_index (self->parts, i);
+  *file = part->file;
+  *trace = part->loader != NULL ? tsl_document_loader_get_trace (part->loader) : NULL;
+  *name = part->name;
+  return TRUE;
+}
+
 /* The parts moved: the same snapshots, merged again. */
 static void
 relayout (TslWindow *self)
@@ -152,6 +171,8 @@ relayout (TslWindow *self)
 
   tsl_timeline_view_set_snapshot (self->timeline, merged);
   hand_to_compare (self, merged);
+  /* Change points are times in their own file: their marks move with it. */
+  _tsl_window_changes_relayout (self);
   _tsl_window_search_update (self);
   _tsl_window_flame_update_snapshot (self);
   _tsl_window_update_status (self);
@@ -242,6 +263,8 @@ _tsl_window_merge_loaded (TslWindow *self)
   set_default_ranges (self, merged);
   _tsl_window_update_status (self);
   _tsl_window_update_actions (self);
+  /* Every file read: each is searched for change points on its own. */
+  _tsl_window_changes_start (self);
 }
 
 void

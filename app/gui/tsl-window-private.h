@@ -194,6 +194,13 @@ void              _tsl_window_merge_add_warnings (TslWindow      *self,
                                                   GPtrArray      *messages,
                                                   GArray         *counts);
 void              _tsl_window_merge_loaded       (TslWindow      *self);
+/* Merged file i's file, trace (NULL before its load starts) and name,
+ * borrowed; FALSE when not merged or past the last. */
+gboolean          _tsl_window_merge_get_part     (TslWindow      *self,
+                                                  guint           i,
+                                                  GFile         **file,
+                                                  TslTrace      **trace,
+                                                  const char    **name);
 void              _tsl_window_merge_part_done    (TslWindow         *self,
                                                   TslDocumentLoader *loader);
 void              _tsl_window_merge_group_moved  (TslWindow       *self,
@@ -203,12 +210,15 @@ void              _tsl_window_merge_group_moved  (TslWindow       *self,
 void              _tsl_window_offsets_action     (GtkWidget      *widget,
                                                   const char     *action_name,
                                                   GVariant       *param);
-/* Change points (tsl-window-changes.c): found once a file is read. */
+/* Change points (tsl-window-changes.c): found once a file is read, or
+ * each merged file once all are. */
 void              _tsl_window_changes_class_init (GtkWidgetClass *widget_class);
 void              _tsl_window_changes_init       (TslWindow      *self);
 void              _tsl_window_changes_dispose    (TslWindow      *self);
 void              _tsl_window_changes_start      (TslWindow      *self);
 void              _tsl_window_changes_clear      (TslWindow      *self);
+/* Merged files moved: the marks follow their files. */
+void              _tsl_window_changes_relayout   (TslWindow      *self);
 /* Sets A and B either side of significant change `index` (as listed). */
 void              _tsl_window_changes_choose     (TslWindow      *self,
                                                   guint           index);
@@ -219,6 +229,9 @@ gboolean          _tsl_window_changes_handle_key (TslWindow      *self,
 /* (transfer none) (nullable) (element-type TslChangeRow): the significant
  * change points, as listed; for tests. */
 GPtrArray        *_tsl_window_changes_get_rows   (TslWindow      *self);
+/* The merged file (0 when not merged) listed change `index` is in. */
+guint             _tsl_window_changes_get_file   (TslWindow      *self,
+                                                  guint           index);
 int               _tsl_window_changes_get_current (TslWindow     *self);
 void              _tsl_window_show_error         (TslWindow      *self,
                                                   const char     *heading,

@@ -326,7 +326,9 @@ load_cb (GObject      *object,
                tsl_trace_get_events (tsl_document_loader_get_trace (loader)));
       show_activity (self);
       add_to_recent (self->file);
-      _tsl_window_changes_start (self);
+      /* Merged: once every file is read (tsl-window-merge.c). */
+      if (self->parts == NULL)
+        _tsl_window_changes_start (self);
       return;
     }
 

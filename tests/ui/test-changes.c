@@ -8,7 +8,9 @@
  * the overview strip sets A to the stretch before the change and B to the
  * stretch after it, and the compare table's top row is s7 (a drag that
  * starts on the mark chooses nothing). Escape clears
- * the ranges and ] (a real key press) sets them again. TSL_CHANGES_SHOT=PATH
+ * the ranges and ] (a real key press) sets them again. Two such files
+ * merged are searched each on its own (test_changes_merged()).
+ * TSL_CHANGES_SHOT=PATH
  * saves a screenshot of the window.
  */
 #include "config.h"
@@ -68,12 +70,18 @@ compare_done (gpointer data)
          tsl_compare_panel_get_request (window->compare_panel)->b.end > 0;
 }
 
+/* SERIES series of POINTS points, level 10 and σ 1; series `changed` rises
+ * by 1 σ at `shift_s`. */
 static char *
-write_file (const char *dir)
+write_file (const char *dir,
+            const char *name,
+            guint       changed,
+            guint       shift_s,
+            guint32     seed)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed (37);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(GString) text = g_string_new ("ts");
-  char *path = g_build_filename (dir, "shift.csv", NULL);
+  char *path = g_build_filename (dir, name, NULL);
   g_autoptr(GError) error = NULL;
 
   for (guint s = 0; s < SERIES; s++)
@@ -89,7 +97,7 @@ write_file (const char *dir)
           double z = sqrt (-2 * log (1 - u)) * cos (2 * G_PI * v);
           char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-          z += 10 + (s == CHANGED && t >= SHIFT_S ? 1 : 0);
+          z += 10 + (s == changed && t >= shift_s ? 1 : 0);
           g_string_append_printf (text, ",%s", g_ascii_formatd (buf, sizeof buf, "%.6f", z));
         }
       g_string_append_c (text, '\n');
@@ -141,7 +149,7 @@ test_changes_window (void)
 {
   TslWindow *window = tsl_window_new (app);
   g_autofree char *dir = g_dir_make_tmp ("tsl-changes-XXXXXX", NULL);
-  g_autofree char *path = write_file (dir);
+  g_autofree char *path = write_file (dir, "shift.csv", CHANGED, SHIFT_S, 37);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   const TslChangeRow *row;
   GPtrArray *rows;
@@ -205,6 +213,135 @@ test_changes_window (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* A label under `widget` that starts with `prefix`. */
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (has_label (child, prefix))
+      return TRUE;
+  return FALSE;
+}
+
+static int wanted_change;
+
+static gboolean
+is_wanted_change (gpointer window)
+{
+  return _tsl_window_changes_get_current (window) == wanted_change;
+}
+
+/* A real click on listed change `index`'s mark on the overview; A and B are
+ * then within file `file`, either side of the change, and the compare reads
+ * that file and puts its changed series first. */
+static void
+click_merged_mark (TslWindow  *window,
+                   guint       index,
+                   guint       file,
+                   const char *path,
+                   const char *series)
+{
+  const TslChangeRow *row = g_ptr_array_index (_tsl_window_changes_get_rows (window), index);
+  const TslCompareRequest *request;
+  g_autoptr(TslCompareItem) top = NULL;
+  gint64 position, span, change_ns, a0, a1, b0, b1;
+  double x, y;
+
+  g_assert_true (tsl_snapshot_get_part (tsl_timeline_view_get_snapshot (window->timeline), file, NULL, &position, &span));
+  change_ns = position + (gint64) llround (row->time_s * 1e9);
+  x = tsl_overview_time_to_x (window->overview, (double) change_ns);
+  y = gtk_widget_get_height (GTK_WIDGET (window->overview)) / 2.0;
+  pointer_to (window, GTK_WIDGET (window->overview), x + 1, y);
+  wanted_change = (int) index;
+  xdo ("click 1");
+  iterate_until (is_wanted_change, window, 10000);
+
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_A, &a0, &a1));
+  g_assert_true (tsl_timeline_view_get_range (window->timeline, TSL_RANGE_B, &b0, &b1));
+  g_assert_cmpint (tsl_timeline_view_get_range_group (window->timeline, TSL_RANGE_A), ==, file + 1);
+  g_assert_cmpint (tsl_timeline_view_get_range_group (window->timeline, TSL_RANGE_B), ==, file + 1);
+  g_assert_cmpint (a0, ==, position);
+  g_assert_cmpint (a1, ==, change_ns);
+  g_assert_cmpint (b0, ==, change_ns);
+  g_assert_cmpint (ABS (b1 - (position + span)), <=, 1);
+
+  iterate_until (compare_done, window, 120000);
+  request = tsl_compare_panel_get_request (window->compare_panel);
+  g_assert_cmpstr (request->path, ==, path);
+  g_assert_true (request->path_b == NULL || g_str_equal (request->path_b, path));
+  top = g_list_model_get_item (tsl_compare_panel_get_model (window->compare_panel), 0);
+  g_assert_cmpstr (tsl_compare_item_get_row (top)->series, ==, series);
+  g_assert_true (tsl_compare_item_get_row (top)->significant);
+}
+
+/* Two files merged, 700 s apart: first.csv's s3 rises at 200 s and
+ * second.csv's s12 at 400 s. Each file is searched on its own: every
+ * significant change is its file's shifted series, at its time in that
+ * file, listed with the file's name; a click on a mark sets A and B within
+ * that file, and after the file moves its mark moves with it. */
+static void
+test_changes_merged (void)
+{
+  TslWindow *window = tsl_window_new (app);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-changes-XXXXXX", NULL);
+  g_autofree char *first = write_file (dir, "first.csv", 3, 200, 41);
+  g_autofree char *second = write_file (dir, "second.csv", 12, 400, 43);
+  const char *paths[] = { first, second };
+  const char *series[] = { "s3", "s12" };
+  const guint shift_s[] = { 200, 400 };
+  g_autoptr(GFile) file_a = g_file_new_for_path (first);
+  g_autoptr(GFile) file_b = g_file_new_for_path (second);
+  GFile *files[] = { file_a, file_b };
+  const gint64 offsets[] = { 0, G_GINT64_CONSTANT (700000000000) };
+  int listed[2] = { -1, -1 };
+  GPtrArray *rows;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+
+  tsl_window_open_merged (window, files, 2, offsets);
+  iterate_until (is_done_loading, window, 60000);
+  iterate_until (changes_found, window, 120000);
+
+  rows = _tsl_window_changes_get_rows (window);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TslChangeRow *row = g_ptr_array_index (rows, i);
+      guint file = _tsl_window_changes_get_file (window, i);
+
+      g_assert_cmpuint (file, <, 2);
+      g_assert_cmpstr (row->series, ==, series[file]);
+      g_assert_true (row->significant);
+      g_assert_cmpfloat (fabs (row->time_s - shift_s[file]), <=, 0.02 * POINTS);
+      if (listed[file] < 0)
+        listed[file] = (int) i;
+    }
+  g_assert_cmpint (listed[0], >=, 0);
+  g_assert_cmpint (listed[1], >=, 0);
+  g_assert_true (has_label (GTK_WIDGET (window->changes_list), "first.csv: s3 · "));
+  g_assert_true (has_label (GTK_WIDGET (window->changes_list), "second.csv: s12 · "));
+  settle (300);
+  save_shot ("merged");
+
+  click_merged_mark (window, (guint) listed[1], 1, second, "s12");
+  save_shot ("merged-chosen");
+  click_merged_mark (window, (guint) listed[0], 0, first, "s3");
+
+  /* second.csv moves 100 s later: its mark and ranges follow. */
+  tsl_window_set_file_offset (window, 1, G_GINT64_CONSTANT (800000000000));
+  settle (300);
+  click_merged_mark (window, (guint) listed[1], 1, second, "s12");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_assert_cmpint (g_unlink (paths[i]), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -219,6 +356,7 @@ main (int   argc,
   app = ui_test_app_new ();
 
   g_test_add_func ("/changes/window", test_changes_window);
+  g_test_add_func ("/changes/merged", test_changes_merged);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -22,7 +22,11 @@
 # files.
 # Ranking: a function that slows 1.5× halfway through a generated trace
 # (≈ 230 calls a side) is the top change point, significant and within ±2 %
-# of the span of its time, in ≥ 65 % of 20 traces (16 were).
+# of the span of its time, in ≥ 40 of 60 traces (42 are; 37 were while rows
+# ranked by their estimated size alone, when a barely significant row's
+# overstated size put another function on top). No method reaches the
+# issue's 90 %: even given the levels, the best placement from every call
+# lands within ±2 % in about 82 % (bench/change-bounds.py).
 import csv
 import io
 import json
@@ -153,10 +157,10 @@ def write_trace(rng, path, factor, parse_calls=460):
 
 
 def slowdown_top(tmp):
-    rng = random.Random(737)
+    rng = random.Random(4242)
     path = os.path.join(tmp, 'slow.json')
     top = 0
-    traces = 20
+    traces = 60
     for _ in range(traces):
         change_s, span_s = write_trace(rng, path, 1.5)
         rows = run_changes(path, '--top', '1')
@@ -174,7 +178,7 @@ def slowdown_top(tmp):
                            env=dict(os.environ, TSL_NO_INDEX='1')).stdout
     same = indexed == plain and indexed.count('\n') > 3
     print(f'with and without the chunk index: {"the same" if same else "DIFFERENT"}')
-    return top >= 0.65 * traces and same
+    return top >= 40 and same
 
 
 def cli_errors(tmp):
