@@ -211,6 +211,7 @@ typedef struct {
   const double *c;   /* (nullable) observations per block: the test's units start at
                       * blocks holding one (tsl_block_units()); NULL: every block */
   gboolean held;     /* y sums values × the times they hold (x): units of unequal weight */
+  guint    min_units;/* fewer units and the row is too-few; 0: TSL_BLOCK_MIN_OBSERVATIONS */
 } TslBlockSide;
 
 gboolean          _tsl_compare_block_row        (TslCompareTable         *table,
