@@ -620,3 +620,36 @@ _tsl_compare_exact_track_rows (TslCompareTable     *table,
 
   return TRUE;
 }
+
+gboolean
+_tsl_compare_exact_rows (TslCompareTable *table,
+                         TslRangeRead    *reads,
+                         const gint64    *end,
+                         GHashTable      *by_key[2],
+                         gboolean         two_files)
+{
+  g_autoptr(GPtrArray) pairs = _tsl_compare_match_tracks (reads[0].stats, reads[1].stats, two_files);
+  const TslCompareRequest *request = table->request;
+  gboolean quantiles = request->has_stat && (request->stat == TSL_STAT_MEDIAN ||
+                                             request->stat == TSL_STAT_P95 ||
+                                             request->stat == TSL_STAT_MAX);
+
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      const TslTrackPair *pair = g_ptr_array_index (pairs, i);
+      const TslRangeTrack *any = pair->t[0] != NULL ? pair->t[0] : pair->t[1];
+      gboolean metric = any->kind == TSL_TRACK_COUNTER || any->kind == TSL_TRACK_METRIC;
+
+      if (metric && quantiles)
+        {
+          if (!_tsl_compare_quantile_metric_rows (table, by_key, pair))
+            return FALSE;
+          continue;
+        }
+      if (!_tsl_compare_exact_track_rows (table, reads[0].stats, reads[1].stats, end, pair->name,
+                                          pair->t[0], pair->t[1]))
+        return FALSE;
+    }
+
+  return TRUE;
+}
