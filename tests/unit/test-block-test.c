@@ -400,6 +400,26 @@ test_memory_excess (void)
   g_assert_true (isnan (tsl_block_memory_excess (y[0], x[0], 31, y[1], x[1], 40, phi)));
 }
 
+/* Snedecor's F upper tail (the shifted comparisons' check) against
+ * scipy.stats.f.sf. */
+static void
+test_f_against_scipy (void)
+{
+  static const double cases[][4] = {
+    { 2.0, 12, 60, 0.03990229968144198 },
+    { 1.0, 5, 10, 0.46511942653780014 },
+    { 3.5, 16, 30.5, 0.0014312391013173408 },
+    { 0.5, 8, 100, 0.8536426560378939 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpfloat_with_epsilon (tsl_f_sf (cases[i][0], cases[i][1], cases[i][2]), cases[i][3],
+                                    1e-12);
+  g_assert_cmpfloat (tsl_f_sf (0, 3, 4), ==, 1);
+  g_assert_cmpfloat (tsl_f_sf (INFINITY, 3, 4), ==, 0);
+  g_assert_true (isnan (tsl_f_sf (1, 0, 4)));
+}
+
 static void
 test_t_against_scipy (void)
 {
@@ -493,6 +513,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/block/t-against-scipy", test_t_against_scipy);
+  g_test_add_func ("/block/f-against-scipy", test_f_against_scipy);
   g_test_add_func ("/block/estimate-is-ratio", test_estimate_is_ratio);
   g_test_add_func ("/block/sparse-units", test_sparse_units);
   g_test_add_func ("/block/null-calibration", test_null_calibration);

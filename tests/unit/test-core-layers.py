@@ -41,9 +41,10 @@ ALLOWED = [
      "the PDF's pages are laid out on the export's private state"),
     ('export', ['tsl-report', 'tsl-report-*'],
      "the report's writers and plots share tsl-report-private.h, and the report calls them"),
-    ('stats', ['tsl-compare-run', 'tsl-compare-exact', 'tsl-compare-samples'],
+    ('stats', ['tsl-compare-run', 'tsl-compare-exact', 'tsl-compare-samples', 'tsl-compare-shifts'],
      "the compare's row makers (exact values, sample quantiles) add their rows through the "
-     "run's row builder, and the run calls them"),
+     "run's row builder, and the run calls them; the shifted comparisons make the same rows "
+     "elsewhere in the trace for the run"),
 ]
 
 here = os.path.dirname(os.path.abspath(__file__))

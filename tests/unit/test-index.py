@@ -247,10 +247,13 @@ def main():
                 # GLib writes debug messages to standard output.
                 if b'through the index' in whole.stdout:
                     failures.append('%s: TSL_NO_INDEX=1 still read through the index' % what)
-                # Two range reads, each must have skipped chunks.
+                # Two range reads, and two for each shifted copy of A and B
+                # (8 to 16 when they fit, tsl-compare-shifts.c); each must
+                # have skipped chunks.
                 reads = [line for line in indexed.stdout.decode().splitlines() if 'through the index' in line]
-                if len(reads) != 2:
-                    failures.append('%s: %d range reads went through the index, not 2' % (what, len(reads)))
+                if len(reads) != 2 and not (len(reads) % 2 == 0 and 8 <= (len(reads) - 2) // 2 <= 16):
+                    failures.append('%s: %d range reads went through the index, not 2 (or 2 per shifted '
+                                    'copy more)' % (what, len(reads)))
                 for line in reads:
                     got = int(line.split(': read ')[1].split(' ')[0])
                     if got >= size // 2:

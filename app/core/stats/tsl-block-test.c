@@ -338,6 +338,20 @@ tsl_t_sf (double t,
   return t > 0 ? tail : 1 - tail;
 }
 
+double
+tsl_f_sf (double f,
+          double d1,
+          double d2)
+{
+  if (isnan (f) || !(d1 > 0) || !(d2 > 0))
+    return NAN;
+  if (f <= 0)
+    return 1;
+  if (isinf (f))
+    return 0;
+  return beta_inc (d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
 /* Student's t density. */
 static double
 t_pdf (double t,

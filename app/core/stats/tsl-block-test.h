@@ -106,5 +106,9 @@ double            tsl_t_sf                      (double               t,
                                                  double               df);
 double            tsl_t_isf                     (double               p,
                                                  double               df);
+/* Snedecor's F distribution on d1 and d2 degrees of freedom: P(F > f). */
+double            tsl_f_sf                      (double               f,
+                                                 double               d1,
+                                                 double               d2);
 
 G_END_DECLS

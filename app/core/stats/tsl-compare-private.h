@@ -112,6 +112,7 @@ typedef struct {
   TslSnapshot             *snapshot;
   TslRangeStats           *stats;
   GError                  *error;
+  gboolean                 no_store;  /* not kept for the next request (shifted reads) */
 } TslRangeRead;
 
 /* Reads the asked ranges of seekable files (side s from paths[s], its
@@ -126,6 +127,38 @@ void              _tsl_compare_read_ranges      (const TslCompareRequest *reques
                                                  const gboolean          *has,
                                                  TslRangeRead            *reads,
                                                  GCancellable            *cancellable);
+/* The same for reads made once (the shifted comparisons of
+ * tsl-compare-shifts.c): neither looked up nor kept in the cache, so they
+ * do not push out the reads of A and B. */
+void              _tsl_compare_read_ranges_once (const TslCompareRequest *request,
+                                                 TslTrace                *trace,
+                                                 const char * const      *paths,
+                                                 const gint64            *start,
+                                                 const gint64            *end,
+                                                 const gint64            *lo,
+                                                 const gint64            *hi,
+                                                 TslRangeRead            *reads,
+                                                 GCancellable            *cancellable);
+/* Rows from the exact reads of both ranges (tsl-compare-exact.c); by_key
+ * holds the kept samples, for the quantiles of metrics. */
+gboolean          _tsl_compare_exact_rows       (TslCompareTable         *table,
+                                                 TslRangeRead            *reads,
+                                                 const gint64            *end,
+                                                 GHashTable              *by_key[2],
+                                                 gboolean                 two_files);
+/* Declares too-dependent the block-tested rows whose variance the same
+ * comparison made elsewhere in the trace contradicts (tsl-compare-shifts.c).
+ * lo and hi: the ranges from the trace's start, which ends at end; FALSE
+ * only on cancellation. */
+gboolean          _tsl_compare_check_shifts     (TslCompareTable         *table,
+                                                 TslTrace                *trace,
+                                                 const char              *path,
+                                                 gint64                   start,
+                                                 gint64                   end,
+                                                 const gint64            *lo,
+                                                 const gint64            *hi,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
 /* The pass that tells the trace's span (and, from a pipe, its samples);
  * (transfer full) (nullable). */
 TslTrace         *_tsl_compare_read_first_pass  (const TslCompareRequest *request,
@@ -211,6 +244,7 @@ typedef struct {
   const double *c;   /* (nullable) observations per block: the test's units start at
                       * blocks holding one (tsl_block_units()); NULL: every block */
   gboolean held;     /* y sums values × the times they hold (x): units of unequal weight */
+  guint    min_units;/* fewer units and the row is too-few; 0: TSL_BLOCK_MIN_OBSERVATIONS */
 } TslBlockSide;
 
 gboolean          _tsl_compare_block_row        (TslCompareTable         *table,

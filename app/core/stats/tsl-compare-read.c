@@ -177,12 +177,25 @@ read_range (gpointer data)
     {
       tsl_range_stats_finish (rr->stats);
       rr->snapshot = tsl_snapshot_new (trace);
-      if (keyed && g_stat (rr->path, &after) == 0 && same_file (&before, &after))
+      if (!rr->no_store && keyed && g_stat (rr->path, &after) == 0 && same_file (&before, &after))
         read_cache_store (rr, &after);
     }
 
   return NULL;
 }
+
+static void
+read_ranges (const TslCompareRequest *request,
+             TslTrace                *trace,
+             const char * const      *paths,
+             const gint64            *start,
+             const gint64            *end,
+             const gint64            *lo,
+             const gint64            *hi,
+             const gboolean          *has,
+             gboolean                 cached,
+             RangeRead               *reads,
+             GCancellable            *cancellable);
 
 /* Reads the asked ranges of seekable files (side s from paths[s], its
  * times from start[s]), one per thread. */
@@ -197,6 +210,38 @@ _tsl_compare_read_ranges (const TslCompareRequest *request,
                           const gboolean          *has,
                           RangeRead               *reads,
                           GCancellable            *cancellable)
+{
+  read_ranges (request, trace, paths, start, end, lo, hi, has, TRUE, reads, cancellable);
+}
+
+void
+_tsl_compare_read_ranges_once (const TslCompareRequest *request,
+                               TslTrace                *trace,
+                               const char * const      *paths,
+                               const gint64            *start,
+                               const gint64            *end,
+                               const gint64            *lo,
+                               const gint64            *hi,
+                               RangeRead               *reads,
+                               GCancellable            *cancellable)
+{
+  const gboolean both[2] = { TRUE, TRUE };
+
+  read_ranges (request, trace, paths, start, end, lo, hi, both, FALSE, reads, cancellable);
+}
+
+static void
+read_ranges (const TslCompareRequest *request,
+             TslTrace                *trace,
+             const char * const      *paths,
+             const gint64            *start,
+             const gint64            *end,
+             const gint64            *lo,
+             const gint64            *hi,
+             const gboolean          *has,
+             gboolean                 cached,
+             RangeRead               *reads,
+             GCancellable            *cancellable)
 {
   GThread *thread = NULL;
   TslBudget *whole = tsl_trace_get_budget (trace);
@@ -217,7 +262,8 @@ _tsl_compare_read_ranges (const TslCompareRequest *request,
                                tsl_time_add (start[s], hi[s]),
                                MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
                                tsl_budget_new_part (whole, share) };
-      to_read[s] = has[s] && !(g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
+      reads[s].no_store = !cached;
+      to_read[s] = has[s] && !(cached && g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
     }
 
   /* Two reads are independent, a core each; one alone (the window's new B,

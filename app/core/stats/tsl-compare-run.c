@@ -95,35 +95,6 @@ is_quantile_stat (const TslCompareRequest *request)
                                request->stat == TSL_STAT_MAX);
 }
 
-static gboolean
-exact_rows (TslCompareTable *table,
-            RangeRead       *reads,
-            const gint64    *end,
-            GHashTable      *by_key[2],
-            gboolean         two_files)
-{
-  g_autoptr(GPtrArray) pairs = _tsl_compare_match_tracks (reads[0].stats, reads[1].stats, two_files);
-
-  for (guint i = 0; i < pairs->len; i++)
-    {
-      const TslTrackPair *pair = g_ptr_array_index (pairs, i);
-      const TslRangeTrack *any = pair->t[0] != NULL ? pair->t[0] : pair->t[1];
-      gboolean metric = any->kind == TSL_TRACK_COUNTER || any->kind == TSL_TRACK_METRIC;
-
-      if (metric && is_quantile_stat (table->request))
-        {
-          if (!_tsl_compare_quantile_metric_rows (table, by_key, pair))
-            return FALSE;
-          continue;
-        }
-      if (!_tsl_compare_exact_track_rows (table, reads[0].stats, reads[1].stats, end, pair->name,
-                                          pair->t[0], pair->t[1]))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
 static GPtrArray *
 run (const TslCompareRequest *request,
      TslExactReads           *keep,
@@ -237,7 +208,11 @@ run (const TslCompareRequest *request,
       _tsl_compare_measure_ranges (request, start, lo, hi, data_end, ends, table.seconds, warnings);
       _tsl_compare_collect_side (keys[0], tracks, snap_a, 0, lo[0], hi[0]);
       _tsl_compare_collect_side (keys[1], tracks, snap_b, 1, lo[1], hi[1]);
-      ok = exact_rows (&table, reads, ends, keys, two_files);
+      ok = _tsl_compare_exact_rows (&table, reads, ends, keys, two_files);
+      /* Dependence slower than the ranges, told by the trace around them. */
+      if (ok && !two_files && !is_quantile_stat (request))
+        ok = _tsl_compare_check_shifts (&table, trace, request->path, start[0], end[0], lo, hi,
+                                        cancellable, error);
       if (ok && keep != NULL)
         for (guint s = 0; s < 2; s++)
           {
