@@ -586,32 +586,36 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
   if (pk->interned != NULL)
     _tsl_perfetto_interned_data (self, seq, pk->interned, pk->interned_len);
 
-  switch (pk->kind)
+  /* Nearly every packet is a track event: one test, not two switches. */
+  if (pk->kind != PKT_TRACK_EVENT)
     {
-    case PKT_CLOCK_SNAPSHOT:
-      _tsl_perfetto_clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_COMPRESSED_PACKETS:
-    case PKT_ZSTD_COMPRESSED_PACKETS:
-      compressed_packets (self, pk->payload.data, pk->payload.len,
-                          pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
-      return TRUE;
-    case PKT_TRACK_DESCRIPTOR:
-      _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_PROCESS_DESCRIPTOR:
-      _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
-      return TRUE;
-    case PKT_THREAD_DESCRIPTOR:
-      _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_PROCESS_TREE:
-      _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case 0:
-      return TRUE;
-    default:
-      break;
+      switch (pk->kind)
+        {
+        case PKT_CLOCK_SNAPSHOT:
+          _tsl_perfetto_clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_COMPRESSED_PACKETS:
+        case PKT_ZSTD_COMPRESSED_PACKETS:
+          compressed_packets (self, pk->payload.data, pk->payload.len,
+                              pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
+          return TRUE;
+        case PKT_TRACK_DESCRIPTOR:
+          _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_PROCESS_DESCRIPTOR:
+          _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
+          return TRUE;
+        case PKT_THREAD_DESCRIPTOR:
+          _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_PROCESS_TREE:
+          _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case 0:
+          return TRUE;
+        default:
+          break;
+        }
     }
 
   if (pk->has_time)
@@ -624,16 +628,18 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
       has_time = TRUE;
     }
 
-  switch (pk->kind)
+  if (G_LIKELY (pk->kind == PKT_TRACK_EVENT))
     {
-    case PKT_TRACK_EVENT:
       if (!rec->event_ok)
         {
           *what = "its TrackEvent is not a well-formed message";
           return FALSE;
         }
       track_event (self, seq, has_time, ts, &rec->ev);
-      break;
+      return TRUE;
+    }
+  switch (pk->kind)
+    {
     case PKT_STREAMING_PROFILE:
       _tsl_perfetto_streaming_profile (self, seq, pk->payload.data, pk->payload.len);
       break;
