@@ -203,6 +203,19 @@ set_stack_label (TslPerfettoModel *self,
                               leaf != 0 ? leaf : depth > 0 ? track->open[depth - 1].name : self->unnamed);
       return;
     }
+  /* Most often a slice ends whose parent's path is known already. */
+  if (leaf == 0 && depth > 0 && (depth == 1 || track->open[depth - 2].path != 0))
+    {
+      OpenSlice *o = &track->open[depth - 1];
+
+      if (o->path == 0)
+        o->path = stack_path (self, depth > 1 ? o[-1].path : 0, o->name);
+      if (o->path != 0)
+        {
+          tsl_trace_set_label_id (self->trace, track->ts_track, o->path);
+          return;
+        }
+    }
   path = open_path (self, track, depth);
   if (path != 0 || depth == 0)
     {
