@@ -106,9 +106,9 @@ tsl_perfetto_model_take_events (TslPerfettoModel *self)
 /* Track events */
 
 static guint32
-event_name (TslPerfettoModel *self,
-            Sequence         *seq,
-            const Event      *ev)
+event_name_slow (TslPerfettoModel *self,
+                 Sequence         *seq,
+                 const Event      *ev)
 {
   guint64 id;
 
@@ -124,6 +124,18 @@ event_name (TslPerfettoModel *self,
     return (guint32) id;
   self->counts.n_undefined_iid++;
   return self->unnamed;
+}
+
+/* Most names are small interned ids: inline. */
+static inline guint32
+event_name (TslPerfettoModel *self,
+            Sequence         *seq,
+            const Event      *ev)
+{
+  if (G_LIKELY (ev->name == NULL && ev->has_name_iid && ev->name_iid < N_DIRECT_NAMES &&
+                seq->names[ev->name_iid] != 0))
+    return seq->names[ev->name_iid] - 1;
+  return event_name_slow (self, seq, ev);
 }
 
 /* "parent;name" as a string id, from a map of the stacks seen: a kept
