@@ -534,7 +534,10 @@ restore_pass (TslPerfettoModel *self,
         seq->n_extra_double_uuids = n_extra;
       has_clocks = take_u8 (&tk) != 0;
       if (apply && has_clocks)
-        seq->clocks = g_new0 (Clock, 64);
+        {
+          seq->clocks = g_new0 (Clock, 64);
+          seq->clocks_used = G_MAXUINT64;
+        }
       n_clocks = take_u32 (&tk);
       for (guint32 j = 0; j < n_clocks && !tk.bad; j++)
         {
