@@ -474,10 +474,62 @@ def test_async_track_names():
     check('async names: parts merged equal one pass byte for byte', same)
 
 
+def test_state_across_resets():
+    # What the reader keeps per sequence follows every reset and every new
+    # TracePacketDefaults: a sequence-scoped clock is gone after a reset
+    # (and defined again, starts afresh: not incremental, no last value),
+    # and extra counter values go to the tracks the latest defaults name.
+    packets = [
+        process_track(1, 42, 'browser'),
+        thread_track(2, 1, 42, 43, 'main'),
+        [(TRACK_DESCRIPTOR, [(1, 5), (5, 2), (2, 'thread_time'), (8, [(1, 1), (4, 1000), (5, 1)])])],
+        counter_track(7, 1, 'mem'),
+        [(SEQ, 2), (FLAGS, CLEARED),
+         (CLOCK_SNAPSHOT, [(1, [(1, 6), (2, 10_000)]), (1, [(1, 64), (2, 1), (3, 1), (4, 1000)])]),
+         (DEFAULTS, [(58, 64), (11, [(11, 2), (31, 5)])])],
+        # Clock 64: 1 + 1 = 2 units of 1 us, one past the snapshot: 11000 ns
+        # (the end at 12000, 'm' at 13000).
+        [(TIMESTAMP, 1), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, BEGIN), (23, 'a'), (12, 10)])],
+        [(TIMESTAMP, 1), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, END), (12, 5)])],
+        # The same sequence's defaults now name the counter 'mem'.
+        [(SEQ, 2), (DEFAULTS, [(58, 64), (11, [(11, 2), (31, 7)])])],
+        [(TIMESTAMP, 1), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, INSTANT), (23, 'm'), (12, 100)])],
+        # A reset relating clock 65 only: clock 64 is not defined any more.
+        [(SEQ, 2), (FLAGS, CLEARED),
+         (CLOCK_SNAPSHOT, [(1, [(1, 6), (2, 20_000)]), (1, [(1, 65), (2, 0)])]),
+         (DEFAULTS, [(58, 64), (11, [(11, 2)])])],
+        [(TIMESTAMP, 7), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, INSTANT), (23, 'lost')])],
+        [(TIMESTAMP, 500), (CLOCK_ID, 65), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, INSTANT), (23, 'c')])],
+        # Clock 64 again, in ns and absolute: 30000 + (150 - 100).
+        [(SEQ, 2), (FLAGS, CLEARED),
+         (CLOCK_SNAPSHOT, [(1, [(1, 6), (2, 30_000)]), (1, [(1, 64), (2, 100)])]),
+         (DEFAULTS, [(58, 64), (11, [(11, 2)])])],
+        [(TIMESTAMP, 150), (SEQ, 2), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, INSTANT), (23, 'd')])],
+    ]
+    path = write('resets.pftrace', trace(packets))
+    got, err = info(path)
+    check('resets: opens', got is not None, err)
+    if got is None:
+        return
+    rows = samples(path)
+    times = {r[3]: round(r[1] * 1e9) for r in rows if r[0] == 'main'}
+    start = times.get('a', 0)
+    check('resets: each clock as its latest snapshot defines it',
+          {k: v - start for k, v in times.items()} == {'a': 0, 'm': 2000, 'c': 9500, 'd': 19050}, times)
+    check('resets: a clock gone with its sequence\'s reset is counted',
+          any('not related to the trace clock' in w and w.startswith('1 ') for w in got['warnings']),
+          got['warnings'])
+    mem = [t for t in got['tracks'] if t['name'] == 'mem']
+    check('resets: extra values go to the tracks the latest defaults name',
+          [t['events'] for t in mem] == [1], mem)
+    check('resets: thread time values counted',
+          any('thread CPU time' in w and w.startswith('2 ') for w in got['warnings']), got['warnings'])
+
+
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
                  test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
-                 test_process_names, test_async_track_names):
+                 test_process_names, test_async_track_names, test_state_across_resets):
         test()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

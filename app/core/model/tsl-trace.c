@@ -505,8 +505,7 @@ void
 tsl_trace_note_time (TslTrace *self,
                      gint64    time_ns)
 {
-  g_return_if_fail (TSL_IS_TRACE (self));
-
+  /* Per event, as tsl_trace_offer(): no type check. */
   note_time (self, time_ns);
 }
 

@@ -30,8 +30,11 @@ _tsl_perfetto_get_clock (TslPerfettoModel *self,
         {
           if (!create)
             return NULL;
-          seq->clocks = g_new0 (Clock, 64);
+          seq->clocks = seq->spare_clocks != NULL ? g_steal_pointer (&seq->spare_clocks)
+                                                  : g_new0 (Clock, 64);
+          seq->clocks_used = 0;
         }
+      seq->clocks_used |= G_GUINT64_CONSTANT (1) << (id - 64);
       return &seq->clocks[id - 64];
     }
   if (id_map_lookup (&self->user_clocks, id, &index))

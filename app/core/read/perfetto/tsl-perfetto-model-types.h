@@ -118,9 +118,12 @@ typedef struct {
   Track   *default_track;  /* track's, once looked up */
   guint64  extra_uuids[MAX_EXTRA];
   guint    n_extra_uuids;
+  Track   *extra_tracks[MAX_EXTRA]; /* the last track of each extra counter value, checked by uuid */
   guint64  extra_double_uuids[MAX_EXTRA];
   guint    n_extra_double_uuids;
   Clock   *clocks;         /* ids 64..127, or NULL */
+  guint64  clocks_used;    /* bit i: clocks[i] handed out (perhaps set) */
+  Clock   *spare_clocks;   /* all zeros: the room of clocks before a reset */
   /* Legacy ThreadDescriptor packet: the sequence's thread and the base of
    * delta-encoded microsecond timestamps. */
   gboolean has_thread;

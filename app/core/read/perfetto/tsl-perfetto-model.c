@@ -106,9 +106,9 @@ tsl_perfetto_model_take_events (TslPerfettoModel *self)
 /* Track events */
 
 static guint32
-event_name (TslPerfettoModel *self,
-            Sequence         *seq,
-            const Event      *ev)
+event_name_slow (TslPerfettoModel *self,
+                 Sequence         *seq,
+                 const Event      *ev)
 {
   guint64 id;
 
@@ -124,6 +124,18 @@ event_name (TslPerfettoModel *self,
     return (guint32) id;
   self->counts.n_undefined_iid++;
   return self->unnamed;
+}
+
+/* Most names are small interned ids: inline. */
+static inline guint32
+event_name (TslPerfettoModel *self,
+            Sequence         *seq,
+            const Event      *ev)
+{
+  if (G_LIKELY (ev->name == NULL && ev->has_name_iid && ev->name_iid < N_DIRECT_NAMES &&
+                seq->names[ev->name_iid] != 0))
+    return seq->names[ev->name_iid] - 1;
+  return event_name_slow (self, seq, ev);
 }
 
 /* "parent;name" as a string id, from a map of the stacks seen: a kept
@@ -203,6 +215,19 @@ set_stack_label (TslPerfettoModel *self,
                               leaf != 0 ? leaf : depth > 0 ? track->open[depth - 1].name : self->unnamed);
       return;
     }
+  /* Most often a slice ends whose parent's path is known already. */
+  if (leaf == 0 && depth > 0 && (depth == 1 || track->open[depth - 2].path != 0))
+    {
+      OpenSlice *o = &track->open[depth - 1];
+
+      if (o->path == 0)
+        o->path = stack_path (self, depth > 1 ? o[-1].path : 0, o->name);
+      if (o->path != 0)
+        {
+          tsl_trace_set_label_id (self->trace, track->ts_track, o->path);
+          return;
+        }
+    }
   path = open_path (self, track, depth);
   if (path != 0 || depth == 0)
     {
@@ -231,10 +256,10 @@ set_stack_label (TslPerfettoModel *self,
 }
 
 static void
-counter_value (TslPerfettoModel *self,
-               Track            *track,
-               gint64            ts,
-               double            value)
+counter_value_slow (TslPerfettoModel *self,
+                    Track            *track,
+                    gint64            ts,
+                    double            value)
 {
   if (track->kind != TRACK_COUNTER)
     {
@@ -268,6 +293,41 @@ counter_value (TslPerfettoModel *self,
   if (track->incremental)
     value = track->last_value += value;
   tsl_trace_offer (self->trace, ts_track (self, track), ts, value);
+}
+
+/* Chrome's thread time, a value on every slice begin and end: inline. */
+static inline void
+counter_value (TslPerfettoModel *self,
+               Track            *track,
+               gint64            ts,
+               double            value)
+{
+  if (G_LIKELY (track->kind == TRACK_COUNTER && track->thread_ns))
+    {
+      self->counts.n_thread_time++;
+      value *= track->mult;
+      if (track->incremental)
+        value = track->last_value += value;
+      if (value >= 0 && value < 9.0e18)
+        self->event_thread_ns = (gint64) value;
+      return;
+    }
+  counter_value_slow (self, track, ts, value);
+}
+
+/* The track of an event's extra counter value i: the sequence keeps the
+ * last one for each i (its uuid checked), where most events name the same. */
+static inline Track *
+extra_track (TslPerfettoModel *self,
+             Sequence         *seq,
+             guint             i,
+             guint64           uuid)
+{
+  Track *track = seq->extra_tracks[i];
+
+  if (G_LIKELY (track != NULL && track->uuid == uuid))
+    return track;
+  return seq->extra_tracks[i] = lookup_track (self, uuid, TRUE);
 }
 
 static inline gint64
@@ -365,7 +425,7 @@ track_event (TslPerfettoModel *self,
       guint n = ev->has_extra_uuids ? ev->n_extra_uuids : seq->n_extra_uuids;
 
       if (i < n)
-        counter_value (self, lookup_track (self, uuids[i], TRUE), ts, (double) ev->extra_values[i]);
+        counter_value (self, extra_track (self, seq, i, uuids[i]), ts, (double) ev->extra_values[i]);
     }
   for (guint i = 0; i < ev->n_extra_double_values; i++)
     {
@@ -551,32 +611,36 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
   if (pk->interned != NULL)
     _tsl_perfetto_interned_data (self, seq, pk->interned, pk->interned_len);
 
-  switch (pk->kind)
+  /* Nearly every packet is a track event: one test, not two switches. */
+  if (pk->kind != PKT_TRACK_EVENT)
     {
-    case PKT_CLOCK_SNAPSHOT:
-      _tsl_perfetto_clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_COMPRESSED_PACKETS:
-    case PKT_ZSTD_COMPRESSED_PACKETS:
-      compressed_packets (self, pk->payload.data, pk->payload.len,
-                          pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
-      return TRUE;
-    case PKT_TRACK_DESCRIPTOR:
-      _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_PROCESS_DESCRIPTOR:
-      _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
-      return TRUE;
-    case PKT_THREAD_DESCRIPTOR:
-      _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case PKT_PROCESS_TREE:
-      _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
-      return TRUE;
-    case 0:
-      return TRUE;
-    default:
-      break;
+      switch (pk->kind)
+        {
+        case PKT_CLOCK_SNAPSHOT:
+          _tsl_perfetto_clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_COMPRESSED_PACKETS:
+        case PKT_ZSTD_COMPRESSED_PACKETS:
+          compressed_packets (self, pk->payload.data, pk->payload.len,
+                              pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
+          return TRUE;
+        case PKT_TRACK_DESCRIPTOR:
+          _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_PROCESS_DESCRIPTOR:
+          _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
+          return TRUE;
+        case PKT_THREAD_DESCRIPTOR:
+          _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case PKT_PROCESS_TREE:
+          _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
+          return TRUE;
+        case 0:
+          return TRUE;
+        default:
+          break;
+        }
     }
 
   if (pk->has_time)
@@ -589,16 +653,18 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
       has_time = TRUE;
     }
 
-  switch (pk->kind)
+  if (G_LIKELY (pk->kind == PKT_TRACK_EVENT))
     {
-    case PKT_TRACK_EVENT:
       if (!rec->event_ok)
         {
           *what = "its TrackEvent is not a well-formed message";
           return FALSE;
         }
       track_event (self, seq, has_time, ts, &rec->ev);
-      break;
+      return TRUE;
+    }
+  switch (pk->kind)
+    {
     case PKT_STREAMING_PROFILE:
       _tsl_perfetto_streaming_profile (self, seq, pk->payload.data, pk->payload.len);
       break;

@@ -39,6 +39,7 @@ typedef struct {
   gboolean          offsets;      /* the trace wants each slice's packet offset */
   guint64           n_malformed;  /* the modelling thread's */
   guint64           n_packets;
+  TslPerfettoRecord local;        /* the packet read on this thread */
 } PerfettoState;
 
 static void
@@ -168,6 +169,14 @@ perfetto_parse (gpointer       state,
       TslProtoStatus st;
       guint64 key, n;
 
+      /* Most packets: key 0x0A, a one-byte length, whole in the buffer. */
+      if (G_LIKELY (end - p >= 2 && p[0] == 0x0A && p[1] < 0x80 && p[1] <= end - p - 2))
+        {
+          key = p[0];
+          n = p[1];
+          p += 2;
+          goto whole;
+        }
       st = tsl_proto_varint (&p, end, &key);
       if (st == TSL_PROTO_OK && (key & 7) == TSL_PROTO_LEN)
         st = tsl_proto_varint (&p, end, &n);
@@ -209,10 +218,10 @@ perfetto_parse (gpointer       state,
           break;
         }
 
+    whole:
       if (key >> 3 == 1)
         {
-          TslPerfettoRecord local;
-          TslPerfettoRecord *rec = pipe != NULL ? tsl_perfetto_pipe_slot (pipe) : &local;
+          TslPerfettoRecord *rec = pipe != NULL ? tsl_perfetto_pipe_slot (pipe) : &self->local;
 
           self->n_packets++;
           tsl_perfetto_decode (rec, p, (gsize) n);

@@ -445,7 +445,10 @@ decode_packet (Packet       *pk,
       return FALSE;
     }
 
-  /* Payloads this reader decodes must be messages. */
+  /* Payloads this reader decodes must be messages (a track event read by
+   * its one-byte key is). */
+  if (pk->kind == PKT_TRACK_EVENT && pk->payload.wire == TSL_PROTO_LEN)
+    return TRUE;
   switch (pk->kind)
     {
     case PKT_TRACK_EVENT: case PKT_TRACK_DESCRIPTOR: case PKT_CLOCK_SNAPSHOT:
