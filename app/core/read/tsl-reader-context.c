@@ -99,6 +99,8 @@ tsl_reader_context_idle (TslReaderContext *ctx)
 
   if (reader->idle != NULL && reader->idle (reader->idle_data))
     return TRUE;
+  if (reader->format != NULL && reader->format->binary)
+    return FALSE;
   return tsl_text_position_count_ahead (&ctx->pos);
 }
 

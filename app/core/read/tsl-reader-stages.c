@@ -38,7 +38,11 @@ run_format (TslReader     *self,
       return FALSE;
     }
   g_assert ((gsize) *consumed <= len);
-  tsl_text_position_advance (&self->ctx.pos, *consumed);
+  /* A binary format's positions are bytes: its input has no lines to count. */
+  if (self->format->binary)
+    tsl_text_position_advance_bytes (&self->ctx.pos, *consumed);
+  else
+    tsl_text_position_advance (&self->ctx.pos, *consumed);
   self->text_offset += *consumed;
   if (self->index != NULL)
     _tsl_reader_note_checkpoint (self, buf, *consumed, at_eof);

@@ -186,6 +186,14 @@ tsl_text_position_advance (TslTextPosition *self,
 }
 
 void
+tsl_text_position_advance_bytes (TslTextPosition *self,
+                                 gsize            consumed)
+{
+  self->column += consumed;
+  self->consumed = consumed;
+}
+
+void
 tsl_text_position_locate_back (TslTextPosition *self,
                                gsize            back,
                                guint64         *line,

@@ -52,6 +52,10 @@ void      tsl_text_position_jump        (TslTextPosition *self,
 /* The first `consumed` bytes of the buffer are done with. */
 void      tsl_text_position_advance     (TslTextPosition *self,
                                          gsize            consumed);
+/* The same for binary input, which has no lines: the column counts its
+ * bytes, and none is scanned for a newline. */
+void      tsl_text_position_advance_bytes (TslTextPosition *self,
+                                         gsize            consumed);
 /* After advance(): line and column `back` bytes before the current
  * position, counting only those bytes (a checkpoint a little before the
  * end of what a parse call consumed). */
