@@ -285,6 +285,17 @@ def test_malformed():
             check(f'malformed: {name}: keeps what came before', got['events'] >= 7, got['events'])
 
 
+def test_nothing_to_show():
+    """A trace of one packet with no event: the message gives a byte
+    offset, as Perfetto's own errors do, never a line and column."""
+    raw = trace([[(TIMESTAMP, 1000), (SEQ, 1)]])
+    path = write('empty.pftrace', raw)
+    proc = run('info', path)
+    err = proc.stderr.decode()
+    check('nothing to show: exit 1', proc.returncode == 1, err)
+    check('nothing to show: FILE:BYTE', f'{path}:{len(raw)}: nothing to show' in err, err)
+
+
 def test_zstd_input():
     raw = basic_trace()
     z = zstd(raw)
@@ -528,7 +539,7 @@ def test_state_across_resets():
 
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
-                 test_malformed, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
+                 test_malformed, test_nothing_to_show, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
                  test_process_names, test_async_track_names, test_state_across_resets):
         test()
     shutil.rmtree(tmp, ignore_errors=True)

@@ -40,6 +40,10 @@ tsl_reader_context_position (TslReaderContext *ctx,
   g_return_val_if_fail (ctx != NULL, NULL);
 
   tsl_text_position_locate (&ctx->pos, offset, &line, &column);
+  /* Binary input has no lines: its column counts bytes from 1, and a byte
+   * offset is what its own errors give ("FILE:BYTE: ..."). */
+  if (ctx->reader->format != NULL && ctx->reader->format->binary)
+    return g_strdup_printf ("%s:%" G_GUINT64_FORMAT, ctx->reader->name, column - 1);
   return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
                           ctx->reader->name, line, column);
 }
