@@ -513,6 +513,32 @@ tsl_perfetto_model_set_offset (TslPerfettoModel *self,
   self->packet_offset = offset;
 }
 
+/* The packet clock of a packet whose time is not used. */
+static inline guint32
+packet_clock (const Sequence *seq,
+              const Packet   *pk)
+{
+  return pk->has_clock ? pk->clock_id : seq->clock_id != 0 ? seq->clock_id : BUILTIN_BOOTTIME;
+}
+
+/* A packet whose time is not used still moves an incremental clock, as in
+ * Perfetto, which converts every packet's timestamp: Chrome stamps its
+ * TrackDescriptors with deltas, and skipping them put every later time of
+ * their sequence early (by 63 ms in one recording). */
+static inline void
+skip_time (TslPerfettoModel *self,
+           Sequence         *seq,
+           const Packet     *pk)
+{
+  Clock *c;
+
+  if (G_LIKELY (!pk->has_time))
+    return;
+  c = _tsl_perfetto_get_clock (self, seq, packet_clock (seq, pk), FALSE);
+  if (c != NULL && c->incremental)
+    c->last += pk->timestamp;
+}
+
 gboolean
 tsl_perfetto_model_apply (TslPerfettoModel        *self,
                           const TslPerfettoRecord *rec,
@@ -562,18 +588,23 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
                           pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
       return TRUE;
     case PKT_TRACK_DESCRIPTOR:
+      skip_time (self, seq, pk);
       _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
       return TRUE;
     case PKT_PROCESS_DESCRIPTOR:
+      skip_time (self, seq, pk);
       _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
       return TRUE;
     case PKT_THREAD_DESCRIPTOR:
+      skip_time (self, seq, pk);
       _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
       return TRUE;
     case PKT_PROCESS_TREE:
+      skip_time (self, seq, pk);
       _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
       return TRUE;
     case 0:
+      skip_time (self, seq, pk);
       return TRUE;
     default:
       break;
@@ -581,10 +612,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
 
   if (pk->has_time)
     {
-      guint32 clock = pk->has_clock ? pk->clock_id
-                      : seq->clock_id != 0 ? seq->clock_id : BUILTIN_BOOTTIME;
-
-      if (!to_trace_time (self, seq, clock, pk->timestamp, &ts))
+      if (!to_trace_time (self, seq, packet_clock (seq, pk), pk->timestamp, &ts))
         return TRUE;
       has_time = TRUE;
     }
