@@ -268,7 +268,7 @@ def test_malformed():
          0, 'timestamp out of range'),
         ('end without begin', good + trace([
             [(TIMESTAMP, 1700), (SEQ, 1), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, END)])]]), 0,
-         '1 slice ends without a begin'),
+         '1 slice ends without a begin, on tracks whose earlier slices had all ended'),
         ('damaged deflate bundle', good + trace([[(COMPRESSED, zlib.compress(good)[:-9] + b'junkjunk')]]), 0,
          'compressed packet bundles were damaged'),
     ]

@@ -6,7 +6,9 @@
  * that holds every slice of the view (tsl-exact.h) those slices, exact; on a
  * sampled track, what the painter draws of each kept sample, level by level.
  * `open` is true for a span the file never closed: its end_s is the end of
- * the trace (sampled rows cannot tell, and say false).
+ * the trace; `start` for one whose begin the file lacks (a Perfetto slice
+ * begun before the trace): its start_s is the start of the trace (sampled
+ * rows cannot tell, and say false).
  * And the view's flow arrows, one row per arrow.
  */
 #define G_LOG_DOMAIN "tsl-export"
@@ -26,7 +28,7 @@ append_row (GString    *buf,
             gint64      end_ns,
             const char *name,
             gboolean    exact,
-            gboolean    open)
+            const char *open)
 {
   g_autofree char *start = tsl_csv_format_double ((double) start_ns / 1e9);
   g_autofree char *end = tsl_csv_format_double ((double) end_ns / 1e9);
@@ -35,7 +37,9 @@ append_row (GString    *buf,
   g_string_append_printf (buf, ",%u,%s,%s,", depth, start, end);
   tsl_csv_append_field (buf, name);
   g_string_append (buf, exact ? ",true" : ",false");
-  g_string_append (buf, open ? ",true\n" : ",false\n");
+  g_string_append_c (buf, ',');
+  g_string_append (buf, open);
+  g_string_append_c (buf, '\n');
 }
 
 /* [start, end) overlaps [vs, ve); an instant counts where it is. */
@@ -72,7 +76,7 @@ append_sampled (GString                *buf,
 
           if (in_view (start, end, vs, ve))
             append_row (buf, track->name, d, start, end,
-                        tsl_snapshot_get_frame_name (snapshot, s->frames[d]), FALSE, FALSE);
+                        tsl_snapshot_get_frame_name (snapshot, s->frames[d]), FALSE, "false");
         }
     }
 }
@@ -107,7 +111,8 @@ tsl_export_write_view (TslSnapshot   *snapshot,
 
             if (in_view (s->start_ns, s->end_ns, view_start_ns, view_end_ns))
               append_row (buf, track->name, s->depth, s->start_ns, s->end_ns,
-                          tsl_snapshot_get_frame_name (snapshot, s->frame), TRUE, s->open);
+                          tsl_snapshot_get_frame_name (snapshot, s->frame), TRUE,
+                          s->open ? "true" : s->open_start ? "start" : "false");
           }
 
       if (buf->len >= 64 * 1024)

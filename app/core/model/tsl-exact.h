@@ -23,15 +23,17 @@ G_BEGIN_DECLS
 
 /* TslExactSlice.flags: a span the input never closed (a Chrome `B`
  * without `E`, a Perfetto slice without its end), recorded as lasting to
- * the end of the trace. */
-#define TSL_EXACT_OPEN 1u
+ * the end of the trace; a span whose begin the input lacks (a Perfetto
+ * slice begun before the trace started), recorded from the trace's start. */
+#define TSL_EXACT_OPEN       1u
+#define TSL_EXACT_OPEN_START 2u
 
 typedef struct {
   gint64  start_ns;   /* absolute, as the reader gives them */
   gint64  end_ns;     /* == start_ns for an instant */
   gint64  offset;     /* byte position of the event in the input, -1 if unknown */
   guint32 label;      /* stack, root first, ';'-joined: tsl_exact_lookup() */
-  guint32 flags;      /* TSL_EXACT_OPEN */
+  guint32 flags;      /* TSL_EXACT_OPEN, TSL_EXACT_OPEN_START */
 } TslExactSlice;
 
 /* A flow endpoint (an arrow's tail or head): what binds it to a slice of

@@ -201,6 +201,7 @@ copy_slices (TslSnapshot      *self,
       s->frame = g_array_index (leaves, LeafOf, label).frame;
       s->depth = g_array_index (leaves, LeafOf, label).depth;
       s->open = (slices[i].flags & TSL_EXACT_OPEN) != 0;
+      s->open_start = (slices[i].flags & TSL_EXACT_OPEN_START) != 0;
       out->max_depth = MAX (out->max_depth, (guint) s->depth + 1);
     }
 

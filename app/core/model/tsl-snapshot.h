@@ -30,8 +30,9 @@ typedef struct {
   gint64         end_ns;     /* == start_ns for an instant */
   gint64         offset;     /* byte position of the event in the file, -1 if unknown */
   guint32        frame;      /* its name, for tsl_snapshot_get_frame_name() */
-  guint32        depth : 31; /* 0 for a root span */
+  guint32        depth : 30; /* 0 for a root span */
   guint32        open : 1;   /* never closed in the input: ends at the trace's end */
+  guint32        open_start : 1; /* never opened in the input: starts at the trace's start */
 } TslSnapshotSlice;
 
 /* An arrow of a flow between two exact slices (tsl-flow-match.h): track

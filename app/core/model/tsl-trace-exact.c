@@ -83,7 +83,7 @@ _tsl_trace_offer_exact (TslTrace *self,
       if (value > 0 && value < 9.0e18 && time_ns <= G_MAXINT64 - (gint64) value)
         end = time_ns + (gint64) value;
       self->label_exact = tsl_exact_record (self->exact, track, time_ns, end, self->event_offset,
-                                            self->event_open ? TSL_EXACT_OPEN : 0);
+                                            self->event_open);
       if (self->label_exact && !isnan (self->event_cpu))
         tsl_exact_set_cpu (self->exact, track, (gint64) self->event_cpu);
       if (!tsl_exact_is_complete (self->exact))

@@ -104,7 +104,7 @@ struct _TslTrace
   gint64          event_offset;
   double          event_cpu;     /* the next offer's thread time (ns), NAN if none */
   double          pending_cpu;   /* … and the observed event's, while delivered */
-  gboolean        event_open;    /* the next offer is a span the input never closed */
+  guint32         event_open;    /* the next offer's TSL_EXACT_OPEN flags: a span the input never closed or opened */
   gboolean        label_sampler; /* the last offer's label goes to its sampler */
   gboolean        label_exact;   /* … and/or to the exact recorder */
   /* For a chunk index (read/tsl-chunk-index.h): offered times since the

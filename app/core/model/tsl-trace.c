@@ -389,11 +389,29 @@ tsl_trace_offer_open (TslTrace *self,
    * start sees it, where an instant at its start was seen by none. */
   if (self->has_span && self->span_end > start_ns)
     end = self->span_end;
-  self->event_open = TRUE;
+  self->event_open = TSL_EXACT_OPEN;
   /* In a double: from near INT64_MIN to near INT64_MAX does not fit a
    * gint64, and the value's readers take one that large as no extent. */
   kept = tsl_trace_offer (self, track, start_ns, tsl_time_ns_between (start_ns, end));
-  self->event_open = FALSE;
+  self->event_open = 0;
+  return kept;
+}
+
+gboolean
+tsl_trace_offer_open_start (TslTrace *self,
+                            guint     track,
+                            gint64    end_ns)
+{
+  gint64 start = end_ns;
+  gboolean kept;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  if (self->has_span && self->span_start < end_ns)
+    start = self->span_start;
+  self->event_open = TSL_EXACT_OPEN_START;
+  kept = tsl_trace_offer (self, track, start, tsl_time_ns_between (start, end_ns));
+  self->event_open = 0;
   return kept;
 }
 

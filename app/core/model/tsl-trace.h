@@ -199,6 +199,13 @@ TslExact         *tsl_trace_get_exact_recorder  (TslTrace       *self);
 gboolean          tsl_trace_offer_open          (TslTrace       *self,
                                                  guint           track,
                                                  gint64          start_ns);
+/* A span whose begin the input lacks (a Perfetto slice begun before the
+ * trace started), offered at the end of the input: it lasts from the
+ * start of the trace's span so far to end_ns, and the exact recorder
+ * marks it TSL_EXACT_OPEN_START. */
+gboolean          tsl_trace_offer_open_start    (TslTrace       *self,
+                                                 guint           track,
+                                                 gint64          end_ns);
 /* Readers that know where an event sits in the input say so before
  * offering it, when tsl_trace_wants_offsets() (for reading its details). */
 gboolean          tsl_trace_wants_offsets       (TslTrace       *self);

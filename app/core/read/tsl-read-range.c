@@ -342,11 +342,19 @@ read_part (TslReadJob  *job,
   g_autoptr(TslReader) reader = tsl_reader_new (job->trace, job->display_name);
   TslChunkIndex *index = job->index;
   gboolean ok = TRUE;
+  gint64 start, end;
 
   tsl_read_feed_init (&job->feed, job->stream, NULL);
   tsl_read_feed_attach (&job->feed, reader);
   if (first > 0)
     ok = read_before_part (job, reader, first, error);
+  /* The whole file's span, as a range read knows it: what lasts from the
+   * trace's start (a Perfetto slice begun before it) starts there. */
+  tsl_chunk_index_get_span (index, &start, &end);
+  tsl_trace_lock (job->trace);
+  tsl_trace_note_time (job->trace, start);
+  tsl_trace_note_time (job->trace, end);
+  tsl_trace_unlock (job->trace);
   if (ok)
     ok = feed_range (reader, job->trace, &job->feed, tsl_chunk_index_get_chunk (index, first)->offset,
                      tsl_chunk_index_get_chunk_end (index, last), error);

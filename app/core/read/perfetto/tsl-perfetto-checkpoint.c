@@ -15,8 +15,9 @@
  * A checkpoint saves what a read resuming there needs and packets change
  * often: every sequence's incremental state (the interned event and function
  * names since its last reset, TracePacketDefaults, its clocks, whether it is
- * valid), the trace's clocks, the open slices of each track, incremental
- * counters' last values and legacy delta timestamps. Chrome resets each
+ * valid), the trace's clocks, the open slices of each track and the ends
+ * no begin paired yet, incremental counters' last values and legacy delta
+ * timestamps. Chrome resets each
  * sequence's state about twice a second, so these change in every chunk;
  * saved whole (strings once, deflated) they take a few KiB. What changes
  * rarely — tracks and their descriptors, legacy thread descriptors,
@@ -24,7 +25,7 @@
  * is read always (note_change()), so a resuming read has it as the whole
  * read had it there. */
 
-#define SAVE_MAGIC   0x52                /* version 3 (2 kept no thread times, 1 no sequences) */
+#define SAVE_MAGIC   0x53                /* version 4 (3 kept no early ends, 2 no thread times, 1 no sequences) */
 #define SAVE_RAW_MAX (4 * 1024 * 1024)   /* before deflating */
 
 typedef struct {
@@ -265,7 +266,8 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
       {
         const Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
 
-        n += track->n_open > 0 || track->overflow > 0 || counter_is_incremental (track);
+        n += track->n_open > 0 || track->overflow > 0 || track->n_early > 0 ||
+             counter_is_incremental (track);
       }
   put_u32 (body, n);
   for (gsize i = 0; self->tracks.n > 0 && i <= self->tracks.mask; i++)
@@ -275,7 +277,8 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
       if (!self->tracks.used[i])
         continue;
       track = GSIZE_TO_POINTER (self->tracks.values[i]);
-      if (track->n_open == 0 && track->overflow == 0 && !counter_is_incremental (track))
+      if (track->n_open == 0 && track->overflow == 0 && track->n_early == 0 &&
+          !counter_is_incremental (track))
         continue;
       put_u64 (body, track->uuid);
       put (body, &track->last_value, sizeof track->last_value);
@@ -287,6 +290,13 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
           put_u64 (body, (guint64) track->open[j].offset);
           put_u32 (body, saved_string (&sv, track->open[j].name));
           put_u64 (body, (guint64) track->open[j].thread_ns);
+        }
+      put_u32 (body, track->n_early);
+      for (guint j = 0; j < track->n_early; j++)
+        {
+          put_u64 (body, (guint64) track->early[j].end_ns);
+          put_u64 (body, (guint64) track->early[j].offset);
+          put_u8 (body, track->early[j].before_begin);
         }
       if (body->len > SAVE_RAW_MAX)
         break;
@@ -574,6 +584,7 @@ restore_pass (TslPerfettoModel *self,
 
           track->n_open = 0;
           track->overflow = 0;
+          track->n_early = 0;
           if (counter_is_incremental (track))
             track->last_value = 0;
         }
@@ -582,7 +593,7 @@ restore_pass (TslPerfettoModel *self,
     {
       guint64 uuid = take_u64 (&tk), found;
       double last_value = 0;
-      guint32 n_open, overflow;
+      guint32 n_open, overflow, n_early;
       Track *track;
 
       take (&tk, &last_value, sizeof last_value);
@@ -618,6 +629,28 @@ restore_pass (TslPerfettoModel *self,
         }
       if (apply)
         track->n_open = n_open;
+      n_early = take_u32 (&tk);
+      if (tk.bad || n_early > MAX_EARLY)
+        return FALSE;
+      if (apply && n_early > 0 && track->early == NULL)
+        track->early = g_new (EarlyEnd, MAX_EARLY);
+      for (guint32 j = 0; j < n_early && !tk.bad; j++)
+        {
+          gint64 end_ns = (gint64) take_u64 (&tk);
+          gint64 offset = (gint64) take_u64 (&tk);
+          guint8 before_begin = take_u8 (&tk);
+
+          if (tk.bad || before_begin > 1)
+            return FALSE;
+          if (apply)
+            {
+              track->early[j] = (EarlyEnd) { end_ns, offset, before_begin };
+              if (j == 0 || end_ns > track->early_max)
+                track->early_max = end_ns;
+            }
+        }
+      if (apply)
+        track->n_early = n_early;
     }
   return !tk.bad && tk.p == tk.end;
 }

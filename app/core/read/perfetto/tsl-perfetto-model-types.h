@@ -58,6 +58,20 @@ typedef struct {
 
 #define NO_THREAD_TIME G_MININT64
 
+/* A slice end that found its track's stack empty. Kept until a begin that
+ * comes later in the file but not later in time pairs with it (tracks
+ * written by several sequences: Perfetto sorts by time, this reader reads
+ * in file order), or until the end of the input: an end before any begin
+ * on its track is a slice begun before the trace started, shown from the
+ * trace's start; one after is counted as misplaced and not shown. */
+typedef struct {
+  gint64  end_ns;
+  gint64  offset;       /* of its SLICE_END packet, -1 if unknown */
+  guint8  before_begin; /* its track had no begin before it */
+} EarlyEnd;
+
+#define MAX_EARLY 64    /* per track: more are counted as misplaced at once */
+
 typedef enum {
   TRACK_UNDESCRIBED,
   TRACK_THREAD,
@@ -92,6 +106,10 @@ typedef struct {
   guint      n_open;
   guint      n_alloc;
   guint      overflow;
+  gboolean   had_begin;   /* a slice began on it (a change, not saved) */
+  EarlyEnd  *early;       /* MAX_EARLY once needed */
+  guint      n_early;
+  gint64     early_max;   /* the latest end_ns of early */
 } Track;
 
 typedef enum {
@@ -146,7 +164,7 @@ typedef struct {
   guint64       n_undefined_iid;
   guint64       n_bad_clock;
   guint64       n_bad_time;
-  guint64       n_unmatched_end;
+  guint64       n_misplaced_end;
   guint64       n_deep;
   guint64       n_late_descriptor;
   guint64       n_no_thread;
@@ -185,6 +203,7 @@ struct _TslPerfettoModel
 
   GString      *label;
   guint32       unnamed;
+  guint32       before_trace;  /* the name of a slice begun before the trace */
   IdMap         paths;         /* parent path << 32 | name → path (strings) */
 
   /* Counted, and reported at the end (or of a part) as tallies. */

@@ -54,6 +54,7 @@ tsl_perfetto_model_new (TslTrace *trace)
     self->inflated[i] = g_byte_array_new ();
   self->label = g_string_new (NULL);
   self->unnamed = tsl_trace_intern (trace, "(unnamed)");
+  self->before_trace = tsl_trace_intern (trace, "(begun before the trace)");
   return self;
 }
 
@@ -72,6 +73,7 @@ tsl_perfetto_model_free (TslPerfettoModel *self)
         Track *track = GSIZE_TO_POINTER (self->tracks.values[i]);
 
         g_free (track->open);
+        g_free (track->early);
         g_free (track);
       }
   _tsl_perfetto_id_map_free (&self->sequences);
@@ -370,6 +372,57 @@ event_flows (TslPerfettoModel *self,
     record_flows (self, t, ts, depth, ev);
 }
 
+/* A slice end that found its track's stack empty (EarlyEnd in
+ * tsl-perfetto-model-types.h). One before any begin on its track makes its
+ * chunk a change: the slice it ends is shown from the trace's start, so
+ * every view before its end needs that chunk. */
+static void
+early_end (TslPerfettoModel *self,
+           Track            *track,
+           gint64            ts)
+{
+  if (track->n_early == MAX_EARLY)
+    {
+      self->counts.n_misplaced_end++;
+      return;
+    }
+  if (track->early == NULL)
+    track->early = g_new (EarlyEnd, MAX_EARLY);
+  if (!track->had_begin)
+    note_change (self);
+  track->early[track->n_early++] = (EarlyEnd) { ts, packet_offset (self), !track->had_begin };
+  if (track->n_early == 1 || ts > track->early_max)
+    track->early_max = ts;
+}
+
+/* A begin at ts whose end came earlier in the file (another sequence's
+ * packets, written out later): the earliest end not before it, as
+ * Perfetto pairs them once sorted by time. FALSE if there is none. */
+static gboolean
+pair_early_end (TslPerfettoModel *self,
+                Track            *track,
+                guint             t,
+                gint64            ts,
+                guint32           name)
+{
+  guint best = track->n_early;
+
+  for (guint i = 0; i < track->n_early; i++)
+    if (track->early[i].end_ns >= ts &&
+        (best == track->n_early || track->early[i].end_ns < track->early[best].end_ns))
+      best = i;
+  if (best == track->n_early)
+    return FALSE;
+  tsl_trace_set_event_offset (self->trace, packet_offset (self));
+  if (tsl_trace_offer (self->trace, t, ts, (double) (track->early[best].end_ns - ts)))
+    set_stack_label (self, track, track->n_open, name);
+  track->early[best] = track->early[--track->n_early];
+  track->early_max = G_MININT64;
+  for (guint i = 0; i < track->n_early; i++)
+    track->early_max = MAX (track->early_max, track->early[i].end_ns);
+  return TRUE;
+}
+
 static void
 track_event (TslPerfettoModel *self,
              Sequence         *seq,
@@ -448,6 +501,14 @@ track_event (TslPerfettoModel *self,
           _tsl_perfetto_title_track (self, track, t, name);
         tsl_trace_note_time (self->trace, ts);
         event_flows (self, t, ts, track->n_open, ev);
+        if (G_UNLIKELY (!track->had_begin))
+          {
+            track->had_begin = TRUE;
+            note_change (self);
+          }
+        if (G_UNLIKELY (track->n_early > 0) && ts <= track->early_max &&
+            pair_early_end (self, track, t, ts, name))
+          break;
         if (track->n_open >= MAX_DEPTH)
           {
             track->overflow++;
@@ -468,7 +529,8 @@ track_event (TslPerfettoModel *self,
 
     case TYPE_SLICE_END:
       {
-        gint64 dur;
+        const OpenSlice *open;
+        guint i;
 
         t = ts_track (self, track);
         tsl_trace_note_time (self->trace, ts);
@@ -477,23 +539,33 @@ track_event (TslPerfettoModel *self,
             track->overflow--;
             break;
           }
-        if (track->n_open == 0)
+        /* The innermost slice begun by then, as Perfetto pairs them once
+         * sorted by time: the top, but on a track several sequences write
+         * their begins and ends come in batches, out of time order. */
+        i = track->n_open;
+        while (i > 0 && G_UNLIKELY (track->open[i - 1].start_ns > ts))
+          i--;
+        if (i == 0)
           {
-            self->counts.n_unmatched_end++;
+            early_end (self, track, ts);
             break;
           }
+        open = &track->open[i - 1];
         /* Offered now, at the slice's start, so it carries its duration. */
-        dur = ts - track->open[track->n_open - 1].start_ns;
-        tsl_trace_set_event_offset (self->trace, track->open[track->n_open - 1].offset);
+        tsl_trace_set_event_offset (self->trace, open->offset);
         /* Its CPU time: the thread's at its end less at its begin. */
         if (G_UNLIKELY (self->event_thread_ns != NO_THREAD_TIME) &&
-            track->open[track->n_open - 1].thread_ns != NO_THREAD_TIME &&
-            self->event_thread_ns >= track->open[track->n_open - 1].thread_ns)
-          tsl_trace_set_event_cpu (self->trace,
-                                   (double) (self->event_thread_ns - track->open[track->n_open - 1].thread_ns));
-        if (tsl_trace_offer (self->trace, t, track->open[track->n_open - 1].start_ns,
-                             dur >= 0 ? (double) dur : NAN))
-          set_stack_label (self, track, track->n_open, 0);
+            open->thread_ns != NO_THREAD_TIME && self->event_thread_ns >= open->thread_ns)
+          tsl_trace_set_event_cpu (self->trace, (double) (self->event_thread_ns - open->thread_ns));
+        if (tsl_trace_offer (self->trace, t, open->start_ns, (double) (ts - open->start_ns)))
+          set_stack_label (self, track, i, 0);
+        if (G_UNLIKELY (i < track->n_open))
+          {
+            /* Those above it were under it: their stacks change. */
+            memmove (&track->open[i - 1], &track->open[i], (track->n_open - i) * sizeof (OpenSlice));
+            for (guint j = i - 1; j < track->n_open - 1; j++)
+              track->open[j].path = 0;
+          }
         track->n_open--;
         break;
       }
@@ -573,6 +645,32 @@ tsl_perfetto_model_set_offset (TslPerfettoModel *self,
   self->packet_offset = offset;
 }
 
+/* The packet clock of a packet whose time is not used. */
+static inline guint32
+packet_clock (const Sequence *seq,
+              const Packet   *pk)
+{
+  return pk->has_clock ? pk->clock_id : seq->clock_id != 0 ? seq->clock_id : BUILTIN_BOOTTIME;
+}
+
+/* A packet whose time is not used still moves an incremental clock, as in
+ * Perfetto, which converts every packet's timestamp: Chrome stamps its
+ * TrackDescriptors with deltas, and skipping them put every later time of
+ * their sequence early (by 63 ms in one recording). */
+static inline void
+skip_time (TslPerfettoModel *self,
+           Sequence         *seq,
+           const Packet     *pk)
+{
+  Clock *c;
+
+  if (G_LIKELY (!pk->has_time))
+    return;
+  c = _tsl_perfetto_get_clock (self, seq, packet_clock (seq, pk), FALSE);
+  if (c != NULL && c->incremental)
+    c->last += pk->timestamp;
+}
+
 gboolean
 tsl_perfetto_model_apply (TslPerfettoModel        *self,
                           const TslPerfettoRecord *rec,
@@ -625,18 +723,23 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
                               pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
           return TRUE;
         case PKT_TRACK_DESCRIPTOR:
+          skip_time (self, seq, pk);
           _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
           return TRUE;
         case PKT_PROCESS_DESCRIPTOR:
+          skip_time (self, seq, pk);
           _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
           return TRUE;
         case PKT_THREAD_DESCRIPTOR:
+          skip_time (self, seq, pk);
           _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
           return TRUE;
         case PKT_PROCESS_TREE:
+          skip_time (self, seq, pk);
           _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
           return TRUE;
         case 0:
+          skip_time (self, seq, pk);
           return TRUE;
         default:
           break;
@@ -645,10 +748,7 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
 
   if (pk->has_time)
     {
-      guint32 clock = pk->has_clock ? pk->clock_id
-                      : seq->clock_id != 0 ? seq->clock_id : BUILTIN_BOOTTIME;
-
-      if (!to_trace_time (self, seq, clock, pk->timestamp, &ts))
+      if (!to_trace_time (self, seq, packet_clock (seq, pk), pk->timestamp, &ts))
         return TRUE;
       has_time = TRUE;
     }
@@ -747,7 +847,8 @@ kind_name (guint32 kind)
 /* The counts so far become the trace's tallies, and counting starts again. */
 static void
 report_counts (TslPerfettoModel *self,
-               guint64           unclosed)
+               guint64           unclosed,
+               guint64           unopened)
 {
   TslTrace *trace = self->trace;
   const PerfettoCounts *c = &self->counts;
@@ -771,7 +872,12 @@ report_counts (TslPerfettoModel *self,
     }
 
   tsl_trace_add_tally (trace, unclosed, "slices had no end and were closed at the end of the trace");
-  tsl_trace_add_tally (trace, c->n_unmatched_end, "slice ends without a begin on their track were ignored");
+  tsl_trace_add_tally (trace, unopened,
+                       "slice ends came before any begin on their track: slices begun before the trace, "
+                       "shown from its start");
+  tsl_trace_add_tally (trace, c->n_misplaced_end,
+                       "slice ends without a begin, on tracks whose earlier slices had all ended, were "
+                       "ignored (misplaced ends)");
   tsl_trace_add_tally (trace, c->n_deep, "slices nested deeper than 512 levels were shown flat");
   tsl_trace_add_tally (trace, c->n_needs_state,
                        "packets needing incremental state that their sequence had not set up "
@@ -803,14 +909,69 @@ tsl_perfetto_model_flush_counts (TslPerfettoModel *self,
                                  gboolean          keep)
 {
   if (keep)
-    report_counts (self, 0);
+    report_counts (self, 0, 0);
   memset (&self->counts, 0, sizeof self->counts);
+}
+
+static int
+compare_early (gconstpointer a,
+               gconstpointer b)
+{
+  const EarlyEnd *x = a, *y = b;
+
+  if (x->end_ns != y->end_ns)
+    return (x->end_ns > y->end_ns) - (x->end_ns < y->end_ns);
+  return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* The ends no begin paired: slices begun before the trace, shown from its
+ * start, or misplaced. Those before the trace nest: the last to end is the
+ * outermost (what was inside them before they ended was labelled without
+ * them: nothing said they were open). Returns how many were shown. */
+static guint
+finish_early_ends (TslPerfettoModel *self,
+                   Track            *track)
+{
+  guint n = 0, shown = 0;
+
+  for (guint j = 0; j < track->n_early; j++)
+    if (track->early[j].before_begin)
+      track->early[n++] = track->early[j];
+    else
+      self->counts.n_misplaced_end++;
+  qsort (track->early, n, sizeof (EarlyEnd), compare_early);
+  for (guint j = 0; j < n; j++)
+    {
+      guint depth = n - 1 - j;
+
+      tsl_trace_set_event_offset (self->trace, track->early[j].offset);
+      shown++;
+      if (!tsl_trace_offer_open_start (self->trace, ts_track (self, track), track->early[j].end_ns))
+        continue;
+      if (!track->is_thread)
+        tsl_trace_set_label_id (self->trace, track->ts_track, self->before_trace);
+      else
+        {
+          const char *name = tsl_trace_lookup (self->trace, self->before_trace);
+
+          g_string_truncate (self->label, 0);
+          for (guint k = 0; k <= depth; k++)
+            {
+              if (k > 0)
+                g_string_append_c (self->label, ';');
+              g_string_append (self->label, name);
+            }
+          tsl_trace_set_label_joined (self->trace, track->ts_track, self->label->str, self->label->len);
+        }
+    }
+  track->n_early = 0;
+  return shown;
 }
 
 void
 tsl_perfetto_model_finish (TslPerfettoModel *self)
 {
-  guint64 unclosed = 0;
+  guint64 unclosed = 0, unopened = 0;
 
   for (gsize i = 0; self->tracks.keys != NULL && i <= self->tracks.mask; i++)
     {
@@ -828,7 +989,8 @@ tsl_perfetto_model_finish (TslPerfettoModel *self)
             set_stack_label (self, track, track->n_open, 0);
           track->n_open--;
         }
+      unopened += finish_early_ends (self, track);
     }
 
-  report_counts (self, unclosed);
+  report_counts (self, unclosed, unopened);
 }
