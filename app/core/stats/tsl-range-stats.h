@@ -56,8 +56,11 @@ typedef struct {
   char     *path;          /* frames joined by ';', root first */
   double    weight;        /* events at exactly this path (collapsed stacks: each line's count) */
   double    time_ns;       /* spans at this path: Σ durations, their callees' time included */
+  guint64   cpu_spans;     /* spans at this path with a thread time */
+  double    cpu_ns;        /* Σ of those thread times, their callees' included */
   double    block_weight[TSL_RANGE_BLOCKS];
   double    block_time[TSL_RANGE_BLOCKS];
+  double    block_cpu[TSL_RANGE_BLOCKS];
 } TslRangePath;
 
 #define TSL_RANGE_OTHER_PATH "(other)"
