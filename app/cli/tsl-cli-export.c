@@ -103,7 +103,9 @@ tsl_cli_export (int    argc,
     { "per-thread", 0, 0, G_OPTION_ARG_NONE, &per_thread,
       "Give each thread its own top frame instead of merging threads", NULL },
     { "weight", 0, 0, G_OPTION_ARG_STRING, &weight,
-      "Frame width: samples (events), time (span durations) or auto (time for span traces; default)", "W" },
+      "Frame width: samples (events), time (span durations), cpu (spans' thread time, where the trace "
+      "has it; every event of the range, the whole trace without --a or --b) or auto (time for span "
+      "traces; default)", "W" },
     { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, "Root at the top", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
     { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },

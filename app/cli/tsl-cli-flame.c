@@ -6,7 +6,9 @@
  * tree holds every event of the range (tsl_flame_new_exact), so these
  * numbers are the window's. The whole trace, or a pipe that cannot be
  * re-read, is drawn from the samples kept in one count-mode pass, and the
- * subtitle says so.
+ * subtitle says so. By CPU time (--weight cpu) the tree always comes from
+ * range reads, the whole trace read as the range 0%..100%: kept samples
+ * hold no thread time.
  */
 #define G_LOG_DOMAIN "tsl-cli-export"
 
@@ -35,6 +37,8 @@ parse_weight (const char     *text,
     *weight = TSL_FLAME_WEIGHT_SAMPLES;
   else if (g_str_equal (text, "time"))
     *weight = TSL_FLAME_WEIGHT_TIME;
+  else if (g_str_equal (text, "cpu"))
+    *weight = TSL_FLAME_WEIGHT_CPU;
   else
     return FALSE;
   return TRUE;
@@ -126,9 +130,21 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
   TslExportFormat format = TSL_EXPORT_CSV;
   gint64 span, start[2] = { 0, 0 }, end[2] = { 0, 0 };
   gboolean has[2] = { opts->range_a != NULL, opts->range_b != NULL };
+  const char *range_a = opts->range_a;
+  gboolean whole_cpu = FALSE;
 
   if (!parse_weight (opts->weight, &selection.weight))
-    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --weight must be auto, samples or time, not “%s”", opts->weight);
+    return tsl_cli_fail (TSL_EXIT_USAGE, "export: --weight must be auto, samples, time or cpu, not “%s”", opts->weight);
+  if (selection.weight == TSL_FLAME_WEIGHT_CPU && !g_file_test (opts->path, G_FILE_TEST_IS_REGULAR))
+    return tsl_cli_fail (TSL_EXIT_USAGE,
+                         "export: %s: --weight cpu needs every event of the range, and this input cannot be "
+                         "re-read (a pipe or not a file)", opts->path);
+  /* The whole trace by CPU time: the range that holds all of it. */
+  if (selection.weight == TSL_FLAME_WEIGHT_CPU && !has[0] && !has[1])
+    {
+      has[0] = whole_cpu = TRUE;
+      range_a = "0%..100%";
+    }
   if (opts->folded && has[1])
     return tsl_cli_fail (TSL_EXIT_USAGE, "export: collapsed stacks are of one range: give --a only");
   if (!opts->folded && !tsl_export_format_from_name (opts->output, &format, &error))
@@ -159,7 +175,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
     {
       end[s] = tsl_time_add (span, 1);
       if (has[s] && !tsl_cli_resolve_range ("export", s == 0 ? "--a" : "--b",
-                                            s == 0 ? opts->range_a : opts->range_b, span, &start[s], &end[s]))
+                                            s == 0 ? range_a : opts->range_b, span, &start[s], &end[s]))
         return TSL_EXIT_USAGE;
     }
 
@@ -167,7 +183,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
     {
       g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
       g_auto(GStrv) warnings = NULL;
-      g_autofree char *a = has[0] ? describe_range (opts->range_a, start[0], end[0]) : NULL;
+      g_autofree char *a = has[0] ? describe_range (range_a, start[0], end[0]) : NULL;
       g_autofree char *b = has[1] ? describe_range (opts->range_b, start[1], end[1]) : NULL;
 
       request->path = g_strdup (opts->path);
@@ -176,7 +192,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
       request->k = opts->k;
       request->seed = opts->seed;
       request->confidence = opts->confidence;
-      if ((has[0] && !tsl_range_spec_parse (opts->range_a, &request->a, &error)) ||
+      if ((has[0] && !tsl_range_spec_parse (range_a, &request->a, &error)) ||
           (has[1] && !tsl_range_spec_parse (opts->range_b, &request->b, &error)))
         return tsl_cli_fail (TSL_EXIT_USAGE, "export: %s", error->message);
       selection.thread_names = (const char * const *) opts->threads;
@@ -193,13 +209,20 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
       else
         {
           title = g_strdup_printf ("%s — flame graph", base);
-          subtitle = g_strdup_printf ("Range %s %s · exact, every event", has[0] ? "A" : "B", has[0] ? a : b);
+          subtitle = whole_cpu ? g_strdup ("Whole trace · exact, every event")
+                               : g_strdup_printf ("Range %s %s · exact, every event", has[0] ? "A" : "B", has[0] ? a : b);
+        }
+      if (selection.weight == TSL_FLAME_WEIGHT_CPU)
+        {
+          g_autofree char *plain = g_steal_pointer (&title);
+
+          title = g_strconcat (plain, " by CPU time", NULL);
         }
     }
   else if (has[0] && has[1])
     {
       g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
-      g_autofree char *a = describe_range (opts->range_a, start[0], end[0]);
+      g_autofree char *a = describe_range (range_a, start[0], end[0]);
       g_autofree char *b = describe_range (opts->range_b, start[1], end[1]);
 
       request->rounds = opts->rounds;
@@ -215,7 +238,7 @@ tsl_cli_export_flame (const TslCliFlameOptions *opts)
   else
     {
       guint s = has[1] ? 1 : 0;
-      g_autofree char *scope = has[s] ? describe_range (s == 0 ? opts->range_a : opts->range_b,
+      g_autofree char *scope = has[s] ? describe_range (s == 0 ? range_a : opts->range_b,
                                                         start[s], end[s])
                                       : g_strdup ("whole trace");
 

@@ -309,7 +309,7 @@ tsl_call_tree_set_flame (TslCallTree *self,
                          TslFlame    *flame)
 {
   g_autoptr(GListModel) roots = NULL;
-  gboolean diff;
+  gboolean diff, cpu;
 
   g_return_if_fail (TSL_IS_CALL_TREE (self));
 
@@ -321,12 +321,18 @@ tsl_call_tree_set_flame (TslCallTree *self,
   self->flame = flame;
 
   diff = flame != NULL && tsl_flame_is_diff (flame);
+  cpu = flame != NULL && tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_CPU;
   for (int c = COL_A; c < N_COLUMNS; c++)
     gtk_column_view_column_set_visible (self->columns[c], diff);
   /* A differential tree is laid out from B: its Self and Total are B's,
    * and B's total share is the Total column, shown once. */
   gtk_column_view_column_set_visible (self->columns[COL_TOTAL], !diff);
-  gtk_column_view_column_set_title (self->columns[COL_SELF], diff ? _("Self in B") : _("Self"));
+  gtk_column_view_column_set_title (self->columns[COL_SELF],
+                                    cpu ? (diff ? _("Self CPU in B") : _("Self CPU"))
+                                        : (diff ? _("Self in B") : _("Self")));
+  gtk_column_view_column_set_title (self->columns[COL_TOTAL], cpu ? _("Total CPU") : _("Total"));
+  gtk_column_view_column_set_title (self->columns[COL_A], cpu ? _("CPU in A") : _("Total in A"));
+  gtk_column_view_column_set_title (self->columns[COL_B], cpu ? _("CPU in B") : _("Total in B"));
 
   g_list_store_remove_all (self->roots);
   if (flame == NULL)

@@ -28,6 +28,9 @@
 
 #define DEBOUNCE_MS 300
 #define COMPARE_SEED G_GUINT64_CONSTANT (0x5EED)
+/* The Statistic list's CPU entries, after "Default" and the TslStats. */
+#define CPU_SHARE_POSITION (TSL_N_STATS + 1)
+#define CPU_MEAN_POSITION  (TSL_N_STATS + 2)
 
 struct _TslComparePanel
 {
@@ -64,6 +67,7 @@ struct _TslComparePanel
   TslCompareRequest  *request;     /* the last one started: the rows' once done */
   GtkColumnViewColumn *columns[N_COLUMNS];
   GStrv               track_names; /* as series start: "name" and "name [pid]" */
+  gboolean            has_cpu;     /* the Statistic list holds the CPU statistics */
 
   guint               debounce;
   gint64              queued_at;  /* monotonic µs of the change being computed */
@@ -474,10 +478,16 @@ start_compare (TslComparePanel *self)
       return;
     }
   /* Position 0 is "Default"; the others are the TslStat values in order
-   * (their labels are translated, so they are not parsed). */
-  request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION && stat <= TSL_N_STATS;
-  if (request->has_stat)
+   * (their labels are translated, so they are not parsed), then, where the
+   * trace has thread time, CPU share and mean CPU time. */
+  request->has_stat = stat > 0 && stat != GTK_INVALID_LIST_POSITION && stat <= CPU_MEAN_POSITION;
+  if (request->has_stat && stat <= TSL_N_STATS)
     request->stat = (TslStat) (stat - 1);
+  else if (request->has_stat)
+    {
+      request->cpu_stat = TRUE;
+      request->stat = stat == CPU_SHARE_POSITION ? TSL_STAT_SHARE : TSL_STAT_MEAN;
+    }
   request->method = gtk_drop_down_get_selected (self->method_dropdown) == 1 ? TSL_COMPARE_SEED : TSL_COMPARE_TWO_SAMPLE;
   request->rounds = (guint) gtk_spin_button_get_value (self->rounds_spin);
   request->confidence = gtk_spin_button_get_value (self->confidence_spin);
@@ -675,6 +685,30 @@ tsl_compare_panel_set_source (TslComparePanel *self,
   queue_compare (self);
 }
 
+/* The CPU statistics are offered where the trace has thread time. */
+static void
+set_has_cpu (TslComparePanel *self,
+             gboolean         has_cpu)
+{
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (self->stat_dropdown));
+
+  if (has_cpu == self->has_cpu)
+    return;
+  self->has_cpu = has_cpu;
+  if (has_cpu)
+    {
+      /* Translators: compare statistics, the thread (CPU) time's share of
+       * the range and per call */
+      const char * const items[] = { _("CPU share"), _("Mean CPU time"), NULL };
+
+      gtk_string_list_splice (list, CPU_SHARE_POSITION, 0, items);
+      return;
+    }
+  if (gtk_drop_down_get_selected (self->stat_dropdown) >= CPU_SHARE_POSITION)
+    gtk_drop_down_set_selected (self->stat_dropdown, 0);
+  gtk_string_list_splice (list, CPU_SHARE_POSITION, 2, NULL);
+}
+
 void
 tsl_compare_panel_set_tracks (TslComparePanel *self,
                               TslSnapshot     *snapshot)
@@ -693,6 +727,7 @@ tsl_compare_panel_set_tracks (TslComparePanel *self,
     }
   g_clear_pointer (&self->track_names, g_strfreev);
   self->track_names = g_strv_builder_end (names);
+  set_has_cpu (self, snapshot != NULL && tsl_snapshot_get_has_cpu (snapshot));
 }
 
 void

@@ -7,7 +7,8 @@
  * built on the main thread (one pass over at most tracks × 2K samples); a
  * differential tree runs the bootstrap, so it is built by a GTask that a
  * newer request cancels. The zoom is kept as a call path, so it survives a
- * rebuild when the ranges move.
+ * rebuild when the ranges move. By CPU time every tree is exact, the whole
+ * trace too (the range 0 %..100 %): kept samples carry no thread time.
  */
 #define G_LOG_DOMAIN "tsl-flame-view"
 
@@ -42,6 +43,8 @@ struct _TslFlameView
   gint64        range_end[2];
   gboolean      merge_threads;
   gboolean      icicle;
+  gboolean      cpu;          /* frames weigh thread time, not wall time */
+  gboolean      cpu_available;   /* as last notified */
   guint         rounds;
   double        confidence;
   guint         rebuild_id;
@@ -52,6 +55,8 @@ enum {
   PROP_MODE,
   PROP_MERGE_THREADS,
   PROP_ICICLE,
+  PROP_CPU,
+  PROP_CPU_AVAILABLE,
   PROP_BUSY,
   PROP_FLAME,
   N_PROPS
@@ -67,11 +72,19 @@ G_DEFINE_ENUM_TYPE (TslFlameMode, tsl_flame_mode,
 
 G_DEFINE_FINAL_TYPE (TslFlameView, tsl_flame_view, GTK_TYPE_WIDGET)
 
+static gboolean
+can_reread (TslFlameView *self)
+{
+  return self->path != NULL && g_file_test (self->path, G_FILE_TEST_IS_REGULAR);
+}
+
 static const char *
 empty_text (TslFlameView *self)
 {
   if (self->snapshot == NULL)
     return _("No trace");
+  if (self->cpu && !tsl_flame_view_get_cpu_available (self))
+    return _("No thread (CPU) time to show: the trace has none, or cannot be re-read");
   if (self->mode == TSL_FLAME_MODE_DIFF && !(self->has_range[0] && self->has_range[1]))
     return _("Select ranges A and B to compare their flame graphs");
   if ((self->mode == TSL_FLAME_MODE_A && !self->has_range[0]) ||
@@ -79,7 +92,8 @@ empty_text (TslFlameView *self)
     return _("Select the range to see its flame graph");
   if (self->cancellable != NULL)
     return self->mode == TSL_FLAME_MODE_DIFF ? _("Testing every call path…")
-                                             : _("Reading every event of the range…");
+         : self->mode == TSL_FLAME_MODE_WHOLE ? _("Reading every event of the trace…")
+         : _("Reading every event of the range…");
   return NULL;
 }
 
@@ -89,6 +103,11 @@ scope_text (TslFlameView *self)
 {
   if (self->flame == NULL)
     return NULL;
+  if (tsl_flame_get_weight (self->flame) == TSL_FLAME_WEIGHT_CPU)
+    return tsl_flame_is_diff (self->flame)
+           ? _("CPU time, exact: every event of A and B; each frame's change tested on time blocks")
+           : self->mode == TSL_FLAME_MODE_WHOLE ? _("CPU time, exact: every event of the trace")
+           : _("CPU time, exact: every event of the range");
   if (tsl_flame_is_exact (self->flame))
     return tsl_flame_is_diff (self->flame)
            ? _("Exact: every event of A and B; each frame's change tested on time blocks")
@@ -150,7 +169,7 @@ selection_init (TslFlameView      *self,
   selection->tracks = (const guint *) (gpointer) self->tracks->data;
   selection->n_tracks = self->tracks->len;
   selection->merge_threads = self->merge_threads;
-  selection->weight = TSL_FLAME_WEIGHT_AUTO;
+  selection->weight = self->cpu ? TSL_FLAME_WEIGHT_CPU : TSL_FLAME_WEIGHT_AUTO;
 }
 
 /* The sampled differential, or a range's exact tree. */
@@ -184,9 +203,10 @@ start_exact (TslFlameView      *self,
 {
   g_autoptr(TslCompareRequest) request = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  gboolean has[2] = { self->mode != TSL_FLAME_MODE_B, self->mode != TSL_FLAME_MODE_A };
+  gboolean whole = self->mode == TSL_FLAME_MODE_WHOLE;
+  gboolean has[2] = { self->mode != TSL_FLAME_MODE_B, self->mode != TSL_FLAME_MODE_A && !whole };
 
-  if (self->path == NULL || !g_file_test (self->path, G_FILE_TEST_IS_REGULAR))
+  if (!can_reread (self))
     return FALSE;
 
   request = tsl_compare_request_new ();
@@ -198,6 +218,9 @@ start_exact (TslFlameView      *self,
   for (guint r = 0; r < 2; r++)
     *(r == 0 ? &request->a : &request->b) =
       (TslRangeSpec) { (double) self->range_start[r], (double) self->range_end[r], FALSE };
+  /* The whole trace as one range (CPU time only): 0 %..100 %, its last event included. */
+  if (whole)
+    request->a = (TslRangeSpec) { 0, 1, TRUE };
 
   /* The re-reads have their own track numbers: threads go by name. */
   for (guint i = 0; i < selection->n_tracks; i++)
@@ -227,7 +250,7 @@ rebuild (TslFlameView *self)
 
   if (self->snapshot == NULL || empty_text (self) != NULL)
     set_flame (self, NULL);
-  else if (self->mode != TSL_FLAME_MODE_WHOLE && start_exact (self, &selection))
+  else if ((self->mode != TSL_FLAME_MODE_WHOLE || self->cpu) && start_exact (self, &selection))
     ;
   else if (self->mode == TSL_FLAME_MODE_DIFF)
     {
@@ -255,6 +278,20 @@ rebuild (TslFlameView *self)
 
   if (was_busy != (self->cancellable != NULL))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* After the snapshot or the source changed. */
+static void
+update_cpu_available (TslFlameView *self)
+{
+  gboolean available = tsl_flame_view_get_cpu_available (self);
+
+  if (available == self->cpu_available)
+    return;
+  self->cpu_available = available;
+  /* Back to wall time is always allowed. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.cpu", available || self->cpu);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPU_AVAILABLE]);
 }
 
 static gboolean
@@ -288,6 +325,7 @@ tsl_flame_view_set_snapshot (TslFlameView *self,
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   self->snapshot = snapshot;
   rebuild (self);
+  update_cpu_available (self);
 }
 
 void
@@ -306,8 +344,9 @@ tsl_flame_view_set_source (TslFlameView *self,
   self->path = g_steal_pointer (&path);
   g_set_object (&self->trace, trace);
   self->k = k;
-  if (self->mode != TSL_FLAME_MODE_WHOLE)
+  if (self->mode != TSL_FLAME_MODE_WHOLE || self->cpu)
     queue_rebuild (self);
+  update_cpu_available (self);
 }
 
 void
@@ -415,6 +454,36 @@ tsl_flame_view_get_icicle (TslFlameView *self)
   g_return_val_if_fail (TSL_IS_FLAME_VIEW (self), FALSE);
 
   return self->icicle;
+}
+
+void
+tsl_flame_view_set_cpu (TslFlameView *self,
+                        gboolean      cpu)
+{
+  g_return_if_fail (TSL_IS_FLAME_VIEW (self));
+
+  if (!!cpu == self->cpu)
+    return;
+  self->cpu = !!cpu;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.cpu", self->cpu_available || self->cpu);
+  queue_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPU]);
+}
+
+gboolean
+tsl_flame_view_get_cpu (TslFlameView *self)
+{
+  g_return_val_if_fail (TSL_IS_FLAME_VIEW (self), FALSE);
+
+  return self->cpu;
+}
+
+gboolean
+tsl_flame_view_get_cpu_available (TslFlameView *self)
+{
+  g_return_val_if_fail (TSL_IS_FLAME_VIEW (self), FALSE);
+
+  return self->snapshot != NULL && tsl_snapshot_get_has_cpu (self->snapshot) && can_reread (self);
 }
 
 void
@@ -658,6 +727,12 @@ tsl_flame_view_get_property (GObject    *object,
     case PROP_ICICLE:
       g_value_set_boolean (value, self->icicle);
       break;
+    case PROP_CPU:
+      g_value_set_boolean (value, self->cpu);
+      break;
+    case PROP_CPU_AVAILABLE:
+      g_value_set_boolean (value, tsl_flame_view_get_cpu_available (self));
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, tsl_flame_view_get_busy (self));
       break;
@@ -687,6 +762,9 @@ tsl_flame_view_set_property (GObject      *object,
       break;
     case PROP_ICICLE:
       tsl_flame_view_set_icicle (self, g_value_get_boolean (value));
+      break;
+    case PROP_CPU:
+      tsl_flame_view_set_cpu (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -737,6 +815,12 @@ tsl_flame_view_class_init (TslFlameViewClass *klass)
   properties[PROP_ICICLE] =
     g_param_spec_boolean ("icicle", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CPU] =
+    g_param_spec_boolean ("cpu", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CPU_AVAILABLE] =
+    g_param_spec_boolean ("cpu-available", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -750,11 +834,13 @@ tsl_flame_view_class_init (TslFlameViewClass *klass)
   gtk_widget_class_install_action (widget_class, "flame.set-mode", "s", set_mode_action);
   gtk_widget_class_install_property_action (widget_class, "flame.icicle", "icicle");
   gtk_widget_class_install_property_action (widget_class, "flame.merge-threads", "merge-threads");
+  gtk_widget_class_install_property_action (widget_class, "flame.cpu", "cpu");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "flame.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "flame.reset-zoom", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, 0, "flame.icicle", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, 0, "flame.cpu", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -774,6 +860,7 @@ tsl_flame_view_init (TslFlameView *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.zoom-out", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.cpu", FALSE);
 
   click = gtk_gesture_click_new ();
   g_signal_connect_object (click, "released", G_CALLBACK (on_click_released), self, 0);

@@ -56,6 +56,13 @@ gboolean          tsl_flame_view_get_merge_threads   (TslFlameView       *self);
 void              tsl_flame_view_set_icicle          (TslFlameView       *self,
                                                       gboolean            icicle);
 gboolean          tsl_flame_view_get_icicle          (TslFlameView       *self);
+/* Frames weigh the spans' thread (CPU) time instead of wall time; every
+ * tree is then exact, re-read from the file, the whole trace too. */
+void              tsl_flame_view_set_cpu             (TslFlameView       *self,
+                                                      gboolean            cpu);
+gboolean          tsl_flame_view_get_cpu             (TslFlameView       *self);
+/* The trace has thread time and its file can be re-read. */
+gboolean          tsl_flame_view_get_cpu_available   (TslFlameView       *self);
 void              tsl_flame_view_set_highlight       (TslFlameView       *self,
                                                       const char         *text);
 /* The differential test's rounds and confidence (the compare settings). */

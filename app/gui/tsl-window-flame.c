@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tsl-window-private.h"
 
 static void
@@ -14,6 +16,22 @@ on_flame_changed (TslWindow    *self,
                   TslFlameView *view)
 {
   tsl_call_tree_set_flame (self->call_tree, tsl_flame_view_get_flame (view));
+}
+
+/* CPU time needs thread time in the trace and a file to re-read; going
+ * back to wall time is always possible. */
+static void
+on_cpu_available (TslWindow    *self,
+                  GParamSpec   *pspec,
+                  TslFlameView *view)
+{
+  gboolean available = tsl_flame_view_get_cpu_available (view);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->cpu_button), available || tsl_flame_view_get_cpu (view));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->cpu_button),
+                               available ? _("Frames as wide as their thread (CPU) time instead of wall time (c); "
+                                             "every event of the range or trace, re-read from the file")
+                                         : _("This trace has no thread (CPU) time, or its file cannot be re-read"));
 }
 
 static void
@@ -80,6 +98,13 @@ _tsl_window_flame_init (TslWindow *self,
                            G_CALLBACK (_tsl_window_flame_update_snapshot), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_view, "notify::flame",
                            G_CALLBACK (on_flame_changed), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self->flame_view, "cpu", self->cpu_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->flame_view, "notify::cpu-available",
+                           G_CALLBACK (on_cpu_available), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->flame_view, "notify::cpu",
+                           G_CALLBACK (on_cpu_available), self, G_CONNECT_SWAPPED);
+  on_cpu_available (self, NULL, self->flame_view);
   g_signal_connect_object (self->call_tree, "node-activated",
                            G_CALLBACK (on_node_activated), self, G_CONNECT_SWAPPED);
   tsl_flame_view_set_test_settings (self->flame_view,

@@ -31,6 +31,7 @@ struct _TslWindow
   GtkDropDown          *flame_mode_dropdown;
   GtkToggleButton      *merge_threads_button;
   GtkToggleButton      *icicle_button;
+  GtkToggleButton      *cpu_button;
   GtkStack             *stack;
   GtkRevealer          *progress_revealer;
   GtkProgressBar       *progress_bar;

@@ -705,6 +705,7 @@ tsl_window_class_init (TslWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslWindow, flame_view);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, call_tree);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, flame_mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TslWindow, cpu_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, merge_threads_button);
   gtk_widget_class_bind_template_child (widget_class, TslWindow, icicle_button);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_flame_mode_changed",

@@ -242,6 +242,49 @@ test_round_trip (void)
     }
 }
 
+/* A span's thread time marks the trace (the flame graph by CPU time is
+ * offered on it), through a state and a merge of states too. */
+static void
+test_has_cpu (void)
+{
+  g_autoptr(TslTrace) plain = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 0x5EED);
+  g_autoptr(TslTrace) cpu = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 0x5EED);
+  g_autoptr(TslTrace) merged = tsl_trace_new (TSL_SAMPLER_COUNT, 16, 0x5EED);
+  g_autoptr(GBytes) plain_state = NULL;
+  g_autoptr(GBytes) cpu_state = NULL;
+  g_autoptr(GError) error = NULL;
+  guint t;
+
+  t = tsl_trace_ensure_track (plain, TSL_TRACK_THREAD, 1, 1, NULL);
+  tsl_trace_track_set_unit (plain, t, "ns");
+  tsl_trace_offer (plain, t, 10, 5);
+  t = tsl_trace_ensure_track (cpu, TSL_TRACK_THREAD, 1, 1, NULL);
+  tsl_trace_track_set_unit (cpu, t, "ns");
+  tsl_trace_set_event_cpu (cpu, NAN);
+  tsl_trace_offer (cpu, t, 10, 5);
+  g_assert_false (tsl_trace_get_has_cpu (cpu));
+  tsl_trace_set_event_cpu (cpu, 3);
+  tsl_trace_offer (cpu, t, 20, 5);
+  g_assert_false (tsl_trace_get_has_cpu (plain));
+  g_assert_true (tsl_trace_get_has_cpu (cpu));
+
+  plain_state = tsl_trace_save_state (plain);
+  cpu_state = tsl_trace_save_state (cpu);
+  {
+    g_autoptr(TslTrace) a = load_as (plain_state, TSL_SAMPLER_COUNT, 16);
+    g_autoptr(TslTrace) b = load_as (cpu_state, TSL_SAMPLER_COUNT, 16);
+
+    g_assert_false (tsl_trace_get_has_cpu (a));
+    g_assert_true (tsl_trace_get_has_cpu (b));
+  }
+  g_assert_true (tsl_trace_merge (merged, plain, "plain", 0, &error));
+  g_assert_no_error (error);
+  g_assert_false (tsl_trace_get_has_cpu (merged));
+  g_assert_true (tsl_trace_merge (merged, cpu, "cpu", 1, &error));
+  g_assert_no_error (error);
+  g_assert_true (tsl_trace_get_has_cpu (merged));
+}
+
 /* Written to a stream in pieces, the state is the bytes tsl_trace_save_state()
  * gives, of the size announced; a stream that fills up (a full disk) fails
  * the write with its error, at any point. */
@@ -597,6 +640,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/state/round-trip", test_round_trip);
+  g_test_add_func ("/state/has-cpu", test_has_cpu);
   g_test_add_func ("/state/exact-sums", test_exact_sums);
   g_test_add_func ("/state/stream", test_stream);
   g_test_add_func ("/state/merge-equals-one-pass", test_merge_equals_one_pass);

@@ -242,6 +242,13 @@ tsl_flame_new_diff (TslSnapshot             *snapshot_a,
   g_return_val_if_fail (snapshot_a != NULL && snapshot_b != NULL, NULL);
   g_return_val_if_fail (request != NULL, NULL);
 
+  if (selection != NULL && selection->weight == TSL_FLAME_WEIGHT_CPU)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "a flame graph by CPU time needs every event of the ranges: kept samples carry no thread time");
+      return NULL;
+    }
+
   tracks_a = _tsl_flame_select_tracks (snapshot_a, snapshot_a, selection);
   tracks_b = _tsl_flame_select_tracks (snapshot_a, snapshot_b, selection);
   weight = _tsl_flame_resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO, snapshot_b, tracks_b);

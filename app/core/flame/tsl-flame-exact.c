@@ -14,8 +14,9 @@
  *
  * In TIME weight a span's duration holds its callees', so a frame's test
  * weight is its own path's time, and a thread frame's (or the root's) the
- * sum of its top-level frames'. In SAMPLES weight a frame's weight is every
- * event whose stack starts with its path.
+ * sum of its top-level frames'. CPU weight is the same with each span's
+ * thread time for its duration (0 without one). In SAMPLES weight a
+ * frame's weight is every event whose stack starts with its path.
  */
 #define G_LOG_DOMAIN "tsl-flame"
 
@@ -23,6 +24,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tsl-block-test.h"
 #include "tsl-compare-private.h"
@@ -94,6 +96,7 @@ add_paths (TslFlame                *self,
 {
   gboolean thread_frames = selection != NULL && !selection->merge_threads && tracks->len > 1;
   gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
+  gboolean cpu = self->weight == TSL_FLAME_WEIGHT_CPU;
 
   if (thread_frames)
     self->top_depth = 2;
@@ -115,14 +118,14 @@ add_paths (TslFlame                *self,
         {
           const TslRangePath *p = g_ptr_array_index (track->paths, i);
           g_auto(GStrv) frames = g_strsplit (p->path, ";", -1);
-          const double *blocks = time ? p->block_time : p->block_weight;
+          const double *blocks = cpu ? p->block_cpu : time ? p->block_time : p->block_weight;
           guint64 events = _tsl_flame_events_mul (1, p->weight);
           Node *node = top;
 
           for (guint f = 0; frames[f] != NULL; f++)
             node = _tsl_flame_child (self, node, frames[f]);
 
-          node->sum[side] += time ? p->time_ns : p->weight;
+          node->sum[side] += cpu ? p->cpu_ns : time ? p->time_ns : p->weight;
           node->events_side[side] = _tsl_flame_events_add (node->events_side[side], events);
           if (node->blocks[side] == NULL)
             node->blocks[side] = g_new0 (double, B);
@@ -145,7 +148,7 @@ static void
 test_blocks (TslFlame *self,
              guint     side)
 {
-  gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
+  gboolean time = _tsl_flame_weight_is_span (self->weight);
 
   for (guint i = 0; i < self->nodes->len; i++)
     {
@@ -176,7 +179,7 @@ run_tests (TslFlame                *self,
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_compare_row_free);
   g_autoptr(GPtrArray) tested = g_ptr_array_new ();
-  gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
+  gboolean time = _tsl_flame_weight_is_span (self->weight);
   TslCompareTable table = { request, "", { reads->seconds[0], reads->seconds[1] }, rows, cancellable, error };
   double root_events[2] = { 0, 0 };
 
@@ -261,6 +264,22 @@ fold_warning (GPtrArray     *warnings,
                                       n_paths >= 100000 ? "at least " : "", n_paths, TSL_RANGE_OTHER_PATH));
 }
 
+/* Whether a span of the selected tracks had a thread time. */
+static gboolean
+has_cpu (GPtrArray *tracks[2])
+{
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < tracks[s]->len; i++)
+      {
+        const TslRangeTrack *t = g_ptr_array_index (tracks[s], i);
+
+        for (guint j = 0; j < t->paths->len; j++)
+          if (((const TslRangePath *) g_ptr_array_index (t->paths, j))->cpu_spans > 0)
+            return TRUE;
+      }
+  return FALSE;
+}
+
 /* The flame graph of reads made with max_paths (`req` has keep_effects off). */
 static TslFlame *
 build_from_reads (const TslCompareRequest *req,
@@ -276,6 +295,16 @@ build_from_reads (const TslCompareRequest *req,
   g_autoptr(GPtrArray) tracks_b = select_tracks (reads->stats[1], selection);
   gboolean diff = has[0] && has[1];
   GPtrArray *tracks[2] = { tracks_a, tracks_b };
+
+  if (selection != NULL && selection->weight == TSL_FLAME_WEIGHT_CPU && !has_cpu (tracks))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: no span of the selected threads in the range has a thread (CPU) time: "
+                     "a flame graph by CPU time needs Chrome's “tdur” or “tts”, or Perfetto's "
+                     "thread-time counters"),
+                   req->path);
+      return NULL;
+    }
 
   self = _tsl_flame_new_empty (resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO, tracks),
                                diff);

@@ -76,6 +76,13 @@ struct _TslFlame
   gboolean         exact;       /* from every event of the range reads */
 };
 
+/* TIME and CPU weigh spans: a span's weight holds its callees'. */
+static inline gboolean
+_tsl_flame_weight_is_span (TslFlameWeight weight)
+{
+  return weight == TSL_FLAME_WEIGHT_TIME || weight == TSL_FLAME_WEIGHT_CPU;
+}
+
 /* An empty tree; selection->weight must already be resolved. */
 TslFlame         *_tsl_flame_new_empty          (TslFlameWeight           weight,
                                                  gboolean                 diff);

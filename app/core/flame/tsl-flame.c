@@ -314,7 +314,7 @@ finish_node (TslFlame *self,
              Node     *node,
              guint32  *counter)
 {
-  gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
+  gboolean time = _tsl_flame_weight_is_span (self->weight);
 
   node->pre = (*counter)++;
   g_ptr_array_sort (node->kids, compare_names);
@@ -409,6 +409,7 @@ tsl_flame_new (TslSnapshot             *snapshot,
   TslFlame *self;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
+  g_return_val_if_fail (selection == NULL || selection->weight != TSL_FLAME_WEIGHT_CPU, NULL);
 
   tracks = _tsl_flame_select_tracks (snapshot, snapshot, selection);
   self = _tsl_flame_new_empty (_tsl_flame_resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO,

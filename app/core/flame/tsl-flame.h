@@ -12,7 +12,11 @@
  * path (collapsed stacks: each line's count). Instrumented traces (span tracks, unit "ns") weigh by TIME instead:
  * a kept span stands for count × its duration, and a node's weight is the
  * time spent in spans at exactly its path (inclusive of their callees), so a
- * slower function's share grows though its number of spans does not.
+ * slower function's share grows though its number of spans does not. CPU
+ * weighs the same spans by their thread time (Chrome's tdur, tts; Perfetto's
+ * thread-time counters) instead of their duration: a span without one
+ * weighs nothing. Only exact trees have it (kept samples hold no thread
+ * time).
  *
  * Differential trees hold the frames of both ranges and are laid out from B,
  * as flamegraph.pl's difffolded does: a frame seen only in A has no width in
@@ -32,6 +36,7 @@ typedef enum {
   TSL_FLAME_WEIGHT_AUTO,      /* TIME for Chrome traces' span tracks (unit "ns"), else SAMPLES */
   TSL_FLAME_WEIGHT_SAMPLES,   /* events: Σ summary.count */
   TSL_FLAME_WEIGHT_TIME,      /* ns: Σ summary.count × span duration */
+  TSL_FLAME_WEIGHT_CPU,       /* ns: Σ span thread time (exact trees only) */
 } TslFlameWeight;
 
 /* Which stacks go into a tree. */
@@ -87,7 +92,8 @@ typedef struct _TslFlame TslFlame;
 #define TSL_TYPE_FLAME (tsl_flame_get_type ())
 GType               tsl_flame_get_type           (void) G_GNUC_CONST;
 
-/* The samples of the selected tracks with time in [start_ns, end_ns). */
+/* The samples of the selected tracks with time in [start_ns, end_ns).
+ * Not in CPU weight (NULL): kept samples carry no thread time. */
 TslFlame           *tsl_flame_new                (TslSnapshot             *snapshot,
                                                   const TslFlameSelection *selection,
                                                   gint64                   start_ns,
@@ -95,7 +101,8 @@ TslFlame           *tsl_flame_new                (TslSnapshot             *snaps
 /* A tree of B's range with A's shares and, per call path, the compare
  * engine's two-sample test of the share change (request: rounds,
  * confidence, seed, threads). The two snapshots may be the same; tracks
- * are matched by kind, pid, tid and name. */
+ * are matched by kind, pid, tid and name. G_IO_ERROR_NOT_SUPPORTED in CPU
+ * weight. */
 TslFlame           *tsl_flame_new_diff           (TslSnapshot             *snapshot_a,
                                                   gint64                   a_start_ns,
                                                   gint64                   a_end_ns,
@@ -130,7 +137,9 @@ TslFlame           *tsl_flame_new_diff_finish    (GAsyncResult            *resul
  * differential tree tests each frame's share with the compare table's block
  * method (tsl_compare_exact), q-values across frames. Uses request's path,
  * trace (first pass, nullable), a, b, k, seed, budget and confidence.
- * G_IO_ERROR_NOT_SUPPORTED when the path is not a seekable file. */
+ * G_IO_ERROR_NOT_SUPPORTED when the path is not a seekable file, or in CPU
+ * weight when no span of the selected threads in the ranges has a thread
+ * time. */
 #define TSL_FLAME_MAX_PATHS 16384
 
 TslFlame           *tsl_flame_new_exact          (const TslCompareRequest *request,
@@ -171,7 +180,7 @@ void                tsl_flame_unref              (TslFlame                *self)
 /* (transfer none) */
 const TslFlameNode *tsl_flame_get_root           (TslFlame                *self);
 gboolean            tsl_flame_is_diff            (TslFlame                *self);
-/* SAMPLES or TIME: AUTO resolved against the tracks. */
+/* SAMPLES, TIME or CPU: AUTO resolved against the tracks. */
 TslFlameWeight      tsl_flame_get_weight         (TslFlame                *self);
 guint               tsl_flame_get_max_depth      (TslFlame                *self);
 guint               tsl_flame_get_n_nodes        (TslFlame                *self);
@@ -211,7 +220,8 @@ gboolean            tsl_flame_write_folded       (TslFlame                *self,
                                                   GOutputStream           *out,
                                                   GCancellable            *cancellable,
                                                   GError                 **error);
-/* call_path,self_share,total_share,self_weight,total_weight (ns or events);
+/* call_path,self_share,total_share,self_weight,total_weight (ns of span
+ * time or of CPU time, or events);
  * a differential tree adds a_share,b_share,change_pct,ci_low_pct,
  * ci_high_pct,p_value,q_value,significant. */
 gboolean            tsl_flame_write_tree_csv     (TslFlame                *self,

@@ -78,6 +78,7 @@ tsl_snapshot_new_filtered (TslSnapshot *source,
   self->events = source->events;
   self->k = source->k;
   self->has_time = source->has_time;
+  self->has_cpu = source->has_cpu;
   self->format = g_strdup (source->format);
   self->exact = source->exact;
   self->exact_start = source->exact_start;

@@ -175,6 +175,7 @@ tsl_snapshot_new_merged (TslSnapshot * const *parts,
       end = MAX (end, tsl_time_add (shift, part->span_ns));
       self->events += part->events;
       self->has_time |= part->has_time;
+      self->has_cpu |= part->has_cpu;
       self->exact &= part->exact;
       self->exact_start = MIN (self->exact_start, tsl_time_add (part->exact_start, shift));
       self->exact_end = MAX (self->exact_end, tsl_time_add (part->exact_end, shift));

@@ -29,6 +29,7 @@ struct _TslSnapshot
   guint64           events;
   guint             k;
   gboolean          has_time;
+  gboolean          has_cpu;
   char             *format;
   gboolean          exact;
   gint64            exact_start;

@@ -374,6 +374,7 @@ tsl_snapshot_new (TslTrace *trace)
   self->events = tsl_trace_get_events (trace);
   self->k = tsl_trace_get_k (trace);
   self->has_time = tsl_trace_get_has_time (trace);
+  self->has_cpu = tsl_trace_get_has_cpu (trace);
   self->format = g_strdup (tsl_trace_get_format (trace));
   self->n_tracks = tsl_trace_get_n_tracks (trace);
   self->tracks = g_new0 (TslSnapshotTrack, self->n_tracks);
@@ -538,6 +539,14 @@ gboolean
 tsl_snapshot_get_has_time (TslSnapshot *self)
 {
   return self->has_time;
+}
+
+gboolean
+tsl_snapshot_get_has_cpu (TslSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->has_cpu;
 }
 
 const char *

@@ -97,6 +97,8 @@ gint64                  tsl_snapshot_get_start        (TslSnapshot       *self);
 guint64                 tsl_snapshot_get_events       (TslSnapshot       *self);
 guint                   tsl_snapshot_get_k            (TslSnapshot       *self);
 gboolean                tsl_snapshot_get_has_time     (TslSnapshot       *self);
+/* Some span of the trace had a thread (CPU) time (tsl_trace_get_has_cpu()). */
+gboolean                tsl_snapshot_get_has_cpu      (TslSnapshot       *self);
 const char             *tsl_snapshot_get_format       (TslSnapshot       *self);
 /* Of an exact track's slice `index`: its duration less its direct
  * children's, and the index of the slice it is nested in (G_MAXUINT for a

@@ -106,6 +106,8 @@ tsl_trace_set_event_cpu (TslTrace *self,
                          double    cpu_ns)
 {
   self->event_cpu = cpu_ns;
+  if (!isnan (cpu_ns))
+    self->has_cpu = TRUE;
 }
 
 double

@@ -85,6 +85,7 @@ struct _TslTrace
   gint64          span_start;
   gint64          span_end;
   gboolean        has_time;
+  gboolean        has_cpu;       /* a reader gave some span a thread time */
 
   gboolean        has_filter;    /* see tsl_trace_set_time_filter() */
   gint64          filter_start;

@@ -460,6 +460,7 @@ tsl_trace_merge (TslTrace    *self,
       self->span_end = self->has_span ? MAX (self->span_end, other->span_end) : other->span_end;
       self->has_span = TRUE;
     }
+  self->has_cpu = self->has_cpu || other->has_cpu;
   if (was_empty)
     self->has_time = other->has_time;
   else if (group != NULL)

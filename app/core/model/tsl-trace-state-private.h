@@ -20,6 +20,7 @@ extern const guint8 _tsl_state_magic[TSL_STATE_MAGIC_LEN];
 enum {
   TSL_STATE_TRACE_HAS_TIME = 1 << 0,
   TSL_STATE_TRACE_HAS_SPAN = 1 << 1,
+  TSL_STATE_TRACE_HAS_CPU = 1 << 2,    /* version 3: spans carry thread time */
 };
 
 enum {

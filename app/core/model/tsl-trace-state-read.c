@@ -271,7 +271,7 @@ read_body (Reader   *r,
   self->dropped_meta = get_u64 (r);
   if (r->failed)
     return FALSE;
-  if (flags > (TSL_STATE_TRACE_HAS_TIME | TSL_STATE_TRACE_HAS_SPAN) ||
+  if (flags > (TSL_STATE_TRACE_HAS_TIME | TSL_STATE_TRACE_HAS_SPAN | TSL_STATE_TRACE_HAS_CPU) ||
       ((flags & TSL_STATE_TRACE_HAS_SPAN) && self->span_start > self->span_end))
     return fail (r, at, "bad trace flags or span");
 
@@ -287,6 +287,7 @@ read_body (Reader   *r,
   tsl_trace_set_format (self, format);
   self->has_time = (flags & TSL_STATE_TRACE_HAS_TIME) != 0;
   self->has_span = (flags & TSL_STATE_TRACE_HAS_SPAN) != 0;
+  self->has_cpu = (flags & TSL_STATE_TRACE_HAS_CPU) != 0;
   g_clear_pointer (&self->grid, tsl_time_grid_unref);
 
   if (self->mode == TSL_SAMPLER_TIME)

@@ -216,7 +216,8 @@ put_body (Writer   *w,
 {
   g_autoptr(GPtrArray) pids = keys_of (self->processes);
   g_autoptr(GPtrArray) threads = keys_of (self->threads);
-  guint32 flags = (self->has_time ? TSL_STATE_TRACE_HAS_TIME : 0) | (self->has_span ? TSL_STATE_TRACE_HAS_SPAN : 0);
+  guint32 flags = (self->has_time ? TSL_STATE_TRACE_HAS_TIME : 0) | (self->has_span ? TSL_STATE_TRACE_HAS_SPAN : 0) |
+                  (self->has_cpu ? TSL_STATE_TRACE_HAS_CPU : 0);
 
   put_u32 (w, self->mode == TSL_SAMPLER_TIME ? 1 : 0);
   put_u32 (w, self->k);

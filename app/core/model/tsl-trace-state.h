@@ -39,7 +39,7 @@ typedef enum {
 
 GQuark            tsl_state_error_quark         (void);
 
-#define TSL_STATE_VERSION    2
+#define TSL_STATE_VERSION    3
 #define TSL_STATE_MAGIC_LEN  8
 /* Bytes before the body: magic, version, flags, body length. */
 #define TSL_STATE_HEADER_LEN 24

@@ -443,6 +443,7 @@ tsl_trace_forget_counts (TslTrace *self)
   self->events = 0;
   memset (self->flows, 0, sizeof self->flows);
   self->has_span = FALSE;
+  self->has_cpu = FALSE;
   self->span_start = self->span_end = 0;
   tsl_warnings_free (self->warnings);
   self->warnings = tsl_warnings_new ();
@@ -543,4 +544,12 @@ tsl_trace_get_has_time (TslTrace *self)
   g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
 
   return self->has_time;
+}
+
+gboolean
+tsl_trace_get_has_cpu (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  return self->has_cpu;
 }

@@ -314,6 +314,8 @@ void              tsl_trace_note_time           (TslTrace       *self,
 void              tsl_trace_set_has_time        (TslTrace       *self,
                                                  gboolean        has_time);
 gboolean          tsl_trace_get_has_time        (TslTrace       *self);
+/* Some span read so far had a thread (CPU) time (tsl_trace_set_event_cpu()). */
+gboolean          tsl_trace_get_has_cpu         (TslTrace       *self);
 
 /* Warnings are grouped by message: the same message twice is counted. */
 void              tsl_trace_add_warning         (TslTrace       *self,

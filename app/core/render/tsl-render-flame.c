@@ -374,6 +374,7 @@ static char *
 footer_text (TslFlame *flame)
 {
   gboolean time = tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_TIME;
+  gboolean cpu = tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_CPU;
   GString *text = g_string_new (NULL);
 
   if (tsl_flame_is_exact (flame))
@@ -384,7 +385,9 @@ footer_text (TslFlame *flame)
                             tsl_flame_get_n_samples (flame), tsl_flame_get_events (flame));
   if (tsl_flame_is_diff (flame))
     g_string_append (text, " in B");
-  if (tsl_flame_is_exact (flame))
+  if (cpu)
+    g_string_append (text, " · width: share of CPU time in spans (Σ thread times)");
+  else if (tsl_flame_is_exact (flame))
     g_string_append (text, time ? " · width: share of time in spans (Σ durations)"
                                 : " · width: share of events");
   else
@@ -543,7 +546,7 @@ static char *
 format_weight (TslFlame *flame,
                double    weight)
 {
-  if (tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_TIME)
+  if (tsl_flame_get_weight (flame) != TSL_FLAME_WEIGHT_SAMPLES)
     return tsl_duration_format (weight);
   return g_strdup_printf ("%.0f events", weight);
 }
@@ -557,7 +560,9 @@ tsl_render_flame_describe (TslFlame           *flame,
   g_autofree char *name = markup ? g_markup_escape_text (node->name, -1) : g_strdup (node->name);
   g_autofree char *total = format_weight (flame, node->total);
   g_autofree char *self = format_weight (flame, node->self);
-  const char *of = tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_TIME ? "of span time" : "of events";
+  const char *of = tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_TIME ? "of span time"
+                 : tsl_flame_get_weight (flame) == TSL_FLAME_WEIGHT_CPU ? "of CPU time"
+                 : "of events";
   GString *text = g_string_new (NULL);
 
   g_return_val_if_fail (flame != NULL && node != NULL, NULL);

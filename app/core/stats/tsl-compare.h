@@ -183,8 +183,8 @@ void              tsl_compare_sort_by_impact    (GPtrArray                    *r
 
 /* Marks rows `waiting`: for each function with a wall row (mean, share) and
  * its CPU twin (cpu_mean, cpu_share), when the wall row is significant and
- * up while the CPU row is not significantly up and changed by less than
- * half as much. */
+ * up while the CPU row is not significantly up, changed by less than half
+ * as much, and its interval lies wholly below the wall row's. */
 void              tsl_compare_mark_waiting      (GPtrArray                    *rows);
 
 /* Appends the cells after series and stat, each after a ',', exactly as

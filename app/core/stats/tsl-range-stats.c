@@ -404,13 +404,15 @@ get_path (TslRangeStats *self,
   return p;
 }
 
-/* A span weighs its duration at its own path (and one event); a sample
- * one event, or its line's count in collapsed stacks. */
+/* A span weighs its duration, and its thread time when it has one, at its
+ * own path (and one event); a sample one event, or its line's count in
+ * collapsed stacks. */
 static void
 path_event (TslRangeStats *self,
             TslRangeTrack *t,
             gint64         time_ns,
             double         value,
+            double         cpu_ns,
             const char    *label,
             gboolean       span)
 {
@@ -422,6 +424,12 @@ path_event (TslRangeStats *self,
     {
       p->time_ns += value;
       p->block_time[j] += value;
+      if (!isnan (cpu_ns))
+        {
+          p->cpu_spans++;
+          p->cpu_ns += cpu_ns;
+          p->block_cpu[j] += cpu_ns;
+        }
     }
   else if (self->collapsed && value >= 1)
     events = value;   /* up to 2^63: the reader saturates */
@@ -462,7 +470,8 @@ on_event (guint       track,
   if (!in_range)
     return;
   if (t->paths != NULL && label != NULL && *label != '\0')
-    path_event (self, t, time_ns, value, label, t->spans && !isnan (value));
+    path_event (self, t, time_ns, value, tsl_trace_get_event_cpu (self->trace), label,
+                t->spans && !isnan (value));
   if (t->spans && !isnan (value) && label != NULL)
     span_event (self, t, time_ns, value, tsl_trace_get_event_cpu (self->trace), label);
   else

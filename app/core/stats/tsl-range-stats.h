@@ -56,8 +56,11 @@ typedef struct {
   char     *path;          /* frames joined by ';', root first */
   double    weight;        /* events at exactly this path (collapsed stacks: each line's count) */
   double    time_ns;       /* spans at this path: Σ durations, their callees' time included */
+  guint64   cpu_spans;     /* spans at this path with a thread time */
+  double    cpu_ns;        /* Σ of those thread times, their callees' included */
   double    block_weight[TSL_RANGE_BLOCKS];
   double    block_time[TSL_RANGE_BLOCKS];
+  double    block_cpu[TSL_RANGE_BLOCKS];
 } TslRangePath;
 
 #define TSL_RANGE_OTHER_PATH "(other)"
@@ -114,7 +117,8 @@ TslRangeStats    *tsl_range_stats_new           (TslTrace        *trace,
                                                  gint64           grid_hi);
 /* Before the read: also keep every call path of thread and async tracks,
  * at most `max_paths` distinct ones in all; later new paths fold into one
- * TSL_RANGE_OTHER_PATH path per track. Memory: about 1 KiB a path. */
+ * TSL_RANGE_OTHER_PATH path per track. Memory: about 1.6 KiB a path (three
+ * sets of blocks: events, time, CPU time). */
 void              tsl_range_stats_keep_paths    (TslRangeStats   *self,
                                                  guint            max_paths);
 /* Events that went to a TSL_RANGE_OTHER_PATH path, and to how many paths
