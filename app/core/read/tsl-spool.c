@@ -198,8 +198,8 @@ tsl_spool_skip (TslSpool *s,
 }
 
 void
-tsl_spool_push (TslSpool *s,
-                gint64    v)
+tsl_spool_push_slow (TslSpool *s,
+                     gint64    v)
 {
   guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
   guint8 *p;
@@ -258,8 +258,8 @@ longer:
 }
 
 gboolean
-tsl_spool_pop (TslSpool *s,
-               gint64   *v)
+tsl_spool_pop_slow (TslSpool *s,
+                    gint64   *v)
 {
   const guint8 *p;
   gsize avail, used;
