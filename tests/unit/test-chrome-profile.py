@@ -19,7 +19,8 @@
 # before their Profile event read as when sorted; hand-made damage (a cycle,
 # a missing parent, a second parent, an unknown node, a negative delta,
 # arrays of different lengths, no Profile event at all) warns with the
-# position and loses no sample. Chunk index and threads: test-index-ranges.py
+# position and loses no sample. A sampler state keeps the profile tracks
+# and loads again. Chunk index and threads: test-index-ranges.py
 # and test-parallel.py read the recording too.
 
 import csv
@@ -201,6 +202,17 @@ def check_recording():
               proc.stderr.decode()[:300])
 
 
+def check_state():
+    """A sampler state holds the profile's track (a thread's part) and
+    loads again, with its name."""
+    path = os.path.join(data, 'chromium-v8-profile.json')
+    state = os.path.join(tmp, 'profile.tss')
+    proc = run('sample', '--state', '-o', state, path)
+    rc, got, err = info(state) if proc.returncode == 0 else (proc.returncode, None, proc.stderr.decode())
+    check('state: saved and loaded with the profile tracks', rc == 0 and sorted(
+        t['name'] for t in got['tracks'] if t['name'].endswith(PART)) == ['CrRendererMain' + PART] * 2, err)
+
+
 def trace(events):
     return '{"traceEvents":[\n' + ',\n'.join(json.dumps(e) for e in events) + '\n]}\n'
 
@@ -325,6 +337,7 @@ def check_order_and_damage():
 
 def main():
     check_recording()
+    check_state()
     check_order_and_damage()
     profile_check.finish()
 
