@@ -66,6 +66,8 @@ LLVMFuzzerInitialize (int    *argc,
   /* And the pprof reader's temporary file. */
   g_setenv ("TSL_PPROF_SPOOL_BYTES", "64", FALSE);
   g_setenv ("TSL_GECKO_SPOOL_BYTES", "64", FALSE);
+  /* And the Chrome reader's, for ProfileChunks before their Profile event. */
+  g_setenv ("TSL_CHROME_PROFILE_SPOOL_BYTES", "64", FALSE);
   /* Warnings from the readers are expected; criticals and errors are bugs. */
   g_log_set_default_handler (ignore_log, NULL);
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);

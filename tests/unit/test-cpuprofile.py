@@ -15,7 +15,8 @@
 # memory, and the same with no temporary file possible. Hand-made damage
 # (a cycle, a second parent, an unknown node, a negative delta, arrays of
 # different lengths, a syntax error, a cut) warns with the position and
-# loses no sample.
+# loses no sample. Elements of every length, blanks, fractions and exponents
+# read as Python reads them (the eight-byte scan of the common ones).
 
 import csv
 import io
@@ -259,7 +260,47 @@ def check_damage():
         damaged('cut in ' + where[1:-3], text[:cut], want, r'truncated; what came before the cut was read')
 
 
+def check_digits():
+    """Elements of every length the eight-byte scan takes (1–7 digits) and
+    past it, a leading zero, blanks, a sign, a fraction and an exponent, cut
+    anywhere by the buffers: times and nodes as Python reads them."""
+    rng = __import__('random').Random(5)
+    ids = [1, 2, 3, 10, 100, 1000, 99999, 1234567]
+    nodes = ','.join('{"id":%d,"callFrame":{"functionName":"f%d"}%s}' % (n, n, ',"parent":1' if n != 1 else '')
+                     for n in ids)
+    samples, deltas = [], []
+    for i in range(20000):
+        samples.append(rng.choice(ids))
+        d = rng.choice([rng.randrange(10 ** k, 10 ** (k + 1)) for k in range(9)] + [0, 7])
+        deltas.append(d)
+    text_deltas = []
+    for i, d in enumerate(deltas):
+        form = i % 11
+        text_deltas.append({0: '%d', 1: ' %d', 2: '%d.0', 3: '0%d' if d == 0 else '%d', 4: '%de0',
+                            6: '\n%d'}.get(form, '%d') % d)
+    text = ('{"nodes":[%s],"startTime":1000,"samples":[%s],"timeDeltas":[%s]}'
+            % (nodes, ','.join(str(s) if i % 13 else ' %d' % s for i, s in enumerate(samples)), ','.join(text_deltas)))
+    path = os.path.join(tmp, 'digits.cpuprofile')
+    with open(path, 'w') as f:
+        f.write(text)
+    rc, got, err = info(path)
+    check('digits: read without warnings', rc == 0 and got['warnings'] == [] and got['events'] == len(samples),
+          err + repr(got and got['warnings']))
+    rows = list(csv.DictReader(io.StringIO(run('sample', '--k', '100000', path).stdout.decode())))
+    times, t = [], 1000
+    for d in deltas:
+        t += d
+        times.append(t)
+    first = min([1000] + times)
+    want = sorted((round((t - first) / 1e6, 6), 'f1;f%d' % s if s != 1 else 'f1') for t, s in zip(times, samples))
+    got_rows = sorted((float(r['time_s']), r['label']) for r in rows)
+    check('digits: every time and node as Python reads them',
+          len(got_rows) == len(want) and all(abs(a[0] - b[0]) < 2e-6 and a[1] == b[1] for a, b in zip(got_rows, want)),
+          repr([(a, b) for a, b in zip(got_rows, want) if a != b][:3]))
+
+
 def main():
+    check_digits()
     check_recording()
     check_generated()
     check_damage()

@@ -26,7 +26,10 @@
 # range reads must skip chunks, and the recorded Chromium trace. Collapsed
 # stacks (time: the line ordinal) have bad lines throughout, past the
 # warnings' cap, so a range read must resume the ordinal and the count of
-# skipped lines the final warning gives.
+# skipped lines the final warning gives. V8 CPU profiles embedded as
+# ProfileChunk events (a generated trace and the Chromium recording): a
+# range read restores each profile's clock and replays its nodes, and must
+# skip chunks.
 
 import gzip
 import os
@@ -208,6 +211,59 @@ def same_names(rng, n):
     return '[\n' + ',\n'.join(ev) + '\n]\n'
 
 
+def profile_chunks(rng, n):
+    """V8 CPU profiles embedded as Profile/ProfileChunk events among spans:
+    two processes, one whose first chunks come before its Profile event;
+    each chunk adds nodes (some naming a parent defined only later, one a
+    cycle) and samples with deltas (a few negative): a checkpoint saves each
+    profile's clock and the nodes made or changed since the last one, and a
+    range read replays them."""
+    ev = ['{"ph":"M","name":"thread_name","pid":%d,"tid":%d,"args":{"name":"main"}}' % (p, p) for p in (1, 2)]
+    nodes = {1: 0, 2: 0}
+    pending = {1: [], 2: []}
+    t = 10000
+    late = []
+    for i in range(n):
+        t += rng.randint(5, 40)
+        pid = rng.choice((1, 2))
+        if i == 5:
+            ev.append('{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":%d,"id":"0x1",'
+                      '"args":{"data":{"startTime":%d}}}' % (t, t - 3000))
+        if i == n // 4:
+            late.append(len(ev))
+            ev.append('{"ph":"P","name":"Profile","pid":2,"tid":2,"ts":%d,"id":"0x1",'
+                      '"args":{"data":{"startTime":9000}}}' % t)
+        if rng.random() < 0.04:
+            new = []
+            # The tree grows early, as a program's does, then rarely.
+            for _ in range(rng.randint(0, 6) if nodes[pid] < 40 or rng.random() < 0.05 else 0):
+                nodes[pid] += 1
+                k = nodes[pid]
+                parent = rng.randint(max(1, k - 5), k - 1) if k > 1 else None
+                if k == 7:
+                    parent = 9   # 9 names 7 below: a cycle
+                if k == 9:
+                    parent = 7
+                if k == 12:
+                    parent = 14  # defined later
+                new.append('{"id":%d,"callFrame":{"functionName":"f%d","url":"file:///m.js","lineNumber":%d}%s}'
+                           % (k, rng.randrange(8), k % 5, ',"parent":%d' % parent if parent else ''))
+            samples = [rng.randint(1, nodes[pid] + (1 if rng.random() < 0.01 else 0)) if nodes[pid] else 1
+                       for _ in range(rng.randint(0, 60))]
+            deltas = [rng.randint(-20, 400) if rng.random() < 0.002 else rng.randint(50, 400) for _ in samples]
+            ev.append('{"ph":"P","name":"ProfileChunk","pid":%d,"tid":%d,"ts":%d,"id":"0x1","args":{"data":'
+                      '{"cpuProfile":{"nodes":[%s],"samples":%s},"timeDeltas":%s}}}'
+                      % (pid, pid + 10, t, ','.join(new), samples, deltas))
+        else:
+            ev.append('{"ph":"X","name":"task%d","pid":%d,"tid":%d,"ts":%d,"dur":%d}'
+                      % (rng.randrange(5), pid, pid, t, rng.randint(1, 30)))
+    # Process 2's Profile event moved after its first chunks.
+    moved = ev.pop(late[0])
+    first_chunk = next(i for i, e in enumerate(ev) if '"pid":2,"tid":12' in e)
+    ev.insert(first_chunk + 3, moved)
+    return '[\n' + ',\n'.join(ev) + '\n]\n'
+
+
 def leaked_async(rng, n):
     """Async spans closed at once, a few thousand events later or never;
     ends before their begins; an id reused while open; X events between."""
@@ -343,6 +399,13 @@ def main():
         with open(p, 'w') as f:
             f.write(leaked_async(random.Random(34), 30000))
         paths.append((p, True, True))
+        p = os.path.join(tmp, 'gen-profile-chunks.json')
+        with open(p, 'w') as f:
+            f.write(profile_chunks(random.Random(36), 30000))
+        paths.append((p, True, True))
+        # Chromium's V8 CPU profiles (ProfileChunk events), recorded.
+        paths.append((os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                   'data', 'chrome', 'chromium-v8-profile.json'), True, True))
         p = os.path.join(tmp, 'gen-thread-time.json')
         with open(p, 'w') as f:
             f.write(thread_time(random.Random(35), 40))

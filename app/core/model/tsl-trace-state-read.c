@@ -186,8 +186,9 @@ read_track (Reader   *r,
       if (!r->failed && (title == NULL || kind == TSL_TRACK_THREAD || (flags & TSL_STATE_TRACK_FOLDED)))
         return fail (r, at, "a track's title is empty or not expected");
     }
-  /* Threads are named by their metadata; every other track by its key. */
-  if (!r->failed && (name == NULL) != (kind == TSL_TRACK_THREAD && !(flags & TSL_STATE_TRACK_FOLDED)))
+  /* Threads are named by their metadata (a thread's part, a profile beside
+   * its spans, by its part too); every other track by its key. */
+  if (!r->failed && name == NULL && (kind != TSL_TRACK_THREAD || (flags & TSL_STATE_TRACK_FOLDED)))
     return fail (r, at, "a track's name is missing or not expected");
   key.kind = kind;
   key.name = tsl_trace_intern (self, name);

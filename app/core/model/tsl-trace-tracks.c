@@ -110,6 +110,9 @@ fold_track (TslTrace     *self,
   return track;
 }
 
+static guint ensure_key (TslTrace       *self,
+                         const TrackKey *key);
+
 /* Thread tracks are keyed by (pid, tid); counters and async tracks by
  * (pid, name); metrics by name alone. Returns the track's index. */
 guint
@@ -120,14 +123,13 @@ tsl_trace_ensure_track (TslTrace     *self,
                         const char   *name)
 {
   TrackKey key = { kind, pid, tid, 0 };
-  gpointer found;
-  Track *track;
 
   g_return_val_if_fail (TSL_IS_TRACE (self), 0);
 
   switch (kind)
     {
     case TSL_TRACK_THREAD:
+      /* The thread's own; its parts are tsl_trace_ensure_thread_part()'s. */
       break;
     case TSL_TRACK_METRIC:
       key.pid = 0;
@@ -144,6 +146,34 @@ tsl_trace_ensure_track (TslTrace     *self,
       key.name = tsl_trace_intern (self, name);
       break;
     }
+  return ensure_key (self, &key);
+}
+
+guint
+tsl_trace_ensure_thread_part (TslTrace   *self,
+                              gint64      pid,
+                              gint64      tid,
+                              const char *part)
+{
+  TrackKey key = { TSL_TRACK_THREAD, pid, tid, 0 };
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+  g_return_val_if_fail (part != NULL && *part != '\0', 0);
+
+  if (self->folding && !_tsl_trace_lookup_string (self, part, &key.name))
+    return fold_track (self, TSL_TRACK_THREAD);
+  key.name = tsl_trace_intern (self, part);
+  return ensure_key (self, &key);
+}
+
+/* The track of a key made above, found or added. */
+static guint
+ensure_key (TslTrace       *self,
+            const TrackKey *key_in)
+{
+  TrackKey key = *key_in;
+  gpointer found;
+  Track *track;
 
   found = g_hash_table_lookup (self->track_ids, &key);
   if (found != NULL)
@@ -157,7 +187,7 @@ tsl_trace_ensure_track (TslTrace     *self,
       !tsl_budget_try_take_below (self->budget, TRACK_COST, tsl_budget_get_limit (self->budget) / 2))
     {
       self->folding = TRUE;
-      return fold_track (self, kind);
+      return fold_track (self, key.kind);
     }
 
   add_track (self, &key);
@@ -221,11 +251,24 @@ tsl_trace_track_get_name (TslTrace *self,
   t = get_track (self, track);
   if (t->title != 0)
     return tsl_trace_lookup (self, t->title);
-  /* Thread keys have no name but the fold track's. */
-  if (t->key.kind != TSL_TRACK_THREAD || t->key.name != 0)
+  /* Thread keys have no name but the fold track's and a thread part's. */
+  if (t->key.kind != TSL_TRACK_THREAD || (t->key.name != 0 && t->key.pid == FOLD_PID))
     return tsl_trace_lookup (self, t->key.name);
 
   meta = _tsl_trace_lookup_thread (self, t->key.pid, t->key.tid);
+  if (t->key.name != 0)
+    {
+      /* "THREAD PART": the thread's name may come after the track. */
+      g_autofree char *name = NULL;
+
+      if (meta != NULL && meta->name != 0)
+        name = g_strdup_printf ("%s %s", tsl_trace_lookup (self, meta->name),
+                                tsl_trace_lookup (self, t->key.name));
+      else
+        name = g_strdup_printf ("Thread %" G_GINT64_FORMAT " %s", t->key.tid,
+                                tsl_trace_lookup (self, t->key.name));
+      return tsl_trace_lookup (self, tsl_trace_intern (self, name));
+    }
   if (meta != NULL && meta->name != 0)
     return tsl_trace_lookup (self, meta->name);
 

@@ -74,6 +74,13 @@ guint             tsl_trace_ensure_track        (TslTrace       *self,
                                                  gint64          pid,
                                                  gint64          tid,
                                                  const char     *name);
+/* A second track of a thread, told apart by `part` (a sampled profile
+ * beside the thread's spans): keyed by (pid, tid, part), named "THREAD
+ * PART". */
+guint             tsl_trace_ensure_thread_part  (TslTrace       *self,
+                                                 gint64          pid,
+                                                 gint64          tid,
+                                                 const char     *part);
 guint             tsl_trace_get_n_tracks        (TslTrace       *self);
 /* The "other threads" / "other series" tracks of what the budget folded. */
 gboolean          tsl_trace_track_is_folded     (TslTrace       *self,

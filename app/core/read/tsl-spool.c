@@ -198,8 +198,8 @@ tsl_spool_skip (TslSpool *s,
 }
 
 void
-tsl_spool_push (TslSpool *s,
-                gint64    v)
+tsl_spool_push_slow (TslSpool *s,
+                     gint64    v)
 {
   guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
   guint8 *p;
@@ -229,6 +229,21 @@ decode (const guint8 *p,
 {
   guint64 z = 0;
 
+  /* A node, a stack or a delta mostly takes one to three bytes. */
+  if (G_LIKELY (end - p >= 3))
+    {
+      if (p[0] < 0x80)
+        z = p[0], *used = 1;
+      else if (p[1] < 0x80)
+        z = (guint64) (p[0] & 0x7f) | (guint64) p[1] << 7, *used = 2;
+      else if (p[2] < 0x80)
+        z = (guint64) (p[0] & 0x7f) | (guint64) (p[1] & 0x7f) << 7 | (guint64) p[2] << 14, *used = 3;
+      else
+        goto longer;
+      *v = (gint64) (z >> 1) ^ -(gint64) (z & 1);
+      return TRUE;
+    }
+longer:
   for (guint i = 0; i < TSL_SPOOL_VARINT_MAX && p + i < end; i++)
     {
       z |= (guint64) (p[i] & 0x7f) << (7 * i);
@@ -243,8 +258,8 @@ decode (const guint8 *p,
 }
 
 gboolean
-tsl_spool_pop (TslSpool *s,
-               gint64   *v)
+tsl_spool_pop_slow (TslSpool *s,
+                    gint64   *v)
 {
   const guint8 *p;
   gsize avail, used;

@@ -70,11 +70,67 @@ gsize    tsl_spool_peek   (TslSpool     *s,
 void     tsl_spool_skip   (TslSpool     *s,
                            gsize         len);
 
-/* Values as zigzag varints (a node or a delta takes 1–3 bytes, not 8). */
-void     tsl_spool_push   (TslSpool     *s,
-                           gint64        v);
+/* Values as zigzag varints (a node or a delta takes 1–3 bytes, not 8).
+ * Once per sample: the common case inline, the rest in tsl-spool.c. */
+void     tsl_spool_push_slow (TslSpool  *s,
+                              gint64     v);
+gboolean tsl_spool_pop_slow  (TslSpool  *s,
+                              gint64    *v);
+
+static inline void
+tsl_spool_push (TslSpool *s,
+                gint64    v)
+{
+  guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
+  guint8 *p;
+
+  /* Room, and still below the limit after it: no growing, no spill. */
+  if (G_UNLIKELY (s->mem_len + TSL_SPOOL_VARINT_MAX > s->mem_size ||
+                  (!s->failed && s->mem_len + TSL_SPOOL_VARINT_MAX >= s->limit)))
+    {
+      tsl_spool_push_slow (s, v);
+      return;
+    }
+  p = s->mem + s->mem_len;
+  while (z >= 0x80)
+    {
+      *p++ = (guint8) (z | 0x80);
+      z >>= 7;
+    }
+  *p++ = (guint8) z;
+  s->mem_len = p - s->mem;
+  s->n_pushed++;
+}
+
 /* The next value in the order pushed; FALSE when none is left. */
-gboolean tsl_spool_pop    (TslSpool     *s,
-                           gint64       *v);
+static inline gboolean
+tsl_spool_pop (TslSpool *s,
+               gint64   *v)
+{
+  const guint8 *p = NULL;
+  gsize *at = NULL;
+  guint64 z;
+
+  if (G_LIKELY (s->reading && s->n_popped < s->n_pushed))
+    {
+      if (s->block_len - s->block_at >= 3)
+        p = s->block + s->block_at, at = &s->block_at;
+      else if (s->block_at == s->block_len && s->file_read == s->in_file && s->mem != NULL &&
+               s->mem_len - s->mem_at >= 3)
+        p = s->mem + s->mem_at, at = &s->mem_at;
+    }
+  /* One to three bytes whole at hand; anything else the slow way. */
+  if (p == NULL || (p[0] >= 0x80 && p[1] >= 0x80 && p[2] >= 0x80))
+    return tsl_spool_pop_slow (s, v);
+  if (p[0] < 0x80)
+    z = p[0], *at += 1;
+  else if (p[1] < 0x80)
+    z = (guint64) (p[0] & 0x7f) | (guint64) p[1] << 7, *at += 2;
+  else
+    z = (guint64) (p[0] & 0x7f) | (guint64) (p[1] & 0x7f) << 7 | (guint64) p[2] << 14, *at += 3;
+  *v = (gint64) (z >> 1) ^ -(gint64) (z & 1);
+  s->n_popped++;
+  return TRUE;
+}
 
 G_END_DECLS

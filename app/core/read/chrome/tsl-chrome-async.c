@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tsl-chrome-private.h"
+#include "tsl-chrome-profile.h"
 
 void
 tsl_chrome_async_remember (TslChromeModel *self,
@@ -214,6 +214,22 @@ tsl_chrome_async_save (TslChromeModel *self,
         return FALSE;
       n++;
     }
+  /* Embedded V8 CPU profiles' nodes made or changed since the last
+   * checkpoint: one record above every entry's serial. */
+  {
+    g_autoptr(GByteArray) nodes = g_byte_array_new ();
+    guint8 table = TSL_CHROME_PROFILE_RECORD;
+
+    _tsl_chrome_profiles_nodes (self, nodes);
+    if (nodes->len > 0)
+      {
+        put_u64 (saved, ++self->async_serial);
+        put_u32 (saved, nodes->len + 1);
+        g_byte_array_append (saved, &table, 1);
+        g_byte_array_append (saved, nodes->data, nodes->len);
+        n++;
+      }
+  }
   n = GUINT32_TO_LE (n);
   memcpy (saved->data + n_at, &n, 4);
   tsl_chrome_async_drop_new (self);
@@ -285,9 +301,22 @@ tsl_chrome_async_restore (TslChromeModel *self,
       if (!take (&c, &serial, 8) || !take (&c, &rec_len, 4))
         return FALSE;
       record = c.p;
-      if (!take (&c, &table, 1) || !take (&c, &start, 8) || !take (&c, &track, 4) ||
+      rec_len = GUINT32_FROM_LE (rec_len);
+      if (!take (&c, &table, 1))
+        return FALSE;
+      if (table == TSL_CHROME_PROFILE_RECORD)
+        {
+          serial = GUINT64_FROM_LE (serial);
+          if (rec_len < 1 || (gsize) (c.end - record) < rec_len || serial <= last ||
+              !_tsl_chrome_profiles_replay (self, c.p, rec_len - 1))
+            return FALSE;
+          c.p = record + rec_len;
+          last = serial;
+          continue;
+        }
+      if (!take (&c, &start, 8) || !take (&c, &track, 4) ||
           !take_text (&c, &group, &group_len) || !take_text (&c, &name, &name_len) ||
-          !take_text (&c, &rest, &rest_len) || (gsize) (c.p - record) != GUINT32_FROM_LE (rec_len))
+          !take_text (&c, &rest, &rest_len) || (gsize) (c.p - record) != rec_len)
         return FALSE;
       serial = GUINT64_FROM_LE (serial);
       track = GUINT32_FROM_LE (track);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tsl-chrome-model-types.h"
+#include "tsl-chrome-profile.h"
 
 /* Checkpoints (tsl-chunk-index.h): the spans open on each thread, with
  * their names as text (a later read interns names in its own order).
@@ -36,6 +37,9 @@ tsl_chrome_model_save (TslChromeModel *self,
   guint32 own_len;
 
   g_byte_array_set_size (saved, own_at + 4);   /* the own part's length, below */
+  /* Embedded V8 CPU profiles' clocks first (their nodes are records). */
+  if (!_tsl_chrome_profiles_save (self, saved))
+    return FALSE;
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
@@ -90,9 +94,18 @@ tsl_chrome_model_restore (TslChromeModel *self,
       saved += 4;
       len -= 4;
     }
+  _tsl_chrome_profiles_reset (self);
   if (!tsl_chrome_async_restore (self, len > 0 ? saved + own_len : NULL, len - own_len))
     return FALSE;
   len = own_len;
+  if (len > 0)
+    {
+      gsize used = 0;
+
+      if (!_tsl_chrome_profiles_restore (self, saved, len, &used))
+        return FALSE;
+      at = used;
+    }
 
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))

@@ -21,6 +21,7 @@
 #include "tsl-chrome-flows.h"
 #include "tsl-chrome-ids.h"
 #include "tsl-chrome-model-types.h"
+#include "tsl-chrome-profile.h"
 #include "tsl-format-private.h"
 #include "tsl-hash.h"
 
@@ -132,6 +133,7 @@ tsl_chrome_model_clear (TslChromeModel *self)
   g_clear_pointer (&self->async_gone, g_array_unref);
   g_clear_pointer (&self->frames, g_hash_table_unref);
   g_clear_pointer (&self->frame_labels, g_hash_table_unref);
+  _tsl_chrome_profiles_free (self);
   g_clear_pointer (&self->names, g_free);
   g_clear_pointer (&self->pending_flows, g_array_unref);
   if (self->scratch != NULL)
@@ -631,7 +633,12 @@ tsl_chrome_model_event (TslChromeModel       *self,
 
   switch ((ph = ev->ph.p[0]))
     {
-    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R': case 'P':
+    case 'P':
+      /* Embedded V8 CPU profiles; any other 'P' is a sample of its own. */
+      if (!_tsl_chrome_profile_event (self, ev))
+        thread_event (self, ev, ph);
+      break;
+    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
       thread_event (self, ev, ph);
       break;
     case 'C':
@@ -718,6 +725,7 @@ tsl_chrome_model_finish (TslChromeModel *self)
   guint async_unclosed = 0;
   guint async_unopened;
 
+  _tsl_chrome_profiles_finish (self);
   g_hash_table_iter_init (&iter, self->threads);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     unclosed += close_spans (self, value);

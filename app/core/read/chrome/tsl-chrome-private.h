@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "tsl-format-private.h"
 #include "tsl-json-scan.h"
 #include "tsl-trace.h"
 
@@ -59,8 +60,11 @@ typedef struct {
   char    text[TSL_CHROME_RAW_ID_LEN];
 } TslChromeRawId;
 
+typedef struct _TslChromeProfiles TslChromeProfiles;
+
 typedef struct {
   TslTrace   *trace;
+  TslReaderContext *ctx;      /* for warnings' positions; may be NULL */
 
   TslChromeRawId last_pid_raw;  /* the last event's ids, when they fit */
   TslChromeRawId last_tid_raw;
@@ -86,6 +90,8 @@ typedef struct {
   GHashTable *frames;         /* stackFrames id → Frame */
   GHashTable *frame_labels;   /* stackFrames id → interned stack label */
   gboolean    frames_done;
+  TslChromeProfiles *profiles; /* Profile/ProfileChunk events (tsl-chrome-profile.c);
+                                * NULL until the first */
 
   /* When the trace wants event offsets: the current buffer and its input
    * offset (set by the reader before each parse call's first event). */

@@ -87,6 +87,7 @@ chrome_create (TslTrace         *trace,
   TslChrome *self = g_new0 (TslChrome, 1);
 
   tsl_chrome_model_init (&self->model, trace);
+  self->model.ctx = ctx;
   self->ctx = ctx;
   self->state = ST_START;
   self->split_share = 0.2;

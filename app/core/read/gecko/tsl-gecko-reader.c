@@ -416,7 +416,7 @@ step (TslGecko     *self,
       TslJsonError *jerr)
 {
   Level *level = &self->levels[self->depth - 1];
-  const char *p = tsl_json_skip_ws (*pp, end), *item, *after;
+  const char *p, *item, *after;
   TslJsonValue key = { 0 }, value;
   TslJsonStatus status;
   Ctx child = CTX_AFTER;
@@ -424,6 +424,20 @@ step (TslGecko     *self,
   Column column = COL_NONE;
   Action action;
 
+  /* The hot case, once per cell of a processed profile's column: ",123"
+   * or ",12.5" without blanks, straight to the cell; the rest below. */
+  if (level->ctx == CTX_COLUMN && !level->first)
+    {
+      p = *pp;
+      while (end - p >= 2 && p[0] == ',' && (guchar) (p[1] - '0') < 10 &&
+             tsl_json_scan_number (p + 1, end, &value, &after))
+        {
+          tsl_gecko_cell (self, level->table, level->column, &value, offset_of (self, p + 1));
+          p = after;
+        }
+      *pp = p;
+    }
+  p = tsl_json_skip_ws (*pp, end);
   if (p >= end)
     return TSL_JSON_INCOMPLETE;
   if (*p == (level->is_array ? ']' : '}'))

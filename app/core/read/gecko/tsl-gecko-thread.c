@@ -181,6 +181,29 @@ tsl_gecko_set_schema (gint8              *schema,
     }
 }
 
+/* The hot case of an integer cell, a stack index or a CPU delta: up to 18
+ * plain digits, without the general number parser. */
+static inline gboolean
+tsl_gecko_small_int (const TslJsonValue *value,
+                     gint64             *out)
+{
+  const char *p = value->p, *end = p + value->len;
+  gint64 v = 0;
+
+  if (value->type != TSL_JSON_NUMBER || value->len == 0 || value->len > 18)
+    return FALSE;
+  for (; p < end; p++)
+    {
+      guint d = (guchar) *p - '0';
+
+      if (d >= 10)
+        return FALSE;
+      v = v * 10 + d;
+    }
+  *out = v;
+  return TRUE;
+}
+
 /* A cell as an integer; null (or absent) is TSL_GECKO_NULL, anything else
  * warned about and null too. */
 static gint64
@@ -192,6 +215,8 @@ cell_int (TslGecko           *self,
 
   if (value->type == TSL_JSON_NULL || value->type == TSL_JSON_NONE)
     return TSL_GECKO_NULL;
+  if (tsl_gecko_small_int (value, &v))
+    return v;
   if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (value, &v) && v != TSL_GECKO_NULL)
     return v;
   if (tsl_gecko_may_warn (self, WARN_VALUE))
@@ -214,20 +239,29 @@ cell_time (TslGecko           *self,
   if (value->type == TSL_JSON_NUMBER && value->len <= 19)
     {
       const char *p = value->p, *end = p + value->len;
+      /* At most 12 digits before the point: whole * 10^6 stays in range;
+       * at most 6 after it. */
+      const char *whole_end = MIN (end, p + 12), *frac_end;
       gint64 whole = 0, frac = 0;
-      int digits = 0;
+      int digits;
 
-      /* At most 12 digits before the point: whole * 10^6 stays in range. */
-      while (p < end && (guchar) (*p - '0') < 10 && p - value->p < 12)
+      while (p < whole_end && (guchar) (*p - '0') < 10)
         whole = whole * 10 + (*p++ - '0');
       if (p > value->p && p < end && *p == '.')
-        for (p++; p < end && (guchar) (*p - '0') < 10 && digits < 6; p++, digits++)
-          frac = frac * 10 + (*p - '0');
+        {
+          const char *frac_start = ++p;
+
+          for (frac_end = MIN (end, p + 6); p < frac_end && (guchar) (*p - '0') < 10; p++)
+            frac = frac * 10 + (*p - '0');
+          digits = p - frac_start;
+        }
+      else
+        digits = 0;
       if (p == end && p[-1] != '.')
         {
-          for (; digits < 6; digits++)
-            frac *= 10;
-          return tsl_gecko_clamp (self, whole * 1000000 + frac);
+          static const gint64 scale[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
+
+          return tsl_gecko_clamp (self, whole * 1000000 + frac * scale[digits]);
         }
     }
   if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_double (value, &ms) && isfinite (ms))
@@ -356,7 +390,8 @@ tsl_gecko_cell (TslGecko           *self,
             double cpu;
 
             th->has_cpu = TRUE;
-            if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (value, &v) && v != TSL_GECKO_NULL)
+            if (tsl_gecko_small_int (value, &v) ||
+                (value->type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (value, &v) && v != TSL_GECKO_NULL))
               {
                 tsl_spool_push (&th->s_cpu, v);
                 break;
