@@ -113,6 +113,8 @@ struct _TslTrace
   gint64          window_min;
   gint64          window_max;
   guint64         changes;
+  GArray         *series_recorders;   /* TslSeriesRecorder by track, while recording */
+  TslSeriesEnds  *file_series_ends;   /* see tsl_trace_set_file_series_ends() */
 
   TslWarnings    *warnings;
   /* Count mode, a later part of a stream: events each track had before it
@@ -152,6 +154,11 @@ char             *_tsl_trace_replace_nuls       (TslTrace       *self,
 gboolean          _tsl_trace_lookup_string      (TslTrace       *self,
                                                  const char     *str,
                                                  guint32        *id);
+/* tsl-trace-tracks.c: a point offered while series ends are recorded. */
+void              _tsl_trace_record_series_point (TslTrace      *self,
+                                                 guint           track,
+                                                 gint64          time_ns,
+                                                 double          value);
 /* tsl-trace-exact.c: an offer while the exact view records. */
 gboolean          _tsl_trace_offer_exact        (TslTrace       *self,
                                                  guint           track,
