@@ -12,26 +12,16 @@
 #include "tsl-series-ends.h"
 #include "tsl-time-math.h"
 
+/* A step past the latest time, while fewer than the bound are kept. */
 void
-tsl_series_recorder_add (TslSeriesRecorder *self,
-                         gint64             time_ns,
-                         double             value)
+_tsl_series_recorder_add_gap (TslSeriesRecorder *self,
+                              gint64             time_ns)
 {
-  self->offered = TRUE;
-  if (isnan (value))
-    return;
-  if (self->has_last && time_ns > self->last_ns)
-    {
-      double gap = (double) tsl_time_sub (time_ns, self->last_ns);
+  double gap = (double) tsl_time_sub (time_ns, self->last_ns);
 
-      if (self->gaps == NULL)
-        self->gaps = g_array_new (FALSE, FALSE, sizeof (double));
-      if (self->gaps->len < TSL_SERIES_MAX_GAPS)
-        g_array_append_val (self->gaps, gap);
-    }
-  if (!self->has_last || time_ns > self->last_ns)
-    self->last_ns = time_ns;
-  self->has_last = TRUE;
+  if (self->gaps == NULL)
+    self->gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_append_val (self->gaps, gap);
 }
 
 static int

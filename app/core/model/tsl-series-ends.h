@@ -34,10 +34,29 @@ typedef struct {
   GArray  *gaps;           /* double ns, NULL until the first */
 } TslSeriesRecorder;
 
-/* Every point offered, NaN ones too (they are skipped). */
-void              tsl_series_recorder_add       (TslSeriesRecorder *self,
-                                                 gint64             time_ns,
-                                                 double             value);
+void              _tsl_series_recorder_add_gap  (TslSeriesRecorder *self,
+                                                 gint64             time_ns);
+
+/* Every point offered, NaN ones too (they are skipped). Inline: a whole
+ * read that records an index passes every metric point here. */
+static inline void
+tsl_series_recorder_add (TslSeriesRecorder *self,
+                         gint64             time_ns,
+                         double             value)
+{
+  self->offered = TRUE;
+  if (value != value)   /* NaN */
+    return;
+  if (G_LIKELY (self->has_last))
+    {
+      if (time_ns <= self->last_ns)
+        return;
+      if (self->gaps == NULL || self->gaps->len < TSL_SERIES_MAX_GAPS)
+        _tsl_series_recorder_add_gap (self, time_ns);
+    }
+  self->last_ns = time_ns;
+  self->has_last = TRUE;
+}
 /* Sorts the gaps (the recorder takes no more after). */
 void              tsl_series_recorder_finish    (TslSeriesRecorder *self,
                                                  TslSeriesEnd      *end);

@@ -348,12 +348,6 @@ recorder_clear (gpointer data)
   tsl_series_recorder_clear (data);
 }
 
-static gboolean
-is_series (TslTrackKind kind)
-{
-  return kind == TSL_TRACK_COUNTER || kind == TSL_TRACK_METRIC;
-}
-
 void
 tsl_trace_record_series_ends (TslTrace *self)
 {
@@ -365,16 +359,10 @@ tsl_trace_record_series_ends (TslTrace *self)
 }
 
 void
-_tsl_trace_record_series_point (TslTrace *self,
-                                guint     track,
-                                gint64    time_ns,
-                                double    value)
+_tsl_trace_grow_series_recorders (TslTrace *self,
+                                  guint     track)
 {
-  if (!is_series (get_track (self, track)->key.kind))
-    return;
-  if (track >= self->series_recorders->len)
-    g_array_set_size (self->series_recorders, track + 1);
-  tsl_series_recorder_add (&g_array_index (self->series_recorders, TslSeriesRecorder, track), time_ns, value);
+  g_array_set_size (self->series_recorders, MAX (track + 1, self->tracks->len));
 }
 
 TslSeriesEnds *

@@ -355,7 +355,7 @@ tsl_trace_offer (TslTrace *self,
 
   note_time (self, time_ns);
   if (G_UNLIKELY (self->series_recorders != NULL))
-    _tsl_trace_record_series_point (self, track, time_ns, value);
+    _tsl_trace_record_series_point (self, get_track (self, track), track, time_ns, value);
   if (time_ns < self->window_min)
     self->window_min = time_ns;
   if (time_ns > self->window_max)
