@@ -10,13 +10,17 @@
 # generated unsorted traces of every indexed format (Chrome array and object
 # form with nested B/E and X spans, counters, async spans and metadata; CSV
 # wide and long; perf script), cut into 16 KiB chunks, the compare CSV must
-# be byte-identical either way, for seeded random ranges. Each file must also
+# be byte-identical either way, for seeded random ranges (and, on Chrome
+# traces cut into larger chunks, for ranges near and past the end of the
+# data, where a gauge's last point holds until its series ends in the whole
+# file). Each file must also
 # really be indexed and read in part (the debug message of the range read
 # says how much; a pipe is never indexed). The on-disk cache is used by a
 # second process and dropped when the file is touched, appended to,
 # truncated, replaced or changed at its head, or the entry is corrupt,
 # truncated or empty; an unwritable cache never fails a command.
 
+import json
 import os
 import random
 import subprocess
@@ -208,6 +212,41 @@ def cache_checks(tmp, rng, failures):
     print('ok cache: unwritable')
 
 
+def gauge_end_checks(tmp, failures):
+    """A gauge's last point in a range holds until the series' end in the
+    whole file (its last point plus its median gap): a range read through
+    the index must take both from the index, not from the chunks it read.
+    Ranges near and past the end of the data, on traces whose unsorted
+    bursts put the counter's last points in chunks such a range skips."""
+    for n in (5000, 10000, 40000):
+        path = os.path.join(tmp, 'gauge-%d.json' % n)
+        text = chrome(random.Random(1919), n, 'object')
+        with open(path, 'w') as f:
+            f.write(text)
+        times = [e['ts'] for e in json.loads(text)['traceEvents'] if 'ts' in e]
+        span = max(times) - min(times)
+        # Percentages end at 100%; a range past the data is in time units.
+        ranges = [('88.37%..98.37%', '35.53%..45.53%'), ('90%..100%', '0%..10%'),
+                  ('97%..99.5%', '99%..100%'),
+                  ('%dus..%dus' % (span * 0.96, span * 1.06), '%dus..%dus' % (span * 0.5, span * 0.6))]
+        for a, b in ranges:
+            tables = []
+            for env in ({}, {'TSL_NO_INDEX': '1'}):
+                out = os.path.join(tmp, 'gauge.csv')
+                proc = run(['compare', '--a', a, '--b', b, '--rounds', '200', '-o', out, path],
+                           dict(env, TSL_INDEX_CHUNK_BYTES='87313', TSL_CACHE_MAX_BYTES='0'))
+                if proc.returncode != 0:
+                    failures.append('gauge end, %d events, %s %s: exit %d: %s'
+                                    % (n, a, b, proc.returncode, proc.stderr.decode()[-300:]))
+                    break
+                with open(out, 'rb') as f:
+                    tables.append(f.read())
+            if len(tables) == 2 and tables[0] != tables[1]:
+                failures.append('gauge end, %d events, --a %s --b %s: the compare table differs with the index'
+                                % (n, a, b))
+            print('ok gauge end: %d events, --a %s --b %s' % (n, a, b))
+
+
 def main():
     rng = random.Random(19)
     failures = []
@@ -220,6 +259,7 @@ def main():
     ]
     with tempfile.TemporaryDirectory() as tmp:
         cache_checks(tmp, rng, failures)
+        gauge_end_checks(tmp, failures)
         for name, text in inputs:
             path = os.path.join(tmp, name)
             with open(path, 'w') as f:

@@ -114,6 +114,8 @@ struct _TslTrace
   gint64          window_min;
   gint64          window_max;
   guint64         changes;
+  GArray         *series_recorders;   /* TslSeriesRecorder by track, while recording */
+  TslSeriesEnds  *file_series_ends;   /* see tsl_trace_set_file_series_ends() */
 
   TslWarnings    *warnings;
   /* Count mode, a later part of a stream: events each track had before it
@@ -153,6 +155,9 @@ char             *_tsl_trace_replace_nuls       (TslTrace       *self,
 gboolean          _tsl_trace_lookup_string      (TslTrace       *self,
                                                  const char     *str,
                                                  guint32        *id);
+/* tsl-trace-tracks.c: makes room for a track's recorder. */
+void              _tsl_trace_grow_series_recorders (TslTrace    *self,
+                                                 guint           track);
 /* tsl-trace-exact.c: an offer while the exact view records. */
 gboolean          _tsl_trace_offer_exact        (TslTrace       *self,
                                                  guint           track,
@@ -177,6 +182,21 @@ _tsl_trace_deliver_pending (TslTrace   *self,
   self->has_pending = FALSE;
   self->event_func (self->pending_track, self->pending_time, self->pending_value,
                     label, TRUE, self->event_data);
+}
+
+/* A point offered while series ends are recorded (metric tracks only). */
+static inline void
+_tsl_trace_record_series_point (TslTrace *self,
+                                Track    *t,
+                                guint     track,
+                                gint64    time_ns,
+                                double    value)
+{
+  if (t->key.kind != TSL_TRACK_COUNTER && t->key.kind != TSL_TRACK_METRIC)
+    return;
+  if (G_UNLIKELY (track >= self->series_recorders->len))
+    _tsl_trace_grow_series_recorders (self, track);
+  tsl_series_recorder_add (&g_array_index (self->series_recorders, TslSeriesRecorder, track), time_ns, value);
 }
 
 G_END_DECLS

@@ -384,3 +384,80 @@ tsl_trace_track_get_sampler (TslTrace *self,
 
   return get_track (self, track)->sampler;
 }
+
+static void
+recorder_clear (gpointer data)
+{
+  tsl_series_recorder_clear (data);
+}
+
+void
+tsl_trace_record_series_ends (TslTrace *self)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  g_clear_pointer (&self->series_recorders, g_array_unref);
+  self->series_recorders = g_array_new (FALSE, TRUE, sizeof (TslSeriesRecorder));
+  g_array_set_clear_func (self->series_recorders, recorder_clear);
+}
+
+void
+_tsl_trace_grow_series_recorders (TslTrace *self,
+                                  guint     track)
+{
+  g_array_set_size (self->series_recorders, MAX (track + 1, self->tracks->len));
+}
+
+TslSeriesEnds *
+tsl_trace_get_series_ends (TslTrace *self,
+                           gboolean  stop)
+{
+  TslSeriesEnds *ends;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), NULL);
+
+  if (self->series_recorders == NULL)
+    return NULL;
+  ends = tsl_series_ends_new ();
+  for (guint i = 0; i < self->series_recorders->len; i++)
+    {
+      TslSeriesRecorder *rec = &g_array_index (self->series_recorders, TslSeriesRecorder, i);
+      const TrackKey *key = &get_track (self, i)->key;
+      TslSeriesEnd end;
+
+      if (!rec->offered || tsl_trace_track_is_folded (self, i))
+        continue;
+      tsl_series_recorder_finish (rec, &end);
+      tsl_series_ends_add (ends, key->kind, key->pid, key->tid, tsl_trace_lookup (self, key->name), &end);
+    }
+  if (stop)
+    g_clear_pointer (&self->series_recorders, g_array_unref);
+  return ends;
+}
+
+void
+tsl_trace_set_file_series_ends (TslTrace      *self,
+                                TslSeriesEnds *ends)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+
+  if (ends != NULL)
+    tsl_series_ends_ref (ends);
+  g_clear_pointer (&self->file_series_ends, tsl_series_ends_unref);
+  self->file_series_ends = ends;
+}
+
+const TslSeriesEnd *
+tsl_trace_get_file_series_end (TslTrace *self,
+                               guint     track)
+{
+  const TrackKey *key;
+
+  CHECK_TRACK (self, track, NULL);
+
+  if (self->file_series_ends == NULL || tsl_trace_track_is_folded (self, track))
+    return NULL;
+  key = &get_track (self, track)->key;
+  return tsl_series_ends_lookup (self->file_series_ends, key->kind, key->pid, key->tid,
+                                 tsl_trace_lookup (self, key->name));
+}

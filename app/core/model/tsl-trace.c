@@ -75,6 +75,8 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->exact, tsl_exact_free);
   g_clear_pointer (&self->first_indices, g_hash_table_unref);
+  g_clear_pointer (&self->series_recorders, g_array_unref);
+  g_clear_pointer (&self->file_series_ends, tsl_series_ends_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (tsl_trace_parent_class)->finalize (object);
@@ -352,6 +354,8 @@ tsl_trace_offer (TslTrace *self,
     }
 
   note_time (self, time_ns);
+  if (G_UNLIKELY (self->series_recorders != NULL))
+    _tsl_trace_record_series_point (self, get_track (self, track), track, time_ns, value);
   if (time_ns < self->window_min)
     self->window_min = time_ns;
   if (time_ns > self->window_max)

@@ -23,6 +23,7 @@
 
 #include "tsl-exact.h"
 #include "tsl-sampler.h"
+#include "tsl-series-ends.h"
 
 G_BEGIN_DECLS
 
@@ -247,6 +248,22 @@ gboolean          tsl_trace_take_window         (TslTrace       *self,
                                                  gint64         *min_ns,
                                                  gint64         *max_ns,
                                                  guint64        *changes);
+/* For a chunk index: from now on (afresh), where each metric series ends
+ * (tsl-series-ends.h), from every point offered, filtered or not. */
+void              tsl_trace_record_series_ends  (TslTrace       *self);
+/* What was recorded, by series identity, without the tracks the budget
+ * folded (what they merge depends on the budget); `stop` ends recording.
+ * NULL when not recording. (transfer full) (nullable) */
+TslSeriesEnds    *tsl_trace_get_series_ends     (TslTrace       *self,
+                                                 gboolean        stop);
+/* A range read through an index: the whole file's series ends, which its
+ * range stats take instead of what the chunks read show. */
+void              tsl_trace_set_file_series_ends (TslTrace      *self,
+                                                 TslSeriesEnds  *ends);
+/* The whole file's end of a metric track's series: NULL when no table was
+ * set, the track is folded or the table lacks it. (transfer none) */
+const TslSeriesEnd *tsl_trace_get_file_series_end (TslTrace     *self,
+                                                 guint           track);
 /* A reader's own state that later events depend on changed (Perfetto: an
  * interned name, a track descriptor, a clock): counted as a change above,
  * so the chunk that made it is always read. */

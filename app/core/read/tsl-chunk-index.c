@@ -32,6 +32,7 @@ struct _TslChunkIndex
   gint64   span_start;
   gint64   span_end;
   char    *format;
+  TslSeriesEnds *ends;    /* of the whole text, once closed */
 };
 
 typedef struct {
@@ -116,6 +117,7 @@ tsl_chunk_index_unref (TslChunkIndex *self)
   g_array_unref (self->chunks);
   tsl_chunk_records_free (self->records);
   g_free (self->format);
+  tsl_series_ends_unref (self->ends);
   g_free (self);
 }
 
@@ -247,6 +249,8 @@ tsl_chunk_index_add (TslChunkIndex *self,
       gint64 min_ns, max_ns;
 
       tsl_trace_take_window (trace, &min_ns, &max_ns, &self->changes);
+      /* A range read's stats need them of the whole file. */
+      tsl_trace_record_series_ends (trace);
     }
   else
     close_open_chunk (self, trace, FALSE);
@@ -273,7 +277,10 @@ tsl_chunk_index_close (TslChunkIndex *self,
   if (self->chunks->len == 0)
     self->valid = FALSE;
   else
-    close_open_chunk (self, trace, TRUE);
+    {
+      close_open_chunk (self, trace, TRUE);
+      self->ends = tsl_trace_get_series_ends (trace, TRUE);
+    }
 }
 
 TslChunkIndex *
@@ -281,7 +288,8 @@ tsl_chunk_index_snapshot (TslChunkIndex *self,
                           guint64        size,
                           gint64         start_ns,
                           gint64         end_ns,
-                          const char    *format)
+                          const char    *format,
+                          TslSeriesEnds *ends)
 {
   TslChunkIndex *copy;
 
@@ -312,6 +320,7 @@ tsl_chunk_index_snapshot (TslChunkIndex *self,
   copy->span_start = start_ns;
   copy->span_end = end_ns;
   copy->format = g_strdup (format);
+  copy->ends = ends != NULL ? tsl_series_ends_ref (ends) : NULL;
   return copy;
 }
 
@@ -436,6 +445,12 @@ tsl_chunk_index_get_format (TslChunkIndex *self)
   return self->format;
 }
 
+TslSeriesEnds *
+tsl_chunk_index_get_series_ends (TslChunkIndex *self)
+{
+  return self->ends;
+}
+
 void
 tsl_chunk_index_set_format (TslChunkIndex *self,
                             const char    *format)
@@ -533,15 +548,15 @@ tsl_chunk_index_count_read (guint64 bytes)
  * a header (magic, cache version, program version), the file's identity
  * (device, inode, size, mtime) and a SHA-256 of its first and last 64 KiB,
  * the span and format, the text's size and whether it was compressed, the
- * chunks (with their state and access point), the records (tsl-chunk-records.h) and a
- * SHA-256 of all that. Anything that
+ * chunks (with their state and access point), the records (tsl-chunk-records.h),
+ * where each metric series ends (tsl-series-ends.h) and a SHA-256 of all that. Anything that
  * does not match to the byte (another version, a changed file, a truncated
  * or corrupt entry) is ignored and the file read again; a cache that cannot
  * be written (read-only, full disk) is simply not written. At most
  * CACHE_MAX_FILES entries, the oldest removed first. */
 
 #define CACHE_MAGIC       "TSLINDEX"
-#define CACHE_VERSION     5
+#define CACHE_VERSION     6
 #define CACHE_END_BYTES   (64 * 1024)
 #define CACHE_MAX_FILES   64
 #define CACHE_MAX_CHUNKS  (4 * TSL_CHUNK_INDEX_MAX)
@@ -658,6 +673,73 @@ get_u64 (Reader *r)
     return 0;
   memcpy (&v, p, 8);
   return GUINT64_FROM_LE (v);
+}
+
+/* Where each metric series ends: its identity (kind, pid, tid, name) and
+ * the facts, the median as its double's bits. */
+static void
+save_series_ends (GByteArray    *out,
+                  TslSeriesEnds *ends)
+{
+  guint n = ends != NULL ? tsl_series_ends_get_n (ends) : 0;
+
+  put_u64 (out, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind;
+      gint64 pid, tid;
+      const char *name;
+      const TslSeriesEnd *end = tsl_series_ends_get (ends, i, &kind, &pid, &tid, &name);
+      guint64 bits;
+
+      memcpy (&bits, &end->median_gap_ns, sizeof bits);
+      put_u64 (out, kind);
+      put_u64 (out, pid);
+      put_u64 (out, tid);
+      put_u64 (out, strlen (name));
+      put (out, name, strlen (name));
+      put_u64 (out, end->has_last);
+      put_u64 (out, end->last_ns);
+      put_u64 (out, end->n_gaps);
+      put_u64 (out, bits);
+    }
+}
+
+#define CACHE_MAX_SERIES_NAME (64 * 1024)
+
+static TslSeriesEnds *
+load_series_ends (Reader *r)
+{
+  g_autoptr(TslSeriesEnds) ends = tsl_series_ends_new ();
+  guint64 n = get_u64 (r);
+
+  /* Each takes 64 bytes at least: a count beyond what is left is corrupt. */
+  if (!r->ok || n > (guint64) (r->end - r->p) / 64)
+    return NULL;
+  for (guint64 i = 0; i < n; i++)
+    {
+      TslSeriesEnd end;
+      guint64 kind = get_u64 (r), len;
+      gint64 pid = (gint64) get_u64 (r), tid = (gint64) get_u64 (r);
+      const guint8 *name;
+      g_autofree char *copy = NULL;
+      guint64 bits, n_gaps;
+
+      len = get_u64 (r);
+      if (len > CACHE_MAX_SERIES_NAME || (name = get (r, len)) == NULL)
+        return NULL;
+      copy = g_strndup ((const char *) name, len);
+      end.has_last = get_u64 (r) != 0;
+      end.last_ns = (gint64) get_u64 (r);
+      n_gaps = get_u64 (r);
+      bits = get_u64 (r);
+      memcpy (&end.median_gap_ns, &bits, sizeof bits);
+      if (!r->ok || kind > G_MAXUINT || n_gaps > G_MAXUINT)
+        return NULL;
+      end.n_gaps = (guint) n_gaps;
+      tsl_series_ends_add (ends, (guint) kind, pid, tid, copy, &end);
+    }
+  return g_steal_pointer (&ends);
 }
 
 static void
@@ -802,6 +884,7 @@ cache_save (GFileInputStream *stream,
 
       ok = ok && tsl_chunk_records_save (index->records, out, cache_write, &write);
     }
+  save_series_ends (out, index->ends);
   ok = ok && cache_flush (out, sum, file);
   g_checksum_get_digest (sum, digest, &len);
   put (out, digest, sizeof digest);
@@ -914,7 +997,7 @@ cache_load (GFileInputStream *stream,
       for (guint i = 0; i < index->chunks->len; i++)
         g_array_index (index->chunks, TslChunk, i).records = index->records;
     }
-  if (!r.ok || r.p != r.end)
+  if ((index->ends = load_series_ends (&r)) == NULL || !r.ok || r.p != r.end)
     return NULL;
   index->closed = TRUE;
   return g_steal_pointer (&index);

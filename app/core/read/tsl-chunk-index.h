@@ -118,7 +118,9 @@ void              tsl_chunk_index_note_records  (TslChunkIndex    *self,
                                                  guint64           offset,
                                                  const guint8     *state,
                                                  gsize             state_len);
-/* End of input at `size` bytes of text: closes the last chunk (always read). */
+/* End of input at `size` bytes of text: closes the last chunk (always read)
+ * and keeps where each metric series ends (tsl-series-ends.h), which the
+ * trace recorded from the first checkpoint on, for range reads. */
 void              tsl_chunk_index_close         (TslChunkIndex    *self,
                                                  TslTrace         *trace,
                                                  guint64           size);
@@ -130,7 +132,8 @@ TslChunkIndex    *tsl_chunk_index_snapshot      (TslChunkIndex    *self,
                                                  guint64           size,
                                                  gint64            start_ns,
                                                  gint64            end_ns,
-                                                 const char       *format);
+                                                 const char       *format,
+                                                 TslSeriesEnds    *ends);
 /* The format cannot resume inside this file: no index. */
 void              tsl_chunk_index_invalidate    (TslChunkIndex    *self);
 gboolean          tsl_chunk_index_is_valid      (TslChunkIndex    *self);
@@ -165,6 +168,9 @@ void              tsl_chunk_index_set_span      (TslChunkIndex    *self,
                                                  gint64            start_ns,
                                                  gint64            end_ns);
 const char       *tsl_chunk_index_get_format    (TslChunkIndex    *self);
+/* Where each metric series of the whole file ends, for a range read's
+ * stats (tsl_trace_set_file_series_ends()). (transfer none) (nullable) */
+TslSeriesEnds    *tsl_chunk_index_get_series_ends (TslChunkIndex  *self);
 void              tsl_chunk_index_set_format    (TslChunkIndex    *self,
                                                  const char       *format);
 

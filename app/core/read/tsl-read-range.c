@@ -211,6 +211,9 @@ tsl_read_job_run_indexed (TslReadJob  *job,
   tsl_trace_lock (job->trace);
   tsl_trace_note_time (job->trace, start);
   tsl_trace_note_time (job->trace, end);
+  /* Where each series ends in the whole file, which the chunks read may
+   * not show (the span-end rule of its range stats). */
+  tsl_trace_set_file_series_ends (job->trace, tsl_chunk_index_get_series_ends (index));
   tsl_trace_unlock (job->trace);
 
   for (guint i = 0; i < n; i++)

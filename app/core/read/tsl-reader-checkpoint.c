@@ -185,6 +185,7 @@ _tsl_reader_note_checkpoint (TslReader    *self,
 TslChunkIndex *
 tsl_reader_snapshot_index (TslReader *self)
 {
+  g_autoptr(TslSeriesEnds) ends = NULL;
   gint64 start = 0, end = 0;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -195,5 +196,6 @@ tsl_reader_snapshot_index (TslReader *self)
       self->bytes_in < self->sniffed_len)
     return NULL;
   tsl_trace_get_span (self->trace, &start, &end);
-  return tsl_chunk_index_snapshot (self->index, self->bytes_in, start, end, self->format->name);
+  ends = tsl_trace_get_series_ends (self->trace, FALSE);
+  return tsl_chunk_index_snapshot (self->index, self->bytes_in, start, end, self->format->name, ends);
 }

@@ -18,7 +18,7 @@
 #include "tsl-changes-cache.h"
 
 /* Bump when the rows change for the same input and options. */
-#define CHANGES_CACHE_VERSION 2
+#define CHANGES_CACHE_VERSION 3
 #define MAX_ENTRY_BYTES (16 << 20)
 
 static gboolean

@@ -21,15 +21,6 @@
 #include "tsl-rng.h"
 #include "tsl-time-math.h"
 
-/* The documented rule: of an even count, the mean of the two middle ones
- * (not the upper one, which put a range's data end one gap step late). */
-static double
-median_of_sorted (const double *v,
-                  guint         n)
-{
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* A median gap in ns as a time step; gaps beyond what a gint64 holds
  * (times at both ends of the range) saturate instead of overflowing. */
 static inline gint64
@@ -37,8 +28,6 @@ gap_ns (double gap)
 {
   return gap < 9.2e18 ? (gint64) gap : G_MAXINT64;
 }
-
-#define MAX_GAPS 2049
 
 struct _TslRangeStats {
   gint        ref_count;
@@ -101,7 +90,7 @@ track_free (gpointer data)
   g_ptr_array_unref (t->funcs);
   g_hash_table_unref (t->func_ids);
   g_free (t->func_slots);
-  g_array_unref (t->gaps);
+  tsl_series_recorder_clear (&t->series);
   g_free (t);
 }
 
@@ -135,7 +124,6 @@ get_track (TslRangeStats *self,
   t->func_ids = g_hash_table_new (g_str_hash, g_str_equal);
   t->func_mask = 63;
   t->func_slots = g_new0 (FuncSlot, t->func_mask + 1);
-  t->gaps = g_array_new (FALSE, FALSE, sizeof (double));
   /* The reader names the format before its first event. */
   self->collapsed = g_strcmp0 (tsl_trace_get_format (self->trace), "collapsed") == 0;
   if (self->max_paths > 0)
@@ -450,19 +438,9 @@ on_event (guint       track,
 
   if (is_metric (t->kind))
     {
-      if (isnan (value))
-        return;
-      /* Every point of the file tells the sampling interval. */
-      if (t->has_last && time_ns > t->last_ns && t->gaps->len < MAX_GAPS)
-        {
-          double gap = (double) tsl_time_sub (time_ns, t->last_ns);
-
-          g_array_append_val (t->gaps, gap);
-        }
-      if (!t->has_last || time_ns > t->last_ns)
-        t->last_ns = time_ns;
-      t->has_last = TRUE;
-      if (in_range)
+      /* Every point of the file tells where the series ends. */
+      tsl_series_recorder_add (&t->series, time_ns, value);
+      if (in_range && !isnan (value))
         metric_point (self, t, time_ns, value);
       return;
     }
@@ -500,15 +478,6 @@ tsl_range_stats_new (TslTrace *trace,
 }
 
 static int
-compare_doubles (const void *pa,
-                 const void *pb)
-{
-  double a = *(const double *) pa, b = *(const double *) pb;
-
-  return (a > b) - (a < b);
-}
-
-static int
 compare_funcs (gconstpointer a,
                gconstpointer b)
 {
@@ -533,9 +502,18 @@ tsl_range_stats_finish (TslRangeStats *self)
   tsl_trace_get_span (self->trace, &start, &end);
   self->data_end = end;
 
+  /* Through the index: a series a whole read sees only outside the chunks
+   * read is still one of the range's. */
+  for (guint i = 0; i < tsl_trace_get_n_tracks (self->trace); i++)
+    if (is_metric (tsl_trace_track_get_kind (self->trace, i)) &&
+        tsl_trace_get_file_series_end (self->trace, i) != NULL)
+      get_track (self, i);
+
   for (guint i = 0; i < self->tracks->len; i++)
     {
       TslRangeTrack *t = g_ptr_array_index (self->tracks, i);
+      const TslSeriesEnd *file_end;
+      TslSeriesEnd own;
 
       if (t == NULL)
         continue;
@@ -547,12 +525,15 @@ tsl_range_stats_finish (TslRangeStats *self)
 
       if (!is_metric (t->kind))
         continue;
-      if (t->gaps->len > 0)
-        {
-          qsort (t->gaps->data, t->gaps->len, sizeof (double), compare_doubles);
-          t->median_gap_ns = median_of_sorted ((const double *) t->gaps->data, t->gaps->len);
-          self->data_end = MAX (self->data_end, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns)));
-        }
+      /* A read through the index saw only some of the file's points. */
+      tsl_series_recorder_finish (&t->series, &own);
+      file_end = tsl_trace_get_file_series_end (self->trace, i);
+      if (file_end == NULL)
+        file_end = &own;
+      t->last_ns = file_end->last_ns;
+      t->median_gap_ns = file_end->median_gap_ns;
+      if (file_end->n_gaps > 0)
+        self->data_end = MAX (self->data_end, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns)));
       /* The last point of the range holds to the range's end, or to the
        * end of its own data when that comes first. */
       if (t->has_prev)

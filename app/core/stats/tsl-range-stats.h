@@ -6,10 +6,12 @@
  * the range (tsl_trace_set_event_func()) and keeps, per series, exact
  * totals plus the same totals over TSL_RANGE_BLOCKS equal time blocks, from
  * which tsl-block-test derives intervals that survive autocorrelation.
- * Events outside the range only tell each metric's sampling interval, for
+ * Events outside the range only tell where each metric series ends, for
  * the span-end rule: a regularly sampled metric's last point covers one
- * median gap. Memory: O(series × blocks), plus a bounded sample of
- * durations per function.
+ * median gap (tsl-series-ends.h). A read through the chunk index sees only
+ * some chunks: there the whole file's facts come from the index
+ * (tsl_trace_get_file_series_end()). Memory: O(series × blocks), plus a
+ * bounded sample of durations per function.
  */
 #pragma once
 
@@ -103,8 +105,7 @@ typedef struct {
   gint64        prev_ns;
   double        prev_value;
   guint         prev_block;
-  GArray       *gaps;
-  gboolean      has_last;
+  TslSeriesRecorder series;
 } TslRangeTrack;
 
 typedef struct _TslRangeStats TslRangeStats;
