@@ -153,7 +153,9 @@ pieces (GByteArray *input,
 
   for (gsize at = 0; at < input->len;)
     {
-      gsize n = MIN (input->len - at, (gsize) g_rand_int_range (rand, 1, 300 * 1024));
+      /* Drawn once: MIN() evaluates its arguments twice. */
+      gsize r = (gsize) g_rand_int_range (rand, 1, 300 * 1024);
+      gsize n = MIN (input->len - at, r);
 
       g_array_append_val (cuts, n);
       at += n;

@@ -245,7 +245,9 @@ decompress_cut (GByteArray *input,
   *damaged = FALSE;
   while (from < input->len && !*damaged)
     {
-      gsize piece = MIN (input->len - from, rand != NULL ? (gsize) g_rand_int_range (rand, 1, max_piece + 1) : max_piece);
+      /* Drawn once: MIN() evaluates its arguments twice. */
+      gsize draw = rand != NULL ? (gsize) g_rand_int_range (rand, 1, max_piece + 1) : max_piece;
+      gsize piece = MIN (input->len - from, draw);
       g_autofree char *message = NULL;
       gboolean ok;
 

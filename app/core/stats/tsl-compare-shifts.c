@@ -56,17 +56,28 @@ pick_shifts (const gint64 *lo,
              gint64        length,
              gint64       *out)
 {
-  gint64 g0 = MIN (lo[0], lo[1]), g1 = MAX (hi[0], hi[1]), span = g1 - g0;
+  gint64 g0 = MIN (lo[0], lo[1]), g1 = MAX (hi[0], hi[1]), span;
   guint n = 0;
 
-  if (span <= 0)
+  /* Times near ±2^63 are allowed: a shift that would overflow does not fit. */
+  if (__builtin_sub_overflow (g1, g0, &span) || span <= 0)
     return 0;
-  for (gint64 k = 1; n < SHIFTS_MAX && (g0 - (k - 1) * span >= 0 || g1 + (k - 1) * span <= length); k++)
+  for (gint64 k = 1; n < SHIFTS_MAX; k++)
     {
-      if (g1 + k * span <= length && n < SHIFTS_MAX)
-        out[n++] = k * span;
-      if (g0 - k * span >= 0 && n < SHIFTS_MAX)
-        out[n++] = -k * span;
+      gint64 d, right, left;
+      gboolean right_fits, left_fits;
+
+      if (__builtin_mul_overflow (k, span, &d))
+        break;
+      right_fits = !__builtin_add_overflow (g1, d, &right) && right <= length;
+      left_fits = !__builtin_sub_overflow (g0, d, &left) && left >= 0;
+      /* Once neither side fits, no farther shift does. */
+      if (!right_fits && !left_fits)
+        break;
+      if (right_fits)
+        out[n++] = d;
+      if (left_fits && n < SHIFTS_MAX)
+        out[n++] = -d;
     }
   return n;
 }

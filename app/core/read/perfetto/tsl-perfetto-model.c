@@ -939,7 +939,8 @@ finish_early_ends (TslPerfettoModel *self,
       track->early[n++] = track->early[j];
     else
       self->counts.n_misplaced_end++;
-  qsort (track->early, n, sizeof (EarlyEnd), compare_early);
+  if (n > 1)
+    qsort (track->early, n, sizeof (EarlyEnd), compare_early);
   for (guint j = 0; j < n; j++)
     {
       guint depth = n - 1 - j;
