@@ -187,11 +187,14 @@ static inline gboolean
 tsl_gecko_small_int (const TslJsonValue *value,
                      gint64             *out)
 {
-  const char *p = value->p, *end = p + value->len;
+  const char *p, *end;
   gint64 v = 0;
 
+  /* An absent cell has no text at all (p is NULL). */
   if (value->type != TSL_JSON_NUMBER || value->len == 0 || value->len > 18)
     return FALSE;
+  p = value->p;
+  end = p + value->len;
   for (; p < end; p++)
     {
       guint d = (guchar) *p - '0';
