@@ -125,6 +125,8 @@ refresh_document (TslWindow *self)
   _tsl_window_search_snapshot_changed (self);
   _tsl_window_flame_update_snapshot (self);
   _tsl_window_update_warnings (self);
+  /* A followed file that had no track may gain one. */
+  _tsl_window_update_actions (self);
 
   _tsl_window_update_status (self);
 }
