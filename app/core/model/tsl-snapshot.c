@@ -258,6 +258,7 @@ copy_track (TslSnapshot      *self,
   out->sort = tsl_trace_track_get_sort_index (trace, track);
   out->process_sort = tsl_trace_get_process_sort_index (trace, out->pid);
   out->events = tsl_sampler_get_events (sampler);
+  out->sampled = tsl_trace_track_get_sampled (trace, track);
   out->n_samples = n;
   out->samples = g_new0 (TslSnapshotSample, n);
   first = frame_offsets->len;
