@@ -105,7 +105,8 @@ tsl_cli_export (int    argc,
     { "weight", 0, 0, G_OPTION_ARG_STRING, &weight,
       "Frame width: samples (events), time (span durations), cpu (spans' thread time, where the trace "
       "has it; every event of the range, the whole trace without --a or --b) or auto (time for span "
-      "traces; default)", "W" },
+      "traces; default). In OUT.folded a stack's number is its count of events, or by cpu its self CPU time in ns",
+      "W" },
     { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, "Root at the top", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Bootstrap rounds of the differential test (default 10000)", "R" },
     { "confidence", 0, 0, G_OPTION_ARG_DOUBLE, &confidence, "Confidence of the differential test (default 0.95)", "C" },
@@ -135,7 +136,8 @@ tsl_cli_export (int    argc,
                               "total_share, self_weight, total_weight); with both --a and --b, the\n"
                               "differential flame graph of A against B, frames coloured by the\n"
                               "significance of their change. OUT.folded: the collapsed stacks\n"
-                              "(“a;b;c 12”) of range A or the whole trace, for other flame graph tools.\n"
+                              "(“a;b;c 12”) of range A or the whole trace, for other flame graph tools\n"
+                              "(events per stack; with --weight cpu, ns of self CPU time).\n"
                               "With --report: one PDF or self-contained HTML document to send, with the\n"
                               "input’s SHA-256, the settings, the timeline, the compare table and\n"
                               "its significant changes in words.",

@@ -203,27 +203,65 @@ counts_calls (const TslCompareRow *row)
   return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
 }
 
+static char *
+format_untested (TslCompareTest test,
+                 guint64        n_a,
+                 guint64        n_b,
+                 gboolean       calls)
+{
+  char a[24], b[24];
+
+  if (test == TSL_COMPARE_TEST_TOO_DEPENDENT)
+    /* Translators: a compare row not tested: its series moves more slowly than the ranges are long */
+    return g_strdup (_("too dependent to test at this length"));
+  if (test != TSL_COMPARE_TEST_TOO_FEW)
+    return NULL;
+  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, n_a);
+  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, n_b);
+  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
+  if (MIN (n_a, n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
+    return g_strdup_printf (calls ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
+  return g_strdup_printf (calls ? _("too few independent calls (%s vs %s)")
+                                : _("too few independent points (%s vs %s)"), a, b);
+}
+
+static char *
+format_waiting (double wall_change,
+                double cpu_change)
+{
+  /* Translators: a function's wall time grew while its CPU time did not,
+   * e.g. "wall +40 %, CPU +2 %: waiting" (off CPU, not computing) */
+  /* + 0.0: a change that rounds to zero reads +0, not -0. */
+  return g_strdup_printf (_("wall %+.0f %%, CPU %+.0f %%: waiting"),
+                          round (wall_change * 100) + 0.0, round (cpu_change * 100) + 0.0);
+}
+
 char *
 tsl_compare_item_dup_untested (TslCompareItem *self)
 {
-  const TslCompareRow *row;
-  char a[24], b[24];
-
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
-  row = self->row;
-  if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
-    /* Translators: a compare row not tested: its series moves more slowly than the ranges are long */
-    return g_strdup (_("too dependent to test at this length"));
-  if (row->test != TSL_COMPARE_TEST_TOO_FEW)
-    return NULL;
-  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);
-  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, row->n_b);
-  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
-  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
-    return g_strdup_printf (counts_calls (row) ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
-  return g_strdup_printf (counts_calls (row) ? _("too few independent calls (%s vs %s)")
-                                             : _("too few independent points (%s vs %s)"), a, b);
+  return format_untested (self->row->test, self->row->n_a, self->row->n_b, counts_calls (self->row));
+}
+
+/* What the Significance column says of untested and waiting rows, with
+ * two-digit counts and changes: the texts its width is made for. */
+GStrv
+tsl_compare_item_dup_typical_notes (void)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (int calls = 0; calls <= 1; calls++)
+    {
+      g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_FEW, TSL_BLOCK_MIN_OBSERVATIONS - 1, 99, calls));
+      g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_FEW, 99, 99, calls));
+    }
+  g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_DEPENDENT, 0, 0, FALSE));
+  g_ptr_array_add (notes, format_waiting (0.99, 0.09));
+  for (guint i = 0; i < notes->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (notes, i));
+  return g_strv_builder_end (builder);
 }
 
 char *
@@ -236,9 +274,5 @@ tsl_compare_item_dup_waiting (TslCompareItem *self)
   row = self->row;
   if (!row->waiting)
     return NULL;
-  /* Translators: a function's wall time grew while its CPU time did not,
-   * e.g. "wall +40 %, CPU +2 %: waiting" (off CPU, not computing) */
-  /* + 0.0: a change that rounds to zero reads +0, not -0. */
-  return g_strdup_printf (_("wall %+.0f %%, CPU %+.0f %%: waiting"),
-                          round (row->wall_change * 100) + 0.0, round (row->cpu_change * 100) + 0.0);
+  return format_waiting (row->wall_change, row->cpu_change);
 }

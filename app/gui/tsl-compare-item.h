@@ -38,5 +38,8 @@ double               tsl_compare_item_get_magnitude (TslCompareItem *self);
 /* (transfer full) (nullable): for a row marked waiting, "wall +40 %, CPU
  * +2 %: waiting"; NULL otherwise. */
 char                *tsl_compare_item_dup_waiting  (TslCompareItem *self);
+/* (transfer full): the untested and waiting notes the Significance column
+ * is sized for, with two-digit numbers. */
+GStrv                tsl_compare_item_dup_typical_notes (void);
 
 G_END_DECLS

@@ -38,6 +38,7 @@ struct _TslComparePanel
 
   /* Template widgets */
   GtkWidget          *box;
+  GtkWidget          *toolbar;
   GtkSearchEntry     *filter_entry;
   GtkSpinner         *spinner;
   GtkLabel           *progress_label;
@@ -68,6 +69,7 @@ struct _TslComparePanel
   GtkColumnViewColumn *columns[N_COLUMNS];
   GStrv               track_names; /* as series start: "name" and "name [pid]" */
   gboolean            has_cpu;     /* the Statistic list holds the CPU statistics */
+  gboolean            no_tracks;   /* a loaded file with no track: nothing to compare */
 
   guint               debounce;
   gint64              queued_at;  /* monotonic µs of the change being computed */
@@ -147,6 +149,16 @@ update_summary (TslComparePanel *self)
     }
 
   gtk_label_set_label (self->summary_label, text);
+}
+
+/* The page shown while there is no table: a file with no track has
+ * nothing to compare whatever is selected. */
+static const char *
+empty_page (TslComparePanel *self)
+{
+  if (self->no_tracks)
+    return "no-tracks";
+  return self->has_a || self->has_b ? "one-range" : "no-ranges";
 }
 
 static void
@@ -458,6 +470,13 @@ start_compare (TslComparePanel *self)
   g_clear_object (&self->cancellable);
   cancel_fill (self);
 
+  if (self->no_tracks)
+    {
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
+      return;
+    }
+
   if (self->has_a && !self->has_b && self->file != NULL)
     {
       start_summary (self);
@@ -467,7 +486,7 @@ start_compare (TslComparePanel *self)
   if (!self->has_a || !self->has_b || (self->file == NULL && self->trace == NULL))
     {
       set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, self->has_a || self->has_b ? "one-range" : "no-ranges");
+      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
       return;
     }
 
@@ -621,6 +640,7 @@ tsl_compare_panel_class_init (TslComparePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, confidence_spin);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, rounds_spin);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, stack);
+  gtk_widget_class_bind_template_child (widget_class, TslComparePanel, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, summary_label);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, column_view);
   gtk_widget_class_bind_template_child (widget_class, TslComparePanel, histogram);
@@ -783,14 +803,14 @@ tsl_compare_panel_set_ranges (TslComparePanel *self,
   self->b[1] = b_end;
 
   /* Show the right empty state at once; compute after the pause. */
-  if ((!has_a || !has_b) && !(has_a && self->file != NULL))
+  if (((!has_a || !has_b) && !(has_a && self->file != NULL)) || self->no_tracks)
     {
       if (self->cancellable != NULL)
         g_cancellable_cancel (self->cancellable);
       g_clear_object (&self->cancellable);
       g_clear_handle_id (&self->debounce, g_source_remove);
       set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, has_a || has_b ? "one-range" : "no-ranges");
+      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
       return;
     }
 
@@ -837,6 +857,43 @@ tsl_compare_panel_set_k (TslComparePanel *self,
   g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
 
   self->k = MAX (k, 1);
+}
+
+/* A loaded file with no track (an empty Chrome trace, a CSV header alone):
+ * the panel says there is nothing to compare and its controls rest. */
+void
+tsl_compare_panel_set_no_tracks (TslComparePanel *self,
+                                 gboolean         no_tracks)
+{
+  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
+
+  no_tracks = !!no_tracks;
+  if (self->no_tracks == no_tracks)
+    return;
+  self->no_tracks = no_tracks;
+  gtk_widget_set_sensitive (self->toolbar, !no_tracks);
+  if (no_tracks)
+    {
+      if (self->cancellable != NULL)
+        g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+      g_clear_handle_id (&self->debounce, g_source_remove);
+      cancel_fill (self);
+      set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
+    }
+  else
+    queue_compare (self);
+}
+
+/* The name of the page shown: "no-ranges", "one-range", "no-tracks",
+ * "summary", "results" or "error". */
+const char *
+tsl_compare_panel_get_page (TslComparePanel *self)
+{
+  g_return_val_if_fail (TSL_IS_COMPARE_PANEL (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->stack);
 }
 
 gboolean

@@ -54,6 +54,9 @@ void              tsl_compare_panel_bind_settings (TslComparePanel *self,
 void              tsl_compare_panel_set_k        (TslComparePanel *self,
                                                   guint            k);
 /* TRUE while a table is being computed. */
+void              tsl_compare_panel_set_no_tracks (TslComparePanel *self,
+                                                  gboolean         no_tracks);
+const char       *tsl_compare_panel_get_page     (TslComparePanel *self);
 gboolean          tsl_compare_panel_is_busy      (TslComparePanel *self);
 /* The rows as shown (filtered and sorted). */
 GListModel       *tsl_compare_panel_get_model    (TslComparePanel *self);

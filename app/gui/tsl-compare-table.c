@@ -321,6 +321,35 @@ compare_rows (gconstpointer a,
     }
 }
 
+/* Icon, its spacing and the cell's padding beside the Significance text. */
+#define SIGNIFICANCE_EXTRA 40
+#define SIGNIFICANCE_MIN   130
+#define SIGNIFICANCE_MAX   360
+
+/* The Significance column as wide as its common notes ("too dependent to
+ * test at this length", "too few calls (3 vs 99)") in the table's font, so
+ * they show whole; a longer one is cut and said in full by its tooltip. */
+static void
+size_significance (GtkWidget           *view,
+                   GtkColumnViewColumn *column)
+{
+  g_auto(GStrv) notes = tsl_compare_item_dup_typical_notes ();
+  int widest = 0;
+
+  for (guint i = 0; notes[i] != NULL; i++)
+    {
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (view, notes[i]);
+      int width;
+
+      pango_layout_get_pixel_size (layout, &width, NULL);
+      widest = MAX (widest, width);
+    }
+  gtk_column_view_column_set_fixed_width (column, CLAMP (widest + SIGNIFICANCE_EXTRA,
+                                                         SIGNIFICANCE_MIN, SIGNIFICANCE_MAX));
+  /* Once: a width the user dragged stays. */
+  g_signal_handlers_disconnect_by_func (view, size_significance, column);
+}
+
 void
 _tsl_compare_table_add_columns (GtkColumnView        *view,
                                 GtkColumnViewColumn **columns)
@@ -337,7 +366,8 @@ _tsl_compare_table_add_columns (GtkColumnView        *view,
                                COL_FUNCTION, columns);
   /* The names take what they are given and elide the rest, so every other
    * column keeps its width; both can be dragged wider. */
-  gtk_column_view_column_set_fixed_width (columns[COL_SIGNIFICANT], 130);
+  gtk_column_view_column_set_fixed_width (columns[COL_SIGNIFICANT], SIGNIFICANCE_MIN);
+  g_signal_connect (view, "realize", G_CALLBACK (size_significance), columns[COL_SIGNIFICANT]);
   gtk_column_view_column_set_fixed_width (columns[COL_THREAD], 120);
   gtk_column_view_column_set_fixed_width (columns[COL_FUNCTION], 180);
   tsl_column_view_tab_leaves (view);

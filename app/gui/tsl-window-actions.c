@@ -235,15 +235,31 @@ _tsl_window_update_recent (TslWindow *self)
     }
 }
 
+/* Loaded and nothing has a place on the timeline: no range to compare. */
+static gboolean
+has_no_tracks (TslWindow *self)
+{
+  TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
+
+  return self->file != NULL && !tsl_window_is_loading (self) &&
+         snapshot != NULL && tsl_snapshot_get_n_tracks (snapshot) == 0;
+}
+
 void
 _tsl_window_update_actions (TslWindow *self)
 {
+  gboolean no_tracks = has_no_tracks (self);
+
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-loading",
                                  tsl_window_is_loading (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->file != NULL);
-  /* A report describes one input file. */
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", self->file != NULL && self->parts == NULL);
+  /* A report describes one input file, and compares ranges of its tracks. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report",
+                                 self->file != NULL && self->parts == NULL && !no_tracks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.restore-ranges", !no_tracks);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.file-offsets", self->parts != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->select_b_button), !no_tracks);
+  tsl_compare_panel_set_no_tracks (self->compare_panel, no_tracks);
 
   /* Tools that act on an open file stay out of the empty window's way. */
   gtk_widget_set_visible (GTK_WIDGET (self->select_b_button), self->file != NULL);

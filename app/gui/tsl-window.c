@@ -125,6 +125,8 @@ refresh_document (TslWindow *self)
   _tsl_window_search_snapshot_changed (self);
   _tsl_window_flame_update_snapshot (self);
   _tsl_window_update_warnings (self);
+  /* A followed file that had no track may gain one. */
+  _tsl_window_update_actions (self);
 
   _tsl_window_update_status (self);
 }
@@ -139,11 +141,11 @@ _tsl_window_update_status (TslWindow *self)
   TslSnapshot *snapshot = tsl_timeline_view_get_snapshot (self->timeline);
   TslSnapshot *shown = tsl_timeline_view_get_shown_snapshot (self->timeline);
   g_autofree char *span = NULL;
-  g_autofree char *events = NULL;
+  g_autofree char *count = NULL;
   g_autofree char *status = NULL;
   g_autofree char *view = NULL;
-  guint64 samples = 0, offered = 0;
-  gboolean has_slices = FALSE;
+  guint64 samples = 0, offered = 0, profile_samples = 0;
+  gboolean has_slices = FALSE, all_profiles = TRUE;
   guint n_tracks;
 
   if (snapshot == NULL || shown == NULL)
@@ -156,28 +158,60 @@ _tsl_window_update_status (TslWindow *self)
       offered += tsl_snapshot_get_track (shown, i)->events;
       has_slices |= tsl_snapshot_get_track (shown, i)->exact;
     }
+  /* A sampled profile's events are its samples; the file's own events
+   * count something else (a V8 ProfileChunk holds hundreds of them). */
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      if (track->sampled)
+        profile_samples += track->events;
+      else if (track->events > 0)
+        all_profiles = FALSE;
+    }
+  all_profiles &= profile_samples > 0;
 
   /* "Exact" speaks of slices: a file of metrics only has none. */
   if (has_slices && tsl_snapshot_get_exact (shown, NULL, NULL))
     view = g_strdup (_("exact: every slice of the view"));
   else if (offered <= samples)
-    view = g_strdup_printf (_("every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));
+    view = all_profiles
+           ? g_strdup_printf (_("every sample kept (K = %u per track)"), tsl_snapshot_get_k (shown))
+           : g_strdup_printf (_("every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));
   else
     {
       g_autofree char *ratio = g_strdup_printf ("%'.0f", (double) offered / (double) MAX (samples, 1));
 
-      /* Translators: ~N events per sample, K samples per track */
-      view = g_strdup_printf (_("sampled, ~%s events per sample (K = %u per track)"),
-                              ratio, tsl_snapshot_get_k (shown));
+      if (all_profiles)
+        /* Translators: ~N profile samples per sample drawn, K samples per track */
+        view = g_strdup_printf (_("sampled, ~%s profile samples per sample (K = %u per track)"),
+                                ratio, tsl_snapshot_get_k (shown));
+      else
+        /* Translators: ~N events per sample, K samples per track */
+        view = g_strdup_printf (_("sampled, ~%s events per sample (K = %u per track)"),
+                                ratio, tsl_snapshot_get_k (shown));
     }
 
+  {
+    g_autofree char *events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
+    g_autofree char *n_samples = g_strdup_printf ("%'" G_GUINT64_FORMAT, profile_samples);
+
+    if (all_profiles)
+      /* Translators: the samples of a sampled profile (V8, Firefox, pprof, perf) */
+      count = g_strdup_printf (_("%s samples"), n_samples);
+    else if (profile_samples > 0)
+      /* Translators: a trace's events, and the samples of the profiles it holds */
+      count = g_strdup_printf (_("%s events, %s profile samples"), events, n_samples);
+    else
+      count = g_strdup_printf (_("%s events"), events);
+  }
+
   span = tsl_duration_format ((double) tsl_snapshot_get_span (snapshot));
-  events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
-  /* Translators: format · events · tracks · exact or sampled view · span */
-  status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s events · %u track · %s · span %s",
-                                         "%s · %s events · %u tracks · %s · span %s", n_tracks),
+  /* Translators: format · events or samples · tracks · exact or sampled view · span */
+  status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s · %u track · %s · span %s",
+                                         "%s · %s · %u tracks · %s · span %s", n_tracks),
                             tsl_snapshot_get_format (snapshot) ? tsl_snapshot_get_format (snapshot) : _("unknown format"),
-                            events, n_tracks, view, span);
+                            count, n_tracks, view, span);
   /* The first view left a sparse tail out: said until everything is shown. */
   if (self->first_view_outside > 0)
     {

@@ -7,6 +7,11 @@
  * place on the timeline. The view says "Nothing to draw" once loaded (not
  * while loading), and a real drag on it (xdotool) selects no range: a range
  * there would be an empty compare.
+ *
+ * Such a file has nothing to compare either: the compare side says so
+ * instead of asking for two ranges, and the report and Select B rest. (A
+ * file of no event at all, `{"traceEvents":[]}` or a CSV header alone, is
+ * refused as unreadable and the window goes back to its start page.)
  */
 #include "config.h"
 
@@ -90,6 +95,64 @@ test_metadata_only (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+static void
+check_nothing_to_compare (const char *name,
+                          const char *contents)
+{
+  TslWindow *window = tsl_window_new (app);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-empty-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  GtkWidget *probe = gtk_button_new ();
+
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (probe), "win.export-report");
+  gtk_widget_set_parent (probe, GTK_WIDGET (window->status_label));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_mapped, window, 10000);
+  /* Before any file: the usual invitation. */
+  g_assert_cmpstr (tsl_compare_panel_get_page (window->compare_panel), ==, "no-ranges");
+
+  tsl_window_open (window, file);
+  iterate_until (is_done_loading, window, 60000);
+  settle (400);
+
+  g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), ==, 0);
+  g_assert_cmpstr (tsl_compare_panel_get_page (window->compare_panel), ==, "no-tracks");
+  /* A button bound to the action, as the menu's item is, follows its enablement. */
+  g_assert_false (gtk_widget_get_sensitive (probe));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->select_b_button)));
+  /* Ctrl+Z brings back no range, and the page stays. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.restore-ranges", NULL);
+  settle (400);
+  g_assert_cmpstr (tsl_compare_panel_get_page (window->compare_panel), ==, "no-tracks");
+
+  gtk_widget_unparent (probe);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_metadata_nothing_to_compare (void)
+{
+  check_nothing_to_compare ("metadata.json", metadata_only);
+}
+
+/* One thread name, in the array form. */
+static void
+test_thread_name_only (void)
+{
+  check_nothing_to_compare ("thread-name.json",
+                            "[{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"ts\":0,\"name\":\"thread_name\","
+                            "\"args\":{\"name\":\"IO\"}}]");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -104,6 +167,8 @@ main (int   argc,
   app = ui_test_app_new ();
 
   g_test_add_func ("/empty-view/metadata-only", test_metadata_only);
+  g_test_add_func ("/empty-view/nothing-to-compare", test_metadata_nothing_to_compare);
+  g_test_add_func ("/empty-view/thread-name-only", test_thread_name_only);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -804,6 +804,39 @@ has_text (GPtrArray  *texts,
   return FALSE;
 }
 
+/* A mapped label showing `text`, or NULL. */
+static GtkLabel *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Significance column shows `text` whole at the default window size,
+ * and its tooltip says it too. */
+static void
+assert_shown_whole (GtkWidget  *view,
+                    const char *text)
+{
+  GtkLabel *label = find_label (view, text);
+
+  g_assert_nonnull (label);
+  g_test_message ("“%s”: %d px wide, %d lines", text, gtk_widget_get_width (GTK_WIDGET (label)),
+                  pango_layout_get_line_count (gtk_label_get_layout (label)));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (label)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), ==, text);
+}
+
 static gboolean
 compare_shown (gpointer data)
 {
@@ -897,6 +930,7 @@ test_compare_readable (void)
   g_assert_false (has_text (texts, "gc/gc_mark"));
   g_assert_true (has_text (texts, "3"));
   g_assert_true (has_text (texts, "too few calls (3 vs 3)"));
+  assert_shown_whole (GTK_WIDGET (view), "too few calls (3 vs 3)");
   g_assert_false (has_text (texts, "Significant"));
   /* The selected too-few row's plot says why it has none. */
   g_ptr_array_set_size (texts, 0);
@@ -1114,6 +1148,8 @@ test_compare_too_dependent (void)
 
   collect_labels (GTK_WIDGET (window->compare_panel), texts);
   g_assert_true (has_text (texts, "too dependent to test at this length"));
+  assert_shown_whole (GTK_WIDGET (tsl_compare_panel_get_column_view (window->compare_panel)),
+                      "too dependent to test at this length");
   counted = g_strdup_printf ("%u rows were too dependent to test at this length", dependent);
   for (guint i = 0; i < texts->len; i++)
     said = said || strstr (g_ptr_array_index (texts, i), counted) != NULL;

@@ -16,7 +16,8 @@
 # the same, nesting its X events as the format says. A function whose CPU time
 # doubles in B is found, and null traces hold the frames' level; a trace
 # without thread time, and a pipe, are refused with a message naming the
-# input.
+# input. Collapsed stacks (OUT.folded) by CPU time give each stack's self
+# CPU time in ns, as the graph draws it.
 import csv
 import json
 import os
@@ -263,6 +264,32 @@ def check_null(rng, tmp):
         failures.append(f'null: {rate:.3f} of {small} frames with p < 0.05')
 
 
+def check_folded(tmp):
+    """OUT.folded by CPU time: each stack's self CPU time in whole ns, the
+    CSV tree's self_weight (checked above against Python's), not its count
+    of events."""
+    path = os.path.join(os.environ['G_TEST_SRCDIR'], 'data', 'chrome', 'chromium-cpu.json')
+    for args in [(), ('--a', '0ms..1.5ms')]:
+        rows = flame(path, *args)
+        out = os.path.join(tmp, 'cpu.folded')
+        done = subprocess.run([TIMESLICE, 'export', '--weight', 'cpu', '-o', out, *args, path],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            failures.append(f'folded {args}: exit {done.returncode}: {done.stderr.strip()}')
+            continue
+        got = {}
+        with open(out) as f:
+            for line in f:
+                stack, _, n = line.rstrip('\n').rpartition(' ')
+                got[stack] = int(n)
+        want = {p: round(num(r['self_weight'])) for p, r in rows.items() if round(num(r['self_weight'])) > 0}
+        if got != want:
+            diff = sorted(set(got.items()) ^ set(want.items()))[:4]
+            failures.append(f'folded {args}: {len(got)} stacks, want {len(want)}; differ: {diff}')
+        if sum(got.values()) < 100_000:
+            failures.append(f'folded {args}: {sum(got.values())} ns of CPU time in all')
+
+
 def check_refusals(tmp):
     plain = os.path.join(tmp, 'plain.json')
     with open(plain, 'w') as f:
@@ -285,6 +312,7 @@ def main():
         check_chromium(tmp)
         check_power(rng, tmp)
         check_null(rng, tmp)
+        check_folded(tmp)
         check_refusals(tmp)
     shutil.rmtree(OUT_DIR, ignore_errors=True)
     for f in failures[:40]:

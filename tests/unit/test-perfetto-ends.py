@@ -101,9 +101,13 @@ def test_ends_without_begins():
         [(SEQ, 3), (FLAGS, CLEARED)],
         event(1 * MS, 3, INSTANT, name='start'),
         # main: two slices begun before the trace end at 2 and 3 ms; then a
-        # slice, and an end too many.
+        # slice, and an end too many. Instants before those ends are inside
+        # them (read before the reader knew of them).
+        event(1 * MS + MS // 2, 2, INSTANT, name='inside both'),
         event(2 * MS, 2, END),
+        event(2 * MS + MS // 2, 2, INSTANT, name='inside one'),
         event(3 * MS, 2, END),
+        event(4 * MS, 2, INSTANT, name='after'),
         event(6 * MS, 2, BEGIN, name='later'),
         event(7 * MS, 2, END),
         event(8 * MS, 2, END),
@@ -122,9 +126,13 @@ def test_ends_without_begins():
     got = rows(view(path))
     main = sorted((float(r['start_s']), float(r['end_s']), r['name'], r['open'], int(r['depth']))
                   for r in got if r['track'] == 'main')
-    check('ends: the slices begun before the trace run from its start, marked "start", nested',
+    check('ends: the slices begun before the trace run from its start, marked "start", nested, '
+          'and what came before their ends nests under them',
           main == [(0.0, 0.001, '(begun before the trace)', 'start', 1),
                    (0.0, 0.002, '(begun before the trace)', 'start', 0),
+                   (0.0005, 0.0005, 'inside both', 'false', 2),
+                   (0.0015, 0.0015, 'inside one', 'false', 1),
+                   (0.003, 0.003, 'after', 'false', 0),
                    (0.005, 0.006, 'later', 'false', 0)], main)
     req = [(float(r['start_s']), float(r['end_s']), r['name']) for r in got if r['name'] == 'request']
     check('ends: an end written before its begin is paired by time', req == [(0.01, 0.011, 'request')], req)

@@ -661,6 +661,7 @@ append_frame (GString    *buf,
 
 static gboolean
 write_folded (const TslFlameNode *node,
+              gboolean            cpu,
               GString            *prefix,
               GString            *buf,
               GOutputStream      *out,
@@ -668,6 +669,7 @@ write_folded (const TslFlameNode *node,
               GError            **error)
 {
   gsize len = prefix->len;
+  guint64 count;
 
   if (node->parent != NULL)
     {
@@ -676,16 +678,19 @@ write_folded (const TslFlameNode *node,
       append_frame (prefix, node->name);
     }
 
-  if (node->self_events > 0 && node->parent != NULL)
+  /* By CPU time the stacks weigh what the graph draws: their own CPU time
+   * in whole ns (flamegraph.pl --countname=ns), not their calls. */
+  count = cpu ? (guint64) llround (MAX (node->self, 0)) : node->self_events;
+  if (count > 0 && node->parent != NULL)
     {
       g_string_append_len (buf, prefix->str, prefix->len);
-      g_string_append_printf (buf, " %" G_GUINT64_FORMAT "\n", node->self_events);
+      g_string_append_printf (buf, " %" G_GUINT64_FORMAT "\n", count);
       if (!flush (buf, out, FALSE, cancellable, error))
         return FALSE;
     }
 
   for (guint i = 0; i < node->n_children; i++)
-    if (!write_folded (node->children[i], prefix, buf, out, cancellable, error))
+    if (!write_folded (node->children[i], cpu, prefix, buf, out, cancellable, error))
       return FALSE;
 
   g_string_truncate (prefix, len);
@@ -704,7 +709,8 @@ tsl_flame_write_folded (TslFlame      *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
 
-  return write_folded (&self->root->pub, prefix, buf, out, cancellable, error) &&
+  return write_folded (&self->root->pub, self->weight == TSL_FLAME_WEIGHT_CPU, prefix, buf, out,
+                       cancellable, error) &&
          flush (buf, out, TRUE, cancellable, error);
 }
 

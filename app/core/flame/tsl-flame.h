@@ -212,7 +212,8 @@ double              tsl_flame_search_share       (TslFlame                *self,
                                                   const char              *needle);
 
 /* Collapsed stacks, `a;b;c 12`: one line per distinct stack, the count in
- * events (summary.count), in layout order. Threads not merged lead with
+ * events (summary.count), or by CPU time the stack's own CPU time in ns (what
+ * the graph draws; a stack of less than 0.5 ns has no line), in layout order. Threads not merged lead with
  * their thread frame, as stackcollapse-perf.pl --tid does. The format has
  * no escape: a ';' in a frame name was stored as ':' by the reader, and a
  * newline is written as a space, so every name reads back as one frame. */

@@ -158,6 +158,88 @@ typedef struct {
   gint64           cpu;
 } SliceCpu;
 
+/* A thread's slices begun before the trace (open_start) hold everything of
+ * the thread before their ends, but what came before an end was labelled
+ * without them: the reader learns of such a slice only at its end. Each
+ * other slice goes under those still open at its start, the depth it had. */
+static void
+nest_under_open_starts (TslSnapshotTrack *out)
+{
+  g_autoptr(GArray) ends = NULL;
+
+  if (out->kind != TSL_TRACK_THREAD)
+    return;
+  for (guint i = 0; i < out->n_slices; i++)
+    if (out->slices[i].open_start)
+      {
+        if (ends == NULL)
+          ends = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_array_append_val (ends, out->slices[i].end_ns);
+      }
+  if (ends == NULL)
+    return;
+
+  for (guint i = 0; i < out->n_slices; i++)
+    {
+      TslSnapshotSlice *s = &out->slices[i];
+      guint under = 0;
+
+      if (s->open_start)
+        continue;
+      for (guint j = 0; j < ends->len; j++)
+        under += s->start_ns < g_array_index (ends, gint64, j);
+      s->depth += under;
+      out->max_depth = MAX (out->max_depth, (guint) s->depth + 1);
+    }
+}
+
+/* Flow ends bound to a slice by its depth follow it under the slices
+ * begun before the trace (nest_under_open_starts()). */
+static void
+nest_flow_ends (TslSnapshot  *self,
+                const guint  *track_of,
+                TslExactFlow *ends,
+                guint         n_ends)
+{
+  g_autofree GArray **open_starts = g_new0 (GArray *, MAX (self->n_tracks, 1));
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    {
+      const TslSnapshotTrack *t = &self->tracks[i];
+
+      if (t->kind != TSL_TRACK_THREAD || !t->exact)
+        continue;
+      for (guint j = 0; j < t->n_slices; j++)
+        if (t->slices[j].open_start)
+          {
+            if (open_starts[i] == NULL)
+              open_starts[i] = g_array_new (FALSE, FALSE, sizeof (gint64));
+            g_array_append_val (open_starts[i], t->slices[j].end_ns);
+            any = TRUE;
+          }
+    }
+
+  for (guint i = 0; any && i < n_ends; i++)
+    {
+      GArray *pre;
+      gint64 at;
+
+      if (ends[i].bind != TSL_FLOW_BIND_SLICE || ends[i].track >= self->n_tracks)
+        continue;
+      pre = open_starts[track_of[ends[i].track]];
+      if (pre == NULL)
+        continue;
+      at = tsl_time_sub (ends[i].time_ns, self->start_ns);
+      for (guint j = 0; j < pre->len; j++)
+        if (at < g_array_index (pre, gint64, j) && ends[i].depth < G_MAXUINT16)
+          ends[i].depth++;
+    }
+
+  for (guint i = 0; i < self->n_tracks; i++)
+    g_clear_pointer (&open_starts[i], g_array_unref);
+}
+
 static void
 copy_slices (TslSnapshot      *self,
              TslTrace         *trace,
@@ -204,6 +286,7 @@ copy_slices (TslSnapshot      *self,
       s->open_start = (slices[i].flags & TSL_EXACT_OPEN_START) != 0;
       out->max_depth = MAX (out->max_depth, (guint) s->depth + 1);
     }
+  nest_under_open_starts (out);
 
   cpu = tsl_exact_get_cpu (exact, track, &n_cpu);
   if (cpu == NULL)
@@ -258,6 +341,7 @@ copy_track (TslSnapshot      *self,
   out->sort = tsl_trace_track_get_sort_index (trace, track);
   out->process_sort = tsl_trace_get_process_sort_index (trace, out->pid);
   out->events = tsl_sampler_get_events (sampler);
+  out->sampled = tsl_trace_track_get_sampled (trace, track);
   out->n_samples = n;
   out->samples = g_new0 (TslSnapshotSample, n);
   first = frame_offsets->len;
@@ -431,6 +515,7 @@ tsl_snapshot_new (TslTrace *trace)
 
       for (guint i = 0; i < self->n_tracks; i++)
         track_of[self->tracks[i].trace_index] = i;
+      nest_flow_ends (self, track_of, ends_copy, n_ends);
       self->flows = tsl_flow_match (self->tracks, track_of, self->n_tracks, ends_copy, n_ends,
                                     self->start_ns, &self->n_flows);
     }

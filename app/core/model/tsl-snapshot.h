@@ -73,6 +73,8 @@ typedef struct {
   gint64            *slice_cpu;    /* (nullable) each slice's thread time in ns, -1 where
                                     * unknown; NULL when the track has none */
   guint              trace_index;  /* the track's index in its TslTrace */
+  gboolean           sampled;      /* a sampled profile: `events` counts its samples
+                                    * (tsl_trace_track_set_sampled()) */
 } TslSnapshotTrack;
 
 typedef struct _TslSnapshot TslSnapshot;

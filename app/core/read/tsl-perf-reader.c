@@ -132,6 +132,8 @@ lookup_track (PerfState    *self,
   if (!self->have_last || h->pid != self->last_pid || h->tid != self->last_tid)
     {
       self->last_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, h->pid, h->tid, NULL);
+      /* Each event is a sample of the whole stack, as in the other profiles. */
+      tsl_trace_track_set_sampled (self->trace, self->last_track, TRUE);
       self->last_pid = h->pid;
       self->last_tid = h->tid;
       self->have_last = TRUE;
