@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixoutputstream.h>
 
+#include "tsl-byte-cursor.h"
 #include "tsl-cache-entry.h"
 #include "tsl-chunk-index.h"
 
@@ -633,48 +634,6 @@ put (GByteArray *out,
   g_byte_array_append (out, data, len);
 }
 
-static void
-put_u64 (GByteArray *out,
-         guint64     v)
-{
-  guint64 le = GUINT64_TO_LE (v);
-
-  put (out, &le, sizeof le);
-}
-
-typedef struct {
-  const guint8 *p;
-  const guint8 *end;
-  gboolean      ok;
-} Reader;
-
-static const guint8 *
-get (Reader *r,
-     gsize   len)
-{
-  const guint8 *p = r->p;
-
-  if (!r->ok || (gsize) (r->end - r->p) < len)
-    {
-      r->ok = FALSE;
-      return NULL;
-    }
-  r->p += len;
-  return p;
-}
-
-static guint64
-get_u64 (Reader *r)
-{
-  const guint8 *p = get (r, 8);
-  guint64 v;
-
-  if (p == NULL)
-    return 0;
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
 /* Where each metric series ends: its identity (kind, pid, tid, name) and
  * the facts, the median as its double's bits. */
 static void
@@ -683,7 +642,7 @@ save_series_ends (GByteArray    *out,
 {
   guint n = ends != NULL ? tsl_series_ends_get_n (ends) : 0;
 
-  put_u64 (out, n);
+  tsl_byte_put_u64 (out, n);
   for (guint i = 0; i < n; i++)
     {
       guint kind;
@@ -693,25 +652,25 @@ save_series_ends (GByteArray    *out,
       guint64 bits;
 
       memcpy (&bits, &end->median_gap_ns, sizeof bits);
-      put_u64 (out, kind);
-      put_u64 (out, pid);
-      put_u64 (out, tid);
-      put_u64 (out, strlen (name));
+      tsl_byte_put_u64 (out, kind);
+      tsl_byte_put_u64 (out, pid);
+      tsl_byte_put_u64 (out, tid);
+      tsl_byte_put_u64 (out, strlen (name));
       put (out, name, strlen (name));
-      put_u64 (out, end->has_last);
-      put_u64 (out, end->last_ns);
-      put_u64 (out, end->n_gaps);
-      put_u64 (out, bits);
+      tsl_byte_put_u64 (out, end->has_last);
+      tsl_byte_put_u64 (out, end->last_ns);
+      tsl_byte_put_u64 (out, end->n_gaps);
+      tsl_byte_put_u64 (out, bits);
     }
 }
 
 #define CACHE_MAX_SERIES_NAME (64 * 1024)
 
 static TslSeriesEnds *
-load_series_ends (Reader *r)
+load_series_ends (TslByteCursor *r)
 {
   g_autoptr(TslSeriesEnds) ends = tsl_series_ends_new ();
-  guint64 n = get_u64 (r);
+  guint64 n = tsl_byte_cursor_take_u64 (r);
 
   /* Each takes 64 bytes at least: a count beyond what is left is corrupt. */
   if (!r->ok || n > (guint64) (r->end - r->p) / 64)
@@ -719,20 +678,20 @@ load_series_ends (Reader *r)
   for (guint64 i = 0; i < n; i++)
     {
       TslSeriesEnd end;
-      guint64 kind = get_u64 (r), len;
-      gint64 pid = (gint64) get_u64 (r), tid = (gint64) get_u64 (r);
+      guint64 kind = tsl_byte_cursor_take_u64 (r), len;
+      gint64 pid = (gint64) tsl_byte_cursor_take_u64 (r), tid = (gint64) tsl_byte_cursor_take_u64 (r);
       const guint8 *name;
       g_autofree char *copy = NULL;
       guint64 bits, n_gaps;
 
-      len = get_u64 (r);
-      if (len > CACHE_MAX_SERIES_NAME || (name = get (r, len)) == NULL)
+      len = tsl_byte_cursor_take_u64 (r);
+      if (len > CACHE_MAX_SERIES_NAME || (name = tsl_byte_cursor_take (r, len)) == NULL)
         return NULL;
       copy = g_strndup ((const char *) name, len);
-      end.has_last = get_u64 (r) != 0;
-      end.last_ns = (gint64) get_u64 (r);
-      n_gaps = get_u64 (r);
-      bits = get_u64 (r);
+      end.has_last = tsl_byte_cursor_take_u64 (r) != 0;
+      end.last_ns = (gint64) tsl_byte_cursor_take_u64 (r);
+      n_gaps = tsl_byte_cursor_take_u64 (r);
+      bits = tsl_byte_cursor_take_u64 (r);
       memcpy (&end.median_gap_ns, &bits, sizeof bits);
       if (!r->ok || kind > G_MAXUINT || n_gaps > G_MAXUINT)
         return NULL;
@@ -840,44 +799,44 @@ cache_save (GFileInputStream *stream,
     }
   file = g_unix_output_stream_new (fd, TRUE);
   put (out, CACHE_MAGIC, 8);
-  put_u64 (out, CACHE_VERSION);
-  put_u64 (out, strlen (tsl_cache_get_program_id ()));
+  tsl_byte_put_u64 (out, CACHE_VERSION);
+  tsl_byte_put_u64 (out, strlen (tsl_cache_get_program_id ()));
   put (out, tsl_cache_get_program_id (), strlen (tsl_cache_get_program_id ()));
-  put_u64 (out, key->dev);
-  put_u64 (out, key->inode);
-  put_u64 (out, key->size);
-  put_u64 (out, key->mtime_us);
+  tsl_byte_put_u64 (out, key->dev);
+  tsl_byte_put_u64 (out, key->inode);
+  tsl_byte_put_u64 (out, key->size);
+  tsl_byte_put_u64 (out, key->mtime_us);
   put (out, digest, sizeof digest);
-  put_u64 (out, index->span_start);
-  put_u64 (out, index->span_end);
-  put_u64 (out, strlen (format));
+  tsl_byte_put_u64 (out, index->span_start);
+  tsl_byte_put_u64 (out, index->span_end);
+  tsl_byte_put_u64 (out, strlen (format));
   put (out, format, strlen (format));
-  put_u64 (out, index->stride);
-  put_u64 (out, index->size);
-  put_u64 (out, index->compressed);
-  put_u64 (out, index->chunks->len);
+  tsl_byte_put_u64 (out, index->stride);
+  tsl_byte_put_u64 (out, index->size);
+  tsl_byte_put_u64 (out, index->compressed);
+  tsl_byte_put_u64 (out, index->chunks->len);
   for (guint i = 0; i < index->chunks->len; i++)
     {
       const TslChunk *chunk = &g_array_index (index->chunks, TslChunk, i);
       gsize state_len = chunk->state != NULL ? g_bytes_get_size (chunk->state) : 0;
       gsize point_len = chunk->point != NULL ? g_bytes_get_size (chunk->point) : 0;
 
-      put_u64 (out, chunk->offset);
-      put_u64 (out, chunk->min_ns);
-      put_u64 (out, chunk->max_ns);
-      put_u64 (out, chunk->must_read);
-      put_u64 (out, chunk->line);
-      put_u64 (out, chunk->column);
-      put_u64 (out, state_len);
+      tsl_byte_put_u64 (out, chunk->offset);
+      tsl_byte_put_u64 (out, chunk->min_ns);
+      tsl_byte_put_u64 (out, chunk->max_ns);
+      tsl_byte_put_u64 (out, chunk->must_read);
+      tsl_byte_put_u64 (out, chunk->line);
+      tsl_byte_put_u64 (out, chunk->column);
+      tsl_byte_put_u64 (out, state_len);
       if (state_len > 0)
         put (out, g_bytes_get_data (chunk->state, NULL), state_len);
-      put_u64 (out, point_len);
+      tsl_byte_put_u64 (out, point_len);
       if (point_len > 0)
         put (out, g_bytes_get_data (chunk->point, NULL), point_len);
       if (out->len >= 64 * 1024)
         ok = ok && cache_flush (out, sum, file);
     }
-  put_u64 (out, index->records != NULL);
+  tsl_byte_put_u64 (out, index->records != NULL);
   if (index->records != NULL)
     {
       CacheWrite write = { sum, file };
@@ -910,7 +869,7 @@ cache_load (GFileInputStream *stream,
   g_autoptr(TslChunkIndex) index = NULL;
   guint8 digest[32], ends[32];
   gsize len = 0, dlen = sizeof digest;
-  Reader r;
+  TslByteCursor r;
   const guint8 *p;
   guint64 n, vlen, flen;
 
@@ -921,33 +880,33 @@ cache_load (GFileInputStream *stream,
   if (memcmp (digest, data + len - 32, 32) != 0)
     return NULL;   /* truncated or corrupt */
 
-  r = (Reader) { (const guint8 *) data, (const guint8 *) data + len - 32, TRUE };
-  p = get (&r, 8);
-  if (p == NULL || memcmp (p, CACHE_MAGIC, 8) != 0 || get_u64 (&r) != CACHE_VERSION)
+  r = tsl_byte_cursor (data, len - 32);
+  p = tsl_byte_cursor_take (&r, 8);
+  if (p == NULL || memcmp (p, CACHE_MAGIC, 8) != 0 || tsl_byte_cursor_take_u64 (&r) != CACHE_VERSION)
     return NULL;
-  vlen = get_u64 (&r);
-  p = get (&r, vlen);
+  vlen = tsl_byte_cursor_take_u64 (&r);
+  p = tsl_byte_cursor_take (&r, vlen);
   if (p == NULL || vlen != strlen (tsl_cache_get_program_id ()) ||
       memcmp (p, tsl_cache_get_program_id (), vlen) != 0)
     return NULL;
-  if (get_u64 (&r) != key->dev || get_u64 (&r) != key->inode || get_u64 (&r) != key->size ||
-      get_u64 (&r) != key->mtime_us)
+  if (tsl_byte_cursor_take_u64 (&r) != key->dev || tsl_byte_cursor_take_u64 (&r) != key->inode ||
+      tsl_byte_cursor_take_u64 (&r) != key->size || tsl_byte_cursor_take_u64 (&r) != key->mtime_us)
     return NULL;
-  p = get (&r, 32);
+  p = tsl_byte_cursor_take (&r, 32);
   if (p == NULL || !tsl_file_hash_ends (stream, key->size, ends) || memcmp (p, ends, 32) != 0)
     return NULL;
 
   index = tsl_chunk_index_new ();
-  index->span_start = (gint64) get_u64 (&r);
-  index->span_end = (gint64) get_u64 (&r);
-  flen = get_u64 (&r);
-  p = get (&r, flen);
+  index->span_start = (gint64) tsl_byte_cursor_take_u64 (&r);
+  index->span_end = (gint64) tsl_byte_cursor_take_u64 (&r);
+  flen = tsl_byte_cursor_take_u64 (&r);
+  p = tsl_byte_cursor_take (&r, flen);
   if (p != NULL)
     index->format = g_strndup ((const char *) p, flen);
-  index->stride = get_u64 (&r);
-  index->size = get_u64 (&r);
-  index->compressed = get_u64 (&r) != 0;
-  n = get_u64 (&r);
+  index->stride = tsl_byte_cursor_take_u64 (&r);
+  index->size = tsl_byte_cursor_take_u64 (&r);
+  index->compressed = tsl_byte_cursor_take_u64 (&r) != 0;
+  n = tsl_byte_cursor_take_u64 (&r);
   /* Plain text is the file; decompressed text is not shorter than its
    * gzip or zstd (to within headers). */
   if (!r.ok || n == 0 || n > CACHE_MAX_CHUNKS || index->stride == 0 ||
@@ -958,19 +917,19 @@ cache_load (GFileInputStream *stream,
       TslChunk chunk = { 0 };
       guint64 state_len, point_len;
 
-      chunk.offset = get_u64 (&r);
-      chunk.min_ns = (gint64) get_u64 (&r);
-      chunk.max_ns = (gint64) get_u64 (&r);
-      chunk.must_read = get_u64 (&r) != 0;
-      chunk.line = get_u64 (&r);
-      chunk.column = get_u64 (&r);
-      state_len = get_u64 (&r);
-      if (state_len > TSL_CHUNK_STATE_MAX || (p = get (&r, state_len)) == NULL)
+      chunk.offset = tsl_byte_cursor_take_u64 (&r);
+      chunk.min_ns = (gint64) tsl_byte_cursor_take_u64 (&r);
+      chunk.max_ns = (gint64) tsl_byte_cursor_take_u64 (&r);
+      chunk.must_read = tsl_byte_cursor_take_u64 (&r) != 0;
+      chunk.line = tsl_byte_cursor_take_u64 (&r);
+      chunk.column = tsl_byte_cursor_take_u64 (&r);
+      state_len = tsl_byte_cursor_take_u64 (&r);
+      if (state_len > TSL_CHUNK_STATE_MAX || (p = tsl_byte_cursor_take (&r, state_len)) == NULL)
         return NULL;
       if (state_len > 0)
         chunk.state = g_bytes_new (p, state_len);
-      point_len = get_u64 (&r);
-      if (point_len > TSL_CHUNK_INDEX_BYTES || (p = get (&r, point_len)) == NULL)
+      point_len = tsl_byte_cursor_take_u64 (&r);
+      if (point_len > TSL_CHUNK_INDEX_BYTES || (p = tsl_byte_cursor_take (&r, point_len)) == NULL)
         {
           g_clear_pointer (&chunk.state, g_bytes_unref);
           return NULL;
@@ -990,7 +949,7 @@ cache_load (GFileInputStream *stream,
       index->state_bytes += chunk_bytes (&chunk);
       g_array_append_val (index->chunks, chunk);
     }
-  if (get_u64 (&r) != 0)
+  if (tsl_byte_cursor_take_u64 (&r) != 0)
     {
       if (!r.ok || (index->records = tsl_chunk_records_load (&r.p, r.end)) == NULL)
         return NULL;

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "tsl-byte-cursor.h"
 #include "tsl-chrome-ids.h"
 #include "tsl-chrome-profile.h"
 #include "tsl-format-private.h"
@@ -663,45 +664,27 @@ _tsl_chrome_profiles_finish (TslChromeModel *self)
 /* Checkpoints */
 
 static void
-put_u32 (GByteArray *out,
-         guint32     v)
-{
-  v = GUINT32_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 4);
-}
-
-static void
-put_u64 (GByteArray *out,
-         guint64     v)
-{
-  v = GUINT64_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 8);
-}
-
-static void
 put_text (GByteArray *out,
           const char *s)
 {
   gsize len = s != NULL ? strlen (s) : 0;
 
-  put_u32 (out, len);
+  tsl_byte_put_u32 (out, len);
   g_byte_array_append (out, (const guint8 *) s, len);
 }
 
-typedef struct {
-  const guint8 *p;
-  const guint8 *end;
-} Cursor;
+typedef TslByteCursor Cursor;
 
 static gboolean
 take (Cursor *c,
       void   *out,
       gsize   len)
 {
-  if ((gsize) (c->end - c->p) < len)
+  const guint8 *p = tsl_byte_cursor_take (c, len);
+
+  if (p == NULL)
     return FALSE;
-  memcpy (out, c->p, len);
-  c->p += len;
+  memcpy (out, p, len);
   return TRUE;
 }
 
@@ -709,20 +692,16 @@ static gboolean
 take_u32 (Cursor  *c,
           guint32 *v)
 {
-  if (!take (c, v, 4))
-    return FALSE;
-  *v = GUINT32_FROM_LE (*v);
-  return TRUE;
+  *v = tsl_byte_cursor_take_u32 (c);
+  return c->ok;
 }
 
 static gboolean
 take_u64 (Cursor  *c,
           guint64 *v)
 {
-  if (!take (c, v, 8))
-    return FALSE;
-  *v = GUINT64_FROM_LE (*v);
-  return TRUE;
+  *v = tsl_byte_cursor_take_u64 (c);
+  return c->ok;
 }
 
 static gboolean
@@ -730,11 +709,10 @@ take_text (Cursor      *c,
            const char **s,
            guint32     *len)
 {
-  if (!take_u32 (c, len) || (gsize) (c->end - c->p) < *len)
+  if (!take_u32 (c, len))
     return FALSE;
-  *s = (const char *) c->p;
-  c->p += *len;
-  return TRUE;
+  *s = (const char *) tsl_byte_cursor_take (c, *len);
+  return *s != NULL;
 }
 
 /* Own part: the warnings' counts (u64 each) and whether a time was
@@ -748,14 +726,14 @@ _tsl_chrome_profiles_save (TslChromeModel *self,
   guint8 clamped = ps != NULL && ps->clamped;
 
   for (guint k = 0; k < N_WARN; k++)
-    put_u64 (saved, ps != NULL ? ps->warned[k] : 0);
+    tsl_byte_put_u64 (saved, ps != NULL ? ps->warned[k] : 0);
   g_byte_array_append (saved, &clamped, 1);
   if (ps == NULL)
     {
-      put_u32 (saved, 0);
+      tsl_byte_put_u32 (saved, 0);
       return TRUE;
     }
-  put_u32 (saved, ps->order->len);
+  tsl_byte_put_u32 (saved, ps->order->len);
   for (guint i = 0; i < ps->order->len; i++)
     {
       Profile *pr = g_ptr_array_index (ps->order, i);
@@ -765,12 +743,12 @@ _tsl_chrome_profiles_save (TslChromeModel *self,
         return FALSE;
       put_text (saved, pr->key);
       g_byte_array_append (saved, &started, 1);
-      put_u64 (saved, (guint64) pr->pid);
-      put_u64 (saved, (guint64) pr->tid);
-      put_u64 (saved, (guint64) pr->start_ns);
-      put_u64 (saved, (guint64) pr->t_ns);
-      put_u64 (saved, (guint64) pr->chunk_ns);
-      put_u64 (saved, (guint64) pr->chunk_tid);
+      tsl_byte_put_u64 (saved, (guint64) pr->pid);
+      tsl_byte_put_u64 (saved, (guint64) pr->tid);
+      tsl_byte_put_u64 (saved, (guint64) pr->start_ns);
+      tsl_byte_put_u64 (saved, (guint64) pr->t_ns);
+      tsl_byte_put_u64 (saved, (guint64) pr->chunk_ns);
+      tsl_byte_put_u64 (saved, (guint64) pr->chunk_tid);
     }
   return TRUE;
 }
@@ -785,9 +763,9 @@ put_node (TslChromeModel *self,
   const PNode *n = &g_array_index (pr->nodes, PNode, at);
   guint8 flags = (n->defined ? 1 : 0) | (n->parent != 0 ? 2 : 0);
 
-  put_u64 (out, (guint64) n->id);
+  tsl_byte_put_u64 (out, (guint64) n->id);
   g_byte_array_append (out, &flags, 1);
-  put_u64 (out, n->parent != 0 ? (guint64) g_array_index (pr->nodes, PNode, n->parent - 1).id : 0);
+  tsl_byte_put_u64 (out, n->parent != 0 ? (guint64) g_array_index (pr->nodes, PNode, n->parent - 1).id : 0);
   put_text (out, n->defined ? tsl_trace_lookup (self->trace, n->name) : NULL);
 }
 
@@ -809,7 +787,7 @@ _tsl_chrome_profiles_nodes (TslChromeModel *self,
       if (n == 0)
         continue;
       put_text (record, pr->key);
-      put_u32 (record, n);
+      tsl_byte_put_u32 (record, n);
       for (guint c = 0; c < pr->changed->len; c++)
         put_node (self, record, pr, g_array_index (pr->changed, guint32, c));
       for (guint32 at = pr->n_listed; at < pr->nodes->len; at++)
@@ -857,7 +835,7 @@ _tsl_chrome_profiles_replay (TslChromeModel *self,
                              const guint8   *record,
                              gsize           len)
 {
-  Cursor c = { record, record + len };
+  Cursor c = tsl_byte_cursor (record, len);
 
   while (c.p < c.end)
     {
@@ -908,7 +886,7 @@ _tsl_chrome_profiles_restore (TslChromeModel *self,
                               gsize           len,
                               gsize          *used)
 {
-  Cursor c = { saved, saved + len };
+  Cursor c = tsl_byte_cursor (saved, len);
   guint64 warned[N_WARN];
   guint8 clamped;
   guint32 n;
