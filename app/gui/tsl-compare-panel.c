@@ -18,7 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-column-view.h"
-#include "tsl-compare-panel.h"
+#include "tsl-compare-panel-private.h"
 #include "tsl-compare-table.h"
 #include "tsl-duration.h"
 #include "tsl-histogram.h"
@@ -32,58 +32,6 @@
 #define CPU_SHARE_POSITION (TSL_N_STATS + 1)
 #define CPU_MEAN_POSITION  (TSL_N_STATS + 2)
 
-struct _TslComparePanel
-{
-  GtkWidget           parent_instance;
-
-  /* Template widgets */
-  GtkWidget          *box;
-  GtkWidget          *toolbar;
-  GtkSearchEntry     *filter_entry;
-  GtkSpinner         *spinner;
-  GtkLabel           *progress_label;
-  GtkDropDown        *stat_dropdown;
-  GtkDropDown        *method_dropdown;
-  GtkSpinButton      *confidence_spin;
-  GtkSpinButton      *rounds_spin;
-  GtkStack           *stack;
-  GtkLabel           *summary_label;
-  GtkColumnView      *column_view;
-  TslHistogram       *histogram;
-  AdwStatusPage      *error_page;
-  TslSummaryView     *summary_view;
-
-  /* Owned references */
-  GListStore         *store;
-  GtkFilterListModel *filtered;
-  GtkSortListModel   *sorted;
-  GtkSingleSelection *selection;
-  GtkStringFilter    *filter;
-  GFile              *file;
-  TslTrace           *trace;
-  GPtrArray          *part_files;  /* merged files (GFile), else NULL */
-  TslSnapshot        *merged;      /* their positions on the axis */
-  int                 range_part[2]; /* the file each range was selected in, -1: by time */
-  GCancellable       *cancellable;
-  TslCompareRequest  *request;     /* the last one started: the rows' once done */
-  GtkColumnViewColumn *columns[N_COLUMNS];
-  GStrv               track_names; /* as series start: "name" and "name [pid]" */
-  gboolean            has_cpu;     /* the Statistic list holds the CPU statistics */
-  gboolean            no_tracks;   /* a loaded file with no track: nothing to compare */
-
-  guint               debounce;
-  gint64              queued_at;  /* monotonic µs of the change being computed */
-  GPtrArray          *pending;    /* rows after the first screen, added once it is drawn */
-  gboolean            series_deferred; /* series-selected waits for those rows */
-  GdkFrameClock      *fill_clock;
-  gulong              fill_painted;
-  guint               fill_timeout;
-  guint               k;
-  gboolean            has_a;
-  gboolean            has_b;
-  gint64              a[2];
-  gint64              b[2];
-};
 
 enum {
   SERIES_SELECTED,
@@ -153,17 +101,17 @@ update_summary (TslComparePanel *self)
 
 /* The page shown while there is no table: a file with no track has
  * nothing to compare whatever is selected. */
-static const char *
-empty_page (TslComparePanel *self)
+const char *
+_tsl_compare_panel_empty_page (TslComparePanel *self)
 {
   if (self->no_tracks)
     return "no-tracks";
   return self->has_a || self->has_b ? "one-range" : "no-ranges";
 }
 
-static void
-set_busy (TslComparePanel *self,
-          gboolean         busy)
+void
+_tsl_compare_panel_set_busy (TslComparePanel *self,
+                             gboolean         busy)
 {
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_label_set_label (self->progress_label, busy ? _("Comparing…") : "");
@@ -207,7 +155,7 @@ fill_rest (TslComparePanel *self)
     return;
   g_list_store_splice (self->store, g_list_model_get_n_items (G_LIST_MODEL (self->store)), 0,
                        rest->pdata, rest->len);
-  set_busy (self, FALSE);
+  _tsl_compare_panel_set_busy (self, FALSE);
   update_summary (self);
   if (self->series_deferred)
     {
@@ -295,7 +243,7 @@ compare_cb (GObject      *object,
   g_clear_object (&self->cancellable);
   cancel_fill (self);
   self->series_deferred = FALSE;
-  set_busy (self, FALSE);
+  _tsl_compare_panel_set_busy (self, FALSE);
 
   if (rows == NULL)
     {
@@ -343,7 +291,7 @@ compare_cb (GObject      *object,
           self->fill_clock = g_object_ref (clock);
           self->fill_painted = g_signal_connect (clock, "after-paint", G_CALLBACK (on_first_rows_painted), self);
           self->fill_timeout = g_timeout_add (FILL_LATEST_MS, fill_timeout_cb, self);
-          set_busy (self, TRUE);
+          _tsl_compare_panel_set_busy (self, TRUE);
         }
     }
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
@@ -374,7 +322,7 @@ summary_cb (GObject      *object,
     return;
 
   g_clear_object (&self->cancellable);
-  set_busy (self, FALSE);
+  _tsl_compare_panel_set_busy (self, FALSE);
   if (rows == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -386,76 +334,22 @@ summary_cb (GObject      *object,
   gtk_stack_set_visible_child_name (self->stack, "summary");
 }
 
-/* Merged files: the file a range lies in (the one it overlaps most) and the
- * range from that file's start, clipped to it. FALSE when it lies in none. */
-static gboolean
-map_to_part (TslComparePanel *self,
-             const gint64    *range,
-             int              chosen,
-             char           **path,
-             TslRangeSpec    *spec)
-{
-  guint part = chosen >= 0 && (guint) chosen < tsl_snapshot_get_n_parts (self->merged)
-               ? (guint) chosen : tsl_snapshot_find_part (self->merged, range[0], range[1]);
-  gint64 position, span;
-
-  if (part == G_MAXUINT || part >= self->part_files->len)
-    return FALSE;
-  tsl_snapshot_get_part (self->merged, part, NULL, &position, &span);
-  *path = g_file_get_path (g_ptr_array_index (self->part_files, part));
-  /* A range reaching the file's end holds its last event: "..100%". */
-  if (range[0] <= position && range[1] >= position + span)
-    *spec = (TslRangeSpec) { 0, 1, TRUE };
-  else
-    *spec = (TslRangeSpec) { (double) (MAX (range[0], position) - position),
-                             (double) (MIN (range[1], position + span) - position), FALSE };
-  return *path != NULL;
-}
-
-/* The request's inputs and ranges: one file, or for merged files the file
- * of each range (A from one, B from another: two runs, matched by name). */
-static gboolean
-fill_sources (TslComparePanel   *self,
-              TslCompareRequest *request,
-              gboolean           with_b)
-{
-  g_autofree char *path_a = NULL;
-  g_autofree char *path_b = NULL;
-
-  if (self->merged == NULL)
-    {
-      request->path = self->file ? g_file_get_path (self->file) : NULL;
-      request->trace = self->trace ? g_object_ref (self->trace) : NULL;
-      request->a = (TslRangeSpec) { (double) self->a[0], (double) self->a[1], FALSE };
-      request->b = (TslRangeSpec) { (double) self->b[0], (double) self->b[1], FALSE };
-      return TRUE;
-    }
-
-  if (!map_to_part (self, self->a, self->range_part[0], &path_a, &request->a) ||
-      (with_b && !map_to_part (self, self->b, self->range_part[1], &path_b, &request->b)))
-    return FALSE;
-  request->path = g_steal_pointer (&path_a);
-  if (with_b && g_strcmp0 (path_b, request->path) != 0)
-    request->path_b = g_steal_pointer (&path_b);
-  return TRUE;
-}
-
 /* Range A alone: its exact summary, when there is a file to re-read. */
 static void
 start_summary (TslComparePanel *self)
 {
   g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
 
-  if (!fill_sources (self, request, FALSE))
+  if (!_tsl_compare_panel_fill_sources (self, request, FALSE))
     {
-      set_busy (self, FALSE);
+      _tsl_compare_panel_set_busy (self, FALSE);
       gtk_stack_set_visible_child_name (self->stack, "one-range");
       return;
     }
   request->seed = COMPARE_SEED;
 
   self->cancellable = g_cancellable_new ();
-  set_busy (self, TRUE);
+  _tsl_compare_panel_set_busy (self, TRUE);
   tsl_range_summary_run_async (request, self->cancellable, summary_cb, g_object_ref (self));
 }
 
@@ -472,8 +366,8 @@ start_compare (TslComparePanel *self)
 
   if (self->no_tracks)
     {
-      set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
+      _tsl_compare_panel_set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, _tsl_compare_panel_empty_page (self));
       return;
     }
 
@@ -485,14 +379,14 @@ start_compare (TslComparePanel *self)
 
   if (!self->has_a || !self->has_b || (self->file == NULL && self->trace == NULL))
     {
-      set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
+      _tsl_compare_panel_set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, _tsl_compare_panel_empty_page (self));
       return;
     }
 
-  if (!fill_sources (self, request, TRUE))
+  if (!_tsl_compare_panel_fill_sources (self, request, TRUE))
     {
-      set_busy (self, FALSE);
+      _tsl_compare_panel_set_busy (self, FALSE);
       gtk_stack_set_visible_child_name (self->stack, "one-range");
       return;
     }
@@ -517,7 +411,7 @@ start_compare (TslComparePanel *self)
   g_clear_pointer (&self->request, tsl_compare_request_free);
   self->request = tsl_compare_request_copy (request);
   self->cancellable = g_cancellable_new ();
-  set_busy (self, TRUE);
+  _tsl_compare_panel_set_busy (self, TRUE);
   tsl_compare_run_async (request, self->cancellable, compare_cb, g_object_ref (self));
 }
 
@@ -542,8 +436,8 @@ debounce_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-queue_compare (TslComparePanel *self)
+void
+_tsl_compare_panel_queue (TslComparePanel *self)
 {
   self->queued_at = g_get_monotonic_time ();
   g_clear_handle_id (&self->debounce, g_source_remove);
@@ -553,7 +447,7 @@ queue_compare (TslComparePanel *self)
 static void
 on_control_changed (TslComparePanel *self)
 {
-  queue_compare (self);
+  _tsl_compare_panel_queue (self);
 }
 
 static void
@@ -692,19 +586,6 @@ tsl_compare_panel_new (void)
   return g_object_new (TSL_TYPE_COMPARE_PANEL, NULL);
 }
 
-void
-tsl_compare_panel_set_source (TslComparePanel *self,
-                              GFile           *file,
-                              TslTrace        *trace)
-{
-  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
-
-  g_set_object (&self->file, file);
-  g_set_object (&self->trace, trace);
-  g_list_store_remove_all (self->store);
-  queue_compare (self);
-}
-
 /* The CPU statistics are offered where the trace has thread time. */
 static void
 set_has_cpu (TslComparePanel *self,
@@ -748,73 +629,6 @@ tsl_compare_panel_set_tracks (TslComparePanel *self,
   g_clear_pointer (&self->track_names, g_strfreev);
   self->track_names = g_strv_builder_end (names);
   set_has_cpu (self, snapshot != NULL && tsl_snapshot_get_has_cpu (snapshot));
-}
-
-void
-tsl_compare_panel_set_parts (TslComparePanel *self,
-                             GFile          **files,
-                             guint            n_files,
-                             TslSnapshot     *merged)
-{
-  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
-
-  g_clear_pointer (&self->part_files, g_ptr_array_unref);
-  g_clear_pointer (&self->merged, tsl_snapshot_unref);
-  if (merged != NULL && n_files > 0)
-    {
-      self->part_files = g_ptr_array_new_with_free_func (g_object_unref);
-      for (guint i = 0; i < n_files; i++)
-        g_ptr_array_add (self->part_files, g_object_ref (files[i]));
-      self->merged = tsl_snapshot_ref (merged);
-    }
-  queue_compare (self);
-}
-
-void
-tsl_compare_panel_set_range_parts (TslComparePanel *self,
-                                   int              part_a,
-                                   int              part_b)
-{
-  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
-
-  if (self->range_part[0] == part_a && self->range_part[1] == part_b)
-    return;
-  self->range_part[0] = part_a;
-  self->range_part[1] = part_b;
-  queue_compare (self);
-}
-
-void
-tsl_compare_panel_set_ranges (TslComparePanel *self,
-                              gboolean         has_a,
-                              gint64           a_start,
-                              gint64           a_end,
-                              gboolean         has_b,
-                              gint64           b_start,
-                              gint64           b_end)
-{
-  g_return_if_fail (TSL_IS_COMPARE_PANEL (self));
-
-  self->has_a = has_a;
-  self->a[0] = a_start;
-  self->a[1] = a_end;
-  self->has_b = has_b;
-  self->b[0] = b_start;
-  self->b[1] = b_end;
-
-  /* Show the right empty state at once; compute after the pause. */
-  if (((!has_a || !has_b) && !(has_a && self->file != NULL)) || self->no_tracks)
-    {
-      if (self->cancellable != NULL)
-        g_cancellable_cancel (self->cancellable);
-      g_clear_object (&self->cancellable);
-      g_clear_handle_id (&self->debounce, g_source_remove);
-      set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
-      return;
-    }
-
-  queue_compare (self);
 }
 
 static gboolean
@@ -879,11 +693,11 @@ tsl_compare_panel_set_no_tracks (TslComparePanel *self,
       g_clear_object (&self->cancellable);
       g_clear_handle_id (&self->debounce, g_source_remove);
       cancel_fill (self);
-      set_busy (self, FALSE);
-      gtk_stack_set_visible_child_name (self->stack, empty_page (self));
+      _tsl_compare_panel_set_busy (self, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, _tsl_compare_panel_empty_page (self));
     }
   else
-    queue_compare (self);
+    _tsl_compare_panel_queue (self);
 }
 
 /* The name of the page shown: "no-ranges", "one-range", "no-tracks",

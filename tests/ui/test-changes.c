@@ -33,18 +33,6 @@
 static TslApplication *app;
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
-static gboolean
 changes_found (gpointer window)
 {
   return _tsl_window_changes_get_rows (window) != NULL;
@@ -59,13 +47,13 @@ has_ranges (gpointer window)
          tsl_timeline_view_get_range (self->timeline, TSL_RANGE_B, NULL, NULL);
 }
 
+/* Done, and B ends somewhere. */
 static gboolean
-compare_done (gpointer data)
+compare_done_with_b (gpointer data)
 {
   TslWindow *window = data;
 
-  return !tsl_compare_panel_is_busy (window->compare_panel) &&
-         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0 &&
+  return compare_done (window) &&
          tsl_compare_panel_get_request (window->compare_panel) != NULL &&
          tsl_compare_panel_get_request (window->compare_panel)->b.end > 0;
 }
@@ -138,7 +126,7 @@ assert_around_change (TslWindow *window,
   g_assert_cmpint (b1, ==, span);
   g_assert_cmpint (_tsl_window_changes_get_current (window), ==, 0);
 
-  iterate_until (compare_done, window, 120000);
+  iterate_until (compare_done_with_b, window, 120000);
   top = g_list_model_get_item (tsl_compare_panel_get_model (window->compare_panel), 0);
   g_assert_cmpstr (tsl_compare_item_get_row (top)->series, ==, "s7");
   g_assert_true (tsl_compare_item_get_row (top)->significant);
@@ -268,7 +256,7 @@ click_merged_mark (TslWindow  *window,
   g_assert_cmpint (b0, ==, change_ns);
   g_assert_cmpint (ABS (b1 - (position + span)), <=, 1);
 
-  iterate_until (compare_done, window, 120000);
+  iterate_until (compare_done_with_b, window, 120000);
   request = tsl_compare_panel_get_request (window->compare_panel);
   g_assert_cmpstr (request->path, ==, path);
   g_assert_true (request->path_b == NULL || g_str_equal (request->path_b, path));

@@ -16,18 +16,6 @@
 static TslApplication *app;
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
-static gboolean
 compare_shown (gpointer data)
 {
   TslWindow *window = data;

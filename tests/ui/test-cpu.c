@@ -20,26 +20,6 @@
 static TslApplication *app;
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 100;
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
-static gboolean
-flame_ready (gpointer data)
-{
-  TslWindow *window = data;
-
-  return !tsl_flame_view_get_busy (window->flame_view) && tsl_flame_view_get_flame (window->flame_view) != NULL;
-}
-
-static gboolean
 flame_is_cpu (gpointer data)
 {
   TslWindow *window = data;
@@ -57,15 +37,6 @@ flame_is_wall (gpointer data)
          tsl_flame_get_weight (tsl_flame_view_get_flame (window->flame_view)) == TSL_FLAME_WEIGHT_TIME;
 }
 
-static gboolean
-compare_done (gpointer data)
-{
-  TslWindow *window = data;
-
-  return !tsl_compare_panel_is_busy (window->compare_panel) &&
-         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
-}
-
 static TslWindow *
 open_window (GFile *file)
 {
@@ -73,7 +44,7 @@ open_window (GFile *file)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_until (is_mapped, window, 10000);
+  iterate_until (is_laid_out, window, 10000);
   tsl_window_open (window, file);
   iterate_until (is_done_loading, window, 60000);
   return window;

@@ -33,18 +33,6 @@ static const char metadata_only[] =
   "{\"ph\":\"O\",\"pid\":1,\"tid\":2,\"ts\":5443672642443,\"id\":\"0x2\",\"name\":\"cc::Picture\",\"args\":{\"snapshot\":{}}}"
   "]}";
 
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
 static void
 test_metadata_only (void)
 {

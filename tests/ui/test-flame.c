@@ -14,12 +14,6 @@
 #include "test-ui-util.h"
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 100;
-}
-
-static gboolean
 is_idle (gpointer view)
 {
   return !tsl_flame_view_get_busy (view);
@@ -83,7 +77,7 @@ test_range_zoom_diff (void)
   tsl_flame_view_set_ranges (view, TRUE, span * 17 / 100, span * 35 / 100, TRUE, span * 55 / 100, span * 74 / 100);
   tsl_flame_view_set_mode (view, TSL_FLAME_MODE_A);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_until (is_mapped, view, 10000);
+  iterate_until (is_laid_out, view, 10000);
   iterate_until (is_idle, view, 10000);
 
   flame = tsl_flame_view_get_flame (view);
@@ -157,26 +151,6 @@ test_range_zoom_diff (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *texts)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
-    g_ptr_array_add (texts, (gpointer) gtk_label_get_label (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, texts);
-}
-
-static gboolean
-has_text (GPtrArray  *texts,
-          const char *text)
-{
-  for (guint i = 0; i < texts->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static GtkWidget *
 find_column_view (GtkWidget *widget)
 {
@@ -244,7 +218,7 @@ test_diff_columns (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (tree));
   tsl_call_tree_set_flame (tree, flame);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_until (is_mapped, tree, 10000);
+  iterate_until (is_laid_out, tree, 10000);
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
 
@@ -295,7 +269,7 @@ test_call_tree_tab (void)
   gtk_window_set_child (GTK_WINDOW (window), box);
   tsl_call_tree_set_flame (tree, flame);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_until (is_mapped, tree, 10000);
+  iterate_until (is_laid_out, tree, 10000);
   settle (300);
   g_assert_cmpuint (g_list_model_get_n_items (tsl_call_tree_get_model (tree)), >, 3);
 

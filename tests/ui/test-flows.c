@@ -34,18 +34,6 @@ static const char trace_json[] =
   "]}\n";
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
-static gboolean
 has_selection (gpointer window)
 {
   TslRenderOptions o;

@@ -27,27 +27,6 @@
 
 static TslApplication *app;
 
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
-static gboolean
-compare_done (gpointer data)
-{
-  TslWindow *window = data;
-
-  return !tsl_compare_panel_is_busy (window->compare_panel) &&
-         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
-}
-
 static char *
 data_path (const char *name)
 {

@@ -161,12 +161,6 @@ check_listed (GHashTable *keys,
   return missing;
 }
 
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
 static void
 test_every_key_listed (void)
 {

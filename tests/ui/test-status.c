@@ -20,18 +20,6 @@
 
 static TslApplication *app;
 
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
 /* The status bar of `path` (under tests/data) once loaded. */
 static char *
 status_of (const char *dir,

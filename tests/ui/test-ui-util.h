@@ -1,4 +1,4 @@
-/* test-ui-util.h: waiting on a real main loop in ui tests
+/* test-ui-util.h: waiting on a real main loop in ui tests, and what they wait for
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "tsl-application.h"
+#include "tsl-window-private.h"
 
 /* Runs the main context until done (data) holds; fails after timeout_ms. */
 static inline void
@@ -53,4 +54,64 @@ ui_test_app_new (void)
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
   return app;
+}
+
+/* What iterate_until() waits for. */
+
+static inline gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* Mapped and given its height: a view taller than 100 px has been laid out. */
+static inline gboolean
+is_laid_out (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 100;
+}
+
+static inline gboolean
+is_done_loading (gpointer window)
+{
+  return !tsl_window_is_loading (window);
+}
+
+static inline gboolean
+compare_done (gpointer data)
+{
+  TslWindow *window = data;
+
+  return !tsl_compare_panel_is_busy (window->compare_panel) &&
+         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
+}
+
+static inline gboolean
+flame_ready (gpointer data)
+{
+  TslWindow *window = data;
+
+  return !tsl_flame_view_get_busy (window->flame_view) &&
+         tsl_flame_view_get_flame (window->flame_view) != NULL;
+}
+
+/* Every label's text under `widget`, as drawn. */
+static inline void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (texts, (gpointer) gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, texts);
+}
+
+static inline gboolean
+has_text (GPtrArray  *texts,
+          const char *text)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
 }

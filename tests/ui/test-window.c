@@ -22,18 +22,6 @@
 
 static TslApplication *app;
 
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_done_loading (gpointer window)
-{
-  return !tsl_window_is_loading (window);
-}
-
 static GFile *
 test_file (const char *name)
 {
@@ -331,15 +319,6 @@ test_follow (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
-}
-
-static gboolean
-compare_done (gpointer data)
-{
-  TslWindow *window = data;
-
-  return !tsl_compare_panel_is_busy (window->compare_panel) &&
-         g_list_model_get_n_items (tsl_compare_panel_get_model (window->compare_panel)) > 0;
 }
 
 /* The Statistic drop-down: the one with "Default" and the TslStat values. */
@@ -781,27 +760,6 @@ test_compare_panel (void)
   g_assert_false (tsl_compare_panel_is_busy (window->compare_panel));
 
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-/* Every label's text under `widget`, as drawn. */
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *texts)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
-    g_ptr_array_add (texts, (gpointer) gtk_label_get_label (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, texts);
-}
-
-static gboolean
-has_text (GPtrArray  *texts,
-          const char *text)
-{
-  for (guint i = 0; i < texts->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
-      return TRUE;
-  return FALSE;
 }
 
 /* A mapped label showing `text`, or NULL. */
@@ -2118,15 +2076,6 @@ test_labels_and_warnings (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
-}
-
-static gboolean
-flame_ready (gpointer data)
-{
-  TslWindow *window = data;
-
-  return !tsl_flame_view_get_busy (window->flame_view) &&
-         tsl_flame_view_get_flame (window->flame_view) != NULL;
 }
 
 /* The window's flame tree and `export --flamegraph` on the same ranges write

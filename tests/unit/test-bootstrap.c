@@ -282,10 +282,17 @@ brute_force_max_p (const double *a,
   double z[16], max_a = -INFINITY, max_b = -INFINITY, d_obs;
   guint total = n_a + n_b, hits = 0, splits = 0;
 
+  /* Assigned apart: MAX() evaluates its arguments twice. */
   for (guint i = 0; i < n_a; i++)
-    max_a = MAX (max_a, (z[i] = a[i]));
+    {
+      z[i] = a[i];
+      max_a = MAX (max_a, z[i]);
+    }
   for (guint i = 0; i < n_b; i++)
-    max_b = MAX (max_b, (z[n_a + i] = b[i]));
+    {
+      z[n_a + i] = b[i];
+      max_b = MAX (max_b, z[n_a + i]);
+    }
   d_obs = fabs (max_b - max_a);
 
   for (guint mask = 0; mask < (1u << total); mask++)

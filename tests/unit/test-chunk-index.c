@@ -68,9 +68,14 @@ write_chrome (guint n_bursts,
             g_string_append_printf (s, ",\n{\"ph\": \"C\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 2, "
                                     "\"name\": \"mem\", \"args\": {\"heap\": %d}}", ts, g_rand_int_range (rand, 0, 1000));
           else
-            g_string_append_printf (s, ",\n{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, "
-                                    "\"tid\": %u, \"name\": \"late\", \"s\": \"t\"}",
-                                    MAX (0, ts + g_rand_int_range (rand, -20000, 20000)), tid);
+            {
+              /* Drawn once: MAX() evaluates its arguments twice. */
+              gint64 late = ts + g_rand_int_range (rand, -20000, 20000);
+
+              g_string_append_printf (s, ",\n{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, "
+                                      "\"tid\": %u, \"name\": \"late\", \"s\": \"t\"}",
+                                      MAX (0, late), tid);
+            }
         }
       for (; depth > 0; depth--)
         g_string_append_printf (s, ",\n{\"ph\": \"E\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u}",
@@ -140,7 +145,8 @@ write_chrome_async (guint n_bursts,
               /* A span left open a few chunks ago ends (a view reads the
                * chunks a span overlaps: ends long after would make every
                * view read most of the file). */
-              guint back = MIN ((guint) g_rand_int_range (rand, 1, 6), later->len / 3);
+              guint drawn = (guint) g_rand_int_range (rand, 1, 6);  /* once: MIN() evaluates twice */
+              guint back = MIN (drawn, later->len / 3);
               guint at = later->len - 3 * back;
               guint *p = &g_array_index (later, guint, at);
 

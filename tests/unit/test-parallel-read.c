@@ -75,8 +75,13 @@ append_event (GString *s,
                             "\"cat\": \"io\", \"name\": \"load\", \"id\": \"0x%x\"}",
                             *ts, tid, i % 7, *ts + 3, tid, i % 7);
   else
-    g_string_append_printf (s, "{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u, "
-                            "\"name\": \"tick\", \"s\": \"t\"}", MAX (0, *ts + g_rand_int_range (rand, -3000, 3000)), tid);
+    {
+      /* Drawn once: MAX() evaluates its arguments twice. */
+      gint64 tick = *ts + g_rand_int_range (rand, -3000, 3000);
+
+      g_string_append_printf (s, "{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u, "
+                              "\"name\": \"tick\", \"s\": \"t\"}", MAX (0, tick), tid);
+    }
 }
 
 static char *

@@ -1,6 +1,9 @@
 /* The compare row's distribution picture: its caption at a readable size
  * and its interval's labels inside the picture, however narrow or however
- * close to an edge the interval lies. */
+ * close to an edge the interval lies; its bars in proportion to their
+ * counts. */
+
+#include <math.h>
 
 #include "tsl-render-histogram.h"
 
@@ -90,6 +93,67 @@ test_labels (void)
     }
 }
 
+/* The height of the bars' colour in column x. */
+static int
+bar_height (cairo_surface_t *surface,
+            int              x)
+{
+  const unsigned char *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface), n = 0;
+
+  for (int y = 0; y < HEIGHT; y++)
+    {
+      guint32 p = *(const guint32 *) (data + y * stride + x * 4);
+      int r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
+
+      /* Bars are (98, 160, 234) at 90 % on white; the CI band is paler. */
+      n += r < 150 && g > 130 && g < 200 && b > 200;
+    }
+  return n;
+}
+
+static void
+test_bar_heights (void)
+{
+  /* 20 resamples in one bin, then 10 in another: the second bar is half
+   * the first. The first bar, while it was the tallest, counted each of
+   * its resamples twice (MAX() evaluated its `++bins[b]` twice), so the
+   * second came out a quarter of it. */
+  static double effects[30];
+  const int width = 640;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  TslHistogramData d = {
+    .effects = effects, .n_effects = G_N_ELEMENTS (effects), .change = NAN,
+    .ci_low = 0.12, .ci_high = 0.18, .a_value = 1, .b_value = 1.15,
+    .series = "s", .stat = "time_mean", .significant = TRUE,
+  };
+  int first = 0, second = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (effects); i++)
+    effects[i] = i < 20 ? 0.10 : 0.20;
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  tsl_render_histogram (cr, &d, width, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  /* 0.10 lies mid-picture, 0.20 in its last quarter. */
+  for (int x = 0; x < width; x++)
+    {
+      int h = bar_height (surface, x);
+
+      if (x < width * 3 / 4)
+        first = MAX (first, h);
+      else
+        second = MAX (second, h);
+    }
+  g_assert_cmpint (first, >, 100);
+  /* Within a pixel and a half of half, for the bars' anti-aliased tops. */
+  g_assert_cmpfloat (fabs (second - first / 2.0), <=, 1.5);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -97,5 +161,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/render-histogram/labels", test_labels);
+  g_test_add_func ("/render-histogram/bar-heights", test_bar_heights);
   return g_test_run ();
 }

@@ -144,8 +144,12 @@ _tsl_report_paint_plot (cairo_t             *cr,
         {
           int b = (int) floor ((data.effects[i] - lo) / bin_w);
 
+          /* Counted apart: MAX() evaluates its arguments twice. */
           if (b >= 0 && b < N_BINS)
-            peak = MAX (peak, ++bins[b]);
+            {
+              bins[b]++;
+              peak = MAX (peak, bins[b]);
+            }
         }
       for (guint b = 0; b < N_BINS; b++)
         {

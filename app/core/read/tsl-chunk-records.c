@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "tsl-byte-cursor.h"
 #include "tsl-chunk-records.h"
 
 /* Caps a cache entry can claim before its bytes are checked. */
@@ -59,67 +60,6 @@ tsl_chunk_records_copy (TslChunkRecords *self)
   return copy;
 }
 
-typedef struct {
-  const guint8 *p;
-  const guint8 *end;
-  gboolean      ok;
-} Cursor;
-
-static const guint8 *
-take (Cursor *c,
-      gsize   len)
-{
-  const guint8 *p = c->p;
-
-  if (!c->ok || (gsize) (c->end - c->p) < len)
-    {
-      c->ok = FALSE;
-      return NULL;
-    }
-  c->p += len;
-  return p;
-}
-
-static guint32
-take_u32 (Cursor *c)
-{
-  const guint8 *p = take (c, 4);
-  guint32 v;
-
-  if (p == NULL)
-    return 0;
-  memcpy (&v, p, 4);
-  return GUINT32_FROM_LE (v);
-}
-
-static guint64
-take_u64 (Cursor *c)
-{
-  const guint8 *p = take (c, 8);
-  guint64 v;
-
-  if (p == NULL)
-    return 0;
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-static void
-put_u32 (GByteArray *out,
-         guint32     v)
-{
-  v = GUINT32_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 4);
-}
-
-static void
-put_u64 (GByteArray *out,
-         guint64     v)
-{
-  v = GUINT64_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 8);
-}
-
 static Record *
 find (TslChunkRecords *self,
       guint64          serial)
@@ -149,33 +89,33 @@ tsl_chunk_records_apply (TslChunkRecords  *self,
                          const guint8    **own,
                          gsize            *own_len)
 {
-  Cursor c = { state, state + len, TRUE };
+  TslByteCursor c = tsl_byte_cursor (state, len);
   guint32 n;
 
-  *own_len = take_u32 (&c);
-  *own = take (&c, *own_len);
+  *own_len = tsl_byte_cursor_take_u32 (&c);
+  *own = tsl_byte_cursor_take (&c, *own_len);
   if (!c.ok || (self->records->len > 0 && offset < self->last_offset))
     return FALSE;
   self->last_offset = offset;
 
-  n = take_u32 (&c);
+  n = tsl_byte_cursor_take_u32 (&c);
   for (guint32 i = 0; c.ok && i < n; i++)
     {
-      Record *r = find (self, take_u64 (&c));
+      Record *r = find (self, tsl_byte_cursor_take_u64 (&c));
 
       if (r == NULL || r->end != G_MAXUINT64)
         return FALSE;
       r->end = offset;
     }
-  n = take_u32 (&c);
+  n = tsl_byte_cursor_take_u32 (&c);
   for (guint32 i = 0; c.ok && i < n; i++)
     {
       Record r = { 0, offset, G_MAXUINT64, self->data->len, 0 };
       const guint8 *bytes;
 
-      r.serial = take_u64 (&c);
-      r.len = take_u32 (&c);
-      bytes = take (&c, r.len);
+      r.serial = tsl_byte_cursor_take_u64 (&c);
+      r.len = tsl_byte_cursor_take_u32 (&c);
+      bytes = tsl_byte_cursor_take (&c, r.len);
 
       if (bytes == NULL || (self->records->len > 0 &&
                             r.serial <= g_array_index (self->records, Record, self->records->len - 1).serial))
@@ -196,19 +136,19 @@ tsl_chunk_records_state_at (TslChunkRecords *self,
   guint n = 0;
   guint n_at;
 
-  put_u32 (out, own_len);
+  tsl_byte_put_u32 (out, own_len);
   if (own_len > 0)
     g_byte_array_append (out, g_bytes_get_data (own, NULL), own_len);
   n_at = out->len;
-  put_u32 (out, 0);
+  tsl_byte_put_u32 (out, 0);
   for (guint i = 0; i < self->records->len; i++)
     {
       const Record *r = &g_array_index (self->records, Record, i);
 
       if (r->first > offset || r->end <= offset)
         continue;
-      put_u64 (out, r->serial);
-      put_u32 (out, r->len);
+      tsl_byte_put_u64 (out, r->serial);
+      tsl_byte_put_u32 (out, r->len);
       g_byte_array_append (out, self->data->data + r->at, r->len);
       n++;
     }
@@ -279,15 +219,15 @@ tsl_chunk_records_save (TslChunkRecords      *self,
                         TslChunkRecordsFlush  flush,
                         gpointer              data)
 {
-  put_u64 (out, self->records->len);
+  tsl_byte_put_u64 (out, self->records->len);
   for (guint i = 0; i < self->records->len; i++)
     {
       const Record *r = &g_array_index (self->records, Record, i);
 
-      put_u64 (out, r->serial);
-      put_u64 (out, r->first);
-      put_u64 (out, r->end);
-      put_u32 (out, r->len);
+      tsl_byte_put_u64 (out, r->serial);
+      tsl_byte_put_u64 (out, r->first);
+      tsl_byte_put_u64 (out, r->end);
+      tsl_byte_put_u32 (out, r->len);
       g_byte_array_append (out, self->data->data + r->at, r->len);
       /* Written in pieces, never held whole beside the records. */
       if (out->len >= 64 * 1024 && !flush (out, data))
@@ -300,9 +240,9 @@ TslChunkRecords *
 tsl_chunk_records_load (const guint8 **p,
                         const guint8  *end)
 {
-  Cursor c = { *p, end, TRUE };
+  TslByteCursor c = { *p, end, TRUE };
   TslChunkRecords *self;
-  guint64 n = take_u64 (&c);
+  guint64 n = tsl_byte_cursor_take_u64 (&c);
 
   /* Each record takes at least 28 bytes. */
   if (!c.ok || n > (guint64) (c.end - c.p) / 28)
@@ -313,11 +253,11 @@ tsl_chunk_records_load (const guint8 **p,
       Record r = { 0, 0, 0, self->data->len, 0 };
       const guint8 *bytes;
 
-      r.serial = take_u64 (&c);
-      r.first = take_u64 (&c);
-      r.end = take_u64 (&c);
-      r.len = take_u32 (&c);
-      bytes = r.len <= RECORD_MAX_LEN ? take (&c, r.len) : NULL;
+      r.serial = tsl_byte_cursor_take_u64 (&c);
+      r.first = tsl_byte_cursor_take_u64 (&c);
+      r.end = tsl_byte_cursor_take_u64 (&c);
+      r.len = tsl_byte_cursor_take_u32 (&c);
+      bytes = r.len <= RECORD_MAX_LEN ? tsl_byte_cursor_take (&c, r.len) : NULL;
       if (bytes == NULL ||
           (i > 0 && r.serial <= g_array_index (self->records, Record, self->records->len - 1).serial))
         {

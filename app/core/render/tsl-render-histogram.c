@@ -92,8 +92,12 @@ tsl_render_histogram (cairo_t                *cr,
     {
       int b = (int) floor ((d->effects[i] - lo) / bin_w);
 
+      /* Counted apart: MAX() evaluates its arguments twice. */
       if (b >= 0 && b < N_BINS)
-        peak = MAX (peak, ++bins[b]);
+        {
+          bins[b]++;
+          peak = MAX (peak, bins[b]);
+        }
     }
 
   /* CI band */

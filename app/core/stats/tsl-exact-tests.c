@@ -167,10 +167,17 @@ tsl_permutation_test_max (const double *a,
     return NAN;
 
   z = g_new (double, total);
+  /* Assigned apart: MAX() evaluates its arguments twice. */
   for (gsize i = 0; i < n_a; i++)
-    max_a = MAX (max_a, (z[i] = a[i]));
+    {
+      z[i] = a[i];
+      max_a = MAX (max_a, z[i]);
+    }
   for (gsize i = 0; i < n_b; i++)
-    max_b = MAX (max_b, (z[n_a + i] = b[i]));
+    {
+      z[n_a + i] = b[i];
+      max_b = MAX (max_b, z[n_a + i]);
+    }
   qsort (z, total, sizeof (double), compare_descending);
 
   d_obs = fabs (max_b - max_a);

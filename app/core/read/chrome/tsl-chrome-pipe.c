@@ -117,7 +117,7 @@ wait_change (TslChromePipe *self,
              gint64        *waited_us,
              gint64        *waited_all_us)
 {
-  gint64 now;
+  gint64 now, since;
   gint64 start = g_get_monotonic_time ();
 
   for (guint i = 0; i < SPIN_ROUNDS; i++)
@@ -142,7 +142,10 @@ out:
   now = g_get_monotonic_time ();
   if (waited_all_us != NULL)
     __atomic_fetch_add (waited_all_us, now - start, __ATOMIC_RELAXED);
-  start = MAX (start, __atomic_load_n (&self->waits_since, __ATOMIC_RELAXED));
+  /* Loaded once: MAX() evaluates its arguments twice, and the other
+   * thread may move it between two loads. */
+  since = __atomic_load_n (&self->waits_since, __ATOMIC_RELAXED);
+  start = MAX (start, since);
   __atomic_fetch_add (waited_us, MAX (now - start, 0), __ATOMIC_RELAXED);
 }
 

@@ -20,12 +20,6 @@
  * chunk's time, on the chunk's thread, with a warning. Links that would
  * close a cycle or give a node a second parent are dropped, so every stack
  * walk ends.
- *
- * For the chunk index, a checkpoint saves each profile's thread and clock
- * as its own part and the nodes made or changed since the last checkpoint
- * as a record (tsl-chunk-records.h): a range read replays those and gets
- * the whole read's tree. A checkpoint is not made while a profile holds
- * chunks waiting for their Profile event.
  */
 #define G_LOG_DOMAIN "tsl-chrome"
 
@@ -33,10 +27,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "tsl-chrome-ids.h"
-#include "tsl-chrome-profile.h"
+#include "tsl-chrome-profile-private.h"
 #include "tsl-format-private.h"
 #include "tsl-spool.h"
 #include "tsl-time-math.h"
+#include "tsl-v8-frame.h"
 
 /* Bytes of held samples in memory per profile before its spool spills. */
 #define HELD_BYTES (1024 * 1024)
@@ -46,52 +41,6 @@
  * the sampler's arithmetic at G_MININT64. */
 #define TIME_LIMIT (G_MAXINT64 / 2)
 
-typedef enum {
-  WARN_NODE,        /* a damaged node or link */
-  WARN_SAMPLE,      /* a sample naming no node, or not an integer */
-  WARN_DELTA,       /* a negative or damaged delta */
-  WARN_CHUNK,       /* a chunk without data, or with arrays of different lengths */
-  N_WARN,
-} WarnKind;
-
-typedef struct {
-  gint64  id;
-  guint32 name;      /* interned frame; 0 until defined */
-  guint32 parent;    /* index + 1; 0: a root */
-  guint32 up;        /* index + 1 of an ancestor: the root found fast */
-  guint32 defined;
-} PNode;
-
-typedef struct {
-  char       *key;        /* "PID:ID", the id as written */
-  gint64      pid;
-  gint64      tid;        /* the Profile event's, or the first chunk's */
-  gboolean    started;    /* the Profile event was read */
-  gint64      start_ns;
-  gint64      t_ns;       /* Σ deltas so far */
-  guint       track;
-  GArray     *nodes;      /* PNode */
-  GHashTable *by_id;      /* gint64 id → index + 1 */
-  guint32     n_listed;   /* nodes a checkpoint record holds */
-  GArray     *changed;    /* indices below n_listed changed since */
-  TslSpool    held;       /* (node + 1, delta) pairs before the Profile event */
-  guint64     n_held;
-  gint64      chunk_ns;   /* the first chunk's ts: the start without a Profile */
-  gint64      chunk_tid;
-} Profile;
-
-struct _TslChromeProfiles {
-  GHashTable *by_key;     /* key → Profile */
-  GPtrArray  *order;      /* Profile, as made: saves and the end in file order */
-  guint32     root_name;
-  guint32     unknown_name;
-  GString    *label;
-  GString    *name;
-  GArray     *path;       /* node indices, leaf first */
-  guint64     warned[N_WARN];
-  gboolean    listing;    /* checkpoints are made: changes are listed */
-  gboolean    clamped;
-};
 
 static void
 profile_free (gpointer data)
@@ -106,8 +55,8 @@ profile_free (gpointer data)
   g_free (pr);
 }
 
-static TslChromeProfiles *
-ensure_profiles (TslChromeModel *self)
+TslChromeProfiles *
+_tsl_chrome_profiles_ensure (TslChromeModel *self)
 {
   TslChromeProfiles *ps = self->profiles;
 
@@ -141,13 +90,13 @@ _tsl_chrome_profiles_free (TslChromeModel *self)
   self->profiles = NULL;
 }
 
-static Profile *
-ensure_profile (TslChromeModel *self,
-                gint64          pid,
-                const char     *id,
-                gsize           id_len)
+Profile *
+_tsl_chrome_profile_ensure (TslChromeModel *self,
+                            gint64          pid,
+                            const char     *id,
+                            gsize           id_len)
 {
-  TslChromeProfiles *ps = ensure_profiles (self);
+  TslChromeProfiles *ps = _tsl_chrome_profiles_ensure (self);
   g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT ":%.*s", pid, (int) id_len, id);
   Profile *pr = g_hash_table_lookup (ps->by_key, key);
 
@@ -196,9 +145,9 @@ warn_at (TslChromeModel       *self,
 
 /* Nodes */
 
-static guint32
-ensure_node (Profile *pr,
-             gint64   id)
+guint32
+_tsl_chrome_profile_node (Profile *pr,
+                          gint64   id)
 {
   gpointer found = g_hash_table_lookup (pr->by_id, &id);
   PNode node = { 0 };
@@ -237,11 +186,11 @@ find_root (PNode   *nodes,
 
 /* Makes `child` a child of `parent` unless that closes a cycle or gives it
  * a second parent; the message says which (NULL: linked, or already). */
-static char *
-link_nodes (TslChromeModel *self,
-            Profile        *pr,
-            guint32         parent,
-            guint32         child)
+char *
+_tsl_chrome_profile_link (TslChromeModel *self,
+                          Profile        *pr,
+                          guint32         parent,
+                          guint32         child)
 {
   PNode *nodes = (PNode *) pr->nodes->data;
 
@@ -267,53 +216,9 @@ static guint32
 intern_frame (TslChromeModel     *self,
               const TslJsonValue *call_frame)
 {
-  TslJsonValue function = { 0 }, url = { 0 }, line = { 0 };
   GString *name = self->profiles->name;
-  const char *s;
-  gint64 n = -1;
-  gsize len;
 
-  g_string_truncate (name, 0);
-  if (call_frame->type == TSL_JSON_OBJECT)
-    {
-      TslJsonIter iter;
-      TslJsonValue key, value;
-      TslJsonError jerr;
-
-      tsl_json_iter_init (&iter, call_frame->p, call_frame->p + call_frame->len);
-      while (tsl_json_iter_next_member (&iter, &key, &value, &jerr) == TSL_JSON_OK)
-        if (TSL_JSON_KEY_IS (&key, "functionName"))
-          function = value;
-        else if (TSL_JSON_KEY_IS (&key, "url"))
-          url = value;
-        else if (TSL_JSON_KEY_IS (&key, "lineNumber"))
-          line = value;
-    }
-  if (function.type == TSL_JSON_STRING && function.len > 0)
-    {
-      s = tsl_json_value_get_string (&function, self->scratch, &len);
-      g_string_append_len (name, s, len);
-    }
-  else
-    g_string_append (name, "(anonymous)");
-  if (url.type == TSL_JSON_STRING && url.len > 0)
-    {
-      const char *slash;
-
-      s = tsl_json_value_get_string (&url, self->scratch, &len);
-      for (slash = s + len; slash > s && slash[-1] != '/'; slash--)
-        ;
-      slash = slash > s ? slash - 1 : NULL;
-      if (slash != NULL && slash + 1 < s + len)
-        {
-          len -= slash + 1 - s;
-          s = slash + 1;
-        }
-      g_string_append_c (name, ' ');
-      g_string_append_len (name, s, len);
-      if (line.type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (&line, &n) && n >= 0 && n < G_MAXINT64)
-        g_string_append_printf (name, ":%" G_GINT64_FORMAT, n + 1);
-    }
+  tsl_v8_frame_name (call_frame, self->scratch, name);
   return tsl_trace_intern_len (self->trace, name->str, name->len);
 }
 
@@ -352,7 +257,7 @@ read_node (TslChromeModel       *self,
       warn_at (self, ev, WARN_NODE, _("a node of a V8 CPU profile without an integer \"id\" is ignored"));
       return;
     }
-  index = ensure_node (pr, id);
+  index = _tsl_chrome_profile_node (pr, id);
   n = &g_array_index (pr->nodes, PNode, index);
   if (n->defined)
     {
@@ -365,7 +270,7 @@ read_node (TslChromeModel       *self,
   n->defined = TRUE;
   note_change (self, pr, index);
   if (parent_v.type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (&parent_v, &parent_id))
-    message = link_nodes (self, pr, ensure_node (pr, parent_id), index);
+    message = _tsl_chrome_profile_link (self, pr, _tsl_chrome_profile_node (pr, parent_id), index);
   else if (parent_v.type != TSL_JSON_NONE)
     message = g_strdup (_("a node's \"parent\" that is not an integer id is ignored"));
   if (message != NULL)
@@ -379,7 +284,7 @@ read_node (TslChromeModel       *self,
 
       g_clear_pointer (&message, g_free);
       if (child.type == TSL_JSON_NUMBER && tsl_json_value_get_int64 (&child, &child_id))
-        message = link_nodes (self, pr, index, ensure_node (pr, child_id));
+        message = _tsl_chrome_profile_link (self, pr, index, _tsl_chrome_profile_node (pr, child_id));
       else
         message = g_strdup (_("a node's child that is not an integer id is ignored"));
       if (message != NULL)
@@ -605,7 +510,7 @@ _tsl_chrome_profile_event (TslChromeModel       *self,
       id = ev->id.p;
       id_len = ev->id.len;
     }
-  pr = ensure_profile (self, pid, id, id_len);
+  pr = _tsl_chrome_profile_ensure (self, pid, id, id_len);
   member (&ev->args, "data", &data);
 
   if (!chunk)
@@ -701,304 +606,4 @@ _tsl_chrome_profiles_finish (TslChromeModel *self)
   if (more[WARN_CHUNK] > 0)
     tsl_trace_add_warning (self->trace, _("%llu more damaged ProfileChunk events"),
                            (unsigned long long) more[WARN_CHUNK]);
-}
-
-/* Checkpoints */
-
-static void
-put_u32 (GByteArray *out,
-         guint32     v)
-{
-  v = GUINT32_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 4);
-}
-
-static void
-put_u64 (GByteArray *out,
-         guint64     v)
-{
-  v = GUINT64_TO_LE (v);
-  g_byte_array_append (out, (const guint8 *) &v, 8);
-}
-
-static void
-put_text (GByteArray *out,
-          const char *s)
-{
-  gsize len = s != NULL ? strlen (s) : 0;
-
-  put_u32 (out, len);
-  g_byte_array_append (out, (const guint8 *) s, len);
-}
-
-typedef struct {
-  const guint8 *p;
-  const guint8 *end;
-} Cursor;
-
-static gboolean
-take (Cursor *c,
-      void   *out,
-      gsize   len)
-{
-  if ((gsize) (c->end - c->p) < len)
-    return FALSE;
-  memcpy (out, c->p, len);
-  c->p += len;
-  return TRUE;
-}
-
-static gboolean
-take_u32 (Cursor  *c,
-          guint32 *v)
-{
-  if (!take (c, v, 4))
-    return FALSE;
-  *v = GUINT32_FROM_LE (*v);
-  return TRUE;
-}
-
-static gboolean
-take_u64 (Cursor  *c,
-          guint64 *v)
-{
-  if (!take (c, v, 8))
-    return FALSE;
-  *v = GUINT64_FROM_LE (*v);
-  return TRUE;
-}
-
-static gboolean
-take_text (Cursor      *c,
-           const char **s,
-           guint32     *len)
-{
-  if (!take_u32 (c, len) || (gsize) (c->end - c->p) < *len)
-    return FALSE;
-  *s = (const char *) c->p;
-  c->p += *len;
-  return TRUE;
-}
-
-/* Own part: the warnings' counts (u64 each) and whether a time was
- * clamped (u8), u32 n, then per profile: key, u8 started, pid, tid, start,
- * t, the first chunk's time and thread (u64 each). */
-gboolean
-_tsl_chrome_profiles_save (TslChromeModel *self,
-                           GByteArray     *saved)
-{
-  TslChromeProfiles *ps = self->profiles;
-  guint8 clamped = ps != NULL && ps->clamped;
-
-  for (guint k = 0; k < N_WARN; k++)
-    put_u64 (saved, ps != NULL ? ps->warned[k] : 0);
-  g_byte_array_append (saved, &clamped, 1);
-  if (ps == NULL)
-    {
-      put_u32 (saved, 0);
-      return TRUE;
-    }
-  put_u32 (saved, ps->order->len);
-  for (guint i = 0; i < ps->order->len; i++)
-    {
-      Profile *pr = g_ptr_array_index (ps->order, i);
-      guint8 started = pr->started;
-
-      if (pr->n_held > 0)
-        return FALSE;
-      put_text (saved, pr->key);
-      g_byte_array_append (saved, &started, 1);
-      put_u64 (saved, (guint64) pr->pid);
-      put_u64 (saved, (guint64) pr->tid);
-      put_u64 (saved, (guint64) pr->start_ns);
-      put_u64 (saved, (guint64) pr->t_ns);
-      put_u64 (saved, (guint64) pr->chunk_ns);
-      put_u64 (saved, (guint64) pr->chunk_tid);
-    }
-  return TRUE;
-}
-
-/* A node's state: id, flags (1 defined, 2 parent), parent id, name. */
-static void
-put_node (TslChromeModel *self,
-          GByteArray     *out,
-          Profile        *pr,
-          guint32         at)
-{
-  const PNode *n = &g_array_index (pr->nodes, PNode, at);
-  guint8 flags = (n->defined ? 1 : 0) | (n->parent != 0 ? 2 : 0);
-
-  put_u64 (out, (guint64) n->id);
-  g_byte_array_append (out, &flags, 1);
-  put_u64 (out, n->parent != 0 ? (guint64) g_array_index (pr->nodes, PNode, n->parent - 1).id : 0);
-  put_text (out, n->defined ? tsl_trace_lookup (self->trace, n->name) : NULL);
-}
-
-/* Record: per profile with nodes to list, its key, u32 n, n nodes. */
-void
-_tsl_chrome_profiles_nodes (TslChromeModel *self,
-                            GByteArray     *record)
-{
-  TslChromeProfiles *ps = self->profiles;
-
-  if (ps == NULL)
-    return;
-  ps->listing = TRUE;
-  for (guint i = 0; i < ps->order->len; i++)
-    {
-      Profile *pr = g_ptr_array_index (ps->order, i);
-      guint32 n = pr->changed->len + (pr->nodes->len - pr->n_listed);
-
-      if (n == 0)
-        continue;
-      put_text (record, pr->key);
-      put_u32 (record, n);
-      for (guint c = 0; c < pr->changed->len; c++)
-        put_node (self, record, pr, g_array_index (pr->changed, guint32, c));
-      for (guint32 at = pr->n_listed; at < pr->nodes->len; at++)
-        put_node (self, record, pr, at);
-      g_array_set_size (pr->changed, 0);
-      pr->n_listed = pr->nodes->len;
-    }
-}
-
-void
-_tsl_chrome_profiles_reset (TslChromeModel *self)
-{
-  TslChromeProfiles *ps = self->profiles;
-
-  if (ps == NULL)
-    return;
-  g_hash_table_remove_all (ps->by_key);
-  g_ptr_array_set_size (ps->order, 0);
-  memset (ps->warned, 0, sizeof ps->warned);
-  ps->clamped = FALSE;
-  /* A restored read lists its changes from here, as the whole read does. */
-  ps->listing = TRUE;
-}
-
-static Profile *
-profile_of_key (TslChromeModel *self,
-                const char     *key,
-                guint32         len)
-{
-  g_autofree char *text = g_strndup (key, len);
-  const char *colon = strchr (text, ':');
-  gint64 pid;
-  char *end;
-
-  if (colon == NULL)
-    return NULL;
-  pid = g_ascii_strtoll (text, &end, 10);
-  if (end != colon)
-    return NULL;
-  return ensure_profile (self, pid, colon + 1, len - (colon + 1 - text));
-}
-
-gboolean
-_tsl_chrome_profiles_replay (TslChromeModel *self,
-                             const guint8   *record,
-                             gsize           len)
-{
-  Cursor c = { record, record + len };
-
-  while (c.p < c.end)
-    {
-      const char *key, *name;
-      guint32 key_len, name_len, n;
-      Profile *pr;
-
-      if (!take_text (&c, &key, &key_len) || !take_u32 (&c, &n))
-        return FALSE;
-      pr = profile_of_key (self, key, key_len);
-      if (pr == NULL)
-        return FALSE;
-      for (guint32 i = 0; i < n; i++)
-        {
-          guint64 id, parent;
-          guint8 flags;
-          guint32 at;
-          PNode *node;
-
-          if (!take_u64 (&c, &id) || !take (&c, &flags, 1) || !take_u64 (&c, &parent) ||
-              !take_text (&c, &name, &name_len))
-            return FALSE;
-          at = ensure_node (pr, (gint64) id);
-          node = &g_array_index (pr->nodes, PNode, at);
-          if (flags & 1)
-            {
-              node->defined = TRUE;
-              node->name = tsl_trace_intern_len (self->trace, name, name_len);
-            }
-          if (flags & 2)
-            {
-              g_autofree char *refused = link_nodes (self, pr, ensure_node (pr, (gint64) parent), at);
-
-              /* The whole read kept no such link: the record is damaged. */
-              if (refused != NULL)
-                return FALSE;
-            }
-        }
-      pr->n_listed = pr->nodes->len;
-      g_array_set_size (pr->changed, 0);
-    }
-  return TRUE;
-}
-
-gboolean
-_tsl_chrome_profiles_restore (TslChromeModel *self,
-                              const guint8   *saved,
-                              gsize           len,
-                              gsize          *used)
-{
-  Cursor c = { saved, saved + len };
-  guint64 warned[N_WARN];
-  guint8 clamped;
-  guint32 n;
-  gboolean any = FALSE;
-
-  for (guint k = 0; k < N_WARN; k++)
-    {
-      if (!take_u64 (&c, &warned[k]))
-        return FALSE;
-      any = any || warned[k] > 0;
-    }
-  if (!take (&c, &clamped, 1) || !take_u32 (&c, &n))
-    return FALSE;
-  if (n > 0 || clamped || any)
-    {
-      TslChromeProfiles *ps = ensure_profiles (self);
-
-      memcpy (ps->warned, warned, sizeof warned);
-      ps->clamped = clamped;
-    }
-  for (guint32 i = 0; i < n; i++)
-    {
-      const char *key;
-      guint32 key_len;
-      guint8 started;
-      guint64 pid, tid, start, t, chunk_ns, chunk_tid;
-      Profile *pr;
-
-      if (!take_text (&c, &key, &key_len) || !take (&c, &started, 1) || !take_u64 (&c, &pid) ||
-          !take_u64 (&c, &tid) || !take_u64 (&c, &start) || !take_u64 (&c, &t) ||
-          !take_u64 (&c, &chunk_ns) || !take_u64 (&c, &chunk_tid))
-        return FALSE;
-      pr = profile_of_key (self, key, key_len);
-      if (pr == NULL || pr->pid != (gint64) pid)
-        return FALSE;
-      if (started)
-        {
-          /* Its track was made in a chunk every range read reads. */
-          pr->started = TRUE;
-          pr->tid = (gint64) tid;
-          pr->start_ns = (gint64) start;
-          pr->track = tsl_trace_ensure_thread_part (self->trace, pr->pid, pr->tid, "(V8 CPU profile)");
-        }
-      pr->t_ns = (gint64) t;
-      pr->chunk_ns = (gint64) chunk_ns;
-      pr->chunk_tid = (gint64) chunk_tid;
-    }
-  *used = c.p - saved;
-  return TRUE;
 }

@@ -4,7 +4,7 @@
  *
  * What the model (tsl-chrome-model.c), its checkpoints
  * (tsl-chrome-checkpoint.c) and their records (tsl-chrome-async.c) call of
- * tsl-chrome-profile.c.
+ * tsl-chrome-profile.c and tsl-chrome-profile-checkpoint.c.
  */
 #pragma once
 

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "tsl-byte-cursor.h"
 #include "tsl-perfetto-clocks.h"
 #include "tsl-perfetto-intern.h"
 #include "tsl-proto.h"
@@ -320,22 +321,16 @@ tsl_perfetto_model_save (TslPerfettoModel *self,
   return ok && saved->len <= max_len;
 }
 
-typedef struct {
-  const guint8 *p;
-  const guint8 *end;
-  gboolean      bad;
-} Taker;
+/* Integers are varints here, not the cursor's fixed little-endian ones. */
+typedef TslByteCursor Taker;
 
 static gboolean
 take (Taker *tk,
       void  *out,
       gsize  len)
 {
-  if (tk->bad || (gsize) (tk->end - tk->p) < len)
-    {
-      tk->bad = TRUE;
-      return FALSE;
-    }
+  if (!tsl_byte_cursor_has (tk, len))
+    return FALSE;
   if (out != NULL)
     memcpy (out, tk->p, len);
   tk->p += len;
@@ -356,9 +351,9 @@ take_u64 (Taker *tk)
 {
   guint64 v = 0;
 
-  if (tk->bad || tsl_proto_varint (&tk->p, tk->end, &v) != TSL_PROTO_OK)
+  if (!tk->ok || tsl_proto_varint (&tk->p, tk->end, &v) != TSL_PROTO_OK)
     {
-      tk->bad = TRUE;
+      tk->ok = FALSE;
       return 0;
     }
   return v;
@@ -370,7 +365,7 @@ take_u32 (Taker *tk)
   guint64 v = take_u64 (tk);
 
   if (v > G_MAXUINT32)
-    tk->bad = TRUE;
+    tk->ok = FALSE;
   return (guint32) v;
 }
 
@@ -398,15 +393,15 @@ take_names (Taker     *tk,
 {
   guint32 n = take_u32 (tk);
 
-  for (guint32 i = 0; i < n && !tk->bad; i++)
+  for (guint32 i = 0; i < n && tk->ok; i++)
     {
       guint64 iid = take_u64 (tk);
       guint32 index = take_u32 (tk);
       guint32 id;
 
-      if (tk->bad || index >= strings->len)
+      if (!tk->ok || index >= strings->len)
         {
-          tk->bad = TRUE;
+          tk->ok = FALSE;
           return;
         }
       id = GPOINTER_TO_UINT (g_ptr_array_index (strings, index));
@@ -445,13 +440,13 @@ restore_pass (TslPerfettoModel *self,
               guint             pass,
               GPtrArray        *strings)
 {
-  Taker tk = { raw, raw + len, FALSE };
+  Taker tk = tsl_byte_cursor (raw, len);
   gboolean apply = pass == 1;
   guint32 n, trace_clock;
   guint8 clock_used;
 
   n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
+  for (guint32 i = 0; i < n && tk.ok; i++)
     {
       guint32 slen = take_u32 (&tk);
       const guint8 *s = tk.p;
@@ -464,7 +459,7 @@ restore_pass (TslPerfettoModel *self,
   /* Clocks */
   clock_used = take_u8 (&tk);
   trace_clock = take_u32 (&tk);
-  if (tk.bad || trace_clock == 0 || trace_clock >= 64 || clock_used > 1)
+  if (!tk.ok || trace_clock == 0 || trace_clock >= 64 || clock_used > 1)
     return FALSE;
   if (apply)
     {
@@ -476,7 +471,7 @@ restore_pass (TslPerfettoModel *self,
       g_array_set_size (self->user_clock_list, 0);
     }
   n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
+  for (guint32 i = 0; i < n && tk.ok; i++)
     {
       Clock c;
       guint32 id;
@@ -488,7 +483,7 @@ restore_pass (TslPerfettoModel *self,
         self->builtin[id] = c;
     }
   n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
+  for (guint32 i = 0; i < n && tk.ok; i++)
     {
       Clock c;
       guint32 id;
@@ -506,7 +501,7 @@ restore_pass (TslPerfettoModel *self,
       if (self->sequences.used[i])
         reset_sequence (GSIZE_TO_POINTER (self->sequences.values[i]));
   n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
+  for (guint32 i = 0; i < n && tk.ok; i++)
     {
       guint32 id = take_u32 (&tk), n_extra, n_clocks;
       Sequence *seq = NULL;
@@ -549,7 +544,7 @@ restore_pass (TslPerfettoModel *self,
           seq->clocks_used = G_MAXUINT64;
         }
       n_clocks = take_u32 (&tk);
-      for (guint32 j = 0; j < n_clocks && !tk.bad; j++)
+      for (guint32 j = 0; j < n_clocks && tk.ok; j++)
         {
           Clock c;
           guint32 cid;
@@ -589,7 +584,7 @@ restore_pass (TslPerfettoModel *self,
             track->last_value = 0;
         }
   n = take_u32 (&tk);
-  for (guint32 i = 0; i < n && !tk.bad; i++)
+  for (guint32 i = 0; i < n && tk.ok; i++)
     {
       guint64 uuid = take_u64 (&tk), found;
       double last_value = 0;
@@ -599,7 +594,7 @@ restore_pass (TslPerfettoModel *self,
       take (&tk, &last_value, sizeof last_value);
       n_open = take_u32 (&tk);
       overflow = take_u32 (&tk);
-      if (tk.bad || n_open > MAX_DEPTH || !id_map_lookup (&self->tracks, uuid, &found))
+      if (!tk.ok || n_open > MAX_DEPTH || !id_map_lookup (&self->tracks, uuid, &found))
         return FALSE;
       track = GSIZE_TO_POINTER (found);
       if (apply)
@@ -613,14 +608,14 @@ restore_pass (TslPerfettoModel *self,
               track->open = g_renew (OpenSlice, track->open, track->n_alloc);
             }
         }
-      for (guint32 j = 0; j < n_open && !tk.bad; j++)
+      for (guint32 j = 0; j < n_open && tk.ok; j++)
         {
           gint64 start_ns = (gint64) take_u64 (&tk);
           gint64 offset = (gint64) take_u64 (&tk);
           guint32 name = take_u32 (&tk);
           gint64 thread_ns = (gint64) take_u64 (&tk);
 
-          if (tk.bad || name >= strings->len)
+          if (!tk.ok || name >= strings->len)
             return FALSE;
           if (apply)
             track->open[j] = (OpenSlice) { start_ns, offset,
@@ -630,17 +625,17 @@ restore_pass (TslPerfettoModel *self,
       if (apply)
         track->n_open = n_open;
       n_early = take_u32 (&tk);
-      if (tk.bad || n_early > MAX_EARLY)
+      if (!tk.ok || n_early > MAX_EARLY)
         return FALSE;
       if (apply && n_early > 0 && track->early == NULL)
         track->early = g_new (EarlyEnd, MAX_EARLY);
-      for (guint32 j = 0; j < n_early && !tk.bad; j++)
+      for (guint32 j = 0; j < n_early && tk.ok; j++)
         {
           gint64 end_ns = (gint64) take_u64 (&tk);
           gint64 offset = (gint64) take_u64 (&tk);
           guint8 before_begin = take_u8 (&tk);
 
-          if (tk.bad || before_begin > 1)
+          if (!tk.ok || before_begin > 1)
             return FALSE;
           if (apply)
             {
@@ -652,7 +647,7 @@ restore_pass (TslPerfettoModel *self,
       if (apply)
         track->n_early = n_early;
     }
-  return !tk.bad && tk.p == tk.end;
+  return tk.ok && tk.p == tk.end;
 }
 
 gboolean
