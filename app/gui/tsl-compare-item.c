@@ -194,20 +194,10 @@ tsl_compare_item_get_magnitude (TslCompareItem *self)
   return isnan (self->row->change) ? -1 : fabs (self->row->change);
 }
 
-/* Calls for a function's rows, points for a metric's (as the CLI says). */
-static gboolean
-counts_calls (const TslCompareRow *row)
-{
-  const char *unit = row->unit != NULL ? row->unit : "";
-
-  return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
-}
-
 char *
 tsl_compare_item_dup_untested (TslCompareItem *self)
 {
   const TslCompareRow *row;
-  char a[24], b[24];
 
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
@@ -215,15 +205,7 @@ tsl_compare_item_dup_untested (TslCompareItem *self)
   if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
     /* Translators: a compare row not tested: its series moves more slowly than the ranges are long */
     return g_strdup (_("too dependent to test at this length"));
-  if (row->test != TSL_COMPARE_TEST_TOO_FEW)
-    return NULL;
-  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);
-  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, row->n_b);
-  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
-  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
-    return g_strdup_printf (counts_calls (row) ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
-  return g_strdup_printf (counts_calls (row) ? _("too few independent calls (%s vs %s)")
-                                             : _("too few independent points (%s vs %s)"), a, b);
+  return tsl_compare_row_dup_too_few (row);
 }
 
 char *
