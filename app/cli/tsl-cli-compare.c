@@ -28,7 +28,8 @@ parse_confidence (const char *text,
   return end != text && *end == '\0' && *confidence > 0 && *confidence < 1;
 }
 
-/* Why a too-few row was not tested, e.g. "too few calls (1 vs 1)". */
+/* Why a too-few row was not tested, naming the rule that applied, e.g.
+ * "too few calls (1 vs 1)" (as the window says, untranslated). */
 static char *
 too_few_text (const TslCompareRow *row)
 {
@@ -36,11 +37,15 @@ too_few_text (const TslCompareRow *row)
   const char *what = row->duration || g_str_has_prefix (unit, "ns") || strcmp (unit, "fraction") == 0
                      ? "calls" : "points";
 
-  if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
+  if (row->min_units == 0 && MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
     return g_strdup_printf ("too few %s (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
                             what, row->n_a, row->n_b);
-  return g_strdup_printf ("too few independent %s, or none varies (%" G_GUINT64_FORMAT " vs %"
-                          G_GUINT64_FORMAT ")", what, row->n_a, row->n_b);
+  if (row->min_units == 0)
+    return g_strdup_printf ("no variation to test (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT " %s)",
+                            row->n_a, row->n_b, what);
+  return g_strdup_printf ("too few independent %s (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
+                          ", in %u vs %u time blocks; at least %u a side)",
+                          what, row->n_a, row->n_b, row->units_a, row->units_b, row->min_units);
 }
 
 static void
@@ -84,9 +89,9 @@ print_too_few (GPtrArray *rows)
     return;
   why = too_few_text (first);
   series = tsl_cli_printable (first->series);
-  fprintf (stderr, "timeslice: %u row%s not tested (method too-few: fewer than %d independent calls or "
-           "points a side, or no variation), e.g. %s %s: %s\n",
-           n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, series, first->stat, why);
+  fprintf (stderr, "timeslice: %u row%s not tested (method too-few: fewer than %d calls or points a side, "
+           "or time blocks holding them (%d for calls in bursts), or no variation), e.g. %s %s: %s\n",
+           n, n == 1 ? "" : "s", TSL_BLOCK_MIN_OBSERVATIONS, TSL_COMPARE_MIN_BURSTY_UNITS, series, first->stat, why);
 }
 
 /* Rows whose dependence outlasts the ranges (long memory): how many, and

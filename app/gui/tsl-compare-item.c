@@ -194,35 +194,13 @@ tsl_compare_item_get_magnitude (TslCompareItem *self)
   return isnan (self->row->change) ? -1 : fabs (self->row->change);
 }
 
-/* Calls for a function's rows, points for a metric's (as the CLI says). */
-static gboolean
-counts_calls (const TslCompareRow *row)
-{
-  const char *unit = row->unit != NULL ? row->unit : "";
-
-  return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
-}
-
 static char *
-format_untested (TslCompareTest test,
-                 guint64        n_a,
-                 guint64        n_b,
-                 gboolean       calls)
+format_untested (const TslCompareRow *row)
 {
-  char a[24], b[24];
-
-  if (test == TSL_COMPARE_TEST_TOO_DEPENDENT)
+  if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
     /* Translators: a compare row not tested: its series moves more slowly than the ranges are long */
     return g_strdup (_("too dependent to test at this length"));
-  if (test != TSL_COMPARE_TEST_TOO_FEW)
-    return NULL;
-  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, n_a);
-  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, n_b);
-  /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
-  if (MIN (n_a, n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
-    return g_strdup_printf (calls ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
-  return g_strdup_printf (calls ? _("too few independent calls (%s vs %s)")
-                                : _("too few independent points (%s vs %s)"), a, b);
+  return tsl_compare_row_dup_too_few (row);
 }
 
 static char *
@@ -241,11 +219,13 @@ tsl_compare_item_dup_untested (TslCompareItem *self)
 {
   g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
 
-  return format_untested (self->row->test, self->row->n_a, self->row->n_b, counts_calls (self->row));
+  return format_untested (self->row);
 }
 
 /* What the Significance column says of untested and waiting rows, with
- * two-digit counts and changes: the texts its width is made for. */
+ * two-digit counts and changes: the texts its width is made for. The
+ * longer note of calls in too few time blocks is elided, whole in its
+ * tooltip. */
 GStrv
 tsl_compare_item_dup_typical_notes (void)
 {
@@ -254,10 +234,17 @@ tsl_compare_item_dup_typical_notes (void)
 
   for (int calls = 0; calls <= 1; calls++)
     {
-      g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_FEW, TSL_BLOCK_MIN_OBSERVATIONS - 1, 99, calls));
-      g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_FEW, 99, 99, calls));
+      TslCompareRow row = { 0 };
+
+      row.test = TSL_COMPARE_TEST_TOO_FEW;
+      row.duration = calls;
+      row.n_a = TSL_BLOCK_MIN_OBSERVATIONS - 1;
+      row.n_b = 99;
+      g_ptr_array_add (notes, format_untested (&row));
+      row.n_a = 99;
+      g_ptr_array_add (notes, format_untested (&row));
     }
-  g_ptr_array_add (notes, format_untested (TSL_COMPARE_TEST_TOO_DEPENDENT, 0, 0, FALSE));
+  g_ptr_array_add (notes, g_strdup (_("too dependent to test at this length")));
   g_ptr_array_add (notes, format_waiting (0.99, 0.09));
   for (guint i = 0; i < notes->len; i++)
     g_strv_builder_add (builder, g_ptr_array_index (notes, i));

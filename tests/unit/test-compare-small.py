@@ -139,7 +139,9 @@ def check_too_few_counts(tmp):
     recording flagged 3 vs 0 and 9 vs 1 as Poisson rows). A thread that is
     quiet in A holds `rare` 3 times there (three separate blocks) and busy
     `tick` 400 times in B; `odd` is 9 times in A, once in B. Rows with 4
-    events a side in 4 blocks or more stay tested."""
+    events a side in 4 blocks or more stay tested. `burst` comes 4 at a
+    time, in 5 blocks of A and 6 of B: in bursts the minimum is 8 blocks a
+    side, and `--verbose` says that rule, not the count's."""
     events = [{'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': 1, 'args': {'name': 'main'}}]
 
     def instant(name, us):
@@ -154,19 +156,38 @@ def check_too_few_counts(tmp):
     instant('odd', 1500000)
     for i in range(40):
         instant('often', 12500 + 25000 * i + (1000000 if i % 2 else 0))
+    # On a thread of its own; block k of a 1 s range (64 blocks) is
+    # centred on (k + 0.5) / 64 s; `steady` every 10 ms beside it.
+    events.append({'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': 2, 'args': {'name': 'io'}})
+    for start, blocks in ((0, (3, 15, 30, 44, 60)), (1000000, (2, 12, 25, 37, 50, 61))):
+        for k in blocks:
+            for j in range(4):
+                events.append({'name': 'burst', 'ph': 'i', 's': 't', 'pid': 1, 'tid': 2,
+                               'ts': start + int((k + 0.5) * 1e6 / 64) + j})
+    for i in range(200):
+        events.append({'name': 'steady', 'ph': 'i', 's': 't', 'pid': 1, 'tid': 2, 'ts': 5000 + 10000 * i})
     path = os.path.join(tmp, 'instants.json')
     with open(path, 'w') as f:
         json.dump(events, f)
-    out = subprocess.run([TIMESLICE, 'compare', '--a', '0s..1s', '--b', '1s..2s', '--seed', '1', path],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run([TIMESLICE, 'compare', '--a', '0s..1s', '--b', '1s..2s', '--seed', '1', '--verbose',
+                          path], check=True, capture_output=True, text=True)
     table = {r['series']: r for r in csv.DictReader(io.StringIO(out.stdout))}
     ok = True
-    for name, want in (('rare', 'too-few'), ('odd', 'too-few'), ('often', 'poisson')):
-        r = table[f'main/{name}']
+    for name, want in (('main/rare', 'too-few'), ('main/odd', 'too-few'), ('main/often', 'poisson'),
+                       ('io/burst', 'too-few')):
+        r = table[name]
         good = r['method'] == want and (want != 'too-few' or (r['p_value'] == '' and r['significant'] == 'false'))
         ok = ok and good
-        print(f'main/{name} ({r["a_n"]} vs {r["b_n"]}): method {r["method"]}, p “{r["p_value"]}”, '
+        print(f'{name} ({r["a_n"]} vs {r["b_n"]}): method {r["method"]}, p “{r["p_value"]}”, '
               f'significant {r["significant"]}{"" if good else "  FAIL"}')
+    # The reason names the rule that applied: the count's for `rare`, the
+    # bursts' blocks for `burst`.
+    for name, want in (('main/rare', 'too few calls (3 vs 0)'),
+                       ('io/burst', 'too few independent calls (20 vs 24, in 5 vs 6 time blocks; at least 8 a side)')):
+        lines = [x for x in out.stderr.splitlines() if f' {name} ' in x and 'test=too-few' in x]
+        good = len(lines) > 0 and all(x.endswith(': ' + want) for x in lines)
+        ok = ok and good
+        print(f'{name}: {lines!r}{"" if good else f"  FAIL: want “{want}”"}')
     return ok
 
 

@@ -838,6 +838,41 @@ test_csv_number (void)
     }
 }
 
+/* A too-few row says the rule that applied: the count's (4 a side), the
+ * blocks' (8 for counts in bursts), or no variation. */
+static void
+test_too_few_text (void)
+{
+  TslCompareRow row = { .test = TSL_COMPARE_TEST_TOO_FEW, .unit = "fraction", .n_a = 1, .n_b = 1 };
+  g_autofree char *count = NULL;
+  g_autofree char *blocks = NULL;
+  g_autofree char *constant = NULL;
+  g_autofree char *points = NULL;
+
+  count = tsl_compare_row_dup_too_few (&row);
+  g_assert_cmpstr (count, ==, "too few calls (1 vs 1)");
+
+  row.n_a = 20;
+  row.n_b = 24;
+  row.units_a = 5;
+  row.units_b = 6;
+  row.min_units = TSL_COMPARE_MIN_BURSTY_UNITS;
+  blocks = tsl_compare_row_dup_too_few (&row);
+  g_assert_cmpstr (blocks, ==, "too few independent calls (20 vs 24, in 5 vs 6 time blocks; at least 8 a side)");
+
+  row.min_units = 0;
+  constant = tsl_compare_row_dup_too_few (&row);
+  g_assert_cmpstr (constant, ==, "no variation to test (20 vs 24 calls)");
+
+  row.unit = "";
+  row.n_b = 2;
+  points = tsl_compare_row_dup_too_few (&row);
+  g_assert_cmpstr (points, ==, "too few points (20 vs 2)");
+
+  row.test = TSL_COMPARE_TEST_BLOCKS_T;
+  g_assert_null (tsl_compare_row_dup_too_few (&row));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -859,6 +894,7 @@ main (int   argc,
   g_test_add_func ("/compare/read-cache", test_read_cache);
   g_test_add_func ("/compare/cli", test_cli);
   g_test_add_func ("/compare/csv-number", test_csv_number);
+  g_test_add_func ("/compare/too-few-text", test_too_few_text);
 
   return g_test_run ();
 }

@@ -45,7 +45,14 @@ _tsl_report_plot_sentence (const TslCompareRow *row)
 
   if (row->presence != TSL_COMPARE_IN_BOTH)
     return g_strdup (_("No interval for this row: seen in one range only, its change has no finite bounds."));
-  if (row->test == TSL_COMPARE_TEST_TOO_FEW || row->test == TSL_COMPARE_TEST_NONE)
+  if (row->test == TSL_COMPARE_TEST_TOO_FEW)
+    {
+      g_autofree char *why = tsl_compare_row_dup_too_few (row);
+
+      /* Translators: %s says why, e.g. "too few calls (1 vs 1)" */
+      return g_strdup_printf (_("No interval for this row: %s."), why);
+    }
+  if (row->test == TSL_COMPARE_TEST_NONE)
     return g_strdup_printf (_("No interval for this row: too few calls or points to test (%s vs %s)."), a, b);
   if (row->test == TSL_COMPARE_TEST_TOO_DEPENDENT)
     return g_strdup (_("No interval for this row: too dependent to test at this length."));

@@ -97,7 +97,9 @@ add_lag_products (const double *y,
  * AR(1) φ 0.99 + φ 0.5 and 41–47 % of ARFIMA d 0.3–0.45 against 1.7 % of
  * i.i.d. rows and 2.5–3.2 % of AR(1) φ 0.3–0.6 (0.7 % at φ 0.9). Lags 2–4,
  * 2–16, the batch-means variance at 8–32 blocks against the AR(1)'s and a
- * threshold rising with φ all separated less. The rows of long memory that
+ * threshold rising with φ all separated less, and so did low-frequency
+ * estimates of d (local Whittle, log-periodogram, variance-time:
+ * bench/longmem-model.py). The rows of long memory that
  * stay, and still reject, are those whose ranges look the least dependent
  * inside: within two ranges of 64 units nothing tells them apart. */
 double

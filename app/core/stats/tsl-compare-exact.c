@@ -31,10 +31,7 @@
 /* Fewer units than this a side and the batch length is not estimated
  * (no batching): the lag-1 estimate of a few units is mostly noise. */
 #define MIN_UNITS_FOR_PHI 16
-/* Counts in bursts are tested on their blocks from this many units a side
- * (blocks holding events): null bursty instants rejected 0.076 of rows at
- * 4–7 units, 0.047 from 8 (docs/statistics.md). */
-#define MIN_BURSTY_UNITS 8
+#define MIN_BURSTY_UNITS TSL_COMPARE_MIN_BURSTY_UNITS
 
 typedef TslBlockSide Side;
 
@@ -81,17 +78,34 @@ set_presence (TslCompareRow *row,
 }
 
 /* Too few units a side to test, or nothing varies: the row is said, not
- * tested. An absent side (n 0) leaves the other to decide. */
+ * tested. An absent side (n 0) leaves the other to decide. `min_units`
+ * (nullable) gets the least number of units the test needed when that was
+ * the rule (0 when a side had fewer than TSL_BLOCK_MIN_OBSERVATIONS
+ * observations), so the row can say which rule applied. */
 static gboolean
 too_few (const Side   *sides,
-         const guint  *units)
+         const guint  *units,
+         guint        *min_units)
 {
+  gboolean few = FALSE, by_count = FALSE;
+  guint least = 0;
+
   for (guint s = 0; s < 2; s++)
-    if ((sides[s].n > 0 || sides[1 - s].n == 0) &&
-        (sides[s].n < TSL_BLOCK_MIN_OBSERVATIONS ||
-         units[s] < MAX (sides[s].min_units, TSL_BLOCK_MIN_OBSERVATIONS)))
-      return TRUE;
-  return FALSE;
+    if (sides[s].n > 0 || sides[1 - s].n == 0)
+      {
+        guint need = MAX (sides[s].min_units, TSL_BLOCK_MIN_OBSERVATIONS);
+
+        if (sides[s].n < TSL_BLOCK_MIN_OBSERVATIONS)
+          few = by_count = TRUE;
+        else if (units[s] < need)
+          {
+            few = TRUE;
+            least = MAX (least, need);
+          }
+      }
+  if (min_units != NULL)
+    *min_units = by_count ? 0 : least;
+  return few;
 }
 
 gboolean
@@ -107,7 +121,7 @@ _tsl_compare_block_row (TslCompareTable *table,
   TslBlockComparison c;
   TslCompareRow *row;
   double uy[2][B], ux[2][B], uc[2][B], phi = 0;
-  guint units[2];
+  guint units[2], min_units = 0;
   gboolean untested, phi_units, dependent = FALSE;
 
   if (sides[0].n == 0 && sides[1].n == 0)
@@ -119,7 +133,7 @@ _tsl_compare_block_row (TslCompareTable *table,
   for (guint s = 0; s < 2; s++)
     units[s] = tsl_block_units (sides[s].y, sides[s].x, sides[s].n < B ? sides[s].c : NULL, B,
                                 uy[s], ux[s], uc[s]);
-  untested = too_few (sides, units);
+  untested = too_few (sides, units, &min_units);
 
   /* One autocorrelation for both ranges: half the noise of either's. A
    * few units cannot tell one: Welch on them as they are. */
@@ -170,6 +184,12 @@ _tsl_compare_block_row (TslCompareTable *table,
   if (untested || dependent)
     {
       row->test = untested ? TSL_COMPARE_TEST_TOO_FEW : TSL_COMPARE_TEST_TOO_DEPENDENT;
+      if (untested)
+        {
+          row->units_a = units[0];
+          row->units_b = units[1];
+          row->min_units = min_units;
+        }
       row->p_value = row->ci_low = row->ci_high = NAN;
       row->few_blocks = FALSE;
       row->t_df = row->t_se = 0;
@@ -199,7 +219,7 @@ _tsl_compare_count_row (TslCompareTable *table,
                         const double    *exposure,
                         gboolean         per_exposure)
 {
-  gboolean bursty = FALSE;
+  gboolean bursty = FALSE, few;
   guint units[2];
 
   for (guint s = 0; s < 2; s++)
@@ -208,8 +228,7 @@ _tsl_compare_count_row (TslCompareTable *table,
 
       units[s] = tsl_block_units (sides[s].y, sides[s].x, sides[s].n < B ? sides[s].c : NULL, B, uy, ux, uc);
     }
-  if (too_few (sides, units))
-    bursty = TRUE;   /* the block row says too-few */
+  few = too_few (sides, units, NULL);
 
   for (guint s = 0; s < 2; s++)
     {
@@ -221,12 +240,14 @@ _tsl_compare_count_row (TslCompareTable *table,
         bursty = TRUE;
     }
 
-  if (bursty)
+  /* Too few already at the plain minimum: the block row says so, naming
+   * that minimum, not the bursts' one. */
+  if (bursty || few)
     {
       for (guint s = 0; s < 2; s++)
         {
           sides[s].scale = per_exposure ? 1 : exposure[s];
-          sides[s].min_units = MIN_BURSTY_UNITS;
+          sides[s].min_units = few ? 0 : MIN_BURSTY_UNITS;
         }
       return _tsl_compare_block_row (table, series, stat, stat_id, unit, sides);
     }

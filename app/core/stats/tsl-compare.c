@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-block-test.h"
 #include "tsl-compare-private.h"
 #include "tsl-csv-writer.h"
@@ -113,6 +115,48 @@ tsl_compare_row_free (TslCompareRow *row)
   g_free (row->stat);
   g_free (row->effects);
   g_free (row);
+}
+
+/* Calls for a function's rows, points for a metric's. */
+static gboolean
+counts_calls (const TslCompareRow *row)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+
+  return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
+}
+
+char *
+tsl_compare_row_dup_too_few (const TslCompareRow *row)
+{
+  char a[24], b[24], ua[16], ub[16], least[16];
+  gboolean calls;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (row->test != TSL_COMPARE_TEST_TOO_FEW)
+    return NULL;
+  calls = counts_calls (row);
+  g_snprintf (a, sizeof a, "%" G_GUINT64_FORMAT, row->n_a);
+  g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, row->n_b);
+  if (row->min_units == 0)
+    {
+      /* Translators: a compare row that was not tested, e.g. "too few calls (1 vs 1)" */
+      if (MIN (row->n_a, row->n_b) < TSL_BLOCK_MIN_OBSERVATIONS)
+        return g_strdup_printf (calls ? _("too few calls (%s vs %s)") : _("too few points (%s vs %s)"), a, b);
+      /* Translators: a compare row not tested: every value is the same on both sides */
+      return g_strdup_printf (calls ? _("no variation to test (%s vs %s calls)")
+                                    : _("no variation to test (%s vs %s points)"), a, b);
+    }
+  g_snprintf (ua, sizeof ua, "%u", row->units_a);
+  g_snprintf (ub, sizeof ub, "%u", row->units_b);
+  g_snprintf (least, sizeof least, "%u", row->min_units);
+  /* Translators: a compare row not tested: its calls (or points) fall in too
+   * few of the range's time blocks, e.g. "too few independent calls (20 vs
+   * 25, in 5 vs 6 time blocks; at least 8 a side)" */
+  return g_strdup_printf (calls ? _("too few independent calls (%s vs %s, in %s vs %s time blocks; at least %s a side)")
+                                : _("too few independent points (%s vs %s, in %s vs %s time blocks; at least %s a side)"),
+                          a, b, ua, ub, least);
 }
 
 /* FNV-1a: a stable string hash, so a row's seed is the same on every run
