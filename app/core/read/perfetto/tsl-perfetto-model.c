@@ -151,29 +151,15 @@ stack_path (TslPerfettoModel *self,
 {
   guint64 key = (guint64) parent << 32 | name;
   guint64 found;
-  const char *head, *tail;
-  gsize head_len, tail_len;
 
   if (id_map_lookup (&self->paths, key, &found))
     return (guint32) found;
   if (self->paths.n >= MAX_PATHS)
     return 0;
-  tail = tsl_trace_lookup (self->trace, name);
-  tail_len = strlen (tail);
   if (parent == 0)
     found = name;
-  else
-    {
-      head = tsl_trace_lookup (self->trace, parent);
-      head_len = strlen (head);
-      if (head_len + 1 + tail_len > MAX_PATH_LEN)
-        return 0;
-      g_string_truncate (self->label, 0);
-      g_string_append_len (self->label, head, head_len);
-      g_string_append_c (self->label, ';');
-      g_string_append_len (self->label, tail, tail_len);
-      found = tsl_trace_intern_len (self->trace, self->label->str, self->label->len);
-    }
+  else if ((found = tsl_trace_intern_joined (self->trace, parent, name, MAX_PATH_LEN)) == 0)
+    return 0;
   _tsl_perfetto_id_map_insert (&self->paths, key, found);
   return (guint32) found;
 }
