@@ -229,25 +229,6 @@ kept_path (TslPerfettoModel *self,
   return (guint32) found;
 }
 
-/* A slice begun at depth: its path if the path above it is known and its
- * own was seen before (a lookup, no interning), else 0, found when asked
- * for. Most slices are kept, and their ends then need no walk of the
- * stack, nor the instants under them. */
-static inline guint32
-known_path (TslPerfettoModel *self,
-            Track            *track,
-            guint             depth,
-            guint32           name)
-{
-  guint32 parent = depth > 0 ? track->open[depth - 1].path : 0;
-  guint64 found;
-
-  if (!track->is_thread || (depth > 0 && parent == 0) ||
-      !id_map_lookup (&self->paths, (guint64) parent << 32 | name, &found))
-    return 0;
-  return (guint32) found;
-}
-
 /* A kept event's label: kept_path(), or the slow way. */
 static inline void
 label_kept (TslPerfettoModel *self,
@@ -583,10 +564,8 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open] = (OpenSlice) { ts, packet_offset (self), name,
-                                                   known_path (self, track, track->n_open, name),
-                                                   self->event_thread_ns };
-        track->n_open++;
+        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0,
+                                                     self->event_thread_ns };
         break;
       }
 
