@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tsl-label-store.h"
 #include "tsl-snapshot.h"
 #include "tsl-trace.h"
 
@@ -48,6 +49,42 @@ test_intern (void)
   /* Empty is a real string, distinct from "none". */
   g_assert_cmpuint (tsl_trace_intern (trace, ""), !=, 0);
   g_assert_cmpstr (tsl_trace_lookup (trace, tsl_trace_intern (trace, "")), ==, "");
+}
+
+/* Two repaired names joined give the id interning the joined text gives,
+ * repaired names (bad UTF-8, NULs, cut parts) and labels included. */
+static void
+test_intern_joined (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 4, 1);
+  g_autofree char *huge = g_strnfill (20000, 'y');
+  const char *names[] = { "main", "a;b", "bad \xff byte", "", "\xc3", huge };
+  guint32 ids[G_N_ELEMENTS (names) + 1];
+  guint32 label;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    ids[i] = tsl_trace_intern (trace, names[i]);
+  ids[G_N_ELEMENTS (names)] = tsl_trace_intern_len (trace, "nul\0inside", 10);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (ids); j++)
+      {
+        g_autofree char *text = g_strconcat (tsl_trace_lookup (trace, ids[i]), ";",
+                                             tsl_trace_lookup (trace, ids[j]), NULL);
+        guint32 joined = tsl_trace_intern_joined (trace, ids[i], ids[j], G_MAXSIZE);
+
+        /* Before and after the joined text was interned some other way. */
+        g_assert_cmpuint (joined, ==, tsl_trace_intern (trace, text));
+        g_assert_cmpuint (tsl_trace_intern_joined (trace, ids[i], ids[j], G_MAXSIZE), ==, joined);
+        g_assert_cmpstr (tsl_trace_lookup (trace, joined), ==, text);
+        g_assert_cmpuint (tsl_trace_intern_joined (trace, ids[i], ids[j], strlen (text) - 1), ==, 0);
+      }
+  /* No id, unknown ids and label ids are not strings to join. */
+  label = tsl_trace_ensure_track (trace, TSL_TRACK_THREAD, 1, 1, NULL);
+  g_assert_true (tsl_trace_offer (trace, label, 0, 1.0));
+  tsl_trace_set_label (trace, label, "x;y");
+  g_assert_cmpuint (tsl_trace_intern_joined (trace, 0, ids[0], G_MAXSIZE), ==, 0);
+  g_assert_cmpuint (tsl_trace_intern_joined (trace, ids[0], 1u << 20, G_MAXSIZE), ==, 0);
+  g_assert_cmpuint (tsl_trace_intern_joined (trace, TSL_LABEL_TAG | 1, ids[0], G_MAXSIZE), ==, 0);
 }
 
 /* Issue 16 D12: a huge name is cut, part by part, before it is stored. */
@@ -540,6 +577,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/trace/intern", test_intern);
+  g_test_add_func ("/trace/intern-joined", test_intern_joined);
   g_test_add_func ("/trace/long-names", test_long_names);
   g_test_add_func ("/trace/nul-names", test_nul_names);
   g_test_add_func ("/trace/track-keys", test_track_keys);

@@ -164,6 +164,48 @@ tsl_trace_intern_len (TslTrace   *self,
   return tsl_trace_intern (self, buf);
 }
 
+/* Stack labels built one frame at a time (the Perfetto reader's paths):
+ * two repaired strings joined by ';' need no repair (no part grows, the
+ * bytes stay UTF-8 without NULs), so only the lookup and the copy remain. */
+guint32
+tsl_trace_intern_joined (TslTrace *self,
+                         guint32   head,
+                         guint32   tail,
+                         gsize     max_len)
+{
+  char stack[1024];
+  g_autofree char *heap = NULL;
+  const char *h, *t, *copy;
+  gsize h_len, t_len, len;
+  gpointer id;
+  char *buf;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  if (head == 0 || tail == 0 || (head | tail) & TSL_LABEL_TAG ||
+      head >= self->strings->len || tail >= self->strings->len)
+    return 0;
+  h = g_ptr_array_index (self->strings, head);
+  t = g_ptr_array_index (self->strings, tail);
+  h_len = strlen (h);
+  t_len = strlen (t);
+  len = h_len + 1 + t_len;
+  if (len > max_len)
+    return 0;
+  buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+  memcpy (buf, h, h_len);
+  buf[h_len] = ';';
+  memcpy (buf + h_len + 1, t, t_len);
+  buf[len] = '\0';
+  if (g_hash_table_lookup_extended (self->string_ids, buf, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+  copy = g_string_chunk_insert_len (self->chunk, buf, len);
+  g_ptr_array_add (self->strings, (gpointer) copy);
+  g_hash_table_insert (self->string_ids, (gpointer) copy,
+                       GUINT_TO_POINTER (self->strings->len - 1));
+  return self->strings->len - 1;
+}
+
 /**
  * tsl_trace_lookup:
  *

@@ -65,6 +65,13 @@ guint32           tsl_trace_intern              (TslTrace       *self,
 guint32           tsl_trace_intern_len          (TslTrace       *self,
                                                  const char     *str,
                                                  gssize          len);
+/* "head;tail" of two interned strings (ids, not 0), as tsl_trace_intern()
+ * would intern it: both are repaired already, so it is not checked again.
+ * 0 if either id is unknown or the result would be longer than max_len. */
+guint32           tsl_trace_intern_joined       (TslTrace       *self,
+                                                 guint32         head,
+                                                 guint32         tail,
+                                                 gsize           max_len);
 const char       *tsl_trace_lookup              (TslTrace       *self,
                                                  guint32         id);
 

@@ -151,29 +151,15 @@ stack_path (TslPerfettoModel *self,
 {
   guint64 key = (guint64) parent << 32 | name;
   guint64 found;
-  const char *head, *tail;
-  gsize head_len, tail_len;
 
   if (id_map_lookup (&self->paths, key, &found))
     return (guint32) found;
   if (self->paths.n >= MAX_PATHS)
     return 0;
-  tail = tsl_trace_lookup (self->trace, name);
-  tail_len = strlen (tail);
   if (parent == 0)
     found = name;
-  else
-    {
-      head = tsl_trace_lookup (self->trace, parent);
-      head_len = strlen (head);
-      if (head_len + 1 + tail_len > MAX_PATH_LEN)
-        return 0;
-      g_string_truncate (self->label, 0);
-      g_string_append_len (self->label, head, head_len);
-      g_string_append_c (self->label, ';');
-      g_string_append_len (self->label, tail, tail_len);
-      found = tsl_trace_intern_len (self->trace, self->label->str, self->label->len);
-    }
+  else if ((found = tsl_trace_intern_joined (self->trace, parent, name, MAX_PATH_LEN)) == 0)
+    return 0;
   _tsl_perfetto_id_map_insert (&self->paths, key, found);
   return (guint32) found;
 }
@@ -200,6 +186,62 @@ open_path (TslPerfettoModel *self,
         return 0;
     }
   return track->open[depth - 1].path;
+}
+
+static void set_stack_label (TslPerfettoModel *self,
+                             Track            *track,
+                             guint             depth,
+                             guint32           leaf);
+
+/* The label of a kept event at depth (leaf: its name, 0 for a slice that
+ * ends there), inline for the common case (a thread track, the path above
+ * it known, its own seen before), else 0: set_stack_label() then does the
+ * rest. */
+static inline guint32
+kept_path (TslPerfettoModel *self,
+           Track            *track,
+           guint             depth,
+           guint32           leaf)
+{
+  guint32 parent, name;
+  guint64 found;
+
+  if (G_UNLIKELY (!track->is_thread))
+    return 0;
+  if (leaf == 0)
+    {
+      OpenSlice *o = &track->open[depth - 1];
+
+      if (o->path != 0)
+        return o->path;
+      parent = depth > 1 ? o[-1].path : 0;
+      if (depth > 1 && parent == 0)
+        return 0;
+      if (!id_map_lookup (&self->paths, (guint64) parent << 32 | o->name, &found))
+        return 0;
+      return o->path = (guint32) found;
+    }
+  parent = depth > 0 ? track->open[depth - 1].path : 0;
+  name = leaf;
+  if ((depth > 0 && parent == 0) ||
+      !id_map_lookup (&self->paths, (guint64) parent << 32 | name, &found))
+    return 0;
+  return (guint32) found;
+}
+
+/* A kept event's label: kept_path(), or the slow way. */
+static inline void
+label_kept (TslPerfettoModel *self,
+            Track            *track,
+            guint             depth,
+            guint32           leaf)
+{
+  guint32 path = kept_path (self, track, depth, leaf);
+
+  if (G_LIKELY (path != 0))
+    tsl_trace_set_label_id (self->trace, track->ts_track, path);
+  else
+    set_stack_label (self, track, depth, leaf);
 }
 
 static void
@@ -558,7 +600,7 @@ track_event (TslPerfettoModel *self,
             open->thread_ns != NO_THREAD_TIME && self->event_thread_ns >= open->thread_ns)
           tsl_trace_set_event_cpu (self->trace, (double) (self->event_thread_ns - open->thread_ns));
         if (tsl_trace_offer (self->trace, t, open->start_ns, (double) (ts - open->start_ns)))
-          set_stack_label (self, track, i, 0);
+          label_kept (self, track, i, 0);
         if (G_UNLIKELY (i < track->n_open))
           {
             /* Those above it were under it: their stacks change. */
@@ -582,7 +624,7 @@ track_event (TslPerfettoModel *self,
         event_flows (self, t, ts, track->n_open, ev);
         tsl_trace_set_event_offset (self->trace, packet_offset (self));
         if (tsl_trace_offer (self->trace, t, ts, dur >= 0 ? (double) dur : NAN))
-          set_stack_label (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
+          label_kept (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
         if (dur > 0 && ts <= G_MAXINT64 - dur)
           tsl_trace_note_time (self->trace, ts + dur);
         break;
@@ -603,7 +645,7 @@ track_event (TslPerfettoModel *self,
         event_flows (self, t, ts, track->n_open, ev);
         tsl_trace_set_event_offset (self->trace, packet_offset (self));
         if (tsl_trace_offer (self->trace, t, ts, NAN))
-          set_stack_label (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
+          label_kept (self, track, track->n_open, name != 0 ? name : event_name (self, seq, ev));
         break;
       }
     }
