@@ -1,0 +1,49 @@
+/* tsl-scan-ahead.h: records decoded on a second thread, applied in order
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For formats whose every element depends on the ones before it (a V8
+ * profile's samples and deltas, a Firefox profile's rows): they cannot be
+ * cut between scanners, but their text can be decoded ahead of the thread
+ * that applies them to the trace. A thread of its own runs the caller's
+ * fill function, which decodes into blocks of fixed-size records of the
+ * caller's shape; the calling thread takes the blocks in order from a
+ * bounded ring (the fill waits for a free block), so memory stays flat.
+ * The fill must not touch the trace: only the calling thread does, in the
+ * order one thread would. The thread is made once and waits between jobs.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Blocks in the ring. */
+#define TSL_SCAN_AHEAD_RING 4
+
+typedef struct _TslScanAhead TslScanAhead;
+
+/* Decodes up to `max` records into `records`; returns how many, and sets
+ * *done when nothing follows them (the job's end). Runs on the thread. */
+typedef guint (*TslScanAheadFill) (gpointer  data,
+                                   gpointer  records,
+                                   guint     max,
+                                   gboolean *done);
+
+TslScanAhead *tsl_scan_ahead_new   (gsize             record_size,
+                                    guint             block_records);
+/* Stops and joins the thread (a job under way is abandoned). */
+void          tsl_scan_ahead_free  (TslScanAhead     *self);
+/* Starts a job; the previous one must have been taken to its end. */
+void          tsl_scan_ahead_start (TslScanAhead     *self,
+                                    TslScanAheadFill  fill,
+                                    gpointer          data);
+/* The next block of the job, in order: its first record, and how many it
+ * holds. The block taken before is given back. 0 at the job's end, after
+ * which the fill's data is the caller's again. */
+guint         tsl_scan_ahead_next  (TslScanAhead     *self,
+                                    gpointer         *records);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslScanAhead, tsl_scan_ahead_free)
+
+G_END_DECLS
