@@ -39,7 +39,26 @@ struct _TslScanAhead
   /* The calling thread's. */
   gboolean          holding;       /* block `head` was taken */
   gboolean          running;       /* a job's end is still to be taken */
+  guint64           n_jobs;
+  guint64           n_records;
 };
+
+gsize
+tsl_scan_ahead_min_bytes (void)
+{
+  static gsize min_bytes;
+
+  if (g_once_init_enter (&min_bytes))
+    {
+      const char *env = g_getenv ("TSL_SCAN_AHEAD_BYTES");
+      guint64 n = TSL_SCAN_AHEAD_MIN_BYTES;
+
+      if (env != NULL && !g_ascii_string_to_unsigned (env, 10, 1, G_MAXSIZE / 2, &n, NULL))
+        n = TSL_SCAN_AHEAD_MIN_BYTES;
+      g_once_init_leave (&min_bytes, (gsize) n);
+    }
+  return min_bytes;
+}
 
 static gpointer
 run (gpointer user_data)
@@ -105,6 +124,8 @@ tsl_scan_ahead_free (TslScanAhead *self)
 {
   if (self == NULL)
     return;
+  g_debug ("%" G_GUINT64_FORMAT " jobs, %" G_GUINT64_FORMAT " records decoded on a second thread",
+           self->n_jobs, self->n_records);
   g_mutex_lock (&self->mutex);
   self->quit = TRUE;
   g_cond_broadcast (&self->cond);
@@ -132,6 +153,7 @@ tsl_scan_ahead_start (TslScanAhead     *self,
   g_mutex_unlock (&self->mutex);
   self->running = TRUE;
   self->holding = FALSE;
+  self->n_jobs++;
 }
 
 guint
@@ -170,6 +192,7 @@ tsl_scan_ahead_next (TslScanAhead *self,
   g_mutex_unlock (&self->mutex);
   block = &self->blocks[self->head];
   self->holding = TRUE;
+  self->n_records += block->n;
   *records = self->records + (gsize) self->head * self->block_records * self->record_size;
   return block->n > 0 ? block->n : tsl_scan_ahead_next (self, records);
 }

@@ -20,6 +20,9 @@ G_BEGIN_DECLS
 
 /* Blocks in the ring. */
 #define TSL_SCAN_AHEAD_RING 4
+/* Bytes of a buffer worth a job: a job costs a few microseconds of
+ * hand-over. */
+#define TSL_SCAN_AHEAD_MIN_BYTES (64 * 1024)
 
 typedef struct _TslScanAhead TslScanAhead;
 
@@ -30,9 +33,15 @@ typedef guint (*TslScanAheadFill) (gpointer  data,
                                    guint     max,
                                    gboolean *done);
 
+/* The bytes left in a buffer that make a job worth it: at least
+ * TSL_SCAN_AHEAD_MIN_BYTES, or TSL_SCAN_AHEAD_BYTES (tests, whose inputs
+ * are small). */
+gsize         tsl_scan_ahead_min_bytes (void);
+
 TslScanAhead *tsl_scan_ahead_new   (gsize             record_size,
                                     guint             block_records);
-/* Stops and joins the thread (a job under way is abandoned). */
+/* Stops and joins the thread (a job under way is abandoned); says in the
+ * debug log how many jobs and records it decoded. */
 void          tsl_scan_ahead_free  (TslScanAhead     *self);
 /* Starts a job; the previous one must have been taken to its end. */
 void          tsl_scan_ahead_start (TslScanAhead     *self,

@@ -17,9 +17,6 @@
 
 #include "tsl-cpuprofile-private.h"
 
-/* Buffers shorter than this are read on one thread: a job costs a few
- * microseconds of hand-over. */
-#define AHEAD_MIN_BYTES (64 * 1024)
 #define BLOCK_RECORDS   4096
 
 typedef struct {
@@ -74,10 +71,12 @@ fill (gpointer  data,
 
 static gboolean
 wanted (TslCpuprofile *self,
+        const guint8  *buf,
         const char    *p,
         const char    *end)
 {
-  return end - p >= AHEAD_MIN_BYTES && end - p < (gssize) G_MAXUINT32 / 2 &&
+  /* Offsets in the buffer are kept in 32 bits. */
+  return end - p >= (gssize) tsl_scan_ahead_min_bytes () && end - (const char *) buf < (gssize) G_MAXUINT32 &&
          tsl_reader_context_get_threads (self->ctx) != TSL_READER_THREADS_NEVER &&
          tsl_reader_context_get_n_threads (self->ctx) > 1 &&
          tsl_reader_context_scan_now (self->ctx, end - p);
@@ -93,7 +92,7 @@ tsl_cpuprofile_ahead (TslCpuprofile *self,
   gpointer records;
   guint n;
 
-  if (!wanted (self, p, end))
+  if (!wanted (self, buf, p, end))
     return p;
   if (self->ahead == NULL)
     self->ahead = tsl_scan_ahead_new (sizeof (Record), BLOCK_RECORDS);

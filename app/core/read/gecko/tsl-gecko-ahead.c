@@ -18,9 +18,6 @@
 
 #include "tsl-gecko-private.h"
 
-/* Buffers shorter than this are read on one thread: a job costs a few
- * microseconds of hand-over. */
-#define AHEAD_MIN_BYTES (64 * 1024)
 #define BLOCK_RECORDS   1024
 /* Rows whose read cells sit further than this go on one thread. */
 #define AHEAD_CELLS     8
@@ -184,7 +181,7 @@ tsl_gecko_rows_ahead (TslGecko   *self,
   gpointer records;
   guint n;
 
-  if (end - p < AHEAD_MIN_BYTES || end - (const char *) self->buf >= (gssize) G_MAXUINT32 ||
+  if (end - p < (gssize) tsl_scan_ahead_min_bytes () || end - (const char *) self->buf >= (gssize) G_MAXUINT32 ||
       tsl_reader_context_get_threads (self->ctx) == TSL_READER_THREADS_NEVER ||
       tsl_reader_context_get_n_threads (self->ctx) < 2)
     return p;
