@@ -157,8 +157,10 @@ tsl_scan_ahead_start (TslScanAhead     *self,
 }
 
 guint
-tsl_scan_ahead_next (TslScanAhead *self,
-                     gpointer     *records)
+tsl_scan_ahead_next (TslScanAhead     *self,
+                     gpointer         *records,
+                     TslScanAheadIdle  idle,
+                     gpointer          idle_data)
 {
   Block *block;
 
@@ -188,11 +190,24 @@ tsl_scan_ahead_next (TslScanAhead *self,
         }
     }
   while (self->count == 0)
-    g_cond_wait (&self->cond, &self->mutex);
+    {
+      gboolean more;
+
+      if (idle == NULL)
+        {
+          g_cond_wait (&self->cond, &self->mutex);
+          continue;
+        }
+      g_mutex_unlock (&self->mutex);
+      more = idle (idle_data);
+      g_mutex_lock (&self->mutex);
+      if (!more)
+        idle = NULL;
+    }
   g_mutex_unlock (&self->mutex);
   block = &self->blocks[self->head];
   self->holding = TRUE;
   self->n_records += block->n;
   *records = self->records + (gsize) self->head * self->block_records * self->record_size;
-  return block->n > 0 ? block->n : tsl_scan_ahead_next (self, records);
+  return block->n > 0 ? block->n : tsl_scan_ahead_next (self, records, idle, idle_data);
 }

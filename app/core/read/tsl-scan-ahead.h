@@ -47,11 +47,18 @@ void          tsl_scan_ahead_free  (TslScanAhead     *self);
 void          tsl_scan_ahead_start (TslScanAhead     *self,
                                     TslScanAheadFill  fill,
                                     gpointer          data);
+/* Some of the caller's work while it would wait (reading its next input,
+ * tsl_reader_context_idle()); FALSE when there is none. */
+typedef gboolean (*TslScanAheadIdle) (gpointer data);
+
 /* The next block of the job, in order: its first record, and how many it
- * holds. The block taken before is given back. 0 at the job's end, after
- * which the fill's data is the caller's again. */
+ * holds. The block taken before is given back. While none is ready, `idle`
+ * (if not NULL) is called until it has nothing more to do. 0 at the job's
+ * end, after which the fill's data is the caller's again. */
 guint         tsl_scan_ahead_next  (TslScanAhead     *self,
-                                    gpointer         *records);
+                                    gpointer         *records,
+                                    TslScanAheadIdle  idle,
+                                    gpointer          idle_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslScanAhead, tsl_scan_ahead_free)
 

@@ -105,7 +105,7 @@ tsl_cpuprofile_ahead (TslCpuprofile *self,
                     self->samples_checked;
   self->job_clamped = FALSE;
   tsl_scan_ahead_start (self->ahead, fill, self);
-  while ((n = tsl_scan_ahead_next (self->ahead, &records)) > 0)
+  while ((n = tsl_scan_ahead_next (self->ahead, &records, (TslScanAheadIdle) tsl_reader_context_idle, self->ctx)) > 0)
     {
       const Record *r = records;
 

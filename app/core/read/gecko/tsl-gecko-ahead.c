@@ -201,7 +201,7 @@ tsl_gecko_rows_ahead (TslGecko   *self,
   if (self->ahead == NULL)
     self->ahead = tsl_scan_ahead_new (sizeof (Record), BLOCK_RECORDS);
   tsl_scan_ahead_start (self->ahead, fill, &job);
-  while ((n = tsl_scan_ahead_next (self->ahead, &records)) > 0)
+  while ((n = tsl_scan_ahead_next (self->ahead, &records, (TslScanAheadIdle) tsl_reader_context_idle, self->ctx)) > 0)
     {
       const Record *r = records;
 
