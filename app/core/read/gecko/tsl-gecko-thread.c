@@ -358,9 +358,7 @@ tsl_gecko_cell (TslGecko           *self,
         case COL_STACK:
           tsl_spool_push (&th->s_stack, tsl_gecko_stack_value (cell_int (self, value, offset)));
           break;
-        case COL_TIME:
-        case COL_TIME_DELTA:
-          g_assert_not_reached ();
+        /* Time cells went to tsl_gecko_sample_time() above. */
         case COL_CPU:
           {
             /* Whole ns, µs or cycles in practice: an integer takes 1–5
