@@ -68,6 +68,9 @@ LLVMFuzzerInitialize (int    *argc,
   g_setenv ("TSL_GECKO_SPOOL_BYTES", "64", FALSE);
   /* And the Chrome reader's, for ProfileChunks before their Profile event. */
   g_setenv ("TSL_CHROME_PROFILE_SPOOL_BYTES", "64", FALSE);
+  /* The V8 and Gecko readers' elements decoded on a second thread (the
+   * reads with more than one) from any buffer, however short. */
+  g_setenv ("TSL_SCAN_AHEAD_BYTES", "1", FALSE);
   /* Warnings from the readers are expected; criticals and errors are bugs. */
   g_log_set_default_handler (ignore_log, NULL);
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);

@@ -235,6 +235,7 @@ tsl_cpuprofile_label_node (TslCpuprofile *self,
                            guint32        node)
 {
   const Node *nodes = (const Node *) self->nodes->data;
+  guint n = 0;
 
   g_array_set_size (self->path, 0);
   if (node == 0)
@@ -245,10 +246,12 @@ tsl_cpuprofile_label_node (TslCpuprofile *self,
   /* Links never close a cycle (add_edge()): the walk ends at a root. */
   for (guint32 q = node; q != 0; q = nodes[q - 1].parent)
     {
-      guint32 at = q - 1;
-
-      g_array_append_val (self->path, at);
+      /* Written in place, not appended: once per kept sample and frame. */
+      if (n == self->path->len)
+        g_array_set_size (self->path, MAX (16, 2 * n));
+      ((guint32 *) self->path->data)[n++] = q - 1;
     }
+  g_array_set_size (self->path, n);
   /* V8's "(root)" tops every stack and says nothing. */
   if (self->path->len > 1)
     {

@@ -11,9 +11,11 @@
 #pragma once
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
+#include "tsl-scan-ahead.h"
 #include "tsl-spool.h"
 
 G_BEGIN_DECLS
@@ -108,7 +110,49 @@ typedef struct {
   TslSpool            spool_deltas;
 
   guint64             warned[N_WARN_KINDS];
+
+  /* Elements decoded on a second thread (tsl-cpuprofile-ahead.c); the
+   * job's fields are the thread's while it runs. */
+  TslScanAhead       *ahead;
+  const guint8       *job_buf;
+  const char         *job_p;
+  const char         *job_end;
+  gboolean            job_place;    /* deltas that place the spooled samples */
+  gboolean            job_clamped;
 } TslCpuprofile;
+
+/* Element `,123` at p (1 to 7 digits, then a delimiter, 9 bytes at hand):
+ * its value and length, read eight bytes at a time (SWAR); 0 when p holds
+ * no such element. Borrows and carries only run towards later bytes, past
+ * the first non-digit. */
+static inline guint
+tsl_cpuprofile_swar (const char *p,
+                     guint64    *value)
+{
+  guint64 chunk, x, non_digits, v;
+  guint len;
+
+  if (p[0] != ',')
+    return 0;
+  memcpy (&chunk, p + 1, 8);
+  chunk = GUINT64_FROM_LE (chunk);
+  /* A byte's high bit set where it is no digit: below '0' wraps, above
+   * '9' reaches 0x80 with 0x76 added. */
+  x = chunk - G_GUINT64_CONSTANT (0x3030303030303030);
+  non_digits = (x | (x + G_GUINT64_CONSTANT (0x7676767676767676))) & G_GUINT64_CONSTANT (0x8080808080808080);
+  if (non_digits == 0)
+    return 0;
+  len = (guint) __builtin_ctzll (non_digits) >> 3;
+  if (len == 0 || !tsl_json_delimiter[(guchar) p[1 + len]])
+    return 0;
+  /* The digits at the top, leading zeros below: pairs, quads, eight. */
+  v = (chunk << (64 - 8 * len)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  v = (v * 2561) >> 8;
+  v = ((v & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff)) * 6553601) >> 16;
+  v = ((v & G_GUINT64_CONSTANT (0x0000ffff0000ffff)) * G_GUINT64_CONSTANT (42949672960001)) >> 32;
+  *value = v;
+  return len;
+}
 
 /* tsl-cpuprofile-nodes.c */
 
@@ -143,6 +187,24 @@ void     tsl_cpuprofile_samples_clear (TslCpuprofile     *self);
 void     tsl_cpuprofile_push_sample   (TslCpuprofile     *self,
                                        gint64             id,
                                        gsize              offset);
+/* The same, its node (index + 1, 0: unknown) found already when
+ * samples_checked, else `value` is the id. */
+void     tsl_cpuprofile_push_found    (TslCpuprofile     *self,
+                                       gint64             id,
+                                       gint64             value,
+                                       gsize              offset);
+/* A delta read while the samples are spooled and ready to place: the next
+ * spooled sample's node (FALSE: none is left) and its time, with the
+ * delta added to t_ns. Touches the spool and t_ns, not the trace. */
+gboolean tsl_cpuprofile_next_place    (TslCpuprofile     *self,
+                                       gint64             delta_ns,
+                                       guint32           *node,
+                                       gint64            *at,
+                                       gboolean          *clamped);
+/* Places that sample (a delta counted with n_deltas, not negative). */
+void     tsl_cpuprofile_place         (TslCpuprofile     *self,
+                                       guint32            node,
+                                       gint64             at);
 void     tsl_cpuprofile_push_delta    (TslCpuprofile     *self,
                                        gint64             delta_ns,
                                        gsize              offset);
@@ -152,6 +214,18 @@ void     tsl_cpuprofile_drain         (TslCpuprofile     *self);
 /* The end of the input: every array and the tree are as complete as they
  * will be; what is spooled goes, and mismatches are said. */
 void     tsl_cpuprofile_finish        (TslCpuprofile     *self);
+
+/* tsl-cpuprofile-ahead.c */
+
+/* Elements after the first of "samples" or "timeDeltas" as V8 writes them
+ * from p, decoded on a second thread when the reader may use one and
+ * enough of the buffer is left; returns where reading goes on (p when
+ * nothing was done). */
+const char *tsl_cpuprofile_ahead     (TslCpuprofile     *self,
+                                      const guint8      *buf,
+                                      const char        *p,
+                                      const char        *end);
+void        tsl_cpuprofile_ahead_clear (TslCpuprofile   *self);
 
 /* tsl-cpuprofile-reader.c */
 

@@ -23,8 +23,10 @@
  * every delta before it, and the samples' array comes before the deltas'
  * (the pairing spans both arrays, far apart in the file), so no offset
  * past the tree can be resumed without reading the file from its start.
- * Not parallel either, for the same reason: each element's meaning
- * depends on every one before it.
+ * Not cut between scanners either, for the same reason: each element's
+ * meaning depends on every one before it; the elements are decoded on a
+ * second thread ahead of the one that models them instead
+ * (tsl-cpuprofile-ahead.c).
  */
 #define G_LOG_DOMAIN "tsl-cpuprofile-reader"
 
@@ -93,6 +95,7 @@ cpuprofile_destroy (gpointer state)
 {
   TslCpuprofile *self = state;
 
+  tsl_cpuprofile_ahead_clear (self);
   tsl_cpuprofile_nodes_clear (self);
   tsl_cpuprofile_samples_clear (self);
   g_string_free (self->scratch, TRUE);
@@ -240,7 +243,8 @@ integer_element (TslCpuprofile *self,
 
 /* The elements after the first of "samples" or "timeDeltas" as V8 writes
  * them, ",123" without blanks: 1 to 7 digits read eight bytes at a time
- * (SWAR), up to the first element that is not one. Returns where reading
+ * (SWAR), up to the first element that is not one (on a second thread
+ * first when it pays: tsl-cpuprofile-ahead.c). Returns where reading
  * goes on. Once per sample, so the per-element path above is the rare one. */
 static const char *
 fast_integers (TslCpuprofile *self,
@@ -250,28 +254,13 @@ fast_integers (TslCpuprofile *self,
 {
   gboolean samples = self->stage == ST_SAMPLES;
 
-  while (end - p >= 9 && p[0] == ',')
+  while (end - p >= 9)
     {
-      guint64 chunk, x, non_digits, v;
-      guint len;
+      guint64 v;
+      guint len = tsl_cpuprofile_swar (p, &v);
 
-      memcpy (&chunk, p + 1, 8);
-      chunk = GUINT64_FROM_LE (chunk);
-      /* A byte's high bit set where it is no digit: below '0' wraps, above
-       * '9' reaches 0x80 with 0x76 added. Borrows and carries only run
-       * towards later bytes, past the first non-digit. */
-      x = chunk - G_GUINT64_CONSTANT (0x3030303030303030);
-      non_digits = (x | (x + G_GUINT64_CONSTANT (0x7676767676767676))) & G_GUINT64_CONSTANT (0x8080808080808080);
-      if (non_digits == 0)
+      if (len == 0)
         break;
-      len = (guint) __builtin_ctzll (non_digits) >> 3;
-      if (len == 0 || !tsl_json_delimiter[(guchar) p[1 + len]])
-        break;
-      /* The digits at the top, leading zeros below: pairs, quads, eight. */
-      v = (chunk << (64 - 8 * len)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
-      v = (v * 2561) >> 8;
-      v = ((v & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff)) * 6553601) >> 16;
-      v = ((v & G_GUINT64_CONSTANT (0x0000ffff0000ffff)) * G_GUINT64_CONSTANT (42949672960001)) >> 32;
       if (samples)
         tsl_cpuprofile_push_sample (self, (gint64) v, p + 1 - (const char *) buf);
       else
@@ -314,7 +303,7 @@ read_array (TslCpuprofile  *self,
       TslJsonValue value;
 
       if (self->stage != ST_NODES && !self->first)
-        p = fast_integers (self, buf, p, end);
+        p = fast_integers (self, buf, tsl_cpuprofile_ahead (self, buf, p, end), end);
       q = tsl_json_skip_ws (p, end);
       if (q >= end)
         {

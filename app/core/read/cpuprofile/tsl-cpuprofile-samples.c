@@ -61,6 +61,17 @@ node_of (TslCpuprofile *self,
   return node;
 }
 
+void
+tsl_cpuprofile_place (TslCpuprofile *self,
+                      guint32        node,
+                      gint64         at)
+{
+  if (tsl_trace_offer (self->trace, self->track, at, 1))
+    tsl_cpuprofile_label_node (self, node);
+  self->n_events++;
+  self->n_emitted++;
+}
+
 /* Sample number n_emitted, of `node`, `delta_ns` after the one before. */
 static void
 emit (TslCpuprofile *self,
@@ -68,11 +79,8 @@ emit (TslCpuprofile *self,
       gint64         delta_ns)
 {
   self->t_ns = tsl_time_add (self->t_ns, delta_ns);
-  if (tsl_trace_offer (self->trace, self->track,
-                       tsl_cpuprofile_clamp_time (tsl_time_add (self->start_ns, self->t_ns), &self->clamped), 1))
-    tsl_cpuprofile_label_node (self, node);
-  self->n_events++;
-  self->n_emitted++;
+  tsl_cpuprofile_place (self, node,
+                        tsl_cpuprofile_clamp_time (tsl_time_add (self->start_ns, self->t_ns), &self->clamped));
 }
 
 void
@@ -80,12 +88,20 @@ tsl_cpuprofile_push_sample (TslCpuprofile *self,
                             gint64         id,
                             gsize          offset)
 {
-  gint64 value = id, delta = 0;
+  tsl_cpuprofile_push_found (self, id, self->samples_checked ? tsl_cpuprofile_find_node (self, id) : id, offset);
+}
+
+void
+tsl_cpuprofile_push_found (TslCpuprofile *self,
+                           gint64         id,
+                           gint64         value,
+                           gsize          offset)
+{
+  gint64 delta = 0;
 
   self->n_samples++;
   if (self->samples_checked)
     {
-      value = tsl_cpuprofile_find_node (self, id);
       if (value == 0 && id != TSL_CPUPROFILE_NOT_AN_ID && tsl_cpuprofile_may_warn (self, WARN_UNKNOWN_NODE))
         {
           g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
@@ -104,6 +120,25 @@ tsl_cpuprofile_push_sample (TslCpuprofile *self,
   if (!tsl_spool_pop (&self->spool_deltas, &delta))
     delta = 0;
   emit (self, node_of (self, value), delta);
+}
+
+gboolean
+tsl_cpuprofile_next_place (TslCpuprofile *self,
+                           gint64         delta_ns,
+                           guint32       *node,
+                           gint64        *at,
+                           gboolean      *clamped)
+{
+  gint64 id;
+
+  /* Only with the samples checked: node_of() has nothing to warn about. */
+  g_assert (self->samples_checked);
+  if (!tsl_spool_pop (&self->spool_samples, &id))
+    return FALSE;
+  self->t_ns = tsl_time_add (self->t_ns, delta_ns);
+  *node = (guint32) id;
+  *at = tsl_cpuprofile_clamp_time (tsl_time_add (self->start_ns, self->t_ns), clamped);
+  return TRUE;
 }
 
 void

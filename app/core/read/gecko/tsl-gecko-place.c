@@ -136,6 +136,7 @@ label_stack (Place  *pl,
 {
   TslGeckoThread *th = pl->th;
   GArray *path = pl->self->path;
+  guint n = 0;
 
   g_array_set_size (path, 0);
   if (stack >= th->frame->len)
@@ -146,10 +147,16 @@ label_stack (Place  *pl,
       return;
     }
   /* Prefixes always come before their stack (checked as they were read):
-   * the walk ends. */
+   * the walk ends. Written in place, not appended: once per kept sample
+   * and frame. */
   for (gint64 s = stack; s >= 0;
        s = (guint64) s < th->prefix->len ? g_array_index (th->prefix, gint32, s) : -1)
-    g_array_append_val (path, g_array_index (th->frame, gint32, s));
+    {
+      if (n == path->len)
+        g_array_set_size (path, MAX (16, 2 * n));
+      ((gint32 *) path->data)[n++] = g_array_index (th->frame, gint32, s);
+    }
+  g_array_set_size (path, n);
   tsl_format_set_stack_label (pl->self->trace, track, pl->self->label, path->len, path_name, pl, NULL);
 }
 

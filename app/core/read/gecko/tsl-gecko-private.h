@@ -15,6 +15,7 @@
 
 #include "tsl-format-private.h"
 #include "tsl-json-scan.h"
+#include "tsl-scan-ahead.h"
 #include "tsl-spool.h"
 
 G_BEGIN_DECLS
@@ -46,6 +47,76 @@ tsl_gecko_bits_double (gint64 bits)
 
   memcpy (&v, &bits, sizeof v);
   return v;
+}
+
+/* The hot case of an integer cell, a stack index or a CPU delta: up to 18
+ * plain digits, without the general number parser. */
+static inline gboolean
+tsl_gecko_small_int (const TslJsonValue *value,
+                     gint64             *out)
+{
+  const char *p, *end;
+  gint64 v = 0;
+
+  /* An absent cell has no text at all (p is NULL). */
+  if (value->type != TSL_JSON_NUMBER || value->len == 0 || value->len > 18)
+    return FALSE;
+  p = value->p;
+  end = p + value->len;
+  for (; p < end; p++)
+    {
+      guint d = (guchar) *p - '0';
+
+      if (d >= 10)
+        return FALSE;
+      v = v * 10 + d;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* The hot case of a time cell, "12345.678901" ms: ns in integers, exactly,
+ * without a double (a third of the reading's time went to parsing
+ * doubles), not yet clamped. FALSE for any other form. */
+static inline gboolean
+tsl_gecko_fast_ms (const TslJsonValue *value,
+                   gint64             *ns)
+{
+  static const gint64 scale[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
+  const char *p, *end, *whole_end, *frac_end;
+  gint64 whole = 0, frac = 0;
+  int digits;
+
+  if (value->type != TSL_JSON_NUMBER || value->len > 19)
+    return FALSE;
+  p = value->p;
+  end = p + value->len;
+  /* At most 12 digits before the point: whole * 10^6 stays in range; at
+   * most 6 after it. */
+  whole_end = MIN (end, p + 12);
+  while (p < whole_end && (guchar) (*p - '0') < 10)
+    whole = whole * 10 + (*p++ - '0');
+  if (p > value->p && p < end && *p == '.')
+    {
+      const char *frac_start = ++p;
+
+      for (frac_end = MIN (end, p + 6); p < frac_end && (guchar) (*p - '0') < 10; p++)
+        frac = frac * 10 + (*p - '0');
+      digits = p - frac_start;
+    }
+  else
+    digits = 0;
+  if (p != end || p[-1] == '.')
+    return FALSE;
+  *ns = whole * 1000000 + frac * scale[digits];
+  return TRUE;
+}
+
+/* A sample's stack cell as spooled: -1 for none. */
+static inline gint64
+tsl_gecko_stack_value (gint64 v)
+{
+  return v == TSL_GECKO_NULL || v < 0 ? -1 : v;
 }
 
 /* The tables of a thread (and a counter's samples). */
@@ -202,6 +273,7 @@ typedef struct {
   guint64            n_events;
   gboolean           clamped;
   guint64            warned[N_WARN_KINDS];
+  TslScanAhead      *ahead;          /* rows scanned on a second thread */
 } TslGecko;
 
 /* tsl-gecko-reader.c */
@@ -217,6 +289,17 @@ gint64   tsl_gecko_clamp    (TslGecko   *self,
 
 /* The innermost profile level: the process a thread or counter is in. */
 Level   *tsl_gecko_profile_level (TslGecko *self);
+
+/* tsl-gecko-ahead.c */
+
+/* Rows of the table at `level` (CTX_ROWS) from p, scanned on a second
+ * thread and read here when the reader may use one and enough of the
+ * buffer is left; returns where the walk goes on (p when nothing was
+ * done). */
+const char *tsl_gecko_rows_ahead (TslGecko   *self,
+                                  Level      *level,
+                                  const char *p,
+                                  const char *end);
 
 /* tsl-gecko-members.c */
 
@@ -260,6 +343,12 @@ void            tsl_gecko_cell           (TslGecko       *self,
                                           TableKind       table,
                                           Column          column,
                                           const TslJsonValue *value,
+                                          gsize           offset);
+/* A sample's time cell read already: cell_time()'s value, clamped (or
+ * TSL_GECKO_NULL). */
+void            tsl_gecko_sample_time    (TslGecko       *self,
+                                          Column          column,
+                                          gint64          ns,
                                           gsize           offset);
 /* The end of a row of a Gecko table whose cells at the positions in the
  * bit mask `got` were read: cells of absent columns count as null. */

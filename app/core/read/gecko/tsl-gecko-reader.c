@@ -21,8 +21,10 @@
  * (tsl-spool.c) and placed at the thread's end (tsl-gecko-thread.c):
  * memory is bounded by the largest thread's tables, not by the samples.
  *
- * No chunk index (TSL_CHECKPOINT_NEVER) and no parallel reading: every
- * sample of a thread waits for that thread's tables, which come after it.
+ * No chunk index (TSL_CHECKPOINT_NEVER) and no cutting between scanners:
+ * every sample of a thread waits for that thread's tables, which come
+ * after it. A Gecko table's rows are scanned on a second thread ahead of
+ * the one that reads their cells instead (tsl-gecko-ahead.c).
  */
 #define G_LOG_DOMAIN "tsl-gecko-reader"
 
@@ -97,6 +99,7 @@ gecko_destroy (gpointer state)
   g_clear_pointer (&self->shared_strings, g_array_unref);
   g_clear_pointer (&self->reading_strings, g_array_unref);
   g_clear_pointer (&self->thread_pids, g_hash_table_unref);
+  g_clear_pointer (&self->ahead, tsl_scan_ahead_free);
   g_array_unref (self->path);
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
@@ -602,6 +605,8 @@ stream (TslGecko      *self,
           p++;
           continue;
         }
+      if (self->levels[self->depth - 1].ctx == CTX_ROWS)
+        p = tsl_gecko_rows_ahead (self, &self->levels[self->depth - 1], p, end);
       status = step (self, &p, end, at_eof, &jerr);
       if (status == TSL_JSON_ERROR)
         {

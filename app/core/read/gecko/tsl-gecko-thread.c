@@ -181,32 +181,6 @@ tsl_gecko_set_schema (gint8              *schema,
     }
 }
 
-/* The hot case of an integer cell, a stack index or a CPU delta: up to 18
- * plain digits, without the general number parser. */
-static inline gboolean
-tsl_gecko_small_int (const TslJsonValue *value,
-                     gint64             *out)
-{
-  const char *p, *end;
-  gint64 v = 0;
-
-  /* An absent cell has no text at all (p is NULL). */
-  if (value->type != TSL_JSON_NUMBER || value->len == 0 || value->len > 18)
-    return FALSE;
-  p = value->p;
-  end = p + value->len;
-  for (; p < end; p++)
-    {
-      guint d = (guchar) *p - '0';
-
-      if (d >= 10)
-        return FALSE;
-      v = v * 10 + d;
-    }
-  *out = v;
-  return TRUE;
-}
-
 /* A cell as an integer; null (or absent) is TSL_GECKO_NULL, anything else
  * warned about and null too. */
 static gint64
@@ -234,39 +208,12 @@ cell_time (TslGecko           *self,
            gsize               offset)
 {
   double ms;
+  gint64 ns;
 
   if (value->type == TSL_JSON_NULL || value->type == TSL_JSON_NONE)
     return TSL_GECKO_NULL;
-  /* The hot case, "12345.678901" ms: ns in integers, exactly, without a
-   * double (a third of the reading's time went to parsing doubles). */
-  if (value->type == TSL_JSON_NUMBER && value->len <= 19)
-    {
-      const char *p = value->p, *end = p + value->len;
-      /* At most 12 digits before the point: whole * 10^6 stays in range;
-       * at most 6 after it. */
-      const char *whole_end = MIN (end, p + 12), *frac_end;
-      gint64 whole = 0, frac = 0;
-      int digits;
-
-      while (p < whole_end && (guchar) (*p - '0') < 10)
-        whole = whole * 10 + (*p++ - '0');
-      if (p > value->p && p < end && *p == '.')
-        {
-          const char *frac_start = ++p;
-
-          for (frac_end = MIN (end, p + 6); p < frac_end && (guchar) (*p - '0') < 10; p++)
-            frac = frac * 10 + (*p - '0');
-          digits = p - frac_start;
-        }
-      else
-        digits = 0;
-      if (p == end && p[-1] != '.')
-        {
-          static const gint64 scale[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
-
-          return tsl_gecko_clamp (self, whole * 1000000 + frac * scale[digits]);
-        }
-    }
+  if (tsl_gecko_fast_ms (value, &ns))
+    return tsl_gecko_clamp (self, ns);
   if (value->type == TSL_JSON_NUMBER && tsl_json_value_get_double (value, &ms) && isfinite (ms))
     {
       double ns = ms * 1e6;
@@ -288,16 +235,16 @@ cell_double (const TslJsonValue *value)
 
 /* A time cell of a sample (or a counter's) as the delta from the one before. */
 static gint64
-time_delta (TslGecko           *self,
-            Column              column,
-            Column             *first,
-            gint64             *last,
-            guint64             index,
-            const TslJsonValue *value,
-            gsize               offset,
-            gboolean           *use)
+time_delta_ns (TslGecko           *self,
+               Column              column,
+               Column             *first,
+               gint64             *last,
+               guint64             index,
+               gint64              ns,
+               gsize               offset,
+               gboolean           *use)
 {
-  gint64 ns = cell_time (self, value, offset), delta;
+  gint64 delta;
 
   /* A table with both "time" and "timeDeltas": the first one counts. */
   if (*first == COL_NONE)
@@ -313,6 +260,19 @@ time_delta (TslGecko           *self,
     tsl_gecko_warn_at (self, offset, _("sample %llu is earlier than the one before it; it is placed at its time"),
                        (unsigned long long) index);
   return delta;
+}
+
+static gint64
+time_delta (TslGecko           *self,
+            Column              column,
+            Column             *first,
+            gint64             *last,
+            guint64             index,
+            const TslJsonValue *value,
+            gsize               offset,
+            gboolean           *use)
+{
+  return time_delta_ns (self, column, first, last, index, cell_time (self, value, offset), offset, use);
 }
 
 /* Counters are small (a point per sampling interval of a process): their
@@ -350,6 +310,22 @@ counter_cell (TslGecko           *self,
 }
 
 void
+tsl_gecko_sample_time (TslGecko *self,
+                       Column    column,
+                       gint64    ns,
+                       gsize     offset)
+{
+  TslGeckoThread *th = self->thread;
+  guint64 index = th->n_col[TBL_SAMPLES][column]++;
+  gboolean use;
+  gint64 v = time_delta_ns (self, column, &th->time_col[TBL_SAMPLES], &th->last_time[TBL_SAMPLES], index, ns,
+                            offset, &use);
+
+  if (use)
+    tsl_spool_push (&th->s_time, v);
+}
+
+void
 tsl_gecko_cell (TslGecko           *self,
                 TableKind           table,
                 Column              column,
@@ -359,7 +335,6 @@ tsl_gecko_cell (TslGecko           *self,
   TslGeckoThread *th = self->thread;
   guint64 index;
   gint64 v;
-  gboolean use;
 
   if (table == TBL_COUNTER)
     {
@@ -369,6 +344,11 @@ tsl_gecko_cell (TslGecko           *self,
     }
   if (th == NULL)
     return;
+  if (table == TBL_SAMPLES && (column == COL_TIME || column == COL_TIME_DELTA))
+    {
+      tsl_gecko_sample_time (self, column, cell_time (self, value, offset), offset);
+      return;
+    }
   index = th->n_col[table][column]++;
   switch (table)
     {
@@ -376,16 +356,9 @@ tsl_gecko_cell (TslGecko           *self,
       switch (column)
         {
         case COL_STACK:
-          v = cell_int (self, value, offset);
-          tsl_spool_push (&th->s_stack, v == TSL_GECKO_NULL || v < 0 ? -1 : v);
+          tsl_spool_push (&th->s_stack, tsl_gecko_stack_value (cell_int (self, value, offset)));
           break;
-        case COL_TIME:
-        case COL_TIME_DELTA:
-          v = time_delta (self, column, &th->time_col[TBL_SAMPLES], &th->last_time[TBL_SAMPLES], index, value,
-                          offset, &use);
-          if (use)
-            tsl_spool_push (&th->s_time, v);
-          break;
+        /* Time cells went to tsl_gecko_sample_time() above. */
         case COL_CPU:
           {
             /* Whole ns, µs or cycles in practice: an integer takes 1–5

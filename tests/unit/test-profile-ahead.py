@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# test-profile-ahead.py: V8 and Gecko profiles read on two threads against one
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The V8 reader's samples and deltas and the Gecko reader's table rows are
+# decoded on a second thread ahead of the one that models them
+# (tsl-cpuprofile-ahead.c, tsl-gecko-ahead.c). Generated profiles of a few
+# MB (several parse calls), in every order the generators write, and
+# copies damaged at seeded random places (elements and cells of other
+# shapes: blanks, fractions, negatives, null, strings, long numbers; time
+# that goes back; a syntax error; cuts) must read byte for byte as on one
+# thread: `info --json` with its warnings and exit status, and `sample`.
+# TSL_SCAN_AHEAD_BYTES=1 lets every stretch of a buffer go to the thread,
+# and the debug log must show that it decoded records (and that
+# TSL_READER_THREADS=1 made none).
+
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profile_check  # noqa: E402
+from profile_check import check, generate, run  # noqa: E402
+
+tmp = profile_check.setup('profile-ahead')
+ONE = {'TSL_READER_THREADS': '1', 'G_MESSAGES_DEBUG': 'tsl-reader'}
+TWO = {'TSL_READER_THREADS': '2', 'TSL_READER_ADAPT': '0', 'TSL_SCAN_AHEAD_BYTES': '1',
+       'G_MESSAGES_DEBUG': 'tsl-reader'}
+DECODED = re.compile(rb'(\d+) jobs, (\d+) records decoded on a second thread')
+
+
+def outputs(path, env):
+    """What a reading shows: info's status, JSON and warnings, sample's CSV,
+    and the records the second thread decoded (from the debug log)."""
+    proc = run('info', '--json', path, env_extra=env)
+    rows = run('sample', path, env_extra=env)
+    records = sum(int(m.group(2)) for m in DECODED.finditer(proc.stdout + proc.stderr))
+    return (proc.returncode, plain(proc.stdout), plain(proc.stderr), rows.returncode, plain(rows.stdout)), records
+
+
+def plain(text):
+    """Without the debug log's lines (GLib writes them to stdout), which
+    differ in their pids and times."""
+    return b'\n'.join(line for line in text.splitlines() if b'-DEBUG: ' not in line)
+
+
+def damage(text, rng, kind, n=40):
+    """`text` with n elements (V8) or cells (Gecko) of other shapes, or
+    a syntax error, somewhere past its first tenth."""
+    out = bytearray(text)
+    lo = len(out) // 10
+    if kind == 'syntax':
+        at = out.find(b',', rng.randrange(lo, len(out) - 100))
+        out[at:at + 1] = b';'
+        return bytes(out)
+    shapes = [b' 12', b'1.5', b'-3', b'null', b'"x"', b'123456789012', b'7 ', b'{"a":[1,2]}', b'99999999',
+              b'0.000001', b'1e3', b'[]']
+    for _ in range(n):
+        at = out.find(b',', rng.randrange(lo, len(out) - 100)) + 1
+        end = at
+        while chr(out[end]) in '0123456789.-':
+            end += 1
+        if end > at:
+            out[at:end] = rng.choice(shapes)
+    return bytes(out)
+
+
+def compare(name, path):
+    one, none = outputs(path, ONE)
+    two, records = outputs(path, TWO)
+    check(f'{name}: two threads read as one (info, warnings, sample)', one == two,
+          f'status {one[0]}/{two[0]}, info equal {one[1] == two[1]}, warnings equal {one[2] == two[2]}, '
+          f'sample equal {one[4] == two[4]}')
+    check(f'{name}: one thread decodes nothing ahead', none == 0, f'{none} records')
+    return records
+
+
+inputs = []
+for order in ('v8', 'deltas-first', 'tree-last'):
+    inputs.append((f'cpuprofile {order}', generate('gen-cpuprofile.py', f'v8-{order}.cpuprofile', '3',
+                                                   '--order', order, '--seed', '3')))
+inputs.append(('gecko', generate('gen-gecko.py', 'gecko.json', '3', '--seed', '3')))
+inputs.append(('gecko processed', generate('gen-gecko.py', 'processed.json', '2', '--form', 'processed',
+                                           '--seed', '3')))
+
+rng = random.Random(38)
+damaged = []
+for name, path in inputs[:1] + inputs[3:4]:
+    with open(path, 'rb') as f:
+        text = f.read()
+    for kind in ('shapes', 'syntax'):
+        for i in range(2):
+            out = os.path.join(tmp, f'{kind}-{i}-' + os.path.basename(path))
+            with open(out, 'wb') as f:
+                f.write(damage(text, rng, kind))
+            damaged.append((f'{name} with {kind} {i}', out))
+    for i in range(3):
+        out = os.path.join(tmp, f'cut-{i}-' + os.path.basename(path))
+        with open(out, 'wb') as f:
+            f.write(text[:rng.randrange(len(text) // 10, len(text))])
+        damaged.append((f'{name} cut {i}', out))
+
+decoded = {}
+for name, path in inputs + damaged:
+    decoded[name] = compare(name, path)
+for name in ('cpuprofile v8', 'cpuprofile deltas-first', 'cpuprofile tree-last', 'gecko'):
+    check(f'{name}: the second thread decoded elements', decoded[name] > 50000, f'{decoded[name]} records')
+check('damaged V8 and Gecko profiles: the second thread decoded elements',
+      all(decoded[name] > 1000 for name, _ in damaged if 'cut 0' not in name),
+      str({name: decoded[name] for name, _ in damaged}))
+
+profile_check.finish()
