@@ -537,6 +537,9 @@ span_event (TslRangeStats *self,
       f->total_ns += ns;
       f->block_total[j] += ns;
     }
+  /* Growing blocks are for the change search, which needs none of these. */
+  if (self->grow)
+    return;
   add_duration (self, f, ns);
   if (!isnan (cpu_ns))
     cpu_event (self, f, j, ns, cpu_ns, recursive);

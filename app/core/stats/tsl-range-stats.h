@@ -131,7 +131,8 @@ TslRangeStats    *tsl_range_stats_new           (TslTrace        *trace,
  * or last block shorter than half a width merged into its neighbour.
  * `start` and `end`, when the span is already known (start ≤ end; else
  * pass start > end), cut those blocks from the first event on. Events
- * the trace's time filter leaves out are not counted. */
+ * the trace's time filter leaves out are not counted. For the change
+ * search: functions keep no durations, self time or thread time. */
 TslRangeStats    *tsl_range_stats_new_growing   (TslTrace        *trace,
                                                  gint64           start,
                                                  gint64           end);
