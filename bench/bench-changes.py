@@ -10,10 +10,11 @@
 # interleaved, medians of --runs:
 #
 # - `info --no-cache`: one whole read, the baseline;
-# - `changes --no-cache`: a first read, nothing cached (the span pass,
-#   then the range read of the whole file with every series' blocks);
+# - `changes --no-cache`: a first read, nothing cached (one read of the
+#   whole file, every series' blocks growing with the span);
 # - `changes` with the chunk index a previous `info` cached (as after the
-#   window opened the file: no span pass);
+#   window opened the file: the same read through the index, its blocks
+#   cut from the span the index knows);
 # - `changes` with its table cached (an unchanged file: nothing read).
 #
 # The targets: a first read ≤ 1.2 × `info --no-cache`, from the cache

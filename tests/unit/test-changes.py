@@ -10,19 +10,19 @@
 # (a two-state rate, bursts of ~10 points at 5× the rate) — and generated
 # traces of four functions (share, mean duration and call rate each), 40
 # files each. At most 15 of the 240 files (6.3 %) may report any
-# significant change point (12 did, 5.0 %; the Monte Carlo standard error
+# significant change point (11 did, 4.6 %; the Monte Carlo standard error
 # of a 5 % rate over 240 files is 1.4 points), and at most 6 of the 40 of
 # any one kind.
 # Power: a 0.5 σ level shift halfway through one series of 20 (300 points a
 # side, i.i.d.) is found, significant, within ±5 % of the span in ≥ 75 %
-# of 40 files (32 were) and within ±2 % in ≥ 55 % (25 were). That is below
+# of 40 files (34 were) and within ±2 % in ≥ 55 % (27 were). That is below
 # the 90 %: the BH threshold over 20 series and the maximum over
 # splits ask for about 4 standard errors, and even a least-squares change
 # point on the 600 raw points lands within ±2 % in only about 68 % of such
 # files.
 # Ranking: a function that slows 1.5× halfway through a generated trace
 # (≈ 230 calls a side) is the top change point, significant and within ±2 %
-# of the span of its time, in ≥ 40 of 60 traces (42 are; 37 were while rows
+# of the span of its time, in ≥ 40 of 60 traces (43 are; 37 were while rows
 # ranked by their estimated size alone, when a barely significant row's
 # overstated size put another function on top). No method reaches the
 # issue's 90 %: even given the levels, the best placement from every call

@@ -273,9 +273,9 @@ best_split (const double *y,
             const double *x,
             guint         lo,
             guint         hi,
+            guint         m,
             TslChange    *out)
 {
-  const guint m = TSL_CHANGE_MIN_BLOCKS;
   g_autofree double *residual = g_new (double, hi - lo);
   g_autofree double *u = g_new (double, hi);
   g_autofree double *w = g_new (double, hi);
@@ -312,20 +312,21 @@ segment (const double *y,
          const double *x,
          guint         lo,
          guint         hi,
+         guint         m,
          double        alpha,
          guint         depth,
          GArray       *out)
 {
   TslChange change;
 
-  if (hi - lo < 2 * TSL_CHANGE_MIN_BLOCKS || depth > MAX_DEPTH ||
-      !best_split (y, x, lo, hi, &change))
+  if (hi - lo < 2 * m || depth > MAX_DEPTH ||
+      !best_split (y, x, lo, hi, m, &change))
     return;
   g_array_append_val (out, change);
   if (!(change.p_value < alpha))
     return;
-  segment (y, x, lo, change.split, alpha, depth + 1, out);
-  segment (y, x, change.split, hi, alpha, depth + 1, out);
+  segment (y, x, lo, change.split, m, alpha, depth + 1, out);
+  segment (y, x, change.split, hi, m, alpha, depth + 1, out);
 }
 
 void
@@ -335,7 +336,18 @@ tsl_change_detect (const double *y,
                    double        alpha,
                    GArray       *out)
 {
-  g_return_if_fail (y != NULL && x != NULL && out != NULL);
+  tsl_change_detect_full (y, x, n, TSL_CHANGE_MIN_BLOCKS, alpha, out);
+}
 
-  segment (y, x, 0, n, alpha, 0, out);
+void
+tsl_change_detect_full (const double *y,
+                        const double *x,
+                        guint         n,
+                        guint         min_blocks,
+                        double        alpha,
+                        GArray       *out)
+{
+  g_return_if_fail (y != NULL && x != NULL && out != NULL && min_blocks > 0);
+
+  segment (y, x, 0, n, min_blocks, alpha, 0, out);
 }

@@ -45,6 +45,15 @@ void              tsl_change_detect             (const double *y,
                                                  double        alpha,
                                                  GArray       *out);
 
+/* tsl_change_detect() with `min_blocks` a side of a split instead of
+ * TSL_CHANGE_MIN_BLOCKS: for n other than 64, the same share of it. */
+void              tsl_change_detect_full        (const double *y,
+                                                 const double *x,
+                                                 guint         n,
+                                                 guint         min_blocks,
+                                                 double        alpha,
+                                                 GArray       *out);
+
 /* P(max over the splits of |Z| > z) for a segment of n blocks with
  * `min_blocks` a side, under no change: the standardised Brownian bridge's
  * tail (an Ornstein–Uhlenbeck process after a change of time), which the

@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One range read (the compare's, cached the same way) gives every series'
- * exact totals in TSL_RANGE_BLOCKS time blocks; each statistic's blocks go
+ * exact totals in time blocks: for the whole file, one read whose blocks
+ * grow with the span (63 to TSL_RANGE_MAX_BLOCKS of them, so no pass
+ * measures the span first); for a range, TSL_RANGE_BLOCKS cut from the
+ * span a first pass (or the chunk index) gives. Each statistic's blocks go
  * to tsl_change_detect(), and every candidate it tested becomes a row, so
  * the Benjamini–Hochberg q-values count all the tests made. The statistics
  * and their blocks are the compare's defaults (tsl-compare-exact.c), plus a
@@ -23,13 +26,15 @@
 #include "tsl-compare-private.h"
 #include "tsl-csv-writer.h"
 
-#define B TSL_RANGE_BLOCKS
+#define B TSL_RANGE_MAX_BLOCKS
 /* A metric needs this many points in the range. */
 #define MIN_POINTS 50
 /* The normal quantile of the near end of a change's interval, for ranking. */
 #define EFFECT_Z 1.959964
 
 typedef struct {
+  guint      n;              /* blocks */
+  guint      min_blocks;     /* a side of a split holds at least these */
   double     edges[B + 1];   /* block boundaries, s from the trace start */
   double     seconds[B];
   GPtrArray *rows;
@@ -71,12 +76,12 @@ add_rows (Ctx          *ctx,
 {
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (TslChange));
 
-  tsl_change_detect (y, x, B, TSL_CHANGES_SPLIT_P, found);
+  tsl_change_detect_full (y, x, ctx->n, ctx->min_blocks, TSL_CHANGES_SPLIT_P, found);
   for (guint i = 0; i < found->len; i++)
     {
       const TslChange *c = &g_array_index (found, TslChange, i);
       TslChangeRow *row = g_new0 (TslChangeRow, 1);
-      guint lo = 0, hi = B;
+      guint lo = 0, hi = ctx->n;
       double larger;
 
       /* The detector measured a change over the segment it was searching;
@@ -135,7 +140,7 @@ metric_rows (Ctx                 *ctx,
     return;
   if (is_monotonic (t))
     {
-      for (guint j = 0; j < B; j++)
+      for (guint j = 0; j < ctx->n; j++)
         x[j] = t->block_rise_ns[j] / 1e9;
       add_rows (ctx, name, "rate_per_s", "/s", t->block_rise, x, 1);
       return;
@@ -164,6 +169,12 @@ func_rows (Ctx                 *ctx,
     }
   else if (f->calls == 0 && f->samples >= TSL_CHANGES_MIN_CALLS)
     add_rows (ctx, series, "share", "fraction", f->block_samples, t->block_points, 1);
+}
+
+static gboolean
+is_whole (const TslRangeSpec *spec)
+{
+  return spec->is_fraction && spec->start <= 0 && spec->end >= 1;
 }
 
 static int
@@ -234,19 +245,34 @@ tsl_changes_run (const TslCompareRequest *request,
                  GCancellable            *cancellable,
                  GError                 **error)
 {
+  return _tsl_changes_run (request, FALSE, warnings, cancellable, error);
+}
+
+GPtrArray *
+_tsl_changes_run (const TslCompareRequest *request,
+                  gboolean                 ignore_index,
+                  GPtrArray               *warnings,
+                  GCancellable            *cancellable,
+                  GError                 **error)
+{
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_change_row_free);
   g_autoptr(GPtrArray) pairs = NULL;
   const gboolean has[2] = { TRUE, FALSE };
   TslExactReads reads;
-  Ctx ctx = { { 0 }, { 0 }, rows };
+  Ctx ctx = { 0, 0, { 0 }, { 0 }, rows };
 
   g_return_val_if_fail (request != NULL, NULL);
 
-  if (!_tsl_compare_read_exact (request, has, &reads, warnings, cancellable, error))
+  if (is_whole (&request->a) && request->trace == NULL
+      ? !_tsl_compare_read_whole (request, ignore_index, &reads, cancellable, error)
+      : !_tsl_compare_read_exact (request, has, &reads, warnings, cancellable, error))
     return NULL;
 
+  ctx.n = tsl_range_stats_get_n_blocks (reads.stats[0]);
+  /* The same share of the range as 6 of 64 blocks. */
+  ctx.min_blocks = MAX (TSL_CHANGE_MIN_BLOCKS, (TSL_CHANGE_MIN_BLOCKS * ctx.n + TSL_RANGE_BLOCKS / 2) / TSL_RANGE_BLOCKS);
   ctx.edges[0] = (double) (reads.lo[0] - reads.start) / 1e9;
-  for (guint j = 0; j < B; j++)
+  for (guint j = 0; j < ctx.n; j++)
     {
       ctx.seconds[j] = tsl_range_stats_block_ns (reads.stats[0], j, reads.end[0]) / 1e9;
       ctx.edges[j + 1] = ctx.edges[j] + ctx.seconds[j];

@@ -78,6 +78,15 @@ gboolean          _tsl_compare_read_exact       (const TslCompareRequest *reques
                                                  GPtrArray               *warnings,
                                                  GCancellable            *cancellable,
                                                  GError                 **error);
+/* The whole of request->path in one read, its blocks growing with the span
+ * (tsl_range_stats_new_growing()): no pass to measure the span first. The
+ * chunk index's span, when it knows the file, cuts the same blocks from
+ * the start unless `ignore_index`. Only side 0 is filled. */
+gboolean          _tsl_compare_read_whole       (const TslCompareRequest *request,
+                                                 gboolean                 ignore_index,
+                                                 TslExactReads           *out,
+                                                 GCancellable            *cancellable,
+                                                 GError                 **error);
 void              _tsl_exact_reads_clear        (TslExactReads           *reads);
 /* tsl_compare_run() that also hands over the exact reads its rows came from
  * (stats NULL when the file could not be re-read by range), so one pass over
@@ -113,6 +122,10 @@ typedef struct {
   TslRangeStats           *stats;
   GError                  *error;
   gboolean                 no_store;  /* not kept for the next request (shifted reads) */
+  gboolean                 grow;      /* the whole file, blocks growing with the span
+                                       * (tsl_range_stats_new_growing()) … */
+  gint64                   span_start; /* … from this span when known (start ≤ end) */
+  gint64                   span_end;
 } TslRangeRead;
 
 /* Reads the asked ranges of seekable files (side s from paths[s], its

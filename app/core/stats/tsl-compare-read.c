@@ -47,6 +47,7 @@ typedef struct {
   guint64        seed;
   guint          max_paths;
   guint64        budget;
+  gboolean       grow;
   guint64        used;      /* when last used, for replacing the oldest */
   TslSnapshot   *snapshot;
   TslRangeStats *stats;
@@ -73,7 +74,8 @@ cached_read_matches (const CachedRead *c,
   return c->path != NULL && g_str_equal (c->path, rr->path) && same_file (&c->st, st) &&
          c->lo == rr->lo && c->hi == rr->hi && c->grid_hi == rr->grid_hi &&
          c->k == rr->request->k && c->seed == rr->request->seed &&
-         c->max_paths == rr->request->max_paths && c->budget == tsl_budget_get_limit (rr->budget);
+         c->max_paths == rr->request->max_paths && c->budget == tsl_budget_get_limit (rr->budget) &&
+         c->grow == rr->grow;
 }
 
 static void
@@ -126,7 +128,7 @@ read_cache_store (const RangeRead *rr,
       cached_read_clear (oldest);
       *oldest = (CachedRead) { g_strdup (rr->path), *st, rr->lo, rr->hi, rr->grid_hi, rr->request->k,
                                rr->request->seed, rr->request->max_paths, tsl_budget_get_limit (rr->budget),
-                               ++read_cache_clock, tsl_snapshot_ref (rr->snapshot),
+                               rr->grow, ++read_cache_clock, tsl_snapshot_ref (rr->snapshot),
                                tsl_range_stats_ref (rr->stats) };
     }
   g_mutex_unlock (&read_cache_lock);
@@ -166,9 +168,14 @@ read_range (gpointer data)
   /* Its part of the first pass's budget: together they stay within what
    * the process may take. */
   tsl_trace_set_budget (trace, rr->budget);
-  tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
   /* Exact figures from every event of the range, beside the samples. */
-  rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
+  /* A filter even over all time: the read goes through the chunk index
+   * when there is one, and never takes a cached state without events. */
+  tsl_trace_set_time_filter (trace, rr->lo, rr->hi);
+  if (rr->grow)
+    rr->stats = tsl_range_stats_new_growing (trace, rr->span_start, rr->span_end);
+  else
+    rr->stats = tsl_range_stats_new (trace, rr->lo, rr->hi, rr->grid_hi);
   /* The rows come from the stats; samples only give a metric's median. */
   tsl_trace_set_observe_metrics_only (trace, TRUE);
   if (rr->request->max_paths > 0)
@@ -503,6 +510,65 @@ _tsl_compare_read_exact (const TslCompareRequest *request,
   for (guint s = 0; s < 2; s++)
     g_clear_pointer (&reads[s].stats, tsl_range_stats_unref);
   return ok;
+}
+
+gboolean
+_tsl_compare_read_whole (const TslCompareRequest *request,
+                         gboolean                 ignore_index,
+                         TslExactReads           *out,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(TslBudget) whole = NULL;
+  RangeRead rr = { 0 };
+  GStatBuf st;
+  gint64 start = 1, end = 0;
+
+  *out = (TslExactReads) { { NULL, NULL } };
+  if (!_tsl_compare_is_seekable_file (request->path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   tsl_state_file_test (request->path)
+                   ? "%s is a sampler state: it has no events to re-read"
+                   : "%s is not a seekable file: its ranges cannot be re-read",
+                   request->path != NULL ? request->path : "the trace");
+      return FALSE;
+    }
+  if (ignore_index || !tsl_chunk_index_get_file_span (request->path, &start, &end))
+    start = 1, end = 0;
+  else
+    g_debug ("%s: one read, the span from the chunk index", request->path);
+
+  /* The share of the process budget a range read gets (read_ranges()). */
+  whole = request->budget != NULL ? tsl_budget_ref (request->budget)
+                                  : tsl_budget_new_for_process (TSL_BUDGET_DEFAULT_PROCESS);
+  rr = (RangeRead) { request->path, request, G_MININT64, G_MAXINT64, G_MAXINT64, cancellable,
+                     tsl_budget_new_part (whole, (gsize) (tsl_budget_get_limit (whole) / 4)) };
+  rr.grow = TRUE;
+  rr.span_start = start;
+  rr.span_end = end;
+  rr.threads = TSL_READER_THREADS_DEFAULT;
+  if (!(g_stat (request->path, &st) == 0 && read_cache_lookup (&rr, &st)))
+    read_range (&rr);
+  tsl_budget_unref (rr.budget);
+  g_clear_pointer (&rr.snapshot, tsl_snapshot_unref);
+  if (rr.error != NULL)
+    {
+      g_propagate_error (error, rr.error);
+      g_clear_pointer (&rr.stats, tsl_range_stats_unref);
+      return FALSE;
+    }
+  if (rr.stats == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_clear_pointer (&rr.stats, tsl_range_stats_unref);
+      return FALSE;
+    }
+
+  out->stats[0] = rr.stats;
+  out->start = out->lo[0] = tsl_range_stats_block_start (rr.stats, 0);
+  out->end[0] = MAX (tsl_range_stats_get_data_end (rr.stats), out->start);
+  out->seconds[0] = (double) MAX (tsl_time_sub (out->end[0], out->start), 1) / 1e9;
+  return TRUE;
 }
 
 void

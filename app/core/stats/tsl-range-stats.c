@@ -45,6 +45,17 @@ struct _TslRangeStats {
   guint       n_paths;
   guint64     folded;
   GHashTable *folded_paths; /* distinct paths folded (counted up to a bound) */
+  guint       n_slots;      /* the length of every block array */
+  guint       n_blocks;     /* of them in use */
+  /* Growing blocks (tsl_range_stats_new_growing()): 2^shift ns wide, the
+   * first being the base-th such width from time 0; the events' extent. */
+  gboolean    grow;
+  gboolean    seen;
+  guint       shift;
+  gint64      base;
+  gint64      seen_lo;
+  gint64      seen_hi;
+  gint64     *edges;        /* (n_blocks + 1) where each starts, once finished */
 };
 
 /* A function's slot in its track's table: every span looks up its own
@@ -94,14 +105,186 @@ track_free (gpointer data)
   g_free (t);
 }
 
+/* An object of `size` bytes, zeroed, with n_arrays × n_slots doubles
+ * after it for its block arrays. */
+static gpointer
+alloc_with_blocks (gsize    size,
+                   guint    n_slots,
+                   guint    n_arrays,
+                   double **blocks)
+{
+  char *object = g_malloc0 (size + (gsize) n_arrays * n_slots * sizeof (double));
+
+  *blocks = (double *) (object + size);
+  return object;
+}
+
 static guint
-block_of (TslRangeStats *self,
-          gint64         t)
+block_of_fixed (TslRangeStats *self,
+                gint64         t)
 {
   double width = (double) MAX (tsl_time_sub (self->grid_hi, self->lo), 1);
   double j = floor ((double) tsl_time_sub (t, self->lo) * TSL_RANGE_BLOCKS / width);
 
   return (guint) CLAMP (j, 0, TSL_RANGE_BLOCKS - 1);
+}
+
+static guint regrow (TslRangeStats *self,
+                     gint64         t);
+
+static inline guint
+block_of (TslRangeStats *self,
+          gint64         t)
+{
+  if (self->grow)
+    {
+      /* Unsigned: an event before the blocks is a large j, and times
+       * near ±2^63 do not overflow. */
+      guint64 j = (guint64) (t >> self->shift) - (guint64) self->base;
+
+      if (t < self->seen_lo)
+        self->seen_lo = t;
+      if (t > self->seen_hi)
+        self->seen_hi = t;
+      if (G_LIKELY (self->seen && j < TSL_RANGE_MAX_BLOCKS))
+        return (guint) j;
+      return regrow (self, t);
+    }
+  return block_of_fixed (self, t);
+}
+
+/* Adds each block of `a` into block map[j] (map[j] ≤ n_slots − 1). */
+static void
+fold (double      *a,
+      guint        n,
+      const guint *map)
+{
+  double out[TSL_RANGE_MAX_BLOCKS] = { 0 };
+
+  for (guint j = 0; j < n; j++)
+    out[map[j]] += a[j];
+  memcpy (a, out, n * sizeof *a);
+}
+
+/* Moves every series' blocks: old block j into block map[j]. */
+static void
+fold_all (TslRangeStats *self,
+          const guint   *map)
+{
+  const guint n = self->n_slots;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      TslRangeTrack *t = g_ptr_array_index (self->tracks, i);
+      double *arrays[] = { t != NULL ? t->block_n : NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+
+      if (t == NULL)
+        continue;
+      arrays[1] = t->block_sum;
+      arrays[2] = t->block_weighted;
+      arrays[3] = t->block_held;
+      arrays[4] = t->block_rise;
+      arrays[5] = t->block_rise_ns;
+      arrays[6] = t->block_points;
+      for (guint k = 0; k < G_N_ELEMENTS (arrays); k++)
+        fold (arrays[k], n, map);
+      t->prev_block = map[t->prev_block];
+      for (guint k = 0; k < t->funcs->len; k++)
+        {
+          TslRangeFunc *f = g_ptr_array_index (t->funcs, k);
+
+          fold (f->block_calls, n, map);
+          fold (f->block_total, n, map);
+          fold (f->block_duration, n, map);
+          fold (f->block_samples, n, map);
+          if (f->cpu != NULL)
+            {
+              fold (f->cpu->block_calls, n, map);
+              fold (f->cpu->block_cpu, n, map);
+              fold (f->cpu->block_total, n, map);
+            }
+        }
+      for (guint k = 0; t->paths != NULL && k < t->paths->len; k++)
+        {
+          TslRangePath *p = g_ptr_array_index (t->paths, k);
+
+          fold (p->block_weight, n, map);
+          fold (p->block_time, n, map);
+          fold (p->block_cpu, n, map);
+        }
+    }
+}
+
+/* The narrowest width (as a shift) from `shift` on whose aligned blocks
+ * hold [lo, hi] within TSL_RANGE_MAX_BLOCKS. */
+static guint
+fitting_shift (gint64 lo,
+               gint64 hi,
+               guint  shift)
+{
+  while ((guint64) (hi >> shift) - (guint64) (lo >> shift) >= TSL_RANGE_MAX_BLOCKS)
+    shift++;
+  return shift;
+}
+
+/* Re-cuts the blocks at 2^shift ns from the base-th on: each old block
+ * lies inside one new block (the width never narrows, the base never
+ * passes an event), so folding loses nothing. */
+static void
+recut (TslRangeStats *self,
+       guint          shift,
+       gint64         base)
+{
+  guint map[TSL_RANGE_MAX_BLOCKS];
+  /* Old blocks past what an event can reach are empty: not placed, so
+   * that their index does not overflow. */
+  guint64 room = (guint64) (G_MAXINT64 >> self->shift) - (guint64) self->base;
+
+  for (guint j = 0; j < self->n_slots; j++)
+    {
+      guint64 k;
+
+      if (j > room)
+        {
+          map[j] = 0;
+          continue;
+        }
+      k = (guint64) ((self->base + (gint64) j) >> (shift - self->shift)) - (guint64) base;
+      map[j] = k < self->n_slots ? (guint) k : 0;
+    }
+  fold_all (self, map);
+  self->shift = shift;
+  self->base = base;
+}
+
+/* An event outside the blocks (seen_lo and seen_hi hold it already): the
+ * width doubles until every event seen fits, and the blocks move to leave
+ * the most room on the side it came from. */
+static guint
+regrow (TslRangeStats *self,
+        gint64         t)
+{
+  guint shift = self->shift;
+  gint64 hi_block, base;
+
+  if (!self->seen)
+    {
+      self->seen = TRUE;
+      self->base = t >> self->shift;
+      return 0;
+    }
+  shift = fitting_shift (self->seen_lo, self->seen_hi, shift);
+  hi_block = self->seen_hi >> shift;
+  if ((t >> self->shift) < self->base)
+    {
+      /* Before the blocks: the latest event in the last block. */
+      base = hi_block < G_MININT64 + (TSL_RANGE_MAX_BLOCKS - 1) ? G_MININT64 : hi_block - (TSL_RANGE_MAX_BLOCKS - 1);
+      base = MAX (base, G_MININT64 >> shift);
+    }
+  else
+    base = self->seen_lo >> shift;
+  recut (self, shift, base);
+  return (guint) ((t >> shift) - base);
 }
 
 static TslRangeTrack *
@@ -116,7 +299,19 @@ get_track (TslRangeStats *self,
   if (t != NULL)
     return t;
 
-  t = g_new0 (TslRangeTrack, 1);
+  {
+    const guint n = self->n_slots;
+    double *b;
+
+    t = alloc_with_blocks (sizeof *t, n, 7, &b);
+    t->block_n = b;
+    t->block_sum = b + n;
+    t->block_weighted = b + 2 * n;
+    t->block_held = b + 3 * n;
+    t->block_rise = b + 4 * n;
+    t->block_rise_ns = b + 5 * n;
+    t->block_points = b + 6 * n;
+  }
   t->kind = tsl_trace_track_get_kind (self->trace, index);
   t->min = INFINITY;
   t->max = -INFINITY;
@@ -158,7 +353,8 @@ grow_funcs (TslRangeTrack *t)
 }
 
 static TslRangeFunc *
-get_func (TslRangeTrack *t,
+get_func (TslRangeStats *self,
+          TslRangeTrack *t,
           const char    *name,
           gsize          len)
 {
@@ -171,7 +367,16 @@ get_func (TslRangeTrack *t,
     if (slots[i].hash == hash && slots[i].len == len && memcmp (slots[i].func->name, name, len) == 0)
       return slots[i].func;
 
-  f = g_new0 (TslRangeFunc, 1);
+  {
+    const guint n = self->n_slots;
+    double *b;
+
+    f = alloc_with_blocks (sizeof *f, n, 4, &b);
+    f->block_calls = b;
+    f->block_total = b + n;
+    f->block_duration = b + 2 * n;
+    f->block_samples = b + 3 * n;
+  }
   f->name = g_strndup (name, len);
   f->durations = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (t->funcs, f);
@@ -254,14 +459,23 @@ add_duration (TslRangeStats *self,
 }
 
 static void
-cpu_event (TslRangeFunc *f,
+cpu_event (TslRangeStats *self,
+           TslRangeFunc *f,
            guint         j,
            double        wall_ns,
            double        cpu_ns,
            gboolean      recursive)
 {
   if (f->cpu == NULL)
-    f->cpu = g_new0 (TslRangeCpu, 1);
+    {
+      const guint n = self->n_slots;
+      double *b;
+
+      f->cpu = alloc_with_blocks (sizeof *f->cpu, n, 3, &b);
+      f->cpu->block_calls = b;
+      f->cpu->block_cpu = b + n;
+      f->cpu->block_total = b + 2 * n;
+    }
   f->cpu->calls++;
   f->cpu->cpu_ns += cpu_ns;
   f->cpu->wall_ns += wall_ns;
@@ -312,7 +526,7 @@ span_event (TslRangeStats *self,
       p = semi + 1;
     }
 
-  f = get_func (t, leaf, leaf_len);
+  f = get_func (self, t, leaf, leaf_len);
   f->calls++;
   f->block_calls[j]++;
   f->self_ns += ns;
@@ -323,12 +537,15 @@ span_event (TslRangeStats *self,
       f->total_ns += ns;
       f->block_total[j] += ns;
     }
+  /* Growing blocks are for the change search, which needs none of these. */
+  if (self->grow)
+    return;
   add_duration (self, f, ns);
   if (!isnan (cpu_ns))
-    cpu_event (f, j, ns, cpu_ns, recursive);
+    cpu_event (self, f, j, ns, cpu_ns, recursive);
 
   if (parent != NULL)
-    get_func (t, parent, parent_len)->self_ns -= ns;
+    get_func (self, t, parent, parent_len)->self_ns -= ns;
 }
 
 static void
@@ -346,7 +563,7 @@ sample_event (TslRangeStats *self,
     {
       const char *semi = strchr (p, ';');
       gsize len = semi != NULL ? (gsize) (semi - p) : strlen (p);
-      TslRangeFunc *f = get_func (t, p, len);
+      TslRangeFunc *f = get_func (self, t, p, len);
 
       /* A recursive stack holds a name twice: one sample. */
       if (f->stamp != self->stamp)
@@ -385,7 +602,15 @@ get_path (TslRangeStats *self,
   else
     self->n_paths++;
 
-  p = g_new0 (TslRangePath, 1);
+  {
+    const guint n = self->n_slots;
+    double *b;
+
+    p = alloc_with_blocks (sizeof *p, n, 3, &b);
+    p->block_weight = b;
+    p->block_time = b + n;
+    p->block_cpu = b + 2 * n;
+  }
   p->path = g_strdup (label);
   g_ptr_array_add (t->paths, p);
   g_hash_table_insert (t->path_ids, p->path, p);
@@ -469,12 +694,104 @@ tsl_range_stats_new (TslTrace *trace,
   self->lo = lo;
   self->hi = hi;
   self->grid_hi = MAX (grid_hi, lo + 1);
+  self->n_slots = self->n_blocks = TSL_RANGE_BLOCKS;
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
   tsl_trace_set_event_func (trace, on_event, self);
 
   return self;
+}
+
+TslRangeStats *
+tsl_range_stats_new_growing (TslTrace *trace,
+                             gint64    start,
+                             gint64    end)
+{
+  TslRangeStats *self = g_new0 (TslRangeStats, 1);
+
+  self->ref_count = 1;
+  self->trace = g_object_ref (trace);
+  self->lo = G_MININT64;
+  self->hi = self->grid_hi = G_MAXINT64;
+  self->grow = TRUE;
+  self->n_slots = self->n_blocks = TSL_RANGE_MAX_BLOCKS;
+  self->seen_lo = G_MAXINT64;
+  self->seen_hi = G_MININT64;
+  /* A known span: the blocks it gives from the start, never regrown. */
+  if (start <= end)
+    {
+      self->seen = TRUE;
+      self->shift = fitting_shift (start, end, 0);
+      self->base = start >> self->shift;
+      self->seen_lo = start;
+      self->seen_hi = end;
+    }
+  self->tracks = g_ptr_array_new_with_free_func (track_free);
+  self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tsl_rng_init (&self->rng, 0x5EED, 17);
+  tsl_trace_set_event_func (trace, on_event, self);
+
+  return self;
+}
+
+/* 2^shift × block (saturating): where a block starts. */
+static gint64
+block_time (gint64 block,
+            guint  shift)
+{
+  if (block > (G_MAXINT64 >> shift))
+    return G_MAXINT64;
+  return block * ((gint64) 1 << shift);
+}
+
+/* Growing blocks, finished: the ones the span [start, end] gives, then a
+ * first or last block shorter than half a width merged into its neighbour
+ * (a sliver would weigh as much as a whole block in the search). */
+static void
+finish_growing (TslRangeStats *self,
+                gint64         start,
+                gint64         end)
+{
+  g_autofree gint64 *raw = NULL;
+  guint map[TSL_RANGE_MAX_BLOCKS];
+  guint shift, n, first, last;
+  gint64 base, half;
+
+  if (!self->seen)
+    {
+      self->seen = TRUE;
+      self->base = start >> self->shift;
+    }
+  start = MIN (start, self->seen_lo);
+  end = MAX (end, self->seen_hi);
+  shift = fitting_shift (start, end, self->shift);
+  base = start >> shift;
+  recut (self, shift, base);
+  n = (guint) ((end >> shift) - base) + 1;
+  half = shift > 0 ? (gint64) 1 << (shift - 1) : 0;
+
+  raw = g_new (gint64, n + 1);
+  raw[0] = start;
+  for (guint i = 1; i < n; i++)
+    raw[i] = block_time (base + i, shift);
+  raw[n] = MAX (self->data_end, raw[n - 1]);
+  first = n >= 2 && tsl_time_sub (raw[1], raw[0]) < half;
+  last = n - first >= 2 && tsl_time_sub (raw[n], raw[n - 1]) < half;
+  if (first || last)
+    {
+      for (guint j = 0; j < self->n_slots; j++)
+        map[j] = j > first ? j - first : 0;
+      if (last)
+        map[n - 1] = n - 2 - first;
+      fold_all (self, map);
+    }
+  self->n_blocks = n - first - last;
+  self->edges = g_new (gint64, self->n_blocks + 1);
+  self->edges[0] = start;
+  for (guint i = 1; i < self->n_blocks; i++)
+    self->edges[i] = raw[i + first];
+  self->edges[self->n_blocks] = raw[n];
 }
 
 static int
@@ -539,6 +856,8 @@ tsl_range_stats_finish (TslRangeStats *self)
       if (t->has_prev)
         hold_previous (t, MIN (self->hi, tsl_time_add (t->last_ns, gap_ns (t->median_gap_ns))));
     }
+  if (self->grow)
+    finish_growing (self, start, end);
   /* Everything is copied out: the range's samples need not outlive it. */
   g_clear_object (&self->trace);
 }
@@ -562,6 +881,7 @@ tsl_range_stats_unref (TslRangeStats *self)
   g_clear_object (&self->trace);
   g_ptr_array_unref (self->tracks);
   g_hash_table_unref (self->folded_paths);
+  g_free (self->edges);
   g_free (self);
 }
 
@@ -607,11 +927,34 @@ tsl_range_stats_get_data_end (TslRangeStats *self)
   return self->data_end;
 }
 
+guint
+tsl_range_stats_get_n_blocks (TslRangeStats *self)
+{
+  return self->n_blocks;
+}
+
+gint64
+tsl_range_stats_block_start (TslRangeStats *self,
+                             guint          i)
+{
+  g_return_val_if_fail (i <= self->n_blocks, 0);
+
+  if (self->edges != NULL)
+    return self->edges[i];
+  return tsl_time_add (self->lo, (gint64) ((double) tsl_time_sub (self->grid_hi, self->lo) / TSL_RANGE_BLOCKS * i));
+}
+
 double
 tsl_range_stats_block_ns (TslRangeStats *self,
                           guint          i,
                           gint64         end)
 {
+  if (self->edges != NULL)
+    {
+      if (i + 1 < self->n_blocks)
+        return (double) tsl_time_sub (self->edges[i + 1], self->edges[i]);
+      return MAX ((double) tsl_time_sub (MAX (end, self->edges[i + 1]), self->edges[i]), 0);
+    }
   double width = (double) tsl_time_sub (self->grid_hi, self->lo) / TSL_RANGE_BLOCKS;
 
   if (i + 1 < TSL_RANGE_BLOCKS)

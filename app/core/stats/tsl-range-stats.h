@@ -11,7 +11,8 @@
  * median gap (tsl-series-ends.h). A read through the chunk index sees only
  * some chunks: there the whole file's facts come from the index
  * (tsl_trace_get_file_series_end()). Memory: O(series × blocks), plus a
- * bounded sample of durations per function.
+ * bounded sample of durations per function. Each series' blocks are
+ * arrays of tsl_range_stats_get_n_blocks() doubles.
  */
 #pragma once
 
@@ -22,6 +23,9 @@
 G_BEGIN_DECLS
 
 #define TSL_RANGE_BLOCKS 64
+/* Stats whose blocks grow with the span (tsl_range_stats_new_growing())
+ * keep up to this many: the finished ones number from 63 to this. */
+#define TSL_RANGE_MAX_BLOCKS 128
 #define TSL_RANGE_MAX_DURATIONS 2000
 
 /* A function's thread (CPU) time, over its calls that have one (Chrome's
@@ -31,9 +35,9 @@ typedef struct {
   double    cpu_ns;       /* Σ of their thread times, recursive ones too */
   double    total_ns;     /* … a recursive call counted once */
   double    wall_ns;      /* Σ of the same calls' durations */
-  double    block_calls[TSL_RANGE_BLOCKS];
-  double    block_cpu[TSL_RANGE_BLOCKS];
-  double    block_total[TSL_RANGE_BLOCKS];
+  double   *block_calls;
+  double   *block_cpu;
+  double   *block_total;
 } TslRangeCpu;
 
 typedef struct {
@@ -43,10 +47,10 @@ typedef struct {
   double    self_ns;
   double    duration_ns;  /* Σ of every call's duration, recursive ones too */
   guint64   samples;      /* sampled stacks holding it */
-  double    block_calls[TSL_RANGE_BLOCKS];
-  double    block_total[TSL_RANGE_BLOCKS];
-  double    block_duration[TSL_RANGE_BLOCKS];
-  double    block_samples[TSL_RANGE_BLOCKS];
+  double   *block_calls;
+  double   *block_total;
+  double   *block_duration;
+  double   *block_samples;
   GArray   *durations;    /* double ns, all of them up to the bound, then a uniform sample */
   TslRangeCpu *cpu;       /* (nullable) NULL when no call of it had a thread time */
   guint64   seen;         /* internal: durations offered, last sample counted */
@@ -60,9 +64,9 @@ typedef struct {
   double    time_ns;       /* spans at this path: Σ durations, their callees' time included */
   guint64   cpu_spans;     /* spans at this path with a thread time */
   double    cpu_ns;        /* Σ of those thread times, their callees' included */
-  double    block_weight[TSL_RANGE_BLOCKS];
-  double    block_time[TSL_RANGE_BLOCKS];
-  double    block_cpu[TSL_RANGE_BLOCKS];
+  double   *block_weight;
+  double   *block_time;
+  double   *block_cpu;
 } TslRangePath;
 
 #define TSL_RANGE_OTHER_PATH "(other)"
@@ -83,17 +87,17 @@ typedef struct {
   double        held_ns;
   gboolean      decreased;    /* some point is below the one before it */
   gboolean      increased;
-  double        block_n[TSL_RANGE_BLOCKS];
-  double        block_sum[TSL_RANGE_BLOCKS];
-  double        block_weighted[TSL_RANGE_BLOCKS];
-  double        block_held[TSL_RANGE_BLOCKS];
-  double        block_rise[TSL_RANGE_BLOCKS];  /* monotonic counters: increase … */
-  double        block_rise_ns[TSL_RANGE_BLOCKS]; /* … over this much time */
+  double       *block_n;
+  double       *block_sum;
+  double       *block_weighted;
+  double       *block_held;
+  double       *block_rise;  /* monotonic counters: increase … */
+  double       *block_rise_ns; /* … over this much time */
   double        median_gap_ns; /* over the whole file; 0 with fewer than two points */
   gint64        last_ns;       /* the track's last point in the whole file */
   /* Thread and async tracks */
   guint64       points;        /* events without a duration (samples, instants) */
-  double        block_points[TSL_RANGE_BLOCKS];
+  double       *block_points;
   GPtrArray    *funcs;         /* TslRangeFunc *, sorted by name after finish */
   GPtrArray    *paths;         /* TslRangePath * (keep_paths), in order of appearance */
   /* internal */
@@ -116,6 +120,22 @@ TslRangeStats    *tsl_range_stats_new           (TslTrace        *trace,
                                                  gint64           lo,
                                                  gint64           hi,
                                                  gint64           grid_hi);
+/* Stats of every event of the file, whose blocks follow the span as the
+ * read goes, so that one read needs no pass to measure the span first:
+ * blocks of a power-of-two width in ns, aligned to multiples of it, the
+ * narrowest that keep the events seen so far within
+ * TSL_RANGE_MAX_BLOCKS; when an event lands outside them (past the end,
+ * or before the start of unsorted input) the width doubles and
+ * neighbours merge pairwise. Finished, the blocks are the ones the final
+ * span [start, end] alone gives, whatever the events' order, with a first
+ * or last block shorter than half a width merged into its neighbour.
+ * `start` and `end`, when the span is already known (start ≤ end; else
+ * pass start > end), cut those blocks from the first event on. Events
+ * the trace's time filter leaves out are not counted. For the change
+ * search: functions keep no durations, self time or thread time. */
+TslRangeStats    *tsl_range_stats_new_growing   (TslTrace        *trace,
+                                                 gint64           start,
+                                                 gint64           end);
 /* Before the read: also keep every call path of thread and async tracks,
  * at most `max_paths` distinct ones in all; later new paths fold into one
  * TSL_RANGE_OTHER_PATH path per track. Memory: about 1.6 KiB a path (three
@@ -139,6 +159,13 @@ const TslRangeTrack *tsl_range_stats_get_track  (TslRangeStats   *self,
 /* The end of the data (absolute): the last event, or a metric's last point
  * plus its median gap when later. */
 gint64            tsl_range_stats_get_data_end  (TslRangeStats   *self);
+/* How many blocks each series has: TSL_RANGE_BLOCKS, or for growing
+ * stats once finished, 63 to TSL_RANGE_MAX_BLOCKS. */
+guint             tsl_range_stats_get_n_blocks  (TslRangeStats   *self);
+/* Where block i starts (absolute ns); i = n_blocks gives where the last
+ * ends before tsl_range_stats_block_ns() extends it to `end`. */
+gint64            tsl_range_stats_block_start   (TslRangeStats   *self,
+                                                 guint            i);
 /* Width of block i in ns, the last one reaching `end` (absolute). */
 double            tsl_range_stats_block_ns      (TslRangeStats   *self,
                                                  guint            i,

@@ -1,0 +1,264 @@
+/* test-range-grow.c: range statistics whose blocks grow with the span
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One read of a file whose span is not known beforehand (the blocks double
+ * and merge as events land past them, on either side when the input is
+ * unsorted) must give exactly the blocks that the span, known in advance,
+ * cuts; and where those blocks coincide with the fixed 64 blocks a range
+ * read cuts from a known span (128 growing blocks, pairwise), exactly
+ * their totals. Generated Chrome traces (fixed seed): spans on two
+ * threads, a counter, integer values so that sums are exact in any order.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "tsl-range-stats.h"
+#include "tsl-read-stream.h"
+
+/* Block width 2^20 ns; events from 0 to 134.1 ms: 128 blocks from 0, the
+ * last 0.89 of a width (not merged), the fixed grid [0, 128 widths). */
+#define SHIFT 20
+#define END_US 134100
+
+static gint64
+line_time (const char *line)
+{
+  return g_ascii_strtoll (strstr (line, "\"ts\": ") + 6, NULL, 10);
+}
+
+static int
+by_time (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 ta = line_time (*(const char * const *) a), tb = line_time (*(const char * const *) b);
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+static char *
+write_trace (guint32  seed,
+             gboolean shuffled,
+             guint    n)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GString *s = g_string_new ("[\n");
+  char *path = NULL;
+  int fd;
+
+  g_ptr_array_add (lines, g_strdup ("{\"ph\": \"X\", \"ts\": 0, \"dur\": 3, \"pid\": 1, \"tid\": 1, \"name\": \"f0\"}"));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"ph\": \"X\", \"ts\": %d, \"dur\": 2, \"pid\": 1, \"tid\": 2, \"name\": \"f1\"}",
+                                           END_US));
+  for (guint i = 0; i < n; i++)
+    {
+      gint32 ts = g_rand_int_range (rand, 0, END_US + 1);
+
+      if (i % 5 == 0)
+        g_ptr_array_add (lines, g_strdup_printf ("{\"ph\": \"C\", \"ts\": %d, \"pid\": 1, \"name\": \"mem\", "
+                                                 "\"args\": {\"v\": %d}}", ts, g_rand_int_range (rand, 0, 1000)));
+      else
+        g_ptr_array_add (lines, g_strdup_printf ("{\"ph\": \"X\", \"ts\": %d, \"dur\": %d, \"pid\": 1, \"tid\": %u, "
+                                                 "\"name\": \"f%u\"}", ts, g_rand_int_range (rand, 1, 50),
+                                                 1 + i % 2, g_rand_int_range (rand, 0, 6)));
+    }
+  /* Sorted by time, or shuffled so that the first event is mid-span. */
+  if (shuffled)
+    for (guint i = lines->len; i > 1; i--)
+      {
+        guint j = g_rand_int_range (rand, 0, i);
+        gpointer tmp = lines->pdata[i - 1];
+
+        lines->pdata[i - 1] = lines->pdata[j];
+        lines->pdata[j] = tmp;
+      }
+  else
+    g_ptr_array_sort (lines, by_time);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (s, "%s%s\n", (char *) lines->pdata[i], i + 1 < lines->len ? "," : "");
+  g_string_append (s, "]\n");
+
+  fd = g_file_open_tmp ("tsl-range-grow-XXXXXX.json", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  g_string_free (s, TRUE);
+  return path;
+}
+
+/* grow: 0 fixed [0, 128 widths), 1 growing, 2 growing from the known span. */
+static TslRangeStats *
+read_stats (const char *path,
+            guint       grow)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 100, 1);
+  g_autoptr(GError) error = NULL;
+  TslRangeStats *stats;
+
+  if (grow == 0)
+    {
+      tsl_trace_set_time_filter (trace, G_MININT64, G_MAXINT64);
+      stats = tsl_range_stats_new (trace, 0, G_MAXINT64, (gint64) 128 << SHIFT);
+    }
+  else if (grow == 1)
+    stats = tsl_range_stats_new_growing (trace, 1, 0);
+  else
+    stats = tsl_range_stats_new_growing (trace, 0, (gint64) END_US * 1000);
+  g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tsl_range_stats_finish (stats);
+  return stats;
+}
+
+/* Every series' block arrays, in one order: a track's, then its functions'. */
+static GPtrArray *
+all_blocks (TslRangeStats *stats)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < tsl_range_stats_get_n_tracks (stats); i++)
+    {
+      const TslRangeTrack *t = tsl_range_stats_get_track (stats, i);
+
+      if (t == NULL)
+        continue;
+      g_ptr_array_add (out, t->block_n);
+      g_ptr_array_add (out, t->block_sum);
+      g_ptr_array_add (out, t->block_weighted);
+      g_ptr_array_add (out, t->block_held);
+      g_ptr_array_add (out, t->block_rise);
+      g_ptr_array_add (out, t->block_rise_ns);
+      g_ptr_array_add (out, t->block_points);
+      for (guint k = 0; k < t->funcs->len; k++)
+        {
+          const TslRangeFunc *f = g_ptr_array_index (t->funcs, k);
+
+          g_ptr_array_add (out, f->block_calls);
+          g_ptr_array_add (out, f->block_total);
+          g_ptr_array_add (out, f->block_duration);
+          g_ptr_array_add (out, f->block_samples);
+        }
+    }
+  return out;
+}
+
+static void
+assert_same (TslRangeStats *a,
+             TslRangeStats *b)
+{
+  g_autoptr(GPtrArray) xa = all_blocks (a);
+  g_autoptr(GPtrArray) xb = all_blocks (b);
+  guint n = tsl_range_stats_get_n_blocks (a);
+
+  g_assert_cmpuint (n, ==, tsl_range_stats_get_n_blocks (b));
+  for (guint j = 0; j <= n; j++)
+    g_assert_cmpint (tsl_range_stats_block_start (a, j), ==, tsl_range_stats_block_start (b, j));
+  g_assert_cmpuint (xa->len, ==, xb->len);
+  g_assert_cmpuint (xa->len, >, 20);
+  for (guint i = 0; i < xa->len; i++)
+    for (guint j = 0; j < n; j++)
+      g_assert_cmpfloat (((double *) xa->pdata[i])[j], ==, ((double *) xb->pdata[i])[j]);
+}
+
+/* Growing blocks, unsorted or not, give what the known span gives; 128 of
+ * them pairwise give the fixed 64 blocks' totals, every event counted. */
+static void
+test_same_blocks (void)
+{
+  for (guint seed = 1; seed <= 6; seed++)
+    {
+      g_autofree char *path = write_trace (seed, seed % 2 == 0, 4000);
+      g_autoptr(TslRangeStats) fixed = read_stats (path, 0);
+      g_autoptr(TslRangeStats) grown = read_stats (path, 1);
+      g_autoptr(TslRangeStats) known = read_stats (path, 2);
+      g_autoptr(GPtrArray) xf = all_blocks (fixed);
+      g_autoptr(GPtrArray) xg = all_blocks (grown);
+      double events = 0;
+
+      g_assert_cmpuint (tsl_range_stats_get_n_blocks (grown), ==, 128);
+      g_assert_cmpint (tsl_range_stats_block_start (grown, 0), ==, 0);
+      g_assert_cmpint (tsl_range_stats_block_start (grown, 1), ==, (gint64) 1 << SHIFT);
+      /* The counter's last point holds one median gap past the last event. */
+      g_assert_cmpint (tsl_range_stats_block_start (grown, 128), >=, (gint64) END_US * 1000);
+      assert_same (grown, known);
+
+      g_assert_cmpuint (xf->len, ==, xg->len);
+      for (guint i = 0; i < xf->len; i++)
+        for (guint j = 0; j < TSL_RANGE_BLOCKS; j++)
+          {
+            const double *f = xf->pdata[i], *g = xg->pdata[i];
+
+            g_assert_cmpfloat (f[j], ==, g[2 * j] + g[2 * j + 1]);
+          }
+      for (guint i = 0; i < tsl_range_stats_get_n_tracks (grown); i++)
+        {
+          const TslRangeTrack *t = tsl_range_stats_get_track (grown, i);
+
+          for (guint k = 0; t != NULL && k < t->funcs->len; k++)
+            for (guint j = 0; j < 128; j++)
+              events += ((const TslRangeFunc *) g_ptr_array_index (t->funcs, k))->block_calls[j];
+          for (guint j = 0; t != NULL && j < 128; j++)
+            events += t->block_n[j];
+        }
+      g_assert_cmpfloat (events, ==, 4002);
+      g_unlink (path);
+    }
+}
+
+/* A first or last block shorter than half a width joins its neighbour:
+ * blocks from 1.7 widths to 100.2 widths are 98, not 100. */
+static void
+test_edges (void)
+{
+  const gint64 w = (gint64) 1 << 16;
+  g_autofree char *path = NULL;
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 100, 1);
+  g_autoptr(TslRangeStats) stats = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *s = g_string_new ("[\n");
+  const double at[] = { 100.2, 1.7, 50, 2.1, 99.9 };
+  double total = 0;
+  int fd;
+
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    g_string_append_printf (s, "{\"ph\": \"X\", \"ts\": %.3f, \"dur\": 1, \"pid\": 1, \"tid\": 1, \"name\": \"f\"}%s\n",
+                            at[i] * w / 1000, i + 1 < G_N_ELEMENTS (at) ? "," : "");
+  g_string_append (s, "]\n");
+  fd = g_file_open_tmp ("tsl-range-grow-XXXXXX.json", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  g_string_free (s, TRUE);
+
+  stats = tsl_range_stats_new_growing (trace, 1, 0);
+  g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tsl_range_stats_finish (stats);
+
+  g_assert_cmpuint (tsl_range_stats_get_n_blocks (stats), ==, 98);
+  g_assert_cmpint (llabs (tsl_range_stats_block_start (stats, 0) - (gint64) (1.7 * w)), <=, 1000);
+  g_assert_cmpint (tsl_range_stats_block_start (stats, 1), ==, 3 * w);
+  g_assert_cmpint (tsl_range_stats_block_start (stats, 97), ==, 99 * w);
+  for (guint j = 0; j < 98; j++)
+    total += ((const TslRangeFunc *) g_ptr_array_index (tsl_range_stats_get_track (stats, 0)->funcs, 0))->block_calls[j];
+  g_assert_cmpfloat (total, ==, 5);
+  /* The first block holds the events at 1.7 and 2.1 widths, the last the
+   * ones at 99.9 and 100.2. */
+  g_assert_cmpfloat (((const TslRangeFunc *) g_ptr_array_index (tsl_range_stats_get_track (stats, 0)->funcs, 0))->block_calls[0], ==, 2);
+  g_assert_cmpfloat (((const TslRangeFunc *) g_ptr_array_index (tsl_range_stats_get_track (stats, 0)->funcs, 0))->block_calls[97], ==, 2);
+  g_unlink (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/range-grow/same-blocks", test_same_blocks);
+  g_test_add_func ("/range-grow/edges", test_edges);
+  return g_test_run ();
+}
