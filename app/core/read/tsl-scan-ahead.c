@@ -60,6 +60,12 @@ tsl_scan_ahead_min_bytes (void)
   return min_bytes;
 }
 
+gboolean
+tsl_scan_ahead_forced (void)
+{
+  return g_getenv ("TSL_SCAN_AHEAD_BYTES") != NULL;
+}
+
 static gpointer
 run (gpointer user_data)
 {
