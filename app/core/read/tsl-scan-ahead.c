@@ -43,27 +43,37 @@ struct _TslScanAhead
   guint64           n_records;
 };
 
-gsize
-tsl_scan_ahead_min_bytes (void)
+/* TSL_SCAN_AHEAD_BYTES, read once: 0 when unset. */
+static gsize
+forced_bytes (void)
 {
-  static gsize min_bytes;
+  static gsize bytes;
 
-  if (g_once_init_enter (&min_bytes))
+  if (g_once_init_enter (&bytes))
     {
       const char *env = g_getenv ("TSL_SCAN_AHEAD_BYTES");
-      guint64 n = TSL_SCAN_AHEAD_MIN_BYTES;
+      guint64 n = 0;
 
       if (env != NULL && !g_ascii_string_to_unsigned (env, 10, 1, G_MAXSIZE / 2, &n, NULL))
         n = TSL_SCAN_AHEAD_MIN_BYTES;
-      g_once_init_leave (&min_bytes, (gsize) n);
+      /* g_once_init_leave() takes no 0: one more than the value. */
+      g_once_init_leave (&bytes, (gsize) n + 1);
     }
-  return min_bytes;
+  return bytes - 1;
+}
+
+gsize
+tsl_scan_ahead_min_bytes (void)
+{
+  gsize forced = forced_bytes ();
+
+  return forced > 0 ? forced : TSL_SCAN_AHEAD_MIN_BYTES;
 }
 
 gboolean
 tsl_scan_ahead_forced (void)
 {
-  return g_getenv ("TSL_SCAN_AHEAD_BYTES") != NULL;
+  return forced_bytes () > 0;
 }
 
 static gpointer
