@@ -41,9 +41,10 @@ ALLOWED = [
      "the PDF's pages are laid out on the export's private state"),
     ('export', ['tsl-report', 'tsl-report-*'],
      "the report's writers and plots share tsl-report-private.h, and the report calls them"),
-    ('stats', ['tsl-range-stats', 'tsl-range-stats-grow'],
+    ('stats', ['tsl-range-stats', 'tsl-range-stats-grow', 'tsl-range-stats-group'],
      "the growing blocks refold every series' blocks through tsl-range-stats-private.h, and "
-     "the statistics regrow them when an event lands outside"),
+     "the statistics regrow them when an event lands outside; a group of ranges read at once "
+     "hands each its events through the statistics' own observer"),
     ('stats', ['tsl-compare-run', 'tsl-compare-exact', 'tsl-compare-samples', 'tsl-compare-shifts'],
      "the compare's row makers (exact values, sample quantiles) add their rows through the "
      "run's row builder, and the run calls them; the shifted comparisons make the same rows "

@@ -7,8 +7,10 @@
  * unsorted) must give exactly the blocks that the span, known in advance,
  * cuts; and where those blocks coincide with the fixed 64 blocks a range
  * read cuts from a known span (128 growing blocks, pairwise), exactly
- * their totals. Generated Chrome traces (fixed seed): spans on two
- * threads, a counter, integer values so that sums are exact in any order.
+ * their totals. A group of disjoint ranges filled by one read must give
+ * each range exactly what its own read gives. Generated Chrome traces
+ * (fixed seed): spans on two threads, a counter, integer values so that
+ * sums are exact in any order.
  */
 #include "config.h"
 
@@ -253,6 +255,96 @@ test_edges (void)
   g_unlink (path);
 }
 
+static TslRangeStats *
+read_range (const char *path,
+            gint64      lo,
+            gint64      hi)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 100, 1);
+  g_autoptr(GError) error = NULL;
+  TslRangeStats *stats;
+
+  tsl_trace_set_time_filter (trace, lo, hi);
+  stats = tsl_range_stats_new (trace, lo, hi, hi);
+  g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tsl_range_stats_finish (stats);
+  return stats;
+}
+
+/* Each range of a group read (given out of time order, the last past every
+ * event) holds exactly what reading it alone gives: blocks, totals,
+ * the ends of series. */
+static void
+test_group (void)
+{
+  const gint64 lo[] = { 60000000, 10000000, 20000000, 134101000 };
+  const gint64 hi[] = { 61000000, 20000000, 35000000, 140000000 };
+  const guint n = G_N_ELEMENTS (lo);
+
+  for (guint seed = 1; seed <= 4; seed++)
+    {
+      g_autofree char *path = write_trace (seed, seed % 2 == 0, 3000);
+      g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 100, 1);
+      g_autoptr(TslRangeStatsGroup) group = NULL;
+      g_autoptr(GError) error = NULL;
+
+      tsl_trace_set_time_filter (trace, 10000000, 140000000);
+      group = tsl_range_stats_group_new (trace, n, lo, hi, hi);
+      g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      tsl_range_stats_group_finish (group);
+
+      for (guint r = 0; r < n; r++)
+        {
+          g_autoptr(TslRangeStats) alone = read_range (path, lo[r], hi[r]);
+          TslRangeStats *in_group = tsl_range_stats_group_get (group, r);
+          guint calls = 0;
+
+          assert_same (alone, in_group);
+          g_assert_cmpint (tsl_range_stats_get_data_end (alone), ==, tsl_range_stats_get_data_end (in_group));
+          g_assert_cmpuint (tsl_range_stats_get_n_tracks (alone), ==, tsl_range_stats_get_n_tracks (in_group));
+          for (guint i = 0; i < tsl_range_stats_get_n_tracks (alone); i++)
+            {
+              const TslRangeTrack *a = tsl_range_stats_get_track (alone, i);
+              const TslRangeTrack *b = tsl_range_stats_get_track (in_group, i);
+
+              g_assert_true ((a == NULL) == (b == NULL));
+              if (a == NULL)
+                continue;
+              g_assert_cmpuint (a->n, ==, b->n);
+              g_assert_cmpfloat (a->sum, ==, b->sum);
+              g_assert_cmpfloat (a->weighted_sum, ==, b->weighted_sum);
+              g_assert_cmpfloat (a->held_ns, ==, b->held_ns);
+              g_assert_cmpint (a->last_ns, ==, b->last_ns);
+              g_assert_cmpfloat (a->median_gap_ns, ==, b->median_gap_ns);
+              g_assert_cmpuint (a->points, ==, b->points);
+              g_assert_cmpuint (a->funcs->len, ==, b->funcs->len);
+              for (guint k = 0; k < a->funcs->len; k++)
+                {
+                  const TslRangeFunc *fa = g_ptr_array_index (a->funcs, k);
+                  const TslRangeFunc *fb = g_ptr_array_index (b->funcs, k);
+
+                  g_assert_cmpstr (fa->name, ==, fb->name);
+                  g_assert_cmpuint (fa->calls, ==, fb->calls);
+                  g_assert_cmpfloat (fa->total_ns, ==, fb->total_ns);
+                  g_assert_cmpfloat (fa->self_ns, ==, fb->self_ns);
+                  g_assert_cmpfloat (fa->duration_ns, ==, fb->duration_ns);
+                  /* The group keeps no durations (no quantiles of them). */
+                  g_assert_cmpuint (fb->durations->len, ==, 0);
+                  calls += fa->calls;
+                }
+            }
+          /* Not vacuous: the wide ranges hold calls, the last none. */
+          if (r == 1 || r == 2)
+            g_assert_cmpuint (calls, >, 100);
+          if (r == 3)
+            g_assert_cmpuint (calls, ==, 0);
+        }
+      g_unlink (path);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -260,5 +352,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/range-grow/same-blocks", test_same_blocks);
   g_test_add_func ("/range-grow/edges", test_edges);
+  g_test_add_func ("/range-grow/group", test_group);
   return g_test_run ();
 }

@@ -121,7 +121,6 @@ typedef struct {
   TslSnapshot             *snapshot;
   TslRangeStats           *stats;
   GError                  *error;
-  gboolean                 no_store;  /* not kept for the next request (shifted reads) */
   gboolean                 grow;      /* the whole file, blocks growing with the span
                                        * (tsl_range_stats_new_growing()) … */
   gint64                   span_start; /* … from this span when known (start ≤ end) */
@@ -140,18 +139,19 @@ void              _tsl_compare_read_ranges      (const TslCompareRequest *reques
                                                  const gboolean          *has,
                                                  TslRangeRead            *reads,
                                                  GCancellable            *cancellable);
-/* The same for reads made once (the shifted comparisons of
- * tsl-compare-shifts.c): neither looked up nor kept in the cache, so they
- * do not push out the reads of A and B. */
-void              _tsl_compare_read_ranges_once (const TslCompareRequest *request,
-                                                 TslTrace                *trace,
-                                                 const char * const      *paths,
-                                                 const gint64            *start,
-                                                 const gint64            *end,
-                                                 const gint64            *lo,
-                                                 const gint64            *hi,
-                                                 TslRangeRead            *reads,
-                                                 GCancellable            *cancellable);
+/* Disjoint ranges of one file in one read (the shifted comparisons of
+ * tsl-compare-shifts.c), times from start: neither looked up nor kept in
+ * the cache, so they do not push out the reads of A and B. */
+TslRangeStatsGroup *_tsl_compare_read_group  (const TslCompareRequest *request,
+                                              TslTrace                *trace,
+                                              const char              *path,
+                                              gint64                   start,
+                                              gint64                   end,
+                                              guint                    n,
+                                              const gint64            *lo,
+                                              const gint64            *hi,
+                                              GCancellable            *cancellable,
+                                              GError                 **error);
 /* Rows from the exact reads of both ranges (tsl-compare-exact.c); by_key
  * holds the kept samples, for the quantiles of metrics. */
 gboolean          _tsl_compare_exact_rows       (TslCompareTable         *table,

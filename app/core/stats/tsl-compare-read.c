@@ -184,7 +184,7 @@ read_range (gpointer data)
     {
       tsl_range_stats_finish (rr->stats);
       rr->snapshot = tsl_snapshot_new (trace);
-      if (!rr->no_store && keyed && g_stat (rr->path, &after) == 0 && same_file (&before, &after))
+      if (keyed && g_stat (rr->path, &after) == 0 && same_file (&before, &after))
         read_cache_store (rr, &after);
     }
 
@@ -200,7 +200,6 @@ read_ranges (const TslCompareRequest *request,
              const gint64            *lo,
              const gint64            *hi,
              const gboolean          *has,
-             gboolean                 cached,
              RangeRead               *reads,
              GCancellable            *cancellable);
 
@@ -218,23 +217,7 @@ _tsl_compare_read_ranges (const TslCompareRequest *request,
                           RangeRead               *reads,
                           GCancellable            *cancellable)
 {
-  read_ranges (request, trace, paths, start, end, lo, hi, has, TRUE, reads, cancellable);
-}
-
-void
-_tsl_compare_read_ranges_once (const TslCompareRequest *request,
-                               TslTrace                *trace,
-                               const char * const      *paths,
-                               const gint64            *start,
-                               const gint64            *end,
-                               const gint64            *lo,
-                               const gint64            *hi,
-                               RangeRead               *reads,
-                               GCancellable            *cancellable)
-{
-  const gboolean both[2] = { TRUE, TRUE };
-
-  read_ranges (request, trace, paths, start, end, lo, hi, both, FALSE, reads, cancellable);
+  read_ranges (request, trace, paths, start, end, lo, hi, has, reads, cancellable);
 }
 
 static void
@@ -246,7 +229,6 @@ read_ranges (const TslCompareRequest *request,
              const gint64            *lo,
              const gint64            *hi,
              const gboolean          *has,
-             gboolean                 cached,
              RangeRead               *reads,
              GCancellable            *cancellable)
 {
@@ -269,8 +251,7 @@ read_ranges (const TslCompareRequest *request,
                                tsl_time_add (start[s], hi[s]),
                                MIN (tsl_time_add (start[s], hi[s]), tsl_time_add (end[s], 1)), cancellable,
                                tsl_budget_new_part (whole, share) };
-      reads[s].no_store = !cached;
-      to_read[s] = has[s] && !(cached && g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
+      to_read[s] = has[s] && !(g_stat (paths[s], &st) == 0 && read_cache_lookup (&reads[s], &st));
     }
 
   /* Two reads are independent, a core each; one alone (the window's new B,
@@ -287,6 +268,51 @@ read_ranges (const TslCompareRequest *request,
     read_range (&reads[1]);
   for (guint s = 0; s < 2; s++)
     tsl_budget_unref (reads[s].budget);
+}
+
+/* NULL with @error set when the read failed. */
+TslRangeStatsGroup *
+_tsl_compare_read_group (const TslCompareRequest *request,
+                         TslTrace                *trace,
+                         const char              *path,
+                         gint64                   start,
+                         gint64                   end,
+                         guint                    n,
+                         const gint64            *lo,
+                         const gint64            *hi,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(TslTrace) read = tsl_trace_new (TSL_SAMPLER_COUNT, request->k, request->seed);
+  g_autoptr(TslBudget) budget = NULL;
+  g_autoptr(TslRangeStatsGroup) group = NULL;
+  g_autofree gint64 *abs_lo = g_new (gint64, n);
+  g_autofree gint64 *abs_hi = g_new (gint64, n);
+  g_autofree gint64 *grid_hi = g_new (gint64, n);
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  g_return_val_if_fail (n > 0, NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      abs_lo[i] = tsl_time_add (start, lo[i]);
+      abs_hi[i] = tsl_time_add (start, hi[i]);
+      grid_hi[i] = MIN (abs_hi[i], tsl_time_add (end, 1));
+      first = MIN (first, abs_lo[i]);
+      last = MAX (last, abs_hi[i]);
+    }
+  /* A range read's share of the limit, as read_ranges() gives each. */
+  budget = tsl_budget_new_part (tsl_trace_get_budget (trace),
+                                (gsize) (tsl_budget_get_limit (tsl_trace_get_budget (trace)) / 4));
+  tsl_trace_set_budget (read, budget);
+  tsl_trace_set_time_filter (read, first, last);
+  group = tsl_range_stats_group_new (read, n, abs_lo, abs_hi, grid_hi);
+  tsl_trace_set_observe_metrics_only (read, TRUE);
+  /* No call paths: the flame graph reads A and B, no row reads them. */
+  if (!tsl_read_path_full (read, path, TSL_READER_THREADS_DEFAULT, NULL, NULL, cancellable, error))
+    return NULL;
+  tsl_range_stats_group_finish (group);
+  return g_steal_pointer (&group);
 }
 
 /* The pass that tells the trace's span (and, from a pipe, its samples). */

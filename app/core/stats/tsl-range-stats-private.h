@@ -36,7 +36,17 @@ struct _TslRangeStats {
   gint64      seen_lo;
   gint64      seen_hi;
   gint64     *edges;        /* (n_blocks + 1) where each starts, once finished */
+  gboolean    no_durations; /* keeps no durations (tsl-range-stats-group.c) */
 };
+
+/* The observer tsl_range_stats_new() sets on its trace (user_data: the
+ * stats), for a group of stats sharing one read. */
+void  _tsl_range_stats_on_event        (guint          track,
+                                        gint64         time_ns,
+                                        double         value,
+                                        const char    *label,
+                                        gboolean       in_range,
+                                        gpointer       user_data);
 
 /* Growing blocks (tsl-range-stats-grow.c). */
 guint _tsl_range_stats_fitting_shift   (gint64         lo,

@@ -279,6 +279,8 @@ add_duration (TslRangeStats *self,
               TslRangeFunc  *f,
               double         ns)
 {
+  if (self->no_durations)
+    return;
   /* Algorithm R: every duration has the same chance to be kept. */
   f->seen++;
   if (f->durations->len < TSL_RANGE_MAX_DURATIONS)
@@ -484,13 +486,13 @@ path_event (TslRangeStats *self,
   p->block_weight[j] += events;
 }
 
-static void
-on_event (guint       track,
-          gint64      time_ns,
-          double      value,
-          const char *label,
-          gboolean    in_range,
-          gpointer    user_data)
+void
+_tsl_range_stats_on_event (guint       track,
+                           gint64      time_ns,
+                           double      value,
+                           const char *label,
+                           gboolean    in_range,
+                           gpointer    user_data)
 {
   TslRangeStats *self = user_data;
   TslRangeTrack *t = get_track (self, track);
@@ -532,7 +534,7 @@ tsl_range_stats_new (TslTrace *trace,
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
-  tsl_trace_set_event_func (trace, on_event, self);
+  tsl_trace_set_event_func (trace, _tsl_range_stats_on_event, self);
 
   return self;
 }
@@ -564,7 +566,7 @@ tsl_range_stats_new_growing (TslTrace *trace,
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
-  tsl_trace_set_event_func (trace, on_event, self);
+  tsl_trace_set_event_func (trace, _tsl_range_stats_on_event, self);
 
   return self;
 }

@@ -173,4 +173,21 @@ double            tsl_range_stats_block_ns      (TslRangeStats   *self,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslRangeStats, tsl_range_stats_unref)
 
+/* Several disjoint ranges' stats filled by one read of the trace
+ * (tsl-range-stats-group.c): what each range's own read would give, the
+ * chunks between them read once. No durations are kept (no quantiles). */
+typedef struct _TslRangeStatsGroup TslRangeStatsGroup;
+
+TslRangeStatsGroup *tsl_range_stats_group_new        (TslTrace           *trace,
+                                                      guint               n,
+                                                      const gint64       *lo,
+                                                      const gint64       *hi,
+                                                      const gint64       *grid_hi);
+void                tsl_range_stats_group_finish     (TslRangeStatsGroup *self);
+TslRangeStats      *tsl_range_stats_group_get        (TslRangeStatsGroup *self,
+                                                      guint               i);
+void                tsl_range_stats_group_free       (TslRangeStatsGroup *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslRangeStatsGroup, tsl_range_stats_group_free)
+
 G_END_DECLS
