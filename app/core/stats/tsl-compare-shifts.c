@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "tsl-block-test.h"
 #include "tsl-compare-private.h"
@@ -36,11 +37,12 @@
 #define SHIFTS_MIN   8
 #define SHIFTS_MAX   16
 #define SHIFTS_ALPHA 0.01
-/* Shifts read together: the nearest (k = ±1, ±2) lie side by side
- * around A and B, so one read takes their chunks once, where a read each
- * took the chunks around its range again (an unsorted file's chunks reach
- * far past a small range: a 1 % range reads ~10 % of the file). More at
- * once would hold more ranges' blocks in memory. */
+/* Shifts read together: neighbours on one side of A and B (k = 1 … 4,
+ * 5 … 8, -1 … -4, …) lie side by side, so one read takes their chunks
+ * once, where a read each took the chunks around its range again (an
+ * unsorted file's chunks reach far past a small range: a 1 % range reads
+ * ~10 % of the file). More at once would hold more ranges' blocks in
+ * memory. */
 #define SHIFTS_PER_READ 4
 
 typedef struct {
@@ -133,6 +135,15 @@ add_shift (TslCompareTable *table,
   return TRUE;
 }
 
+static int
+compare_shifts (const void *a,
+                const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
 /* n shifts, their ranges read together: both sides in one read, or a
  * read a side when A and B overlap (a group's ranges must not). */
 static void
@@ -218,12 +229,16 @@ _tsl_compare_check_shifts (TslCompareTable *table,
     return TRUE;
 
   acc = g_new0 (Acc, table->rows->len);
-  for (guint k = 0; k < n_shifts; k += SHIFTS_PER_READ)
+  /* In time order, a read for each run of neighbours on one side of A
+   * and B: a read's time filter spans its ranges and what lies between. */
+  qsort (shifts, n_shifts, sizeof (gint64), compare_shifts);
+  for (guint k = 0, n; k < n_shifts; k += n)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      add_shifts (table, trace, path, start, end, lo, hi, &shifts[k],
-                  MIN (SHIFTS_PER_READ, n_shifts - k), index, acc);
+      for (n = 1; n < SHIFTS_PER_READ && k + n < n_shifts && (shifts[k + n] > 0) == (shifts[k] > 0); n++)
+        ;
+      add_shifts (table, trace, path, start, end, lo, hi, &shifts[k], n, index, acc);
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
