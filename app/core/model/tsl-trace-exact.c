@@ -101,6 +101,14 @@ tsl_trace_wants_cpu (TslTrace *self)
   return self->exact != NULL || self->event_func != NULL;
 }
 
+gboolean
+tsl_trace_wants_events (TslTrace *self)
+{
+  g_return_val_if_fail (TSL_IS_TRACE (self), FALSE);
+
+  return self->exact != NULL || self->event_func != NULL;
+}
+
 void
 tsl_trace_set_event_cpu (TslTrace *self,
                          double    cpu_ns)

@@ -231,6 +231,9 @@ void              tsl_trace_set_event_offset    (TslTrace       *self,
  * it); the exact recorder keeps it beside the slice, and an observer reads
  * it with tsl_trace_get_event_cpu() during its TslTraceEventFunc call. */
 gboolean          tsl_trace_wants_cpu           (TslTrace       *self);
+/* An observer or the exact recorder needs every event of the input: a
+ * saved sampler state cannot stand in for reading it. */
+gboolean          tsl_trace_wants_events        (TslTrace       *self);
 void              tsl_trace_set_event_cpu       (TslTrace       *self,
                                                  double          cpu_ns);
 /* Within a TslTraceEventFunc call for an event in range: that event's

@@ -197,7 +197,8 @@ tsl_state_cache_save (TslTrace         *trace,
 
   g_return_if_fail (TSL_IS_TRACE (trace));
 
-  if (!tsl_cache_get_enabled () || max_bytes () == 0 ||
+  /* An observer's trace samples only what it was told to: not a state. */
+  if (!tsl_cache_get_enabled () || max_bytes () == 0 || tsl_trace_wants_events (trace) ||
       tsl_trace_get_exact (trace, &lo, &hi) || tsl_trace_get_time_filter (trace, &lo, &hi))
     return;
   if (!tsl_file_hash_ends (stream, key->size, ends))
@@ -265,8 +266,9 @@ tsl_state_cache_load (TslTrace         *trace,
 
   g_return_val_if_fail (TSL_IS_TRACE (trace), FALSE);
 
+  /* An observer (range statistics, a search) must see the events. */
   if (!tsl_cache_get_enabled () || max_bytes () == 0 || tsl_trace_get_n_tracks (trace) != 0 ||
-      tsl_trace_get_time_filter (trace, &lo, &hi))
+      tsl_trace_wants_events (trace) || tsl_trace_get_time_filter (trace, &lo, &hi))
     return FALSE;
   params_of (trace, &p);
   path = entry_path (key, &p);
