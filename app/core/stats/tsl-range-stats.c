@@ -5,8 +5,11 @@
  * Spans arrive at their start with their duration and a stack label whose
  * last name is the span's own: it gets the call, its inclusive time (not
  * again when an outer call of the same name is open) and its self time,
- * which its parent loses. Events without a duration are samples: each name
- * on the stack counts once per sample.
+ * which its parent loses. Async spans of one name overlap each other: their
+ * inclusive time is the union of what they cover (tsl-busy.h), spread over
+ * the blocks once the read is done, so a share never passes 100 %. Events
+ * without a duration are samples: each name on the stack counts once per
+ * sample.
  */
 #define G_LOG_DOMAIN "tsl-compare"
 
@@ -45,6 +48,7 @@ func_free (gpointer data)
 
   g_free (f->name);
   g_array_unref (f->durations);
+  g_clear_pointer (&f->busy, tsl_busy_free);
   g_free (f->cpu);
   g_free (f);
 }
@@ -368,7 +372,13 @@ span_event (TslRangeStats *self,
   f->self_ns += ns;
   f->duration_ns += ns;
   f->block_duration[j] += ns;
-  if (!recursive)
+  if (t->kind == TSL_TRACK_ASYNC)
+    {
+      if (f->busy == NULL)
+        f->busy = tsl_busy_new (TSL_RANGE_MAX_BUSY);
+      tsl_busy_add (f->busy, time_ns, tsl_time_add (time_ns, (gint64) ns));
+    }
+  else if (!recursive)
     {
       f->total_ns += ns;
       f->block_total[j] += ns;
@@ -581,6 +591,40 @@ compare_funcs (gconstpointer a,
   return strcmp (fa->name, fb->name);
 }
 
+/* Async tracks' inclusive time: the union of their spans, clipped to the
+ * blocks, which end where the data does (or the range, if sooner). */
+static void
+finish_busy (TslRangeStats *self)
+{
+  guint n = self->n_blocks;
+  g_autofree gint64 *edges = NULL;
+
+  if (n == 0)
+    return;
+  edges = g_new (gint64, n + 1);
+  for (guint j = 0; j < n; j++)
+    edges[j] = tsl_range_stats_block_start (self, j);
+  edges[n] = MAX (self->grow ? self->data_end : MIN (self->hi, self->data_end), edges[n - 1]);
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      TslRangeTrack *t = g_ptr_array_index (self->tracks, i);
+
+      for (guint k = 0; t != NULL && k < t->funcs->len; k++)
+        {
+          TslRangeFunc *f = g_ptr_array_index (t->funcs, k);
+
+          if (f->busy == NULL)
+            continue;
+          f->total_ns = tsl_busy_spread (f->busy, edges, n, f->block_total);
+          /* Σ durations less the children's, of overlapping spans: at most
+           * the time they cover. */
+          f->self_ns = MIN (f->self_ns, f->total_ns);
+          g_clear_pointer (&f->busy, tsl_busy_free);
+        }
+    }
+}
+
 void
 tsl_range_stats_finish (TslRangeStats *self)
 {
@@ -635,6 +679,7 @@ tsl_range_stats_finish (TslRangeStats *self)
     }
   if (self->grow)
     _tsl_range_stats_finish_growing (self, start, end);
+  finish_busy (self);
   /* Everything is copied out: the range's samples need not outlive it. */
   g_clear_object (&self->trace);
 }

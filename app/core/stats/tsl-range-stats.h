@@ -18,6 +18,7 @@
 
 #include <glib.h>
 
+#include "tsl-busy.h"
 #include "tsl-trace.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,8 @@ G_BEGIN_DECLS
  * keep up to this many: the finished ones number from 63 to this. */
 #define TSL_RANGE_MAX_BLOCKS 128
 #define TSL_RANGE_MAX_DURATIONS 2000
+/* Separate busy stretches kept per name of an async track (tsl-busy.h). */
+#define TSL_RANGE_MAX_BUSY 4096
 
 /* A function's thread (CPU) time, over its calls that have one (Chrome's
  * tdur, tts): held only where the input has it. */
@@ -43,7 +46,8 @@ typedef struct {
 typedef struct {
   char     *name;
   guint64   calls;        /* spans of it that start in the range */
-  double    total_ns;     /* inclusive, a recursive call counted once */
+  double    total_ns;     /* inclusive, a recursive call counted once; on an
+                           * async track, the time some span of it covers */
   double    self_ns;
   double    duration_ns;  /* Σ of every call's duration, recursive ones too */
   guint64   samples;      /* sampled stacks holding it */
@@ -54,6 +58,7 @@ typedef struct {
   GArray   *durations;    /* double ns, all of them up to the bound, then a uniform sample */
   TslRangeCpu *cpu;       /* (nullable) NULL when no call of it had a thread time */
   guint64   seen;         /* internal: durations offered, last sample counted */
+  TslBusy  *busy;         /* internal: an async track's spans until finished */
   guint64   stamp;
 } TslRangeFunc;
 
