@@ -4,7 +4,8 @@
 # `timeslice compare` on thread (CPU) time: the cpu_share and cpu_mean rows
 # equal the exact per-range aggregates computed here, independently, to 1e-9
 # relative (Chrome JSON: an X's tdur, a B/E pair's difference of tts; calls
-# without thread time left out); `--stat cpu_share|cpu_mean` gives those rows
+# without thread time left out; a call outlasting the range counts at most
+# its wall time inside it); `--stat cpu_share|cpu_mean` gives those rows
 # alone; and a planted function whose wall time doubles while its CPU time
 # stays flat is noted "waiting" (CSV and report), one whose CPU time doubles
 # with it is not.
@@ -40,7 +41,7 @@ def make_trace(rng, path):
     on the other; one call in five has no thread time. 0..6 s."""
     events = [{'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': t, 'args': {'name': n}}
               for t, n in ((10, 'w1'), (11, 'w2'))]
-    spans = {'w1': [], 'w2': []}   # (start_us, cpu_us or None, name, ancestors)
+    spans = {'w1': [], 'w2': []}   # (start_us, cpu_us or None, name, ancestors, end_us)
     names = ['parse', 'layout', 'io']
     clock = {10: 0, 11: 0}         # each thread's CPU clock (µs)
 
@@ -78,7 +79,7 @@ def make_trace(rng, path):
             else:
                 cpu = None
             events.append(e)
-        spans[thread][i] = (start, cpu, name, ancestors)
+        spans[thread][i] = (start, cpu, name, ancestors, end)
 
     for thread, tid, style in (('w1', 10, 'X'), ('w2', 11, 'BE')):
         t = 0
@@ -106,7 +107,9 @@ def check_exact(rng, tmp):
         for name in sorted({c[2] for c in calls}):
             for side, (lo, hi) in ranges.items():
                 mine = [c for c in calls if c[2] == name and lo <= c[0] * 1000 < hi and c[1] is not None]
-                total = sum(c[1] * 1000 for c in mine if name not in c[3])
+                # A call outlasting the range: at most its wall time inside it.
+                total = sum(min(c[1] * 1000, (min(c[4] * 1000, hi) - c[0] * 1000))
+                            for c in mine if name not in c[3])
                 series = f'{thread}/{name}'
                 for table in (rows, alone['cpu_share']):
                     check(f'{series} cpu_share {side}', float(table[(series, 'cpu_share')][f'{side}_value']),

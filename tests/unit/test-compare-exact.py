@@ -7,8 +7,9 @@
 #
 # Rules computed here, as README "What significant means" states them:
 # - a span belongs to the range its start falls in; a function's share is
-#   its inclusive time (a call inside an open call of the same name not
-#   again) over the range's length, its mean duration Σ durations / calls;
+#   its inclusive time inside the range (a call inside an open call of the
+#   same name not again, a call outlasting the range up to the range's end)
+#   over the range's length, its mean duration Σ durations / calls;
 # - a gauge's value holds until its next point; the range's last point holds
 #   to the range's end, or to its series' last point plus the median gap;
 # - a counter that never decreases is compared by its rise per second;
@@ -123,7 +124,7 @@ def check_trace(rng, tmp):
         for name in sorted({c[2] for c in calls}):
             for side, (lo, hi) in ranges.items():
                 mine = [c for c in calls if c[2] == name and lo <= c[0] * 1000 < hi]
-                total = sum(c[1] * 1000 for c in mine if name not in c[3])
+                total = sum(min(c[1] * 1000, hi - c[0] * 1000) for c in mine if name not in c[3])
                 share = rows[(f'{thread}/{name}', 'share')]
                 mean = rows[(f'{thread}/{name}', 'mean')]
                 check(f'{thread}/{name} share {side}', float(share[f'{side}_value']), total / (hi - lo))

@@ -43,7 +43,8 @@ def main():
             for name in sorted({c[2] for c in inside}):
                 want_keys.add((thread, name))
                 mine = [c for c in inside if c[2] == name]
-                total = sum(c[1] * 1000 for c in mine if name not in c[3])
+                # Inclusive time stops at the range's end; self time and the mean do not.
+                total = sum(min(c[1] * 1000, hi - c[0] * 1000) for c in mine if name not in c[3])
                 callees = sum(c[1] * 1000 for c in inside if c[3] and c[3][-1] == name)
                 row = rows.get((thread, name))
                 if row is None:

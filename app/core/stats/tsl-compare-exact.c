@@ -164,6 +164,16 @@ _tsl_compare_block_row (TslCompareTable *table,
   row->unit = unit;
   row->a_value = e[0].estimate;
   row->b_value = e[1].estimate;
+  /* A share of time is at most the whole range; the blocks' sums in
+   * seconds may round a full one to 1 + 1e-15. */
+  if (stat_id == TSL_STAT_SHARE)
+    {
+      /* Not MIN (): a side without data is NAN and stays so. */
+      if (row->a_value > 1)
+        row->a_value = 1;
+      if (row->b_value > 1)
+        row->b_value = 1;
+    }
   row->n_a = sides[0].n;
   row->n_b = sides[1].n;
   row->test = TSL_COMPARE_TEST_BLOCKS_T;

@@ -304,6 +304,7 @@ cpu_event (TslRangeStats *self,
            guint         j,
            double        wall_ns,
            double        cpu_ns,
+           double        inside_ns,
            gboolean      recursive)
 {
   if (f->cpu == NULL)
@@ -323,8 +324,9 @@ cpu_event (TslRangeStats *self,
   f->cpu->block_cpu[j] += cpu_ns;
   if (!recursive)
     {
-      f->cpu->total_ns += cpu_ns;
-      f->cpu->block_total[j] += cpu_ns;
+      /* Of a span outlasting the range, at most its wall time inside. */
+      f->cpu->total_ns += MIN (cpu_ns, inside_ns);
+      f->cpu->block_total[j] += MIN (cpu_ns, inside_ns);
     }
 }
 
@@ -341,6 +343,9 @@ span_event (TslRangeStats *self,
   gboolean recursive = FALSE;
   TslRangeFunc *f;
   guint j = block_of (self, time_ns);
+  /* Inclusive time inside the range: a span outlasting it would give a
+   * share over 100 %. Durations (the mean) stay whole. */
+  double inside = self->grow ? ns : MIN (ns, (double) tsl_time_sub (self->hi, time_ns));
 
   leaf = leaf != NULL ? leaf + 1 : label;
   leaf_len = strlen (leaf);
@@ -380,15 +385,15 @@ span_event (TslRangeStats *self,
     }
   else if (!recursive)
     {
-      f->total_ns += ns;
-      f->block_total[j] += ns;
+      f->total_ns += inside;
+      f->block_total[j] += inside;
     }
   /* Growing blocks are for the change search, which needs none of these. */
   if (self->grow)
     return;
   add_duration (self, f, ns);
   if (!isnan (cpu_ns))
-    cpu_event (self, f, j, ns, cpu_ns, recursive);
+    cpu_event (self, f, j, ns, cpu_ns, inside, recursive);
 
   if (parent != NULL)
     get_func (self, t, parent, parent_len)->self_ns -= ns;
