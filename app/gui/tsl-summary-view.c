@@ -53,15 +53,6 @@ format_ns (double v)
   return isnan (v) ? g_strdup ("") : tsl_duration_format (v);
 }
 
-/* Spans that overlap (async tracks: many requests open at once) add up to
- * more time than the range holds; a share above 100 % means nothing, so
- * those rows give their time (the Total column) and no share. */
-static gboolean
-spans_overlap (const TslSummaryRow *row)
-{
-  return row->name != NULL && row->share > 1 + 1e-9;
-}
-
 static double
 sort_key (const TslSummaryRow *row,
           Column               column)
@@ -74,7 +65,7 @@ sort_key (const TslSummaryRow *row,
     case COL_TOTAL: return func ? row->total_ns : NAN;
     case COL_SELF: return func ? row->self_ns : NAN;
     case COL_MEAN: return func ? row->mean_ns : row->mean;
-    case COL_SHARE: return func && !spans_overlap (row) ? row->share : NAN;
+    case COL_SHARE: return func ? row->share : NAN;
     case COL_MIN: return row->min;
     case COL_MAX: return row->max;
     case COL_TRACK:
@@ -99,9 +90,6 @@ cell_text (const TslSummaryRow *row,
     case COL_SELF: return func ? format_ns (sort_key (row, column)) : g_strdup ("");
     case COL_MEAN: return func ? format_ns (row->mean_ns) : tsl_column_view_format_number (row->mean, "");
     case COL_SHARE:
-      if (spans_overlap (row))
-        /* Translators: in the Share column, for spans open at the same time */
-        return g_strdup (_("spans overlap"));
       return func && !isnan (row->share) ? g_strdup_printf ("%.2f %%", row->share * 100) : g_strdup ("");
     case COL_MIN:
     case COL_MAX: return tsl_column_view_format_number (sort_key (row, column), "");

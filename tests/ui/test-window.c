@@ -1118,8 +1118,9 @@ test_compare_too_dependent (void)
   g_rmdir (dir);
 }
 
-/* Issue 31: range A alone on a track of overlapping async spans (five
- * requests open at once) gives no share above 100 %. */
+/* Range A alone on a track of overlapping async spans (five requests open
+ * at once) gives no share above 100 %: fetch's share is the time one of
+ * them is open, 10–1000 µs of the 1010 µs trace. */
 static void
 test_summary_overlap (void)
 {
@@ -1139,7 +1140,7 @@ test_summary_overlap (void)
 
   collect_labels (GTK_WIDGET (view), texts);
   g_assert_true (has_text (texts, "fetch"));
-  g_assert_true (has_text (texts, "spans overlap"));
+  g_assert_true (has_text (texts, "98.02 %"));
   for (guint i = 0; i < texts->len; i++)
     {
       const char *text = g_ptr_array_index (texts, i);
