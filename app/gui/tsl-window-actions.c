@@ -260,6 +260,12 @@ _tsl_window_update_actions (TslWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.file-offsets", self->parts != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->select_b_button), !no_tracks);
   tsl_compare_panel_set_no_tracks (self->compare_panel, no_tracks);
+  /* The ranges button names the file instead of inviting a drag. */
+  if (no_tracks != self->no_tracks)
+    {
+      self->no_tracks = no_tracks;
+      _tsl_window_update_ranges (self);
+    }
 
   /* Tools that act on an open file stay out of the empty window's way. */
   gtk_widget_set_visible (GTK_WIDGET (self->select_b_button), self->file != NULL);

@@ -78,6 +78,7 @@ struct _TslWindow
   gboolean              search_whole;       /* the matches are every call of the trace */
   GCancellable         *search_cancellable; /* the whole-file count under way */
   int                   search_index;       /* the current match, -1 for none */
+  gboolean              no_tracks;          /* loaded, and nothing on the timeline */
   guint64               first_view_outside; /* events the first view leaves out, 0 once all is shown */
   GPtrArray            *parts;              /* TslWindowPart *: merged files, else NULL */
   TslWindowChanges     *changes;            /* tsl-window-changes.c */

@@ -90,6 +90,13 @@ _tsl_window_update_ranges (TslWindow *self)
     label = g_strdup_printf ("%s · %s", a, b);
   else if (a || b)
     label = g_strdup (a ? a : b);
+  else if (self->no_tracks && self->file != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+
+      /* Translators: the file opened has nothing to draw, so nothing to select */
+      label = g_strdup_printf (_("No tracks in %s"), name);
+    }
   else
     label = g_strdup (_("No ranges: drag to select A"));
 

@@ -8,8 +8,9 @@
  * while loading), and a real drag on it (xdotool) selects no range: a range
  * there would be an empty compare.
  *
- * Such a file has nothing to compare either: the compare side says so
- * instead of asking for two ranges, and the report and Select B rest. (A
+ * Such a file has nothing to compare either: the compare side and the
+ * ranges button say so instead of asking for two ranges, and the report
+ * and Select B rest. (A
  * file of no event at all, `{"traceEvents":[]}` or a CSV header alone, is
  * refused as unreadable and the window goes back to its start page.)
  */
@@ -112,6 +113,12 @@ check_nothing_to_compare (const char *name,
 
   g_assert_cmpuint (tsl_snapshot_get_n_tracks (tsl_timeline_view_get_snapshot (window->timeline)), ==, 0);
   g_assert_cmpstr (tsl_compare_panel_get_page (window->compare_panel), ==, "no-tracks");
+  /* Nothing to drag over: the ranges button says why, not "drag to select A". */
+  {
+    g_autofree char *want = g_strdup_printf ("No tracks in %s", name);
+
+    g_assert_cmpstr (gtk_menu_button_get_label (window->ranges_button), ==, want);
+  }
   /* A button bound to the action, as the menu's item is, follows its enablement. */
   g_assert_false (gtk_widget_get_sensitive (probe));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->select_b_button)));
