@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -171,39 +172,66 @@ _tsl_window_update_status (TslWindow *self)
     }
   all_profiles &= profile_samples > 0;
 
-  /* "Exact" speaks of slices: a file of metrics only has none. */
-  if (has_slices && tsl_snapshot_get_exact (shown, NULL, NULL))
+  /* "Exact" speaks of slices: a file of metrics only has none. No track
+   * keeps nothing, not "every event". */
+  if (n_tracks == 0)
+    view = g_strdup (_("nothing to draw"));
+  else if (has_slices && tsl_snapshot_get_exact (shown, NULL, NULL))
     view = g_strdup (_("exact: every slice of the view"));
   else if (offered <= samples)
     view = all_profiles
            ? g_strdup_printf (_("every sample kept (K = %u per track)"), tsl_snapshot_get_k (shown))
            : g_strdup_printf (_("every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));
+  /* A few left out: "~1 per sample" read as nonsense. */
+  else if ((double) offered < 1.05 * (double) samples)
+    view = all_profiles
+           ? g_strdup_printf (_("nearly every sample kept (K = %u per track)"), tsl_snapshot_get_k (shown))
+           : g_strdup_printf (_("nearly every event kept (K = %u per track)"), tsl_snapshot_get_k (shown));
   else
     {
-      g_autofree char *ratio = g_strdup_printf ("%'.0f", (double) offered / (double) MAX (samples, 1));
+      double r = (double) offered / (double) MAX (samples, 1);
+      /* Below 10, a decimal: "~1" hid up to half as many again. The plural
+       * form for a fraction above 1, as in English. */
+      gboolean decimal = r < 9.95;
+      g_autofree char *ratio = decimal ? g_strdup_printf ("%.1f", r) : g_strdup_printf ("%'.0f", r);
+      gulong n = decimal ? (gulong) ceil (r) : (gulong) MIN (r + 0.5, (double) G_MAXULONG);
 
       if (all_profiles)
         /* Translators: ~N profile samples per sample drawn, K samples per track */
-        view = g_strdup_printf (_("sampled, ~%s profile samples per sample (K = %u per track)"),
+        view = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "sampled, ~%s profile sample per sample (K = %u per track)",
+                                             "sampled, ~%s profile samples per sample (K = %u per track)", n),
                                 ratio, tsl_snapshot_get_k (shown));
       else
         /* Translators: ~N events per sample, K samples per track */
-        view = g_strdup_printf (_("sampled, ~%s events per sample (K = %u per track)"),
+        view = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "sampled, ~%s event per sample (K = %u per track)",
+                                             "sampled, ~%s events per sample (K = %u per track)", n),
                                 ratio, tsl_snapshot_get_k (shown));
     }
 
   {
-    g_autofree char *events = g_strdup_printf ("%'" G_GUINT64_FORMAT, tsl_snapshot_get_events (snapshot));
+    guint64 n_events = tsl_snapshot_get_events (snapshot);
+    g_autofree char *events = g_strdup_printf ("%'" G_GUINT64_FORMAT, n_events);
     g_autofree char *n_samples = g_strdup_printf ("%'" G_GUINT64_FORMAT, profile_samples);
+    /* Plural forms take an unsigned long; beyond it, the plural. */
+    gulong pe = (gulong) MIN (n_events, G_MAXULONG), ps = (gulong) MIN (profile_samples, G_MAXULONG);
 
     if (all_profiles)
       /* Translators: the samples of a sampled profile (V8, Firefox, pprof, perf) */
-      count = g_strdup_printf (_("%s samples"), n_samples);
+      count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples", ps), n_samples);
     else if (profile_samples > 0)
-      /* Translators: a trace's events, and the samples of the profiles it holds */
-      count = g_strdup_printf (_("%s events, %s profile samples"), events, n_samples);
+      {
+        g_autofree char *e = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", pe), events);
+        /* Translators: the samples of the profiles a trace holds beside its events */
+        g_autofree char *p = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s profile sample",
+                                                           "%s profile samples", ps), n_samples);
+
+        /* Translators: a trace's events, and the samples of the profiles it holds */
+        count = g_strdup_printf (_("%s, %s"), e, p);
+      }
     else
-      count = g_strdup_printf (_("%s events"), events);
+      count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", pe), events);
   }
 
   span = tsl_duration_format ((double) tsl_snapshot_get_span (snapshot));

@@ -118,6 +118,8 @@ check_nothing_to_compare (const char *name,
     g_autofree char *want = g_strdup_printf ("No tracks in %s", name);
 
     g_assert_cmpstr (gtk_menu_button_get_label (window->ranges_button), ==, want);
+    /* Nor was every event kept: nothing was. */
+    g_assert_nonnull (strstr (gtk_label_get_label (window->status_label), " · 0 tracks · nothing to draw · "));
   }
   /* A button bound to the action, as the menu's item is, follows its enablement. */
   g_assert_false (gtk_widget_get_sensitive (probe));

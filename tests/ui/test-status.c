@@ -8,9 +8,13 @@
  * perf script. The status bar says "N samples" for a file of samples only,
  * and a file holding profiles beside other events (a Chrome trace, a
  * Firefox profile's markers and counters) gives both; the numbers are those
- * of `timeslice info --json` (its thread tracks' "events").
+ * of `timeslice info --json` (its thread tracks' "events"). Counts and
+ * ratios take their plural forms ("1 sample", "~1.3 profile samples per
+ * sample", not "~1 profile samples").
  */
 #include "config.h"
+
+#include <glib/gstdio.h>
 
 #include "tsl-application.h"
 #include "tsl-snapshot.h"
@@ -20,12 +24,11 @@
 
 static TslApplication *app;
 
-/* The status bar of `path` (under tests/data) once loaded. */
+/* The status bar of `path` once loaded. */
 static char *
-status_of (const char *dir,
-           const char *name)
+status_of_path (const char *path)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", dir, name, NULL);
+  g_autofree char *name = g_path_get_basename (path);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   TslWindow *window = tsl_window_new (app);
   char *status;
@@ -40,6 +43,16 @@ status_of (const char *dir,
   g_test_message ("%s: %s", name, status);
   gtk_window_destroy (GTK_WINDOW (window));
   return status;
+}
+
+/* The same of a file under tests/data. */
+static char *
+status_of (const char *dir,
+           const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", dir, name, NULL);
+
+  return status_of_path (path);
 }
 
 static char *
@@ -70,7 +83,42 @@ check_counts (const char *dir,
 static void
 test_cpuprofile (void)
 {
+  g_autofree char *status = status_of ("cpuprofile", "node-busy.cpuprofile");
+
   check_counts ("cpuprofile", "node-busy.cpuprofile", 0, 662);
+  /* A few of the 662 samples share a drawn sample: not "~1 profile
+   * samples per sample". */
+  g_assert_nonnull (strstr (status, " · nearly every sample kept (K = 2000 per track) · "));
+}
+
+/* One sample of perf script, one collapsed stack: the singular. */
+static void
+check_singular (const char *name,
+                const char *contents,
+                const char *expected)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tsl-status-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *status = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+  status = status_of_path (path);
+  g_assert_nonnull (strstr (status, expected));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_singular (void)
+{
+  check_singular ("one.perf",
+                  "worker 100/101 [000] 10.000000:     1000 cycles: \n"
+                  "\t    55d0c0de0001 compute+0x11 (/usr/bin/worker)\n"
+                  "\t    55d0c0de0002 main (/usr/bin/worker)\n\n",
+                  " · 1 sample · 1 track · ");
+  check_singular ("one.folded", "main;work 1\n", " · 1 event · 1 track · ");
 }
 
 /* Beside its two threads' samples (2317 and 2115), a Firefox profile holds
@@ -78,7 +126,12 @@ test_cpuprofile (void)
 static void
 test_gecko (void)
 {
+  g_autofree char *status = status_of ("gecko", "firefox-page.json.gz");
+
   check_counts ("gecko", "firefox-page.json.gz", 12953, 2317 + 2115);
+  /* Below 10 events per sample, a decimal. */
+  g_assert_true (g_regex_match_simple (" · sampled, ~[2-9]\\.[0-9] events per sample \\(K = 2000 per track\\) · ",
+                                       status, 0, 0));
 }
 
 static void
@@ -124,6 +177,7 @@ main (int   argc,
   app = ui_test_app_new ();
 
   g_test_add_func ("/status/cpuprofile", test_cpuprofile);
+  g_test_add_func ("/status/singular", test_singular);
   g_test_add_func ("/status/gecko", test_gecko);
   g_test_add_func ("/status/pprof", test_pprof);
   g_test_add_func ("/status/perf", test_perf);
