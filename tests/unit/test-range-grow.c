@@ -10,7 +10,9 @@
  * their totals. A group of disjoint ranges filled by one read must give
  * each range exactly what its own read gives. Generated Chrome traces
  * (fixed seed): spans on two threads, a counter, integer values so that
- * sums are exact in any order.
+ * sums are exact in any order. A reader hands stacks to growing statistics
+ * as name ids (tsl_trace_set_names_func()): the same figures as through
+ * their labels.
  */
 #include "config.h"
 
@@ -19,7 +21,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "tsl-range-stats.h"
+#include "tsl-range-stats-private.h"
 #include "tsl-read-stream.h"
 
 /* Block width 2^20 ns; events from 0 to 134.1 ms: 128 blocks from 0, the
@@ -345,6 +347,130 @@ test_group (void)
     }
 }
 
+/* Nested spans, X and B/E, a name often inside itself, from `t` for `dur`
+ * µs; an instant now and then. */
+static void
+nest (GRand       *rand,
+      GString     *s,
+      const char  *const *names,
+      guint        n_names,
+      guint        tid,
+      gint64       t,
+      gint64       dur,
+      guint        depth)
+{
+  const char *name = names[g_rand_int_range (rand, 0, n_names)];
+  gboolean pair = g_rand_boolean (rand);
+  gint64 at = t + 1;
+
+  if (pair)
+    g_string_append_printf (s, "{\"ph\": \"B\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u, \"name\": \"%s\"},\n",
+                            t, tid, name);
+  else
+    g_string_append_printf (s, "{\"ph\": \"X\", \"ts\": %" G_GINT64_FORMAT ", \"dur\": %" G_GINT64_FORMAT
+                            ", \"pid\": 1, \"tid\": %u, \"name\": \"%s\"},\n", t, dur, tid, name);
+  while (depth < 6 && at + 4 < t + dur && g_rand_int_range (rand, 0, 3) > 0)
+    {
+      gint64 d = g_rand_int_range (rand, 1, (gint32) MIN (t + dur - at - 2, 400));
+
+      if (g_rand_int_range (rand, 0, 8) == 0)
+        g_string_append_printf (s, "{\"ph\": \"i\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u, \"name\": \"%s\"},\n",
+                                at, tid, names[0]);
+      nest (rand, s, names, n_names, tid, at, d, depth + 1);
+      at += d + 1;
+    }
+  if (pair)
+    g_string_append_printf (s, "{\"ph\": \"E\", \"ts\": %" G_GINT64_FORMAT ", \"pid\": 1, \"tid\": %u},\n",
+                            t + dur, tid);
+}
+
+static TslRangeStats *
+read_growing (const char *path,
+              gboolean    labels)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 100, 1);
+  g_autoptr(GError) error = NULL;
+  TslRangeStats *stats = tsl_range_stats_new_growing (trace, 1, 0);
+
+  if (labels)
+    _tsl_range_stats_take_labels (stats);
+  g_assert_true (tsl_read_path_full (trace, path, TSL_READER_THREADS_NEVER, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tsl_range_stats_finish (stats);
+  return stats;
+}
+
+/* Stacks taken as name ids count as through their labels: calls, times
+ * (an outer call of the same name counts once), samples (a name twice on a
+ * stack once), blocks; on a thread with spans and on one whose spans count
+ * as samples (it has sampled stacks). A name with a ';' (a ':' in a label,
+ * where it may equal another name) makes the reader send every label. */
+static void
+test_leaves (void)
+{
+  const char *const plain[] = { "run", "run", "a:b", "layout", "paint" };
+  const char *const semi[] = { "run", "a;b", "a:b", "layout" };
+
+  for (guint seed = 1; seed <= 4; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      gboolean with_semi = seed == 4;
+      g_autoptr(GString) s = g_string_new ("[\n");
+      g_autofree char *path = NULL;
+      g_autoptr(TslRangeStats) leaves = NULL;
+      g_autoptr(TslRangeStats) labels = NULL;
+      guint n_funcs = 0;
+      int fd;
+
+      for (guint tid = 1; tid <= 2; tid++)
+        for (gint64 t = 0; t < 200000; t += 2000)
+          nest (rand, s, with_semi ? semi : plain, with_semi ? G_N_ELEMENTS (semi) : G_N_ELEMENTS (plain),
+                tid, t, 1500, 0);
+      g_string_append (s, "{\"ph\": \"C\", \"ts\": 5, \"pid\": 1, \"name\": \"mem\", \"args\": {\"v\": 1}}\n]\n");
+      fd = g_file_open_tmp ("tsl-range-leaves-XXXXXX.json", &path, NULL);
+      g_assert_cmpint (fd, >=, 0);
+      close (fd);
+      g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+
+      leaves = read_growing (path, FALSE);
+      labels = read_growing (path, TRUE);
+      g_assert_cmpuint (_tsl_range_stats_get_n_name_events (labels), ==, 0);
+      /* With a ';' name, the stacks without one (the figures below tell
+       * whether those with one were taken). */
+      g_assert_cmpuint (_tsl_range_stats_get_n_name_events (leaves), >, 200);
+      assert_same (leaves, labels);
+      g_assert_cmpuint (tsl_range_stats_get_n_tracks (leaves), ==, tsl_range_stats_get_n_tracks (labels));
+      for (guint i = 0; i < tsl_range_stats_get_n_tracks (leaves); i++)
+        {
+          const TslRangeTrack *a = tsl_range_stats_get_track (leaves, i);
+          const TslRangeTrack *b = tsl_range_stats_get_track (labels, i);
+
+          g_assert_true ((a == NULL) == (b == NULL));
+          if (a == NULL)
+            continue;
+          g_assert_cmpuint (a->funcs->len, ==, b->funcs->len);
+          for (guint k = 0; k < a->funcs->len; k++)
+            {
+              const TslRangeFunc *fa = g_ptr_array_index (a->funcs, k);
+              const TslRangeFunc *fb = g_ptr_array_index (b->funcs, k);
+
+              g_assert_cmpstr (fa->name, ==, fb->name);
+              g_assert_cmpuint (fa->calls, ==, fb->calls);
+              g_assert_cmpuint (fa->samples, ==, fb->samples);
+              g_assert_cmpfloat (fa->total_ns, ==, fb->total_ns);
+              g_assert_cmpfloat (fa->duration_ns, ==, fb->duration_ns);
+              g_assert_cmpfloat (fa->self_ns, ==, fb->self_ns);
+              /* Recursion seen: a name inside itself counts its time once. */
+              if (strcmp (fa->name, "run") == 0 && !with_semi)
+                g_assert_cmpfloat (fa->total_ns, <, fa->duration_ns);
+              n_funcs++;
+            }
+        }
+      g_assert_cmpuint (n_funcs, >=, 4);
+      g_unlink (path);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -363,6 +489,7 @@ main (int   argc,
   g_test_add_func ("/range-grow/same-blocks", test_same_blocks);
   g_test_add_func ("/range-grow/edges", test_edges);
   g_test_add_func ("/range-grow/group", test_group);
+  g_test_add_func ("/range-grow/leaves", test_leaves);
   status = g_test_run ();
   rm = g_strdup_printf ("rm -rf '%s'", cache);
   g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));

@@ -65,6 +65,7 @@ struct _TslTrace
   GStringChunk   *chunk;
   GHashTable     *string_ids;    /* const char * (in chunk) → id */
   GPtrArray      *strings;       /* id → const char *, [0] = NULL */
+  GByteArray     *semicolons;    /* id → 1 if the string holds a ';' */
   TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
   guint           next_label_collect;
 
@@ -92,6 +93,7 @@ struct _TslTrace
   gint64          filter_end;
 
   TslTraceEventFunc event_func;  /* see tsl_trace_set_event_func() */
+  TslTraceNamesFunc names_func;  /* see tsl_trace_set_names_func() */
   gpointer        event_data;
   gboolean        has_pending;   /* an event offered, its label not yet seen */
   gboolean        pending_kept;  /* … and its sampler kept it */

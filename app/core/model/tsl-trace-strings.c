@@ -96,6 +96,8 @@ tsl_trace_intern (TslTrace   *self,
 
   copy = g_string_chunk_insert (self->chunk, str);
   g_ptr_array_add (self->strings, (gpointer) copy);
+  /* A name with a ';' reads differently in a stack label (tsl_trace_set_label_names()). */
+  g_byte_array_append (self->semicolons, (const guint8 *) (strchr (str, ';') != NULL ? "\1" : ""), 1);
   g_hash_table_insert (self->string_ids, (gpointer) copy,
                        GUINT_TO_POINTER (self->strings->len - 1));
   return self->strings->len - 1;
@@ -201,6 +203,7 @@ tsl_trace_intern_joined (TslTrace *self,
     return GPOINTER_TO_UINT (id);
   copy = g_string_chunk_insert_len (self->chunk, buf, len);
   g_ptr_array_add (self->strings, (gpointer) copy);
+  g_byte_array_append (self->semicolons, (const guint8 *) "\1", 1);
   g_hash_table_insert (self->string_ids, (gpointer) copy,
                        GUINT_TO_POINTER (self->strings->len - 1));
   return self->strings->len - 1;

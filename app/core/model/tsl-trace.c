@@ -68,6 +68,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->threads, g_hash_table_unref);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->semicolons, g_byte_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
   g_clear_pointer (&self->labels, tsl_label_store_free);
   g_clear_pointer (&self->warnings, tsl_warnings_free);
@@ -104,6 +105,8 @@ tsl_trace_init (TslTrace *self)
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
   g_ptr_array_add (self->strings, NULL);
+  self->semicolons = g_byte_array_new ();
+  g_byte_array_append (self->semicolons, (const guint8 *) "", 1);
   self->labels = tsl_label_store_new ();
   self->next_label_collect = 4096;
 
@@ -315,11 +318,46 @@ tsl_trace_set_event_func (TslTrace          *self,
   g_return_if_fail (TSL_IS_TRACE (self));
 
   self->event_func = func;
+  self->names_func = NULL;
   self->event_data = user_data;
   self->has_pending = FALSE;
   /* A thread time set while nobody observed must not reach the first event. */
   self->event_cpu = NAN;
   self->pending_cpu = NAN;
+}
+
+void
+tsl_trace_set_names_func (TslTrace          *self,
+                          TslTraceNamesFunc  func)
+{
+  g_return_if_fail (TSL_IS_TRACE (self));
+  g_return_if_fail (func == NULL || self->event_func != NULL);
+
+  self->names_func = func;
+}
+
+gboolean
+tsl_trace_wants_names (TslTrace *self)
+{
+  return self->names_func != NULL && self->has_pending;
+}
+
+gboolean
+tsl_trace_set_label_names (TslTrace      *self,
+                           guint          track,
+                           const guint32 *names,
+                           guint          n_names)
+{
+  if (!tsl_trace_wants_names (self) || self->pending_track != track || n_names == 0)
+    return TRUE;
+  for (guint i = 0; i < n_names; i++)
+    if (names[i] == 0 || names[i] >= self->strings->len || self->semicolons->data[names[i]])
+      return TRUE;
+  if (!self->names_func (track, self->pending_time, self->pending_value, names, n_names,
+                         self->event_data))
+    return TRUE;
+  self->has_pending = FALSE;
+  return self->pending_kept;
 }
 
 void

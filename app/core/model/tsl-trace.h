@@ -181,6 +181,30 @@ void              tsl_trace_set_event_func      (TslTrace       *self,
                                                  TslTraceEventFunc func,
                                                  gpointer        user_data);
 void              tsl_trace_flush_events        (TslTrace       *self);
+/* While observing: an observer that can take a thread event's stack as
+ * interned name ids (root first) takes it here, before a reader builds the
+ * label (which then only a sampler that kept the event needs). TRUE:
+ * taken, FALSE: the observer wants the label as usual. Set after the
+ * event function, which clears it. */
+typedef gboolean (*TslTraceNamesFunc)           (guint           track,
+                                                 gint64          time_ns,
+                                                 double          value,
+                                                 const guint32  *names,
+                                                 guint           n_names,
+                                                 gpointer        user_data);
+void              tsl_trace_set_names_func      (TslTrace       *self,
+                                                 TslTraceNamesFunc func);
+/* For readers, after an offer returned TRUE: whether to call
+ * tsl_trace_set_label_names() before building the label. */
+gboolean          tsl_trace_wants_names         (TslTrace       *self);
+/* Offers the pending event's stack; TRUE when the label must still be set
+ * (tsl_trace_set_label_joined() and friends), FALSE when nobody needs it.
+ * A stack with a name holding a ';' is not taken: its label turns it into
+ * ':', so names equal by id would no longer be all the names equal in text. */
+gboolean          tsl_trace_set_label_names     (TslTrace       *self,
+                                                 guint           track,
+                                                 const guint32  *names,
+                                                 guint           n_names);
 /* While observing: samples only counters and metrics, whose kept values
  * give a range's median or p95. A range read for exact figures needs no
  * samples of spans or stacks, and keeping them (their labels interned,

@@ -37,6 +37,7 @@ struct _TslRangeStats {
   gint64      seen_hi;
   gint64     *edges;        /* (n_blocks + 1) where each starts, once finished */
   gboolean    no_durations; /* keeps no durations (tsl-range-stats-group.c) */
+  guint64     n_name_events; /* events taken by their names' ids, without a label */
 };
 
 /* The observer tsl_range_stats_new() sets on its trace (user_data: the
@@ -47,6 +48,12 @@ void  _tsl_range_stats_on_event        (guint          track,
                                         const char    *label,
                                         gboolean       in_range,
                                         gpointer       user_data);
+
+/* For tests: events taken by their names' ids, without their label. */
+guint64 _tsl_range_stats_get_n_name_events (TslRangeStats *self);
+/* For tests: every event through its label, as before names were taken
+ * (call before the read). */
+void    _tsl_range_stats_take_labels   (TslRangeStats *self);
 
 /* Growing blocks (tsl-range-stats-grow.c). */
 guint _tsl_range_stats_fitting_shift   (gint64         lo,

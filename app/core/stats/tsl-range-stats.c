@@ -76,6 +76,7 @@ track_free (gpointer data)
   g_ptr_array_unref (t->funcs);
   g_hash_table_unref (t->func_ids);
   g_free (t->func_slots);
+  g_free (t->leaf_slots);
   tsl_series_recorder_clear (&t->series);
   g_free (t);
 }
@@ -330,6 +331,37 @@ cpu_event (TslRangeStats *self,
     }
 }
 
+/* A span's counts once its function and whether an outer call of the
+ * same name is open are known. */
+static void
+count_span (TslRangeTrack *t,
+            TslRangeFunc  *f,
+            guint          j,
+            gint64         time_ns,
+            double         ns,
+            double         inside,
+            gboolean       recursive)
+{
+  f->calls++;
+  f->block_calls[j]++;
+  f->self_ns += ns;
+  f->duration_ns += ns;
+  f->block_duration[j] += ns;
+  /* Async spans of one name may overlap: their union is the time. */
+  if (t->kind == TSL_TRACK_ASYNC)
+    {
+      if (f->busy == NULL)
+        f->busy = tsl_busy_new (TSL_RANGE_MAX_BUSY);
+      tsl_busy_add (f->busy, time_ns, tsl_time_add (time_ns, (gint64) ns));
+    }
+  /* An outer call of the same name already counts this time. */
+  else if (!recursive)
+    {
+      f->total_ns += inside;
+      f->block_total[j] += inside;
+    }
+}
+
 static void
 span_event (TslRangeStats *self,
             TslRangeTrack *t,
@@ -358,7 +390,6 @@ span_event (TslRangeStats *self,
       parent = p;
       parent_len = end - p;
     }
-  /* An outer call of the same name already counts this time. */
   for (const char *p = label; p < leaf;)
     {
       const char *semi = strchr (p, ';');
@@ -372,22 +403,7 @@ span_event (TslRangeStats *self,
     }
 
   f = get_func (self, t, leaf, leaf_len);
-  f->calls++;
-  f->block_calls[j]++;
-  f->self_ns += ns;
-  f->duration_ns += ns;
-  f->block_duration[j] += ns;
-  if (t->kind == TSL_TRACK_ASYNC)
-    {
-      if (f->busy == NULL)
-        f->busy = tsl_busy_new (TSL_RANGE_MAX_BUSY);
-      tsl_busy_add (f->busy, time_ns, tsl_time_add (time_ns, (gint64) ns));
-    }
-  else if (!recursive)
-    {
-      f->total_ns += inside;
-      f->block_total[j] += inside;
-    }
+  count_span (t, f, j, time_ns, ns, inside, recursive);
   /* Growing blocks are for the change search, which needs none of these. */
   if (self->grow)
     return;
@@ -397,6 +413,98 @@ span_event (TslRangeStats *self,
 
   if (parent != NULL)
     get_func (self, t, parent, parent_len)->self_ns -= ns;
+}
+
+/* The function of an interned name: the name ids of a trace never change,
+ * so a table by id skips hashing the name's bytes on every span. */
+static TslRangeFunc *
+get_func_by_id (TslRangeStats *self,
+               TslRangeTrack *t,
+               guint32        leaf)
+{
+  FuncSlot *slots = t->leaf_slots;
+  const char *name;
+  TslRangeFunc *f;
+  guint i;
+
+  if (slots == NULL)
+    {
+      t->leaf_mask = 63;
+      slots = t->leaf_slots = g_new0 (FuncSlot, t->leaf_mask + 1);
+    }
+  for (i = (guint) (leaf * 0x9E3779B1u) & t->leaf_mask; slots[i].func != NULL; i = (i + 1) & t->leaf_mask)
+    if (slots[i].hash == leaf)
+      return slots[i].func;
+
+  name = tsl_trace_lookup (self->trace, leaf);
+  f = get_func (self, t, name, strlen (name));
+  slots[i] = (FuncSlot) { leaf, f, 0 };
+  /* At most half full. */
+  if (2 * ++t->n_leaves > t->leaf_mask)
+    {
+      guint mask = t->leaf_mask * 2 + 1;
+      FuncSlot *grown = g_new0 (FuncSlot, mask + 1);
+
+      for (guint k = 0; k <= t->leaf_mask; k++)
+        if (slots[k].func != NULL)
+          {
+            guint m = (guint) ((guint32) slots[k].hash * 0x9E3779B1u) & mask;
+
+            while (grown[m].func != NULL)
+              m = (m + 1) & mask;
+            grown[m] = slots[k];
+          }
+      g_free (slots);
+      t->leaf_slots = grown;
+      t->leaf_mask = mask;
+    }
+  return f;
+}
+
+/* An event taken by its stack's name ids (tsl_trace_set_names_func()):
+ * what span_event() counts with growing blocks, or sample_event(). */
+static gboolean
+on_names (guint          track,
+          gint64         time_ns,
+          double         value,
+          const guint32 *names,
+          guint          n_names,
+          gpointer       user_data)
+{
+  TslRangeStats *self = user_data;
+  TslRangeTrack *t = get_track (self, track);
+  guint j;
+
+  if (is_metric (t->kind))
+    return FALSE;
+  j = block_of (self, time_ns);
+  self->n_name_events++;
+  if (t->spans && !isnan (value))
+    {
+      guint32 leaf = names[n_names - 1];
+      gboolean recursive = FALSE;
+
+      for (guint i = 0; i + 1 < n_names && !recursive; i++)
+        recursive = names[i] == leaf;
+      count_span (t, get_func_by_id (self, t, leaf), j, time_ns, value, value, recursive);
+      return TRUE;
+    }
+  t->points++;
+  t->block_points[j]++;
+  self->stamp++;
+  for (guint i = 0; i < n_names; i++)
+    {
+      TslRangeFunc *f = get_func_by_id (self, t, names[i]);
+
+      /* A recursive stack holds a name twice: one sample. */
+      if (f->stamp != self->stamp)
+        {
+          f->stamp = self->stamp;
+          f->samples++;
+          f->block_samples[j]++;
+        }
+    }
+  return TRUE;
 }
 
 static void
@@ -582,6 +690,9 @@ tsl_range_stats_new_growing (TslTrace *trace,
   self->folded_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tsl_rng_init (&self->rng, 0x5EED, 17);
   tsl_trace_set_event_func (trace, _tsl_range_stats_on_event, self);
+  /* The change search needs of a stack only its names: a reader need not
+   * build the label. */
+  tsl_trace_set_names_func (trace, on_names);
 
   return self;
 }
@@ -720,6 +831,21 @@ tsl_range_stats_keep_paths (TslRangeStats *self,
   g_return_if_fail (self->tracks->len == 0);
 
   self->max_paths = max_paths;
+  if (max_paths > 0 && self->trace != NULL)
+    tsl_trace_set_names_func (self->trace, NULL);
+}
+
+guint64
+_tsl_range_stats_get_n_name_events (TslRangeStats *self)
+{
+  return self->n_name_events;
+}
+
+void
+_tsl_range_stats_take_labels (TslRangeStats *self)
+{
+  if (self->trace != NULL)
+    tsl_trace_set_names_func (self->trace, NULL);
 }
 
 guint64

@@ -109,6 +109,9 @@ typedef struct {
   GHashTable   *func_ids;      /* name → TslRangeFunc, for lookups after the read */
   gpointer      func_slots;    /* the per-event lookup: open addressing by the name's bytes */
   guint         func_mask;
+  gpointer      leaf_slots;    /* names taken by id (tsl_trace_set_names_func()): id → function */
+  guint         leaf_mask;
+  guint         n_leaves;
   GHashTable   *path_ids;
   gboolean      has_prev;
   gint64        prev_ns;

@@ -223,6 +223,26 @@ open_span_name (gpointer data,
   return tsl_trace_lookup (open->trace, open->th->open[i].name);
 }
 
+/* The stack to an observer that takes it as name ids. TRUE when the label
+ * is still needed. */
+static gboolean
+set_names (TslChromeModel *self,
+           Thread         *th,
+           guint           depth,
+           guint32         leaf)
+{
+  guint32 names[128];
+  guint n = depth + (leaf != 0);
+
+  if (n > G_N_ELEMENTS (names))
+    return TRUE;
+  for (guint i = 0; i < depth; i++)
+    names[i] = th->open[i].name;
+  if (leaf != 0)
+    names[depth] = leaf;
+  return tsl_trace_set_label_names (self->trace, th->track, names, n);
+}
+
 /* The label of a kept sample: open span names, root first, then `leaf`. */
 static void
 set_stack_label (TslChromeModel *self,
@@ -231,6 +251,9 @@ set_stack_label (TslChromeModel *self,
                  guint32         leaf)
 {
   OpenSpans open = { self->trace, th };
+
+  if (G_UNLIKELY (tsl_trace_wants_names (self->trace)) && !set_names (self, th, depth, leaf))
+    return;
 
   tsl_format_set_stack_label (self->trace, th->track, self->label, depth, open_span_name, &open,
                               leaf != 0 ? tsl_trace_lookup (self->trace, leaf) : NULL);
