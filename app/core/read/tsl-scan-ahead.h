@@ -9,6 +9,7 @@
  * fill function, which decodes into blocks of fixed-size records of the
  * caller's shape; the calling thread takes the blocks in order from a
  * bounded ring (the fill waits for a free block), so memory stays flat.
+ * A hand-over costs no lock or system call unless a side waits.
  * The fill must not touch the trace: only the calling thread does, in the
  * order one thread would. The thread is made once and waits between jobs.
  */
@@ -18,7 +19,7 @@
 
 G_BEGIN_DECLS
 
-/* Blocks in the ring. */
+/* Blocks in the ring of tsl_scan_ahead_new(). */
 #define TSL_SCAN_AHEAD_RING 4
 /* Bytes of a buffer worth a job: a job costs a few microseconds of
  * hand-over. */
@@ -43,6 +44,12 @@ gboolean      tsl_scan_ahead_forced    (void);
 
 TslScanAhead *tsl_scan_ahead_new   (gsize             record_size,
                                     guint             block_records);
+/* The same with `ring` blocks: a side that waits sleeps until half of
+ * them are free (the thread) or a quarter ready (the caller), so more
+ * blocks mean fewer sleeps. */
+TslScanAhead *tsl_scan_ahead_new_ring (gsize          record_size,
+                                       guint          block_records,
+                                       guint          ring);
 /* Stops and joins the thread (a job under way is abandoned); says in the
  * debug log how many jobs and records it decoded. */
 void          tsl_scan_ahead_free  (TslScanAhead     *self);

@@ -106,6 +106,9 @@ typedef struct {
   guint64             n_emitted;    /* samples placed on the track */
   gint64              t_ns;         /* Σ deltas so far, from start_ns */
   gboolean            clamped;      /* a time past TSL_CPUPROFILE_TIME_LIMIT */
+  /* The decoding thread pops the samples' spool while the reading thread
+   * counts and places: a cache line apart, or every element moves one. */
+  char                pad_before[64];
   TslSpool            spool_samples;
   TslSpool            spool_deltas;
 
@@ -118,7 +121,7 @@ typedef struct {
   const char         *job_p;
   const char         *job_end;
   gboolean            job_place;    /* deltas that place the spooled samples */
-  gboolean            job_clamped;
+  char                pad_after[64];
 } TslCpuprofile;
 
 /* Element `,123` at p (1 to 7 digits, then a delimiter, 9 bytes at hand):
@@ -193,14 +196,6 @@ void     tsl_cpuprofile_push_found    (TslCpuprofile     *self,
                                        gint64             id,
                                        gint64             value,
                                        gsize              offset);
-/* A delta read while the samples are spooled and ready to place: the next
- * spooled sample's node (FALSE: none is left) and its time, with the
- * delta added to t_ns. Touches the spool and t_ns, not the trace. */
-gboolean tsl_cpuprofile_next_place    (TslCpuprofile     *self,
-                                       gint64             delta_ns,
-                                       guint32           *node,
-                                       gint64            *at,
-                                       gboolean          *clamped);
 /* Places that sample (a delta counted with n_deltas, not negative). */
 void     tsl_cpuprofile_place         (TslCpuprofile     *self,
                                        guint32            node,

@@ -122,25 +122,6 @@ tsl_cpuprofile_push_found (TslCpuprofile *self,
   emit (self, node_of (self, value), delta);
 }
 
-gboolean
-tsl_cpuprofile_next_place (TslCpuprofile *self,
-                           gint64         delta_ns,
-                           guint32       *node,
-                           gint64        *at,
-                           gboolean      *clamped)
-{
-  gint64 id;
-
-  /* Only with the samples checked: node_of() has nothing to warn about. */
-  g_assert (self->samples_checked);
-  if (!tsl_spool_pop (&self->spool_samples, &id))
-    return FALSE;
-  self->t_ns = tsl_time_add (self->t_ns, delta_ns);
-  *node = (guint32) id;
-  *at = tsl_cpuprofile_clamp_time (tsl_time_add (self->start_ns, self->t_ns), clamped);
-  return TRUE;
-}
-
 void
 tsl_cpuprofile_push_delta (TslCpuprofile *self,
                            gint64         delta_ns,
