@@ -13,7 +13,8 @@
 # thread: `info --json` with its warnings and exit status, and `sample`.
 # TSL_SCAN_AHEAD_BYTES=1 lets every stretch of a buffer go to the thread,
 # and the debug log must show that it decoded records (and that
-# TSL_READER_THREADS=1 made none).
+# TSL_READER_THREADS=1 made none); without it, a V8 profile's arrays still
+# go to the thread (it is on by default), in stretches of 64 KiB or more.
 
 import os
 import random
@@ -107,6 +108,11 @@ for name, path in inputs + damaged:
     decoded[name] = compare(name, path)
 for name in ('cpuprofile v8', 'cpuprofile deltas-first', 'cpuprofile tree-last', 'gecko'):
     check(f'{name}: the second thread decoded elements', decoded[name] > 50000, f'{decoded[name]} records')
+default = dict(TWO)
+del default['TSL_SCAN_AHEAD_BYTES']
+same, records = outputs(inputs[0][1], default)
+check('cpuprofile v8: decoded ahead by default', records > 50000, f'{records} records')
+check('cpuprofile v8: decoded ahead by default reads as one thread', same == outputs(inputs[0][1], ONE)[0])
 check('damaged V8 and Gecko profiles: the second thread decoded elements',
       all(decoded[name] > 1000 for name, _ in damaged if 'cut 0' not in name),
       str({name: decoded[name] for name, _ in damaged}))

@@ -55,6 +55,7 @@ struct _TslScanAhead
   gint              thread_sleeps;
   gint              caller_sleeps;
   gint              quit;
+  guint64           n_thread_sleeps; /* the thread's */
 
   /* The calling thread's. */
   gboolean          holding;       /* block `consumed % ring` was taken */
@@ -133,6 +134,7 @@ thread_sleep (TslScanAhead *self,
               gboolean      in_job)
 {
   g_mutex_lock (&self->mutex);
+  self->n_thread_sleeps++;
   g_atomic_int_set (&self->thread_sleeps, 1);
   while (!thread_may_go (self, seen_job, in_job))
     g_cond_wait (&self->thread_cond, &self->mutex);
@@ -219,14 +221,14 @@ tsl_scan_ahead_free (TslScanAhead *self)
 {
   if (self == NULL)
     return;
-  g_debug ("%" G_GUINT64_FORMAT " jobs, %" G_GUINT64_FORMAT " records decoded on a second thread, "
-           "%" G_GUINT64_FORMAT " waits for them",
-           self->n_jobs, self->n_records, self->n_sleeps);
   g_mutex_lock (&self->mutex);
   g_atomic_int_set (&self->quit, 1);
   g_cond_signal (&self->thread_cond);
   g_mutex_unlock (&self->mutex);
   g_thread_join (self->thread);
+  g_debug ("%" G_GUINT64_FORMAT " jobs, %" G_GUINT64_FORMAT " records decoded on a second thread; "
+           "it slept %" G_GUINT64_FORMAT " times, the caller %" G_GUINT64_FORMAT,
+           self->n_jobs, self->n_records, self->n_thread_sleeps, self->n_sleeps);
   g_mutex_clear (&self->mutex);
   g_cond_clear (&self->thread_cond);
   g_cond_clear (&self->caller_cond);
@@ -255,6 +257,21 @@ tsl_scan_ahead_start (TslScanAhead     *self,
   self->running = TRUE;
   self->holding = FALSE;
   self->n_jobs++;
+}
+
+void
+tsl_scan_ahead_get_sleeps (TslScanAhead *self,
+                           guint64      *thread_sleeps,
+                           guint64      *caller_sleeps)
+{
+  g_return_if_fail (self != NULL);
+
+  /* The thread's count is read while it sleeps or between jobs: the
+   * mutex orders it. */
+  g_mutex_lock (&self->mutex);
+  *thread_sleeps = self->n_thread_sleeps;
+  g_mutex_unlock (&self->mutex);
+  *caller_sleeps = self->n_sleeps;
 }
 
 guint

@@ -70,6 +70,12 @@ guint         tsl_scan_ahead_next  (TslScanAhead     *self,
                                     TslScanAheadIdle  idle,
                                     gpointer          idle_data);
 
+/* How often each side slept on the mutex so far (tests, the debug log):
+ * the thread waiting for a free block or a job, the caller for a block. */
+void          tsl_scan_ahead_get_sleeps (TslScanAhead  *self,
+                                         guint64       *thread_sleeps,
+                                         guint64       *caller_sleeps);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TslScanAhead, tsl_scan_ahead_free)
 
 G_END_DECLS
