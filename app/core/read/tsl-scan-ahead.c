@@ -92,12 +92,6 @@ tsl_scan_ahead_min_bytes (void)
   return forced > 0 ? forced : TSL_SCAN_AHEAD_MIN_BYTES;
 }
 
-gboolean
-tsl_scan_ahead_forced (void)
-{
-  return forced_bytes () > 0;
-}
-
 /* Blocks ready for the caller (not yet given back). */
 static inline guint
 ready (TslScanAhead *self)

@@ -38,9 +38,6 @@ typedef guint (*TslScanAheadFill) (gpointer  data,
  * TSL_SCAN_AHEAD_MIN_BYTES, or TSL_SCAN_AHEAD_BYTES (tests, whose inputs
  * are small). */
 gsize         tsl_scan_ahead_min_bytes (void);
-/* TRUE when TSL_SCAN_AHEAD_BYTES is set: a reader whose decoding ahead is
- * off by default (it measured slower) still runs it for tests and fuzzing. */
-gboolean      tsl_scan_ahead_forced    (void);
 
 TslScanAhead *tsl_scan_ahead_new   (gsize             record_size,
                                     guint             block_records);
