@@ -15,6 +15,10 @@
 # and the debug log must show that it decoded records (and that
 # TSL_READER_THREADS=1 made none); without it, a V8 profile's arrays still
 # go to the thread (it is on by default), in stretches of 64 KiB or more.
+# A Gecko thread's samples are placed while the next thread's rows are
+# scanned: the log must show that too, and warnings of both (a stack past
+# its table in the one placed, cells of the wrong type in the one read)
+# must come in one thread's order.
 
 import os
 import random
@@ -26,10 +30,11 @@ import profile_check  # noqa: E402
 from profile_check import check, generate, run  # noqa: E402
 
 tmp = profile_check.setup('profile-ahead')
-ONE = {'TSL_READER_THREADS': '1', 'G_MESSAGES_DEBUG': 'tsl-reader'}
+ONE = {'TSL_READER_THREADS': '1', 'G_MESSAGES_DEBUG': 'tsl-reader tsl-gecko-reader'}
 TWO = {'TSL_READER_THREADS': '2', 'TSL_READER_ADAPT': '0', 'TSL_SCAN_AHEAD_BYTES': '1',
-       'G_MESSAGES_DEBUG': 'tsl-reader'}
+       'G_MESSAGES_DEBUG': 'tsl-reader tsl-gecko-reader'}
 DECODED = re.compile(rb'(\d+) jobs, (\d+) records decoded on a second thread')
+PLACED = re.compile(rb'(\d+) samples placed while the next thread')
 
 
 def outputs(path, env):
@@ -37,7 +42,9 @@ def outputs(path, env):
     and the records the second thread decoded (from the debug log)."""
     proc = run('info', '--json', path, env_extra=env)
     rows = run('sample', path, env_extra=env)
-    records = sum(int(m.group(2)) for m in DECODED.finditer(proc.stdout + proc.stderr))
+    log = proc.stdout + proc.stderr
+    records = sum(int(m.group(2)) for m in DECODED.finditer(log))
+    placed[path] = sum(int(m.group(1)) for m in PLACED.finditer(log))
     return (proc.returncode, plain(proc.stdout), plain(proc.stderr), rows.returncode, plain(rows.stdout)), records
 
 
@@ -68,13 +75,18 @@ def damage(text, rng, kind, n=40):
     return bytes(out)
 
 
+placed = {}
+
+
 def compare(name, path):
     one, none = outputs(path, ONE)
+    placed_one = placed[path]
     two, records = outputs(path, TWO)
     check(f'{name}: two threads read as one (info, warnings, sample)', one == two,
           f'status {one[0]}/{two[0]}, info equal {one[1] == two[1]}, warnings equal {one[2] == two[2]}, '
           f'sample equal {one[4] == two[4]}')
-    check(f'{name}: one thread decodes nothing ahead', none == 0, f'{none} records')
+    check(f'{name}: one thread decodes nothing ahead', none == 0 and placed_one == 0,
+          f'{none} records, {placed_one} samples placed early')
     return records
 
 
@@ -103,6 +115,23 @@ for name, path in inputs[:1] + inputs[3:4]:
             f.write(text[:rng.randrange(len(text) // 10, len(text))])
         damaged.append((f'{name} cut {i}', out))
 
+# Thread 0's stacks past its table (warned as it is placed) and thread 1's
+# stacks of the wrong type (warned as it is read), while thread 0 is placed.
+with open(inputs[3][1], 'rb') as f:
+    text = f.read()
+out = bytearray()
+for k, part in enumerate(text.split(b'"samples":')):
+    if k in (1, 2):
+        rows = part.split(b'],[')
+        for i in range(len(rows) // 3, len(rows) - 1, len(rows) // 40):
+            cell = rows[i].split(b',', 1)
+            rows[i] = (b'99999' if k == 1 else b'"x"') + b',' + cell[1]
+        part = b'],['.join(rows)
+    out += (b'"samples":' if k > 0 else b'') + part
+damaged.append(('gecko with warnings from two threads', os.path.join(tmp, 'two-threads-warn.json')))
+with open(damaged[-1][1], 'wb') as f:
+    f.write(bytes(out))
+
 decoded = {}
 for name, path in inputs + damaged:
     decoded[name] = compare(name, path)
@@ -116,5 +145,10 @@ check('cpuprofile v8: decoded ahead by default reads as one thread', same == out
 check('damaged V8 and Gecko profiles: the second thread decoded elements',
       all(decoded[name] > 1000 for name, _ in damaged if 'cut 0' not in name),
       str({name: decoded[name] for name, _ in damaged}))
+
+check('gecko: samples were placed while the next thread was scanned', placed[inputs[3][1]] > 1000,
+      f'{placed[inputs[3][1]]} samples')
+check('gecko with warnings from two threads: samples placed while the next was scanned',
+      placed[damaged[-1][1]] > 1000, f'{placed[damaged[-1][1]]} samples')
 
 profile_check.finish()

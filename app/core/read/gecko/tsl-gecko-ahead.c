@@ -168,6 +168,16 @@ fill (gpointer  data,
   return n;
 }
 
+/* While no block is ready: the next input first, then some samples of the
+ * thread before (tsl_gecko_place_some()). */
+static gboolean
+idle (gpointer data)
+{
+  TslGecko *self = data;
+
+  return tsl_reader_context_idle (self->ctx) || tsl_gecko_place_some (self);
+}
+
 const char *
 tsl_gecko_rows_ahead (TslGecko   *self,
                       Level      *level,
@@ -201,7 +211,7 @@ tsl_gecko_rows_ahead (TslGecko   *self,
   if (self->ahead == NULL)
     self->ahead = tsl_scan_ahead_new (sizeof (Record), BLOCK_RECORDS);
   tsl_scan_ahead_start (self->ahead, fill, &job);
-  while ((n = tsl_scan_ahead_next (self->ahead, &records, (TslScanAheadIdle) tsl_reader_context_idle, self->ctx)) > 0)
+  while ((n = tsl_scan_ahead_next (self->ahead, &records, idle, self)) > 0)
     {
       const Record *r = records;
 

@@ -22,13 +22,27 @@
 #include "tsl-gecko-private.h"
 #include "tsl-time-math.h"
 
-typedef struct {
+/* A thread being placed; while its samples go on in slices (see
+ * tsl_gecko_place_some()), where the loop is. */
+struct _TslGeckoPlace {
   TslGecko       *self;
   TslGeckoThread *th;
   GArray         *strings;
   gboolean        positioned;
   gsize           offset;
-} Place;
+  char           *position;   /* the thread end's, when placed later */
+  gint64          pid, tid;
+
+  guint           track, cpu_track;
+  gint64          t, prev;
+  guint64         n;
+};
+typedef struct _TslGeckoPlace Place;
+
+/* Samples placed per slice, between blocks of the next thread's rows. */
+#define PLACE_SLICE 256
+/* A thread with fewer samples is placed at once. */
+#define PLACE_LATER_MIN 4096
 
 /* A warning about the thread: at its end's position when it is in the
  * current buffer, else with the file's name. */
@@ -52,7 +66,9 @@ warn_thread (Place      *pl,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  if (pl->positioned)
+  if (pl->position != NULL)
+    tsl_trace_add_warning (pl->self->trace, "%s: %s", pl->position, message);
+  else if (pl->positioned)
     tsl_gecko_warn_at (pl->self, pl->offset, "%s", message);
   else
     tsl_trace_add_warning (pl->self->trace, "%s: %s", tsl_reader_context_get_name (pl->self->ctx), message);
@@ -161,26 +177,35 @@ label_stack (Place  *pl,
 }
 
 static void
-place_samples (Place  *pl,
-               gint64  pid,
-               gint64  tid)
+samples_begin (Place *pl)
 {
   TslGecko *self = pl->self;
   TslGeckoThread *th = pl->th;
-  guint track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pid, tid, NULL);
-  guint cpu_track = 0;
-  gint64 stack, t = 0, prev = 0;
-  guint64 n = 0;
 
-  tsl_trace_track_set_sampled (self->trace, track, TRUE);
+  pl->track = tsl_trace_ensure_track (self->trace, TSL_TRACK_THREAD, pl->pid, pl->tid, NULL);
+  tsl_trace_track_set_sampled (self->trace, pl->track, TRUE);
   if (th->has_cpu)
     {
-      g_autofree char *name = g_strdup_printf ("%s (%" G_GINT64_FORMAT ") CPU", thread_name (th), tid);
+      g_autofree char *name = g_strdup_printf ("%s (%" G_GINT64_FORMAT ") CPU", thread_name (th), pl->tid);
 
-      cpu_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, tid, name);
-      tsl_trace_track_set_unit (self->trace, cpu_track, self->cpu_is_time ? "%" : "cycles");
+      pl->cpu_track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pl->pid, pl->tid, name);
+      tsl_trace_track_set_unit (self->trace, pl->cpu_track, self->cpu_is_time ? "%" : "cycles");
     }
-  while (tsl_spool_pop (&th->s_stack, &stack))
+}
+
+/* Up to `max` more samples; FALSE once the spools are empty. */
+static gboolean
+samples_run (Place   *pl,
+             guint64  max)
+{
+  TslGecko *self = pl->self;
+  TslGeckoThread *th = pl->th;
+  guint track = pl->track;
+  gint64 stack, t = pl->t, prev = pl->prev;
+  guint64 n = pl->n, stop = n + max;
+  gboolean more = FALSE;
+
+  while (!(more = n == stop) && tsl_spool_pop (&th->s_stack, &stack))
     {
       gint64 delta = 0, bits, at;
       double w = 1;
@@ -206,13 +231,24 @@ place_samples (Place  *pl,
             {
               double v = self->cpu_is_time ? 100.0 * cpu * (self->cpu_is_ns ? 1 : 1000) / (double) (at - prev) : cpu;
 
-              tsl_trace_offer (self->trace, cpu_track, at, v);
+              tsl_trace_offer (self->trace, pl->cpu_track, at, v);
               self->n_events++;
             }
         }
       prev = at;
       n++;
     }
+  pl->t = t;
+  pl->prev = prev;
+  pl->n = n;
+  return more;
+}
+
+static void
+samples_end (Place *pl)
+{
+  TslGeckoThread *th = pl->th;
+
   if (th->s_time.n_pushed != th->s_stack.n_pushed)
     warn_thread (pl, WARN_VALUE, _("thread %s: %llu samples have %llu times; a sample without one is placed "
                                    "at the time of the one before it"), thread_name (th),
@@ -317,27 +353,87 @@ place_markers (Place  *pl,
 }
 
 static void
-place (TslGecko       *self,
-       TslGeckoThread *th,
-       gboolean        positioned,
-       gsize           offset)
+place_free (Place *pl)
 {
-  Place pl = { self, th, th->strings != NULL ? th->strings : self->shared_strings, positioned, offset };
-  gint64 pid = th->have_pid ? th->pid : 0;
-  gint64 tid = th->have_tid ? th->tid : (gint64) th->index + 1;
+  tsl_gecko_thread_free (pl->th);
+  g_free (pl->position);
+  g_free (pl);
+}
 
+/* The rest of the thread, from where its samples are. */
+static void
+place_finish (Place *pl)
+{
+  TslGeckoThread *th = pl->th;
+
+  if (th->s_stack.n_pushed > 0)
+    {
+      samples_run (pl, G_MAXUINT64);
+      samples_end (pl);
+    }
+  if (th->m_name.n_pushed > 0)
+    place_markers (pl, pl->pid, pl->tid);
+  place_free (pl);
+}
+
+/* Names the thread and opens its tracks: what comes before its samples. */
+static Place *
+place_begin (TslGecko       *self,
+             TslGeckoThread *th,
+             gboolean        positioned,
+             gsize           offset)
+{
+  Place *pl = g_new0 (Place, 1);
+
+  pl->self = self;
+  pl->th = th;
+  pl->strings = th->strings != NULL ? th->strings : self->shared_strings;
+  pl->positioned = positioned;
+  pl->offset = offset;
+  pl->pid = th->have_pid ? th->pid : 0;
+  pl->tid = th->have_tid ? th->tid : (gint64) th->index + 1;
   if (th->name == NULL)
     th->name = g_strdup_printf ("Thread %u", th->index);
   if (th->process_name != NULL && th->have_pid)
-    tsl_trace_set_process_name (self->trace, pid, th->process_name);
-  tsl_trace_set_thread_name (self->trace, pid, tid, th->name);
-  if (pl.strings == NULL && (th->s_stack.n_pushed > 0 || th->m_name.n_pushed > 0))
-    warn_thread (&pl, WARN_INDEX, _("thread %s has no string table; its frames and markers are unnamed"),
+    tsl_trace_set_process_name (self->trace, pl->pid, th->process_name);
+  tsl_trace_set_thread_name (self->trace, pl->pid, pl->tid, th->name);
+  if (pl->strings == NULL && (th->s_stack.n_pushed > 0 || th->m_name.n_pushed > 0))
+    warn_thread (pl, WARN_INDEX, _("thread %s has no string table; its frames and markers are unnamed"),
                  th->name);
   if (th->s_stack.n_pushed > 0)
-    place_samples (&pl, pid, tid);
-  if (th->m_name.n_pushed > 0)
-    place_markers (&pl, pid, tid);
+    samples_begin (pl);
+  return pl;
+}
+
+gboolean
+tsl_gecko_place_some (TslGecko *self)
+{
+  Place *pl = self->placing;
+
+  gboolean more;
+
+  if (pl == NULL)
+    return FALSE;
+  self->placing_now = TRUE;
+  self->n_placed_early -= pl->n;
+  more = samples_run (pl, PLACE_SLICE);
+  self->n_placed_early += pl->n;
+  self->placing_now = FALSE;
+  /* Once the samples are placed, the rest (a few markers) when settled. */
+  return more;
+}
+
+void
+tsl_gecko_place_drop (TslGecko *self)
+{
+  g_clear_pointer (&self->placing, place_free);
+}
+
+void
+tsl_gecko_settle (TslGecko *self)
+{
+  if (self->placing != NULL)
+    place_finish (g_steal_pointer (&self->placing));
 }
 
 void
@@ -345,6 +441,9 @@ tsl_gecko_thread_end (TslGecko       *self,
                       TslGeckoThread *th,
                       gsize           offset)
 {
+  Place *pl;
+
+  tsl_gecko_settle (self);
   if (th->strings == NULL && self->shared_strings == NULL)
     {
       /* A processed profile whose "shared" comes after its threads: every
@@ -357,20 +456,32 @@ tsl_gecko_thread_end (TslGecko       *self,
       g_ptr_array_add (self->pending, th);
       return;
     }
-  place (self, th, TRUE, offset);
-  tsl_gecko_thread_free (th);
+  pl = place_begin (self, th, TRUE, offset);
+  /* With a second thread, the samples are placed while it scans the next
+   * thread's rows and this one would wait (tsl-gecko-ahead.c): the trace
+   * sees the same calls in the same order, as nothing else touches it
+   * before they are all made (tsl_gecko_settle()). */
+  if (th->s_stack.n_pushed >= PLACE_LATER_MIN &&
+      tsl_reader_context_get_threads (self->ctx) != TSL_READER_THREADS_NEVER &&
+      tsl_reader_context_get_n_threads (self->ctx) >= 2)
+    {
+      pl->position = tsl_reader_context_position (self->ctx, offset);
+      self->placing = pl;
+      return;
+    }
+  place_finish (pl);
 }
 
 void
 tsl_gecko_flush_pending (TslGecko *self)
 {
+  tsl_gecko_settle (self);
   /* Each freed once placed: its spools' read-back blocks do not add up. */
   for (guint i = 0; i < self->pending->len; i++)
     {
       TslGeckoThread *th = g_steal_pointer (&g_ptr_array_index (self->pending, i));
 
-      place (self, th, FALSE, 0);
-      tsl_gecko_thread_free (th);
+      place_finish (place_begin (self, th, FALSE, 0));
     }
   g_ptr_array_set_size (self->pending, 0);
 }
@@ -384,6 +495,7 @@ tsl_gecko_counter_place (TslGecko        *self,
   guint track;
   double sum = 0;
 
+  tsl_gecko_settle (self);
   if (c->points->len == 0)
     return;
   track = tsl_trace_ensure_track (self->trace, TSL_TRACK_COUNTER, pid, 0, c->name != NULL ? c->name : "counter");

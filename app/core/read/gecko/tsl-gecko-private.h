@@ -274,6 +274,11 @@ typedef struct {
   gboolean           clamped;
   guint64            warned[N_WARN_KINDS];
   TslScanAhead      *ahead;          /* rows scanned on a second thread */
+  /* A thread whose samples are placed in slices while the next one's rows
+   * are scanned (tsl-gecko-place.c); placing_now: in such a slice. */
+  struct _TslGeckoPlace *placing;
+  gboolean           placing_now;
+  guint64            n_placed_early; /* samples placed in such slices */
 } TslGecko;
 
 /* tsl-gecko-reader.c */
@@ -363,6 +368,14 @@ void            tsl_gecko_row_end        (TslGecko       *self,
 void            tsl_gecko_thread_end     (TslGecko       *self,
                                           TslGeckoThread *th,
                                           gsize           offset);
+/* Some more samples of the thread being placed (in the time the reading
+ * thread would wait for the next rows); FALSE when none are left. */
+gboolean        tsl_gecko_place_some     (TslGecko       *self);
+/* Places the rest of that thread: before anything else touches the trace,
+ * so it sees the calls one thread makes, in its order. */
+void            tsl_gecko_settle         (TslGecko       *self);
+/* Drops that thread unplaced (the reading stops). */
+void            tsl_gecko_place_drop     (TslGecko       *self);
 /* Places what waited for shared strings (at the end of the input: with
  * none, its names are unknown). */
 void            tsl_gecko_flush_pending  (TslGecko       *self);

@@ -100,6 +100,8 @@ gecko_destroy (gpointer state)
   g_clear_pointer (&self->reading_strings, g_array_unref);
   g_clear_pointer (&self->thread_pids, g_hash_table_unref);
   g_clear_pointer (&self->ahead, tsl_scan_ahead_free);
+  tsl_gecko_place_drop (self);
+  g_debug ("%" G_GUINT64_FORMAT " samples placed while the next thread's rows were scanned", self->n_placed_early);
   g_array_unref (self->path);
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
@@ -110,6 +112,9 @@ gboolean
 tsl_gecko_may_warn (TslGecko *self,
                     WarnKind  kind)
 {
+  /* A warning of the reading comes after the thread being placed. */
+  if (!self->placing_now)
+    tsl_gecko_settle (self);
   return ++self->warned[kind] <= TSL_GECKO_POS_WARNINGS;
 }
 
@@ -119,10 +124,13 @@ tsl_gecko_warn_at (TslGecko   *self,
                    const char *format,
                    ...)
 {
-  g_autofree char *position = tsl_reader_context_position (self->ctx, offset);
+  g_autofree char *position = NULL;
   g_autofree char *message = NULL;
   va_list args;
 
+  if (!self->placing_now)
+    tsl_gecko_settle (self);
+  position = tsl_reader_context_position (self->ctx, offset);
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
@@ -299,7 +307,11 @@ ascend (TslGecko *self,
   clear_level (level);
   self->depth--;
   if (self->depth == 0)
-    self->levels[0].ctx = CTX_AFTER;
+    {
+      /* The document's end: nothing waits for a next thread. */
+      tsl_gecko_settle (self);
+      self->levels[0].ctx = CTX_AFTER;
+    }
 }
 
 /* A string of a string table, interned. */
@@ -315,6 +327,7 @@ string_element (TslGecko           *self,
       gsize len;
       const char *s = tsl_json_value_get_string (value, self->scratch, &len);
 
+      tsl_gecko_settle (self);
       id = tsl_trace_intern_len (self->trace, s, len);
     }
   else
@@ -610,8 +623,10 @@ stream (TslGecko      *self,
       status = step (self, &p, end, at_eof, &jerr);
       if (status == TSL_JSON_ERROR)
         {
-          g_autofree char *position = tsl_reader_context_position (self->ctx, jerr.pos - (const char *) buf);
+          g_autofree char *position = NULL;
 
+          tsl_gecko_settle (self);
+          position = tsl_reader_context_position (self->ctx, jerr.pos - (const char *) buf);
           tsl_trace_add_warning (self->trace, _("%s: %s; the rest of the Firefox profile is not read"),
                                  position, _(jerr.message));
           return -2;
@@ -660,6 +675,7 @@ gecko_parse (gpointer      state,
                                         _("expected '{' at the start of a Firefox profile"));
           return -1;
         }
+      tsl_gecko_settle (self);
       if (self->depth > 0)
         {
           g_autofree char *position = tsl_reader_context_position (self->ctx, len);
