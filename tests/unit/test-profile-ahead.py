@@ -19,6 +19,7 @@
 # scanned: the log must show that too, and warnings of both (a stack past
 # its table in the one placed, cells of the wrong type in the one read)
 # must come in one thread's order.
+# The rest of a thread's samples are popped on the second thread (the log).
 
 import os
 import random
@@ -34,7 +35,7 @@ ONE = {'TSL_READER_THREADS': '1', 'G_MESSAGES_DEBUG': 'tsl-reader tsl-gecko-read
 TWO = {'TSL_READER_THREADS': '2', 'TSL_READER_ADAPT': '0', 'TSL_SCAN_AHEAD_BYTES': '1',
        'G_MESSAGES_DEBUG': 'tsl-reader tsl-gecko-reader'}
 DECODED = re.compile(rb'(\d+) jobs, (\d+) records decoded on a second thread')
-PLACED = re.compile(rb'(\d+) samples placed while the next thread')
+PLACED = re.compile(rb'(\d+) samples placed while the next thread.*, (\d+) popped on the second thread')
 
 
 def outputs(path, env):
@@ -45,6 +46,7 @@ def outputs(path, env):
     log = proc.stdout + proc.stderr
     records = sum(int(m.group(2)) for m in DECODED.finditer(log))
     placed[path] = sum(int(m.group(1)) for m in PLACED.finditer(log))
+    popped[path] = sum(int(m.group(2)) for m in PLACED.finditer(log))
     return (proc.returncode, plain(proc.stdout), plain(proc.stderr), rows.returncode, plain(rows.stdout)), records
 
 
@@ -76,11 +78,12 @@ def damage(text, rng, kind, n=40):
 
 
 placed = {}
+popped = {}
 
 
 def compare(name, path):
     one, none = outputs(path, ONE)
-    placed_one = placed[path]
+    placed_one = placed[path] + popped[path]
     two, records = outputs(path, TWO)
     check(f'{name}: two threads read as one (info, warnings, sample)', one == two,
           f'status {one[0]}/{two[0]}, info equal {one[1] == two[1]}, warnings equal {one[2] == two[2]}, '
@@ -148,6 +151,10 @@ check('damaged V8 and Gecko profiles: the second thread decoded elements',
 
 check('gecko: samples were placed while the next thread was scanned', placed[inputs[3][1]] > 1000,
       f'{placed[inputs[3][1]]} samples')
+check('gecko: the rest of each thread popped on the second thread', popped[inputs[3][1]] > 10000,
+      f'{popped[inputs[3][1]]} samples')
+check('gecko with warnings from two threads: samples popped on the second thread', popped[damaged[-1][1]] > 1000,
+      f'{popped[damaged[-1][1]]} samples')
 check('gecko with warnings from two threads: samples placed while the next was scanned',
       placed[damaged[-1][1]] > 1000, f'{placed[damaged[-1][1]]} samples')
 

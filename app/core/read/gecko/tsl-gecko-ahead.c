@@ -32,6 +32,8 @@ typedef struct {
     /* As tsl_gecko_cell() reads them: a stack's cell_int(), a time's
      * cell_time() not yet clamped, a CPU delta's spooled value. */
     gint64       values[AHEAD_CELLS];
+    /* Or a spooled sample to place (tsl_gecko_place_ahead()). */
+    TslGeckoPlaced placed;
   };
 } Record;
 
@@ -206,11 +208,13 @@ tsl_gecko_rows_ahead (TslGecko   *self,
         job.n_pos = MAX (job.n_pos, (guint) schema[c] + 1);
         all |= 1u << schema[c];
       }
-  if (!tsl_reader_context_scan_now (self->ctx, end - p))
+  self->rows_ahead = tsl_reader_context_scan_now (self->ctx, end - p);
+  if (!self->rows_ahead)
     return p;
   if (self->ahead == NULL)
     self->ahead = tsl_scan_ahead_new (sizeof (Record), BLOCK_RECORDS);
   tsl_scan_ahead_start (self->ahead, fill, &job);
+  self->in_rows = TRUE;
   while ((n = tsl_scan_ahead_next (self->ahead, &records, idle, self)) > 0)
     {
       const Record *r = records;
@@ -247,5 +251,47 @@ tsl_gecko_rows_ahead (TslGecko   *self,
         }
       level->first = FALSE;
     }
+  self->in_rows = FALSE;
   return job.p;
+}
+
+static guint
+fill_placed (gpointer  data,
+             gpointer  records,
+             guint     max,
+             gboolean *done)
+{
+  Record *r = records;
+  guint n = 0;
+
+  while (n < max && tsl_gecko_place_pop (data, &r[n].placed))
+    n++;
+  *done = n < max;
+  return n;
+}
+
+gboolean
+tsl_gecko_place_ahead (TslGecko      *self,
+                       TslGeckoPlace *pl)
+{
+  gpointer records;
+  guint n;
+
+  /* Only where the rows went ahead too (not on busy cores), and not while
+   * a job of rows is under way (a warning of its rows settles). */
+  if (self->ahead == NULL || self->in_rows || !self->rows_ahead ||
+      tsl_gecko_place_left (pl) < tsl_scan_ahead_min_bytes () / 16)
+    return FALSE;
+  tsl_scan_ahead_start (self->ahead, fill_placed, pl);
+  self->in_rows = TRUE;
+  while ((n = tsl_scan_ahead_next (self->ahead, &records, NULL, NULL)) > 0)
+    {
+      const Record *r = records;
+
+      for (guint i = 0; i < n; i++)
+        tsl_gecko_place_apply (pl, &r[i].placed);
+      self->n_popped_ahead += n;
+    }
+  self->in_rows = FALSE;
+  return TRUE;
 }

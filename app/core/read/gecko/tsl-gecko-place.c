@@ -34,8 +34,8 @@ struct _TslGeckoPlace {
   gint64          pid, tid;
 
   guint           track, cpu_track;
-  gint64          t, prev;
-  guint64         n;
+  gint64          t, prev;        /* the running time; the last placed */
+  guint64         n, n_popped;
 };
 typedef struct _TslGeckoPlace Place;
 
@@ -193,55 +193,91 @@ samples_begin (Place *pl)
     }
 }
 
+static inline gboolean
+pop (Place          *pl,
+     TslGeckoPlaced *s)
+{
+  TslGeckoThread *th = pl->th;
+  gint64 delta = 0, bits;
+
+  if (!tsl_spool_pop (&th->s_stack, &s->stack))
+    return FALSE;
+  tsl_spool_pop (&th->s_time, &delta);
+  pl->t = tsl_time_add (pl->t, delta);
+  s->at = tsl_time_add (th->offset_ns, pl->t);
+  s->weight = 1;
+  if (th->has_weight && tsl_spool_pop (&th->s_weight, &bits) && !isnan (tsl_gecko_bits_double (bits)))
+    s->weight = tsl_gecko_bits_double (bits) * th->weight_factor;
+  s->cpu_ok = th->has_cpu && tsl_spool_pop (&th->s_cpu, &s->cpu) && s->cpu != TSL_GECKO_NULL;
+  s->first = pl->n_popped++ == 0;
+  return TRUE;
+}
+
+static inline void
+apply (Place                *pl,
+       const TslGeckoPlaced *s)
+{
+  TslGecko *self = pl->self;
+  gint64 at = tsl_gecko_clamp (self, s->at);
+
+  if (s->stack >= 0)
+    {
+      tsl_trace_note_time (self->trace, at);
+      if (tsl_trace_offer (self->trace, pl->track, at, s->weight))
+        label_stack (pl, pl->track, s->stack);
+      self->n_events++;
+    }
+  if (s->cpu_ok && !s->first)
+    {
+      double cpu = (double) s->cpu;
+
+      /* Percent of one core over the time since the sample before. */
+      if (!self->cpu_is_time || at > pl->prev)
+        {
+          double v = self->cpu_is_time ? 100.0 * cpu * (self->cpu_is_ns ? 1 : 1000) / (double) (at - pl->prev) : cpu;
+
+          tsl_trace_offer (self->trace, pl->cpu_track, at, v);
+          self->n_events++;
+        }
+    }
+  pl->prev = at;
+  pl->n++;
+}
+
+gboolean
+tsl_gecko_place_pop (TslGeckoPlace  *pl,
+                     TslGeckoPlaced *s)
+{
+  return pop (pl, s);
+}
+
+void
+tsl_gecko_place_apply (TslGeckoPlace        *pl,
+                       const TslGeckoPlaced *s)
+{
+  apply (pl, s);
+}
+
+guint64
+tsl_gecko_place_left (TslGeckoPlace *pl)
+{
+  return pl->th->s_stack.n_pushed - pl->n_popped;
+}
+
 /* Up to `max` more samples; FALSE once the spools are empty. */
 static gboolean
 samples_run (Place   *pl,
              guint64  max)
 {
-  TslGecko *self = pl->self;
-  TslGeckoThread *th = pl->th;
-  guint track = pl->track;
-  gint64 stack, t = pl->t, prev = pl->prev;
-  guint64 n = pl->n, stop = n + max;
-  gboolean more = FALSE;
+  TslGeckoPlaced s;
 
-  while (!(more = n == stop) && tsl_spool_pop (&th->s_stack, &stack))
+  for (guint64 i = 0; i < max; i++)
     {
-      gint64 delta = 0, bits, at;
-      double w = 1;
-
-      tsl_spool_pop (&th->s_time, &delta);
-      t = tsl_time_add (t, delta);
-      at = tsl_gecko_clamp (self, tsl_time_add (th->offset_ns, t));
-      if (th->has_weight && tsl_spool_pop (&th->s_weight, &bits) && !isnan (tsl_gecko_bits_double (bits)))
-        w = tsl_gecko_bits_double (bits) * th->weight_factor;
-      if (stack >= 0)
-        {
-          tsl_trace_note_time (self->trace, at);
-          if (tsl_trace_offer (self->trace, track, at, w))
-            label_stack (pl, track, stack);
-          self->n_events++;
-        }
-      if (th->has_cpu && tsl_spool_pop (&th->s_cpu, &bits) && bits != TSL_GECKO_NULL && n > 0)
-        {
-          double cpu = (double) bits;
-
-          /* Percent of one core over the time since the sample before. */
-          if (!self->cpu_is_time || at > prev)
-            {
-              double v = self->cpu_is_time ? 100.0 * cpu * (self->cpu_is_ns ? 1 : 1000) / (double) (at - prev) : cpu;
-
-              tsl_trace_offer (self->trace, pl->cpu_track, at, v);
-              self->n_events++;
-            }
-        }
-      prev = at;
-      n++;
+      if (!pop (pl, &s))
+        return FALSE;
+      apply (pl, &s);
     }
-  pl->t = t;
-  pl->prev = prev;
-  pl->n = n;
-  return more;
+  return TRUE;
 }
 
 static void
@@ -368,7 +404,8 @@ place_finish (Place *pl)
 
   if (th->s_stack.n_pushed > 0)
     {
-      samples_run (pl, G_MAXUINT64);
+      if (!tsl_gecko_place_ahead (pl->self, pl))
+        samples_run (pl, G_MAXUINT64);
       samples_end (pl);
     }
   if (th->m_name.n_pushed > 0)

@@ -243,6 +243,18 @@ typedef struct {
   GPtrArray *counters;  /* CTX_PROFILE: TslGeckoCounter, placed at its end */
 } Level;
 
+/* A spooled sample popped, its time summed: what placing it takes. */
+typedef struct {
+  gint64   stack;
+  gint64   at;       /* ns, not yet clamped */
+  double   weight;
+  gint64   cpu;      /* the CPU delta's bits; cpu_ok: one to place */
+  guint8   cpu_ok;
+  guint8   first;
+} TslGeckoPlaced;
+
+typedef struct _TslGeckoPlace TslGeckoPlace;
+
 typedef struct {
   TslTrace          *trace;
   TslReaderContext  *ctx;
@@ -276,9 +288,12 @@ typedef struct {
   TslScanAhead      *ahead;          /* rows scanned on a second thread */
   /* A thread whose samples are placed in slices while the next one's rows
    * are scanned (tsl-gecko-place.c); placing_now: in such a slice. */
-  struct _TslGeckoPlace *placing;
+  TslGeckoPlace     *placing;
   gboolean           placing_now;
+  gboolean           in_rows;        /* a job of rows is under way */
+  gboolean           rows_ahead;     /* the last buffer's rows went ahead */
   guint64            n_placed_early; /* samples placed in such slices */
+  guint64            n_popped_ahead; /* samples popped on the second thread */
 } TslGecko;
 
 /* tsl-gecko-reader.c */
@@ -305,6 +320,12 @@ const char *tsl_gecko_rows_ahead (TslGecko   *self,
                                   Level      *level,
                                   const char *p,
                                   const char *end);
+
+/* The rest of pl's samples popped on the second thread and placed here,
+ * when the last rows went ahead and no job is under way; FALSE (nothing
+ * done) otherwise. */
+gboolean    tsl_gecko_place_ahead (TslGecko      *self,
+                                   TslGeckoPlace *pl);
 
 /* tsl-gecko-members.c */
 
@@ -374,6 +395,15 @@ gboolean        tsl_gecko_place_some     (TslGecko       *self);
 /* Places the rest of that thread: before anything else touches the trace,
  * so it sees the calls one thread makes, in its order. */
 void            tsl_gecko_settle         (TslGecko       *self);
+/* The next sample of pl: FALSE when none is left. Touches only pl's
+ * spools and its running time (the decoding thread may call it). */
+gboolean        tsl_gecko_place_pop      (TslGeckoPlace  *pl,
+                                          TslGeckoPlaced *s);
+/* Places a popped sample (the reading thread). */
+void            tsl_gecko_place_apply    (TslGeckoPlace  *pl,
+                                          const TslGeckoPlaced *s);
+/* Samples of pl still spooled. */
+guint64         tsl_gecko_place_left     (TslGeckoPlace  *pl);
 /* Drops that thread unplaced (the reading stops). */
 void            tsl_gecko_place_drop     (TslGecko       *self);
 /* Places what waited for shared strings (at the end of the input: with

@@ -101,7 +101,8 @@ gecko_destroy (gpointer state)
   g_clear_pointer (&self->thread_pids, g_hash_table_unref);
   g_clear_pointer (&self->ahead, tsl_scan_ahead_free);
   tsl_gecko_place_drop (self);
-  g_debug ("%" G_GUINT64_FORMAT " samples placed while the next thread's rows were scanned", self->n_placed_early);
+  g_debug ("%" G_GUINT64_FORMAT " samples placed while the next thread's rows were scanned, %" G_GUINT64_FORMAT
+           " popped on the second thread", self->n_placed_early, self->n_popped_ahead);
   g_array_unref (self->path);
   g_string_free (self->scratch, TRUE);
   g_string_free (self->label, TRUE);
