@@ -12,7 +12,10 @@
  * tsl_gecko_row_end()): the spools, tables, warnings and trace see the
  * same calls, so the output is the same byte for byte. The thread stops
  * before the first row that is not whole and well formed (the buffer's
- * end, damage, the table's end), and the walk goes on from there.
+ * end, damage, the table's end), and the walk goes on from there. Between
+ * jobs of rows, the same thread pops a thread's spooled samples for the
+ * placing (tsl_gecko_place_ahead()), and the reading thread waiting for
+ * rows places those of the thread before (tsl_gecko_place_some()).
  */
 #define G_LOG_DOMAIN "tsl-gecko-reader"
 
