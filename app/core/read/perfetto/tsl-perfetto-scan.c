@@ -240,6 +240,7 @@ enum {
   KEY_NAME_IID = 10 << 3 | TSL_PROTO_VARINT,
   KEY_TRACK_UUID = 11 << 3 | TSL_PROTO_VARINT,
   KEY_EXTRA_VALUE = 12 << 3 | TSL_PROTO_VARINT,
+  KEY_CATEGORY_IID = 3 << 3 | TSL_PROTO_VARINT,
   KEY_LEGACY_EVENT = 6 << 3 | TSL_PROTO_LEN,
   KEY_EXTRA_VALUES = 12 << 3 | TSL_PROTO_LEN,
 };
@@ -272,6 +273,30 @@ decode_event (Event        *ev,
   TslProtoStatus st;
 
   tsl_proto_cursor_init (&c, data, len);
+  /* The orders most events come in, straight through, as in
+   * decode_packet(): Chrome's (type, extra counter value, category, name)
+   * and the SDK's (type, name, category). */
+  {
+    guint64 v;
+
+    if (take_varint (&c, KEY_TYPE, &v))
+      ev->type = (int) MIN (v, 99);
+    if (take_varint (&c, KEY_EXTRA_VALUE, &v))
+      ev->extra_values[ev->n_extra_values++] = (gint64) v;  /* the first: room */
+    if (take_varint (&c, KEY_NAME_IID, &v))
+      {
+        ev->has_name_iid = TRUE;
+        ev->name_iid = v;
+        ev->name = NULL;
+      }
+    take_varint (&c, KEY_CATEGORY_IID, &v);
+    if (take_varint (&c, KEY_NAME_IID, &v))
+      {
+        ev->has_name_iid = TRUE;
+        ev->name_iid = v;
+        ev->name = NULL;
+      }
+  }
   for (;;)
     {
       const guint8 *q = c.p + 1;
