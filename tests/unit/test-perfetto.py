@@ -537,10 +537,54 @@ def test_state_across_resets():
           any('thread CPU time' in w and w.startswith('2 ') for w in got['warnings']), got['warnings'])
 
 
+def test_field_orders():
+    """The decoder reads the usual field orders (Chrome's, the SDK's)
+    straight through before its general loop: repeated fields, fields past
+    the predicted ones and other orders read as in any order (the last of a
+    repeated field wins)."""
+    def head(ts):
+        return [(TIMESTAMP, ts), (SEQ, 1), (FLAGS, NEEDS_STATE)]
+
+    start = [process_track(1, 42, 'browser'), thread_track(2, 1, 42, 43, 'Main'),
+             seq_start(1, [(1, 'Loop'), (2, 'Task')], [(58, 6), (11, [(11, 2)])])]
+    plain = trace(start + [
+        head(1000) + [(TRACK_EVENT, [(9, BEGIN), (10, 1)])],
+        head(1100) + [(TRACK_EVENT, [(9, BEGIN), (10, 2)])],
+        head(1200) + [(TRACK_EVENT, [(9, END)])],
+        head(1300) + [(TRACK_EVENT, [(9, INSTANT), (10, 2)])],
+        head(1400) + [(TRACK_EVENT, [(9, END)])],
+    ])
+    shuffled = trace(start + [
+        # Chrome's order, the sequence last (after a uid); a name twice.
+        [(TIMESTAMP, 1000), (FLAGS, NEEDS_STATE), (TRACK_EVENT, [(9, BEGIN), (10, 2), (3, 7), (10, 1)]),
+         (3, 1000), (SEQ, 1)],
+        # A timestamp and a sequence twice: the last wins.
+        [(TIMESTAMP, 5), (SEQ, 9), (TIMESTAMP, 1100), (SEQ, 1), (FLAGS, NEEDS_STATE),
+         (TRACK_EVENT, [(3, 1), (9, BEGIN), (10, 2)])],
+        # The event before the flags; the type last.
+        [(TIMESTAMP, 1200), (SEQ, 1), (TRACK_EVENT, [(9, INSTANT), (9, END)]), (FLAGS, NEEDS_STATE)],
+        # Extra fields between the predicted ones.
+        head(1300) + [(INTERNED, interned_names([(3, 'Other')])),
+                      (TRACK_EVENT, [(9, INSTANT), (12, 5), (10, 2)])],
+        head(1400) + [(TRACK_EVENT, [(9, END)]), (SEQ, 1)],
+    ])
+    a, b = write('orders-plain.pftrace', plain), write('orders-shuffled.pftrace', shuffled)
+    got_a, err_a = info(a)
+    got_b, err_b = info(b)
+    check('field orders: both open', got_a is not None and got_b is not None, err_a + err_b)
+    if got_a is None or got_b is None:
+        return
+    check('field orders: same events and warnings',
+          (got_a['events'], got_a['warnings']) == (got_b['events'], got_b['warnings']),
+          (got_b['events'], got_b['warnings']))
+    rows_a, rows_b = samples(a), samples(b)
+    check('field orders: same slices', rows_a == rows_b and len(rows_a) == 3, (rows_a, rows_b))
+
+
 def main():
     for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
                  test_malformed, test_nothing_to_show, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
-                 test_process_names, test_async_track_names, test_state_across_resets):
+                 test_process_names, test_async_track_names, test_state_across_resets, test_field_orders):
         test()
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
