@@ -91,7 +91,18 @@ finish (PerfettoState *self)
                            tsl_reader_context_get_name (self->ctx));
 }
 
-/* One decoded packet into the model: on this thread, or the worker's. */
+static G_GNUC_NO_INLINE void
+malformed (PerfettoState *self,
+           guint64        pos,
+           const char    *what)
+{
+  if (++self->n_malformed <= MAX_POS_WARNINGS)
+    tsl_trace_add_warning (self->trace, "%s:%" G_GUINT64_FORMAT ": skipped a "
+                           "malformed TracePacket: %s",
+                           tsl_reader_context_get_name (self->ctx), pos, what);
+}
+
+/* One decoded packet into the model: on the worker's thread, or this one. */
 static void
 apply_record (gpointer                 state,
               const TslPerfettoRecord *rec)
@@ -102,12 +113,7 @@ apply_record (gpointer                 state,
   if (G_UNLIKELY (self->offsets))
     tsl_perfetto_model_set_offset (self->model, (gint64) rec->pos);
   if (!tsl_perfetto_model_apply (self->model, rec, &what))
-    {
-      if (++self->n_malformed <= MAX_POS_WARNINGS)
-        tsl_trace_add_warning (self->trace, "%s:%" G_GUINT64_FORMAT ": skipped a "
-                               "malformed TracePacket: %s",
-                               tsl_reader_context_get_name (self->ctx), rec->pos, what);
-    }
+    malformed (self, rec->pos, what);
 }
 
 static gpointer
@@ -219,17 +225,26 @@ perfetto_parse (gpointer       state,
         }
 
     whole:
-      if (key >> 3 == 1)
+      if (key >> 3 == 1 && pipe != NULL)
         {
-          TslPerfettoRecord *rec = pipe != NULL ? tsl_perfetto_pipe_slot (pipe) : &self->local;
+          TslPerfettoRecord *rec = tsl_perfetto_pipe_slot (pipe);
 
           self->n_packets++;
           tsl_perfetto_decode (rec, p, (gsize) n);
           rec->pos = self->offset + (start - buf);
-          if (pipe != NULL)
-            tsl_perfetto_pipe_commit (pipe);
-          else
-            apply_record (self, rec);
+          tsl_perfetto_pipe_commit (pipe);
+        }
+      else if (key >> 3 == 1)
+        {
+          /* On this thread: the position only for a message or an offset. */
+          const char *what;
+
+          self->n_packets++;
+          tsl_perfetto_decode (&self->local, p, (gsize) n);
+          if (G_UNLIKELY (self->offsets))
+            tsl_perfetto_model_set_offset (self->model, (gint64) (self->offset + (start - buf)));
+          if (G_UNLIKELY (!tsl_perfetto_model_apply (self->model, &self->local, &what)))
+            malformed (self, self->offset + (start - buf), what);
         }
       p += n;
     }
