@@ -11,8 +11,9 @@
  * and stops when freed with input queued and the ring full. Through a
  * whole reader: gzip and zstd Chrome traces, whole, cut and damaged, read
  * on one thread and with the decompression thread give the same events,
- * warnings and errors (FILE:LINE:COLUMN positions included), and a read
- * cancelled midway stops.
+ * warnings and errors (FILE:LINE:COLUMN positions included), a read
+ * cancelled midway stops, and the thread never waits for input between
+ * feeds that each decompress to more than the ring holds.
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -22,6 +23,7 @@
 
 #include "tsl-inflate-ahead.h"
 #include "tsl-read-stream.h"
+#include "tsl-reader.h"
 
 static GByteArray *
 make_text (gsize    size,
@@ -460,6 +462,54 @@ progress_cancel (guint64  bytes_read,
     g_cancellable_cancel (at->cancellable);
 }
 
+static guint64 input_waits = G_MAXUINT64;
+
+static void
+note_input_waits (const gchar    *domain,
+                  GLogLevelFlags  level,
+                  const gchar    *message,
+                  gpointer        data)
+{
+  const char *at = strstr (message, " times for the parser and ");
+
+  if (strstr (message, "decompressed on its own thread") != NULL && at != NULL)
+    input_waits = g_ascii_strtoull (at + strlen (" times for the parser and "), NULL, 10);
+}
+
+/* The parser (slower than zstd here, on one thread) must not leave the
+ * thread without input at a feed's end: the reading thread pushes the
+ * next feed as soon as the thread has taken the last one. Each feed
+ * decompresses to more buffers than the ring holds, so the thread cannot
+ * finish a feed before the parser has taken a buffer of it, and then the
+ * next feed is queued: no wait for input but (at most) one after the 4
+ * magic bytes, whatever the timing. */
+static void
+test_no_input_waits (void)
+{
+  g_autoptr(GByteArray) text = make_text (24 * 1024 * 1024, 6);
+  g_autoptr(GByteArray) input = zstd_input (text, text->len);
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_COUNT, 50, 1);
+  g_autoptr(GError) error = NULL;
+  TslReader *reader = tsl_reader_new (trace, "trace.json.zst");
+  guint handler = g_log_set_handler ("tsl-reader", G_LOG_LEVEL_DEBUG, note_input_waits, NULL);
+  /* Feeds of (RING + 2) MiB of text each. */
+  guint n_feeds = text->len / ((TSL_INFLATE_AHEAD_RING + 2) * TSL_INFLATE_BUFFER_BYTES);
+  gsize feed = input->len / n_feeds;
+
+  g_assert_cmpuint (n_feeds, >=, 4);
+  tsl_reader_set_decompress_ahead (reader, TRUE);
+  for (guint i = 0; i < n_feeds; i++)
+    g_assert_true (tsl_reader_feed (reader, input->data + i * feed,
+                                    i + 1 < n_feeds ? feed : input->len - i * feed, &error));
+  g_assert_true (tsl_reader_finish (reader, &error));
+  g_assert_no_error (error);
+  tsl_reader_free (reader);
+  g_log_remove_handler ("tsl-reader", handler);
+  g_test_message ("%" G_GUINT64_FORMAT " waits for input over %u feeds", input_waits, n_feeds);
+  g_assert_cmpuint (tsl_trace_get_events (trace), >, 0);
+  g_assert_cmpuint (input_waits, <=, 1);
+}
+
 /* Cancelled after a few feeds: the read stops with G_IO_ERROR_CANCELLED
  * and the trace holds what was read. */
 static void
@@ -501,5 +551,6 @@ main (int   argc,
   g_test_add_func ("/inflate-ahead/free-midway", test_free_midway);
   g_test_add_func ("/inflate-ahead/reader", test_reader);
   g_test_add_func ("/inflate-ahead/cancel", test_cancel);
+  g_test_add_func ("/inflate-ahead/no-input-waits", test_no_input_waits);
   return g_test_run ();
 }

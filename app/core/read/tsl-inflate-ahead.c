@@ -45,7 +45,10 @@ struct _TslInflateAhead
   guint       tail;
   guint       count;         /* ready or held by the reading thread */
   gboolean    quit;
+  gboolean    closed;        /* the end is queued */
+  gboolean    started;       /* the first input was taken */
   guint64     full_waits;
+  guint64     input_waits;
 
   /* The thread's. */
   gboolean    stopped;       /* after damage: the rest of the input is dropped */
@@ -134,9 +137,13 @@ run (gpointer data)
       gboolean go_on = TRUE;
 
       g_mutex_lock (&self->mutex);
+      /* Starved: the reading thread had not queued the next input yet. */
+      if (g_queue_is_empty (&self->inputs) && !self->quit && self->started && !self->closed)
+        self->input_waits++;
       while (g_queue_is_empty (&self->inputs) && !self->quit)
         g_cond_wait (&self->cond, &self->mutex);
       input = self->quit ? NULL : g_queue_pop_head (&self->inputs);
+      self->started = TRUE;
       g_mutex_unlock (&self->mutex);
       if (input == NULL)
         break;
@@ -236,6 +243,8 @@ queue_input (TslInflateAhead *self,
   input->data = data;
   input->len = len;
   g_mutex_lock (&self->mutex);
+  if (data == NULL)
+    self->closed = TRUE;
   g_queue_push_tail (&self->inputs, input);
   self->n_inputs++;
   g_cond_broadcast (&self->cond);
@@ -291,6 +300,28 @@ tsl_inflate_ahead_release (TslInflateAhead *self)
   self->head = (self->head + 1) % TSL_INFLATE_AHEAD_RING;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->mutex);
+}
+
+gboolean
+tsl_inflate_ahead_wants_input (TslInflateAhead *self)
+{
+  gboolean wants;
+
+  g_mutex_lock (&self->mutex);
+  wants = g_queue_is_empty (&self->inputs) && !self->closed;
+  g_mutex_unlock (&self->mutex);
+  return wants;
+}
+
+guint64
+tsl_inflate_ahead_get_input_waits (TslInflateAhead *self)
+{
+  guint64 n;
+
+  g_mutex_lock (&self->mutex);
+  n = self->input_waits;
+  g_mutex_unlock (&self->mutex);
+  return n;
 }
 
 guint64

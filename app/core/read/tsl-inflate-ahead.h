@@ -56,7 +56,14 @@ const TslInflateAheadOut *tsl_inflate_ahead_next      (TslInflateAhead    *self,
                                                        gboolean            wait);
 /* Gives the buffer next() returned back to the thread. */
 void                      tsl_inflate_ahead_release   (TslInflateAhead    *self);
+/* Whether every input pushed was taken by the thread (and the end is not
+ * queued): it starves once it is done with the one it has, unless the
+ * reading thread pushes the next soon. */
+gboolean                  tsl_inflate_ahead_wants_input (TslInflateAhead *self);
 /* How many times the thread waited for a free buffer (for the tests). */
 guint64                   tsl_inflate_ahead_get_full_waits (TslInflateAhead *self);
+/* How many times it waited for input after the first and before the end:
+ * time the second core lost (for the tests and the debug log). */
+guint64                   tsl_inflate_ahead_get_input_waits (TslInflateAhead *self);
 
 G_END_DECLS

@@ -59,6 +59,7 @@ struct _TslReader
   TslInflateAhead  *ahead;
   gboolean          ahead_used;
   guint64           ahead_waits;   /* for a full ring, when stopped */
+  guint64           ahead_input_waits;   /* for input, when stopped */
   guint64           inflated_out;  /* decompressed bytes taken so far */
   /* The access point a checkpoint may follow (tsl-reader-checkpoint.c):
    * the last one noted at least point_stride past the one before. */

@@ -457,7 +457,11 @@ inflate_failed (TslReader         *self,
 
 /* Takes the decompression thread's buffers until at most `queued` inputs
  * are still being decompressed and none is ready; while none is, the
- * caller's idle work (reading the next feed) comes first. */
+ * caller's idle work (reading the next feed) comes first. With `queued`,
+ * it also returns as soon as the thread has taken every input, for the
+ * caller to push the next: the thread (the faster side) would otherwise
+ * starve at every feed's end while the parser takes the ring, and the
+ * parser then wait for the next feed's first buffer. */
 static gboolean
 take_ahead (TslReader  *self,
             guint       queued,
@@ -465,9 +469,12 @@ take_ahead (TslReader  *self,
 {
   for (;;)
     {
-      const TslInflateAheadOut *out = tsl_inflate_ahead_next (self->ahead, queued, FALSE);
+      const TslInflateAheadOut *out;
       gboolean ok, end;
 
+      if (queued > 0 && tsl_inflate_ahead_wants_input (self->ahead))
+        return TRUE;
+      out = tsl_inflate_ahead_next (self->ahead, queued, FALSE);
       if (out == NULL)
         {
           if (self->idle != NULL && self->idle (self->idle_data))
@@ -493,6 +500,7 @@ _tsl_reader_stop_ahead (TslReader *self)
   if (self->ahead == NULL)
     return;
   self->ahead_waits = tsl_inflate_ahead_get_full_waits (self->ahead);
+  self->ahead_input_waits = tsl_inflate_ahead_get_input_waits (self->ahead);
   g_clear_pointer (&self->ahead, tsl_inflate_ahead_free);
 }
 

@@ -136,7 +136,8 @@ tsl_reader_free (TslReader *self)
   _tsl_reader_stop_ahead (self);
   if (self->ahead_used)
     g_debug ("%s: decompressed on its own thread, which waited %" G_GUINT64_FORMAT
-             " times for the parser", self->name, self->ahead_waits);
+             " times for the parser and %" G_GUINT64_FORMAT " times for input",
+             self->name, self->ahead_waits, self->ahead_input_waits);
   g_clear_pointer (&self->inflate, tsl_inflate_free);
   g_free (self->point);
   g_clear_pointer (&self->pending, g_byte_array_unref);
