@@ -12,8 +12,9 @@
  * whole reader: gzip and zstd Chrome traces, whole, cut and damaged, read
  * on one thread and with the decompression thread give the same events,
  * warnings and errors (FILE:LINE:COLUMN positions included), a read
- * cancelled midway stops, and the thread never waits for input between
- * feeds that each decompress to more than the ring holds.
+ * cancelled midway stops, the thread never waits for input between
+ * feeds that each decompress to more than the ring holds, and a small
+ * compressed trace is scanned on the pool from its start.
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -510,6 +511,48 @@ test_no_input_waits (void)
   g_assert_cmpuint (input_waits, <=, 1);
 }
 
+static guint64 segments;
+
+static void
+note_segments (const gchar    *domain,
+               GLogLevelFlags  level,
+               const gchar    *message,
+               gpointer        data)
+{
+  const char *at = strstr (message, ": ");
+
+  if (strstr (message, " segments scanned on ") != NULL && at != NULL)
+    segments += g_ascii_strtoull (at + 2, NULL, 10);
+}
+
+/* A compressed trace smaller than the one-thread start of a plain read
+ * (the Chrome reader's PIPE_AFTER_BYTES) is scanned on the pool from its
+ * first buffer: the decompression thread is there anyway. The same
+ * result as one thread. */
+static void
+test_small_on_pool (void)
+{
+  g_autoptr(GByteArray) text = make_text (3 * 1024 * 1024, 8);
+  g_autoptr(GByteArray) input = zstd_input (text, 1024 * 1024);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-ahead-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.json.zst", NULL);
+  guint handler = g_log_set_handler ("tsl-reader", G_LOG_LEVEL_DEBUG, note_segments, NULL);
+  g_autofree char *one = NULL, *two = NULL;
+
+  g_assert_true (g_file_set_contents (path, (const char *) input->data, input->len, NULL));
+  segments = 0;
+  one = read_file (path, FALSE);
+  g_assert_cmpuint (segments, ==, 0);
+  two = read_file (path, TRUE);
+  g_log_remove_handler ("tsl-reader", handler);
+  g_assert_cmpstr (one, ==, two);
+  g_assert_nonnull (strstr (one, "ok 1, error none"));
+  /* 3 MiB in segments of about 64 KiB. */
+  g_assert_cmpuint (segments, >=, 32);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Cancelled after a few feeds: the read stops with G_IO_ERROR_CANCELLED
  * and the trace holds what was read. */
 static void
@@ -552,5 +595,6 @@ main (int   argc,
   g_test_add_func ("/inflate-ahead/reader", test_reader);
   g_test_add_func ("/inflate-ahead/cancel", test_cancel);
   g_test_add_func ("/inflate-ahead/no-input-waits", test_no_input_waits);
+  g_test_add_func ("/inflate-ahead/small-on-pool", test_small_on_pool);
   return g_test_run ();
 }

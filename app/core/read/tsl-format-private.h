@@ -101,6 +101,9 @@ gboolean          tsl_sniff_contains            (const char       *s,
                                                  const char       *needle);
 /* Whether the caller has idle work of its own (reads the next feed). */
 gboolean          tsl_reader_context_reads_ahead (TslReaderContext *ctx);
+/* Whether the input is decompressed on a thread of its own (so a read
+ * has more than one thread whatever its size). */
+gboolean          tsl_reader_context_decompresses_ahead (TslReaderContext *ctx);
 /* A buffer of `len` bytes worth scanning on every core starts: whether to
  * (tsl-scan-governor.h measures which way reads faster now; always TRUE
  * with TSL_READER_THREADS=N, N > 1, or TSL_READER_ADAPT=0). Called by the

@@ -152,6 +152,12 @@ tsl_reader_context_reads_ahead (TslReaderContext *ctx)
 }
 
 gboolean
+tsl_reader_context_decompresses_ahead (TslReaderContext *ctx)
+{
+  return ctx->reader->ahead_used;
+}
+
+gboolean
 tsl_reader_context_scan_now (TslReaderContext *ctx,
                              gsize             len)
 {

@@ -314,10 +314,14 @@ parse_events (TslChrome   *self,
   /* A regular file's big buffer (or gzip's and zstd's, up to 1 MiB): on
    * every core, or here when the governor says one thread reads faster
    * now. What is left of it (an event its end cut, say) is modelled here;
-   * smaller buffers (follow mode's) go through the pipe. */
+   * smaller buffers (follow mode's) go through the pipe. Compressed input
+   * is on two threads from the start (its decompression thread): its
+   * first PIPE_AFTER_BYTES read on one left the other core to the
+   * decompressor alone, which the ring soon stops. */
   if (self->cutter != NULL &&
       (tsl_scan_cutter_is_random (self->cutter) ||
-       (self->event_bytes >= PIPE_AFTER_BYTES && end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))
+       ((self->event_bytes >= PIPE_AFTER_BYTES || tsl_reader_context_decompresses_ahead (self->ctx)) &&
+        end - p >= 2 * TSL_SCAN_SEGMENT_BYTES)))
     {
       p = parallel_events (self, p, end);
       scanned = TRUE;
