@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: bench-gecko.py [--exe TIMESLICE] [--sizes 100,1000] [--runs 3] [--tmpdir DIR]
+# Usage: bench-gecko.py [--exe TIMESLICE] [--sizes 100,1000] [--runs 3] [--tmpdir DIR] [--inputs DIR]
 # Generates a Gecko profile (bench/gen-gecko.py, 4 threads, one in a
 # sub-process), its processed twin and a V8 CPU profile (bench/gen-cpuprofile.py)
 # of each size, then times `timeslice info --json --no-cache FILE` on each,
@@ -14,7 +14,10 @@
 # "cores" is CPU ÷ wall of the default read, "× one thread" its wall-clock
 # speed-up over the one-thread read (the Gecko and V8 readers decode on a
 # second thread ahead of the one that models; on a busy machine the
-# governor keeps them on one). --one-thread 0 leaves those reads out.
+# governor keeps them on one). --one-thread 0 leaves those reads out;
+# --inputs DIR reads gecko.json, processed.json and v8.cpuprofile found in
+# DIR (made earlier by the generators) instead of generating them: a
+# gigabyte V8 profile takes gen-cpuprofile.py over 15 GB of memory.
 # Not run by bench/run (it writes up to three files of the largest size).
 
 import argparse
@@ -62,18 +65,24 @@ def main():
     ap.add_argument('--runs', type=int, default=3)
     ap.add_argument('--tmpdir')
     ap.add_argument('--one-thread', type=int, default=1, help='also read each file on one thread (1) or not (0)')
+    ap.add_argument('--inputs', help='read the files of these names already in this directory (those present), '
+                    'generated earlier, instead of generating them; --sizes gives one label')
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(dir=args.tmpdir, prefix='tsl-bench-gecko-') as tmp:
         for size in (float(s) for s in args.sizes.split(',')):
+            where = args.inputs or tmp
             files = {
-                'Firefox (Gecko)': (os.path.join(tmp, 'gecko.json'), 'gen-gecko.py', ['--seed', '1']),
-                'Firefox (processed)': (os.path.join(tmp, 'processed.json'), 'gen-gecko.py',
+                'Firefox (Gecko)': (os.path.join(where, 'gecko.json'), 'gen-gecko.py', ['--seed', '1']),
+                'Firefox (processed)': (os.path.join(where, 'processed.json'), 'gen-gecko.py',
                                         ['--form', 'processed', '--seed', '1']),
-                'V8 CPU profile': (os.path.join(tmp, 'v8.cpuprofile'), 'gen-cpuprofile.py', ['--seed', '1']),
+                'V8 CPU profile': (os.path.join(where, 'v8.cpuprofile'), 'gen-cpuprofile.py', ['--seed', '1']),
             }
-            for path, script, extra in files.values():
-                generate(script, size, path, extra)
+            if args.inputs:
+                files = {k: v for k, v in files.items() if os.path.exists(v[0])}
+            else:
+                for path, script, extra in files.values():
+                    generate(script, size, path, extra)
             results = {k: [] for k in files}
             one = {k: [] for k in files}
             for _ in range(args.runs):
@@ -88,8 +97,9 @@ def main():
                 rss = max(r[2] for r in results[k])
                 wall1 = statistics.median(r[0] for r in one[k]) if one[k] else float('nan')
                 rows.append((k, size, mb, wall, cpu, mb / wall, mb / cpu, rss, cpu / wall, wall1 / wall))
-            for path, _, _ in files.values():
-                os.unlink(path)
+            if not args.inputs:
+                for path, _, _ in files.values():
+                    os.unlink(path)
     v8 = {r[1]: r for r in rows if r[0] == 'V8 CPU profile'}
     load = os.getloadavg()[0]
     print(f'\n`{os.path.relpath(args.exe, ROOT)} info --json --no-cache`, medians of {args.runs} interleaved runs; '
