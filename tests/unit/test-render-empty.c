@@ -6,6 +6,7 @@
 
 #include "tsl-reader.h"
 #include "tsl-render.h"
+#include "tsl-render-private.h"
 
 #define WIDTH 800
 #define HEIGHT 400
@@ -111,6 +112,20 @@ test_metadata_only (void)
     }
 }
 
+/* The line under "Nothing to draw" counts in the plural form its number
+ * takes ("1 events read" before). */
+static void
+test_empty_text (void)
+{
+  g_autofree char *one = _tsl_render_empty_text (1);
+  g_autofree char *two = _tsl_render_empty_text (2);
+  g_autofree char *none = _tsl_render_empty_text (0);
+
+  g_assert_cmpstr (one, ==, "1 event read, none with a place on the timeline");
+  g_assert_cmpstr (two, ==, "2 events read, none with a place on the timeline");
+  g_assert_cmpstr (none, ==, "0 events read, none with a place on the timeline");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -118,5 +133,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/render-empty/metadata-only", test_metadata_only);
+  g_test_add_func ("/render-empty/text", test_empty_text);
   return g_test_run ();
 }

@@ -32,6 +32,8 @@ typedef struct {
   Rgb group;
 } TslRenderTheme;
 
+/* The empty picture's line: how many events were read, none drawable. */
+char             *_tsl_render_empty_text        (guint64              events);
 void              _tsl_render_theme_init        (TslRenderTheme      *theme,
                                                  gboolean             dark);
 

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-duration.h"
 #include "tsl-render.h"
 #include "tsl-render-private.h"
@@ -225,6 +227,17 @@ paint_title (cairo_t                *cr,
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
+char *
+_tsl_render_empty_text (guint64 events)
+{
+  g_autofree char *n = g_strdup_printf ("%'" G_GUINT64_FORMAT, events);
+
+  /* Translators: %s is a count of events, none of which can be drawn */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event read, none with a place on the timeline",
+                                       "%s events read, none with a place on the timeline",
+                                       (gulong) MIN (events, G_MAXULONG)), n);
+}
+
 /* Centred in the area below the header: what the blank means. */
 static void
 paint_empty (cairo_t                *cr,
@@ -233,7 +246,7 @@ paint_empty (cairo_t                *cr,
              const TslRenderTheme   *theme,
              double                  header)
 {
-  const char *heading = o->empty_heading != NULL ? o->empty_heading : "Nothing to draw";
+  const char *heading = o->empty_heading != NULL ? o->empty_heading : _("Nothing to draw");
   g_autofree char *text = NULL;
   cairo_text_extents_t ext;
   double middle = header + (o->height - header) / 2;
@@ -242,8 +255,7 @@ paint_empty (cairo_t                *cr,
   if (o->empty_text != NULL)
     text = g_strdup (o->empty_text);
   else
-    text = g_strdup_printf ("%" G_GUINT64_FORMAT " events read, none with a place on the timeline",
-                            tsl_snapshot_get_events (snapshot));
+    text = _tsl_render_empty_text (tsl_snapshot_get_events (snapshot));
 
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 15);
