@@ -154,6 +154,42 @@ test_bar_heights (void)
   cairo_surface_destroy (surface);
 }
 
+/* The caption gives A and B in the row's unit, as the table does. */
+static void
+test_caption_units (void)
+{
+  TslCompareRow row = { 0 };
+  TslHistogramData d = { 0 };
+  double *quantiles = NULL;
+
+  row.series = "CrBrowserMain/RunTask";
+  row.stat = "mean";
+  row.duration = TRUE;
+  row.unit = "ns";
+  row.a_value = 58840;
+  row.b_value = 14470;
+  row.ci_low = row.ci_high = row.change = NAN;
+  tsl_histogram_data_from_row (&d, &row, &quantiles);
+  g_assert_cmpstr (d.a_text, ==, "58.84 µs");
+  g_assert_cmpstr (d.b_text, ==, "14.47 µs");
+  g_free (quantiles);
+
+  row.duration = FALSE;
+  row.unit = "fraction";
+  row.a_value = 0.8095;
+  row.b_value = NAN;
+  tsl_histogram_data_from_row (&d, &row, &quantiles);
+  g_assert_cmpstr (d.a_text, ==, "80.95 %");
+  g_assert_cmpstr (d.b_text, ==, "—");
+  g_free (quantiles);
+
+  row.unit = "MB";
+  row.a_value = 1234.5;
+  tsl_histogram_data_from_row (&d, &row, &quantiles);
+  g_assert_cmpstr (d.a_text, ==, "1234 MB");
+  g_free (quantiles);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -162,5 +198,6 @@ main (int   argc,
 
   g_test_add_func ("/render-histogram/labels", test_labels);
   g_test_add_func ("/render-histogram/bar-heights", test_bar_heights);
+  g_test_add_func ("/render-histogram/caption-units", test_caption_units);
   return g_test_run ();
 }

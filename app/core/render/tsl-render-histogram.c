@@ -7,8 +7,10 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tsl-block-test.h"
+#include "tsl-duration.h"
 #include "tsl-render-histogram.h"
 #include "tsl-render-private.h"
 
@@ -170,13 +172,41 @@ tsl_render_histogram (cairo_t                *cr,
   _tsl_render_show_text (cr, MARGIN_L, 14, room, buf);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   /* Its own line, elided when narrow: never shrunk below a readable size. */
-  g_snprintf (buf, sizeof buf, "A %.4g → B %.4g: %+.1f %%, CI shaded; orange = observed",
-              d->a_value, d->b_value, d->change * 100);
+  if (d->a_text[0] != '\0' && d->b_text[0] != '\0')
+    g_snprintf (buf, sizeof buf, "A %s → B %s: %+.1f %%, CI shaded; orange = observed",
+                d->a_text, d->b_text, d->change * 100);
+  else
+    g_snprintf (buf, sizeof buf, "A %.4g → B %.4g: %+.1f %%, CI shaded; orange = observed",
+                d->a_value, d->b_value, d->change * 100);
   cairo_set_source_rgba (cr, fg, fg, fg, 0.7);
   _tsl_render_show_text (cr, MARGIN_L, 30, room, buf);
 
   cairo_restore (cr);
 #undef X_OF
+}
+
+/* A value as the compare table shows it: a duration, a percentage, or a
+ * number with its unit ("5.884e+04" said nothing of 58.84 µs). */
+static void
+format_value (char                *buf,
+              gsize                size,
+              const TslCompareRow *row,
+              double               v)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+
+  if (!isfinite (v))
+    g_strlcpy (buf, "—", size);
+  else if (row->duration || strcmp (unit, "ns") == 0)
+    {
+      g_autofree char *d = tsl_duration_format (v);
+
+      g_strlcpy (buf, d, size);
+    }
+  else if (strcmp (unit, "fraction") == 0)
+    g_snprintf (buf, size, "%.2f %%", v * 100);
+  else
+    g_snprintf (buf, size, "%.4g%s%s", v, *unit == '\0' || *unit == '/' ? "" : " ", unit);
 }
 
 void
@@ -201,6 +231,8 @@ tsl_histogram_data_from_row (TslHistogramData     *data,
   data->ci_high = row->ci_high;
   data->a_value = row->a_value;
   data->b_value = row->b_value;
+  format_value (data->a_text, sizeof data->a_text, row, row->a_value);
+  format_value (data->b_text, sizeof data->b_text, row, row->b_value);
   data->series = row->series;
   data->stat = row->stat;
   data->significant = row->significant;

@@ -19,6 +19,8 @@ typedef struct {
   double        ci_high;
   double        a_value;
   double        b_value;
+  char          a_text[48];   /* A and B in the row's unit; empty: plain numbers */
+  char          b_text[48];
   const char   *series;
   const char   *stat;
   gboolean      significant;
