@@ -578,6 +578,11 @@ compare_impact (gconstpointer pa,
   double qa = isnan (a->q_value) ? 2 : a->q_value, qb = isnan (b->q_value) ? 2 : b->q_value;
   int c;
 
+  /* A row that could not be tested (one call against one, dependence
+   * outlasting the ranges) cannot say whether its change is real: however
+   * large, it comes after every tested row. */
+  if (isnan (a->p_value) != isnan (b->p_value))
+    return isnan (a->p_value) ? 1 : -1;
   if (a->impact_is_time != b->impact_is_time)
     return a->impact_is_time ? -1 : 1;
   if (a->impact != b->impact)

@@ -188,7 +188,8 @@ GPtrArray        *tsl_compare_run_finish        (GAsyncResult            *result
 char             *tsl_compare_format_csv        (const TslCompareRow * const *rows,
                                                  guint                         n_rows);
 
-/* The table's default order: rows measuring time (functions: share, time,
+/* The table's default order: tested rows (with a p-value) before untested
+ * ones; within each, rows measuring time (functions: share, time,
  * durations weighted by calls per second) first, by the absolute change of
  * time per second of range; then the others by the absolute change of their
  * value per second (rates, time-weighted means as they are); ties:
