@@ -435,6 +435,17 @@ _tsl_compare_row_new (const TslCompareSeries  *series,
   return g_steal_pointer (&row);
 }
 
+/* A statistic that cannot be negative (a duration, a share of time, a
+ * count or rate of events) cannot fall by more than 100 %. */
+static gboolean
+is_nonnegative (const TslCompareRow *row)
+{
+  const char *unit = row->unit != NULL ? row->unit : "";
+
+  return row->duration || row->stat_id == TSL_STAT_SHARE || row->stat_id == TSL_STAT_COUNT ||
+         strcmp (unit, "ns") == 0 || strcmp (unit, "ns/s") == 0 || strcmp (unit, "fraction") == 0;
+}
+
 void
 _tsl_compare_finish_table (GPtrArray               *rows,
                            const TslCompareRequest *request)
@@ -454,6 +465,11 @@ _tsl_compare_finish_table (GPtrArray               *rows,
       TslCompareRow *row = g_ptr_array_index (rows, i);
 
       row->q_value = q[i];
+      /* A t interval is symmetric about the change: for such a statistic
+       * its part below −100 % holds no possible value (a share of 70 %
+       * falling to 5 % read "[−112 %, −73 %]"). */
+      if (row->ci_low < -1 && is_nonnegative (row))
+        row->ci_low = -1;
       /* The seed's rule is its own: B outside A's band. */
       if (row->presence != TSL_COMPARE_IN_BOTH)
         row->significant = row->q_value < alpha;
