@@ -338,12 +338,20 @@ tsl_call_tree_set_flame (TslCallTree *self,
   if (flame == NULL)
     return;
 
+  /* All at once: appended one by one, the first (alphabetical) stayed
+   * selected and in view as heavier rows sorted in above it, and the
+   * table opened scrolled past them. */
   roots = children_of (flame, tsl_flame_get_root (flame));
-  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (roots, i);
-      g_list_store_append (self->roots, item);
-    }
+  {
+    guint n = g_list_model_get_n_items (roots);
+    g_autofree gpointer *items = g_new0 (gpointer, MAX (n, 1));
+
+    for (guint i = 0; i < n; i++)
+      items[i] = g_list_model_get_item (roots, i);
+    g_list_store_splice (self->roots, 0, 0, items, n);
+    for (guint i = 0; i < n; i++)
+      g_object_unref (items[i]);
+  }
 }
 
 /**

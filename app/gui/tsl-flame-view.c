@@ -48,6 +48,9 @@ struct _TslFlameView
   guint         rounds;
   double        confidence;
   guint         rebuild_id;
+  GtkAdjustment *vadjustment; /* of the scrolled window around it, while rooted */
+  gulong        vadjustment_changed_id;
+  guint         anchor_id;
 };
 
 enum {
@@ -435,6 +438,67 @@ tsl_flame_view_get_merge_threads (TslFlameView *self)
   return self->merge_threads;
 }
 
+/* Root at the bottom: the scrolled window shows the bottom, where the
+ * root and the widest frames are. Left at its top, a trace 30 levels deep
+ * (Chromium's V8 stacks) showed an empty page above its flames. */
+static void
+anchor_root (TslFlameView *self)
+{
+  double upper, page;
+
+  if (self->vadjustment == NULL || self->icicle)
+    return;
+  upper = gtk_adjustment_get_upper (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  if (upper > page)
+    gtk_adjustment_set_value (self->vadjustment, upper - page);
+}
+
+static gboolean
+anchor_root_idle (gpointer data)
+{
+  TslFlameView *self = data;
+
+  self->anchor_id = 0;
+  anchor_root (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Its upper or page size moved (a new graph, a resize). Not at once: the
+ * viewport configures the adjustment again after this, value and all. */
+static void
+on_vadjustment_changed (TslFlameView *self)
+{
+  if (self->anchor_id == 0 && !self->icicle)
+    self->anchor_id = g_idle_add (anchor_root_idle, self);
+}
+
+static void
+tsl_flame_view_root (GtkWidget *widget)
+{
+  TslFlameView *self = TSL_FLAME_VIEW (widget);
+  GtkWidget *scrolled;
+
+  GTK_WIDGET_CLASS (tsl_flame_view_parent_class)->root (widget);
+  scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (scrolled == NULL)
+    return;
+  self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)));
+  self->vadjustment_changed_id = g_signal_connect_swapped (self->vadjustment, "changed",
+                                                           G_CALLBACK (on_vadjustment_changed), self);
+}
+
+static void
+tsl_flame_view_unroot (GtkWidget *widget)
+{
+  TslFlameView *self = TSL_FLAME_VIEW (widget);
+
+  g_clear_signal_handler (&self->vadjustment_changed_id, self->vadjustment);
+  g_clear_object (&self->vadjustment);
+  g_clear_handle_id (&self->anchor_id, g_source_remove);
+  GTK_WIDGET_CLASS (tsl_flame_view_parent_class)->unroot (widget);
+}
+
 void
 tsl_flame_view_set_icicle (TslFlameView *self,
                            gboolean      icicle)
@@ -445,6 +509,8 @@ tsl_flame_view_set_icicle (TslFlameView *self,
     return;
   self->icicle = !!icicle;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* The root moves to the bottom: go with it; an icicle stays where it is. */
+  anchor_root (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
 }
 
@@ -780,6 +846,7 @@ tsl_flame_view_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
+  g_clear_handle_id (&self->anchor_id, g_source_remove);
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   g_clear_pointer (&self->path, g_free);
   g_clear_object (&self->trace);
@@ -804,6 +871,8 @@ tsl_flame_view_class_init (TslFlameViewClass *klass)
 
   widget_class->snapshot = tsl_flame_view_snapshot;
   widget_class->measure = tsl_flame_view_measure;
+  widget_class->root = tsl_flame_view_root;
+  widget_class->unroot = tsl_flame_view_unroot;
   widget_class->query_tooltip = query_tooltip;
 
   properties[PROP_MODE] =

@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <unistd.h>
 
 #include "tsl-call-tree.h"
 #include "tsl-flame-view.h"
@@ -90,11 +93,14 @@ test_range_zoom_diff (void)
       widest = root->children[i];
   g_assert_cmpstr (widest->name, ==, "process_tile");
 
-  /* The call tree lists the same top frames, heaviest first, and expands. */
+  /* The call tree lists the same top frames, heaviest first, and expands;
+   * the heaviest is the row selected (the first appended stayed selected,
+   * and in view, as heavier rows sorted in above it). */
   tsl_call_tree_set_flame (tree, flame);
   rows = tsl_call_tree_get_model (tree);
   n_rows = g_list_model_get_n_items (rows);
   g_assert_cmpuint (n_rows, >=, 2);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (rows)), ==, 0);
   {
     g_autoptr(GtkTreeListRow) first = g_list_model_get_item (rows, 0);
     g_autoptr(GObject) item = gtk_tree_list_row_get_item (first);
@@ -297,6 +303,67 @@ test_call_tree_tab (void)
   tsl_flame_unref (flame);
 }
 
+/* A graph deeper than its page opens at its root: the bottom, or the top
+ * of an icicle. It opened at the top, a Chromium recording's 30 levels of
+ * V8 frames leaving the page empty above them. */
+static void
+test_deep_opens_at_root (void)
+{
+  g_autoptr(TslTrace) trace = tsl_trace_new (TSL_SAMPLER_TIME, 2000, 0x5EED);
+  g_autoptr(TslSnapshot) snapshot = NULL;
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  TslFlameView *view = TSL_FLAME_VIEW (tsl_flame_view_new ());
+  GtkAdjustment *adj;
+  int fd;
+
+  /* 60 nested calls, twice. */
+  for (guint r = 0; r < 2; r++)
+    for (guint d = 0; d < 60; d++)
+      g_string_append_printf (json, "%s{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%u,\"dur\":%u,\"name\":\"f%u\"}",
+                              r + d == 0 ? "" : ",", r * 1000 + d, 900 - 10 * d, d);
+  g_string_append (json, "]");
+  fd = g_file_open_tmp ("tsl-deep-XXXXXX.json", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, json->str, json->len, &error));
+  g_assert_true (tsl_read_path (trace, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  snapshot = tsl_snapshot_new (trace);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  tsl_flame_view_set_snapshot (view, snapshot);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_until (is_laid_out, view, 10000);
+  iterate_until (is_idle, view, 10000);
+  settle (300);
+
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, 2 * gtk_adjustment_get_page_size (adj));
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (adj) -
+                           (gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj))), <, 1);
+
+  /* An icicle's root is at the top: the view stays where the user is. */
+  gtk_adjustment_set_value (adj, 0);
+  tsl_flame_view_set_icicle (view, TRUE);
+  settle (200);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  /* Back to a flame graph: back to its root. */
+  tsl_flame_view_set_icicle (view, FALSE);
+  settle (200);
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (adj) -
+                           (gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj))), <, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -309,6 +376,7 @@ main (int   argc,
   g_test_add_func ("/flame/range-zoom-diff", test_range_zoom_diff);
   g_test_add_func ("/flame/diff-columns", test_diff_columns);
   g_test_add_func ("/flame/call-tree-tab", test_call_tree_tab);
+  g_test_add_func ("/flame/deep-opens-at-root", test_deep_opens_at_root);
 
   return g_test_run ();
 }
