@@ -515,7 +515,8 @@ find_block (const TslSampler *self,
   return lo;
 }
 
-static gboolean
+/* Out of line: the count mode's offer then saves no registers. */
+static G_GNUC_NO_INLINE gboolean
 offer_time (TslSampler *self,
             gint64      time_ns,
             double      value)
@@ -585,7 +586,21 @@ tsl_sampler_offer (TslSampler *self,
   priority = tsl_mix64_keyed (self->seed_hash, index);
 
   if (G_UNLIKELY (index >= self->cur_end))
-    return count_start_block (self, index, time_ns, value, priority);
+    {
+      /* A new block with room to spare (no growth, no coarsening) is the
+       * event alone, and its kept sample: inline, it costs a few stores. */
+      if (G_LIKELY (self->n_held + 1 < self->cap && self->n_held < self->max_held))
+        {
+          TslSample *block = &self->held[self->n_held++];
+          guint64 slice = index >> self->level;
+
+          sample_init (block, (gint64) slice, index, time_ns, value, priority);
+          self->cur_end = (slice + 1) << self->level;
+          self->last = block;
+          return TRUE;
+        }
+      return count_start_block (self, index, time_ns, value, priority);
+    }
 
   return block_add (self, &self->held[self->n_held - 1], index, time_ns, value, priority);
 }
