@@ -294,13 +294,12 @@ summary_add (TslSummary *s,
     s->max = value;
 }
 
-static void
-summary_merge (TslSummary       *a,
-               const TslSummary *b)
+static G_GNUC_NO_INLINE void
+summary_merge_sum_slow (TslSummary       *a,
+                        const TslSummary *b)
 {
   double hi = a->sum, lo = a->sum_lo;
 
-  a->count += b->count;
   if (!isnan (lo) && !isnan (b->sum_lo) &&
       exact_add (&hi, &lo, b->sum) && (b->sum_lo == 0 || exact_add (&hi, &lo, b->sum_lo)))
     {
@@ -312,6 +311,31 @@ summary_merge (TslSummary       *a,
       a->sum += b->sum;
       a->sum_lo = NAN;
     }
+}
+
+static inline void
+summary_merge (TslSummary       *a,
+               const TslSummary *b)
+{
+  a->count += b->count;
+  /* Two sums with no remainder (the usual case): one TwoSum is the exact
+   * sum in canonical form, as in summary_add(). */
+  if (G_LIKELY (a->sum_lo == 0 && b->sum_lo == 0))
+    {
+      double x = a->sum + b->sum;
+      double bb = x - a->sum;
+      double e = (a->sum - (x - bb)) + (b->sum - bb);
+
+      if (G_LIKELY (e == e))
+        {
+          a->sum = x;
+          a->sum_lo = e + 0.0;
+        }
+      else
+        summary_merge_sum_slow (a, b);
+    }
+  else
+    summary_merge_sum_slow (a, b);
   if (!isnan (b->min) && (!(b->min >= a->min) || (b->min == a->min && signbit (b->min))))
     a->min = b->min;
   if (!isnan (b->max) && (!(b->max <= a->max) || (b->max == a->max && !signbit (b->max))))
@@ -341,7 +365,7 @@ sample_init (TslSample *s,
 }
 
 /* Folds block b (the later one) into a: the smaller (priority, index) wins. */
-static void
+static inline void
 sample_combine (TslSample       *a,
                 const TslSample *b)
 {
