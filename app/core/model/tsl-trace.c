@@ -378,16 +378,17 @@ tsl_trace_flush_events (TslTrace *self)
     _tsl_trace_deliver_pending (self, NULL);
 }
 
-gboolean
-tsl_trace_offer (TslTrace *self,
-                 guint     track,
-                 gint64    time_ns,
-                 double    value)
+/* Every offer but the usual one: an observer, the exact recorder, a time
+ * filter, a counter's series ends, no such track. */
+static G_GNUC_NO_INLINE gboolean
+offer_unusual (TslTrace *self,
+               guint     track,
+               gint64    time_ns,
+               double    value)
 {
-  /* Per event: no type check, one bounds check. */
   if (G_UNLIKELY (track >= self->tracks->len))
     {
-      g_critical ("%s: no track %u", G_STRFUNC, track);
+      g_critical ("%s: no track %u", "tsl_trace_offer", track);
       return FALSE;
     }
 
@@ -415,6 +416,41 @@ tsl_trace_offer (TslTrace *self,
     return FALSE;
 
   return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
+}
+
+gboolean
+tsl_trace_offer (TslTrace *self,
+                 guint     track,
+                 gint64    time_ns,
+                 double    value)
+{
+  Track *t;
+
+  /* Per event: no type check, one bounds check, and anything unusual out
+   * of line, so that the usual offer saves no registers and ends in a jump
+   * to the sampler's. */
+  if (G_UNLIKELY (track >= self->tracks->len))
+    return offer_unusual (self, track, time_ns, value);
+  t = get_track (self, track);
+  if (G_UNLIKELY (self->event_func != NULL || self->exact != NULL || self->has_filter ||
+                  (self->series_recorders != NULL &&
+                   (t->key.kind == TSL_TRACK_COUNTER || t->key.kind == TSL_TRACK_METRIC))))
+    return offer_unusual (self, track, time_ns, value);
+
+  note_time (self, time_ns);
+  if (time_ns < self->window_min)
+    self->window_min = time_ns;
+  if (time_ns > self->window_max)
+    self->window_max = time_ns;
+  /* A span reaches its end: a view it overlaps needs the chunk it is in. */
+  if (t->spans && value > 0 && value < 9.0e18)
+    {
+      gint64 end = time_ns <= G_MAXINT64 - (gint64) value ? time_ns + (gint64) value : G_MAXINT64;
+
+      if (end > self->window_max)
+        self->window_max = end;
+    }
+  return tsl_sampler_offer (t->sampler, time_ns, value);
 }
 
 gboolean
