@@ -143,16 +143,15 @@ tsl_trace_set_label_len (TslTrace   *self,
   tsl_trace_set_label (self, track, buf);
 }
 
-void
-tsl_trace_set_label_id (TslTrace *self,
-                        guint     track,
-                        guint32   label)
+/* An observer, the exact recorder, or no such track. */
+static G_GNUC_NO_INLINE void
+set_label_id_unusual (TslTrace *self,
+                      guint     track,
+                      guint32   label)
 {
-  /* Per kept event: no type check, one bounds check, and the text looked
-   * up only for an observer or the exact recorder. */
   if (G_UNLIKELY (track >= self->tracks->len))
     {
-      g_critical ("%s: no track %u", G_STRFUNC, track);
+      g_critical ("%s: no track %u", "tsl_trace_set_label_id", track);
       return;
     }
 
@@ -167,6 +166,22 @@ tsl_trace_set_label_id (TslTrace *self,
         tsl_exact_set_label (self->exact, text, strlen (text));
       if (!self->label_sampler)
         return;
+    }
+  tsl_sampler_set_label (get_track (self, track)->sampler, label);
+}
+
+void
+tsl_trace_set_label_id (TslTrace *self,
+                        guint     track,
+                        guint32   label)
+{
+  /* Per kept event: no type check, one test for anything unusual (out of
+   * line, so that this saves no registers), and the text looked up only for
+   * an observer or the exact recorder. */
+  if (G_UNLIKELY (track >= self->tracks->len || self->event_func != NULL || self->exact != NULL))
+    {
+      set_label_id_unusual (self, track, label);
+      return;
     }
   tsl_sampler_set_label (get_track (self, track)->sampler, label);
 }
