@@ -357,9 +357,18 @@ sample_init (TslSample *s,
   s->label = 0;
   s->priority = priority;
   s->summary.count = 1;
-  /* -0 is the identity of addition: an empty sum stays what its values add to. */
-  s->summary.sum = isnan (value) ? -0.0 : value;
-  s->summary.sum_lo = isnan (value) || isfinite (value) ? 0.0 : NAN;
+  if (G_LIKELY (isfinite (value)))
+    {
+      s->summary.sum = value;
+      s->summary.sum_lo = 0.0;
+    }
+  else
+    {
+      /* -0 is the identity of addition: an empty sum stays what its values
+       * add to. An infinity's sum is not exact. */
+      s->summary.sum = isnan (value) ? -0.0 : value;
+      s->summary.sum_lo = isnan (value) ? 0.0 : NAN;
+    }
   s->summary.min = value;
   s->summary.max = value;
 }
@@ -389,21 +398,18 @@ coarsen (TslSampler *self)
   guint out = 0;
 
   self->level++;
-  for (guint j = 0; j < self->n_held; j++)
+  /* Blocks are sorted and distinct, so only a block and the next one can
+   * share a half. */
+  for (guint j = 0; j < self->n_held; out++)
     {
       gint64 slice = floor_half (self->held[j].slice);
 
-      if (out > 0 && self->held[out - 1].slice == slice)
-        {
-          sample_combine (&self->held[out - 1], &self->held[j]);
-        }
-      else
-        {
-          if (out != j)
-            self->held[out] = self->held[j];
-          self->held[out].slice = slice;
-          out++;
-        }
+      if (out != j)
+        self->held[out] = self->held[j];
+      self->held[out].slice = slice;
+      j++;
+      if (j < self->n_held && floor_half (self->held[j].slice) == slice)
+        sample_combine (&self->held[out], &self->held[j++]);
     }
 
   self->n_held = out;
