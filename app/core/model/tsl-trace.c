@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tsl-hash.h"
 #include "tsl-time-math.h"
 #include "tsl-trace-private.h"
 
@@ -91,6 +92,15 @@ tsl_trace_class_init (TslTraceClass *klass)
   object_class->finalize = tsl_trace_finalize;
 }
 
+/* Eight bytes a step: g_str_hash()'s byte loop was most of interning a new
+ * stack path (hashed twice, to look it up and to insert it). Nothing walks
+ * the table, so its order does not show. */
+static guint
+string_hash (gconstpointer key)
+{
+  return (guint) tsl_hash_bytes (key, strlen (key));
+}
+
 static void
 tsl_trace_init (TslTrace *self)
 {
@@ -102,7 +112,7 @@ tsl_trace_init (TslTrace *self)
   self->pending_cpu = NAN;
 
   self->chunk = g_string_chunk_new (64 * 1024);
-  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->string_ids = g_hash_table_new (string_hash, g_str_equal);
   self->strings = g_ptr_array_new ();
   g_ptr_array_add (self->strings, NULL);
   self->semicolons = g_byte_array_new ();
