@@ -459,7 +459,11 @@ progress_cancel (guint64  bytes_read,
 {
   CancelAt *at = user_data;
 
-  if (++at->calls == at->cancel_after)
+  /* From the given report on, once events reached the trace: compressed
+   * input is scanned on the pool from its first buffer, so an early
+   * report may come before any event is modelled (under ASan a cancel at
+   * the first left an empty trace). */
+  if (++at->calls >= at->cancel_after && events > 0 && !g_cancellable_is_cancelled (at->cancellable))
     g_cancellable_cancel (at->cancellable);
 }
 
@@ -553,12 +557,14 @@ test_small_on_pool (void)
   g_rmdir (dir);
 }
 
-/* Cancelled after a few feeds: the read stops with G_IO_ERROR_CANCELLED
- * and the trace holds what was read. */
+/* Cancelled a few progress reports after the first events: the read
+ * stops with G_IO_ERROR_CANCELLED and the trace keeps what it had. */
 static void
 test_cancel (void)
 {
-  g_autoptr(GByteArray) text = make_text (24 * 1024 * 1024, 6);
+  /* About 6 MiB compressed: a report a MiB, so the cancel comes well
+   * before the end. */
+  g_autoptr(GByteArray) text = make_text (48 * 1024 * 1024, 6);
   g_autoptr(GByteArray) input = zstd_input (text, 256 * 1024);
   g_autofree char *dir = g_dir_make_tmp ("tsl-ahead-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "trace.json.zst", NULL);
