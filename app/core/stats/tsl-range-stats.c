@@ -171,24 +171,26 @@ get_track (TslRangeStats *self,
   return t;
 }
 
+/* Twice the room, each slot placed again by its stored hash. */
 static void
-grow_funcs (TslRangeTrack *t)
+grow_slots (FuncSlot **slots,
+            guint     *mask)
 {
-  guint mask = t->func_mask * 2 + 1;
-  FuncSlot *old = t->func_slots, *slots = g_new0 (FuncSlot, mask + 1);
+  guint grown_mask = *mask * 2 + 1;
+  FuncSlot *old = *slots, *grown = g_new0 (FuncSlot, grown_mask + 1);
 
-  for (guint i = 0; i <= t->func_mask; i++)
+  for (guint i = 0; i <= *mask; i++)
     if (old[i].func != NULL)
       {
-        guint j = (guint) old[i].hash & mask;
+        guint j = (guint) old[i].hash & grown_mask;
 
-        while (slots[j].func != NULL)
-          j = (j + 1) & mask;
-        slots[j] = old[i];
+        while (grown[j].func != NULL)
+          j = (j + 1) & grown_mask;
+        grown[j] = old[i];
       }
   g_free (old);
-  t->func_slots = slots;
-  t->func_mask = mask;
+  *slots = grown;
+  *mask = grown_mask;
 }
 
 static TslRangeFunc *
@@ -223,7 +225,7 @@ get_func (TslRangeStats *self,
   slots[i] = (FuncSlot) { hash, f, len };
   /* At most half full. */
   if (2 * t->funcs->len > t->func_mask)
-    grow_funcs (t);
+    grow_slots ((FuncSlot **) &t->func_slots, &t->func_mask);
   return f;
 }
 
@@ -422,6 +424,8 @@ get_func_by_id (TslRangeStats *self,
                TslRangeTrack *t,
                guint32        leaf)
 {
+  /* The slot keeps the id as its length and a mixed id as its hash. */
+  guint32 hash = leaf * 0x9E3779B1u;
   FuncSlot *slots = t->leaf_slots;
   const char *name;
   TslRangeFunc *f;
@@ -432,32 +436,16 @@ get_func_by_id (TslRangeStats *self,
       t->leaf_mask = 63;
       slots = t->leaf_slots = g_new0 (FuncSlot, t->leaf_mask + 1);
     }
-  for (i = (guint) (leaf * 0x9E3779B1u) & t->leaf_mask; slots[i].func != NULL; i = (i + 1) & t->leaf_mask)
-    if (slots[i].hash == leaf)
+  for (i = hash & t->leaf_mask; slots[i].func != NULL; i = (i + 1) & t->leaf_mask)
+    if (slots[i].len == leaf)
       return slots[i].func;
 
   name = tsl_trace_lookup (self->trace, leaf);
   f = get_func (self, t, name, strlen (name));
-  slots[i] = (FuncSlot) { leaf, f, 0 };
+  slots[i] = (FuncSlot) { hash, f, leaf };
   /* At most half full. */
   if (2 * ++t->n_leaves > t->leaf_mask)
-    {
-      guint mask = t->leaf_mask * 2 + 1;
-      FuncSlot *grown = g_new0 (FuncSlot, mask + 1);
-
-      for (guint k = 0; k <= t->leaf_mask; k++)
-        if (slots[k].func != NULL)
-          {
-            guint m = (guint) ((guint32) slots[k].hash * 0x9E3779B1u) & mask;
-
-            while (grown[m].func != NULL)
-              m = (m + 1) & mask;
-            grown[m] = slots[k];
-          }
-      g_free (slots);
-      t->leaf_slots = grown;
-      t->leaf_mask = mask;
-    }
+    grow_slots ((FuncSlot **) &t->leaf_slots, &t->leaf_mask);
   return f;
 }
 
