@@ -485,8 +485,8 @@ pprof_parse (gpointer      state,
 
   while (!self->stopped && p < end)
     {
-      TslProtoCursor c;
-      TslProtoField f;
+      TslProtoCursor c = { 0 };
+      TslProtoField f = { 0 };  /* c and f: set on every path to read_field(); GCC cannot tell */
       TslProtoStatus st;
       const guint8 *q = p;
       guint64 key = 0, n = 0;
