@@ -36,23 +36,6 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (TslChangesList, tsl_changes_list, GTK_TYPE_WIDGET)
 
-static const char *
-stat_label (const char *stat)
-{
-  static const struct { const char *stat; const char *label; } labels[] = {
-    { "time_mean", N_("level") },
-    { "rate_per_s", N_("rate") },
-    { "share", N_("share of time") },
-    { "mean", N_("mean duration") },
-    { "calls_per_s", N_("calls per second") },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    if (g_strcmp0 (stat, labels[i].stat) == 0)
-      return _(labels[i].label);
-  return stat;
-}
-
 /* A value in the row's unit: durations as durations, shares in %. */
 static char *
 format_value (const TslChangeRow *row,
@@ -77,8 +60,8 @@ make_row (const TslChangeRow *row,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title, *detail;
   /* Merged files: the file first, as the warnings list names it. */
-  g_autofree char *name = file != NULL ? g_strdup_printf ("%s: %s · %s", file, row->series, stat_label (row->stat))
-                                       : g_strdup_printf ("%s · %s", row->series, stat_label (row->stat));
+  g_autofree char *name = file != NULL ? g_strdup_printf ("%s: %s · %s", file, row->series, tsl_change_stat_label (row->stat))
+                                       : g_strdup_printf ("%s · %s", row->series, tsl_change_stat_label (row->stat));
   g_autofree char *before = format_value (row, row->before);
   g_autofree char *after = format_value (row, row->after);
   g_autofree char *when = tsl_duration_format (row->time_s * 1e9);

@@ -45,34 +45,6 @@ format_in_unit (const TslCompareRow *row,
   return g_steal_pointer (&plain);
 }
 
-/* What the row's value is: a series can have two rows (a function's share
- * and its mean duration), which would read alike without it. */
-static const char *
-stat_label (const TslCompareRow *row)
-{
-  static const struct { const char *stat; const char *label; } labels[] = {
-    { "share", N_("share") },
-    { "cpu_share", N_("CPU share") },
-    { "cpu_mean", N_("mean CPU time") },
-    { "time_mean", N_("mean over time") },
-    { "rate_per_s", N_("rate") },
-    { "sum_per_s", N_("sum per second") },
-    { "sum", N_("sum") },
-    { "median", N_("median") },
-    { "p95", N_("95th percentile") },
-    { "max", N_("maximum") },
-    { "count", N_("count") },
-    { "count_per_s", N_("count per second") },
-  };
-
-  if (g_strcmp0 (row->stat, "mean") == 0)
-    return row->duration ? _("mean duration") : _("mean");
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    if (g_strcmp0 (row->stat, labels[i].stat) == 0)
-      return _(labels[i].label);
-  return row->stat != NULL ? row->stat : "";
-}
-
 /* An untested row (too few, too dependent) is never significant. */
 gboolean
 _tsl_compare_row_is_significant (const TslCompareRow *row)
@@ -120,7 +92,7 @@ cell_text (TslCompareItem *item,
     case COL_FUNCTION:
       return g_strdup (tsl_compare_item_get_function (item));
     case COL_STAT:
-      return g_strdup (stat_label (row));
+      return g_strdup (tsl_compare_row_stat_label (row));
     case COL_A:
       return format_in_unit (row, row->a_value);
     case COL_B:
@@ -295,7 +267,7 @@ compare_rows (gconstpointer a,
                              tsl_compare_item_get_function ((TslCompareItem *) b));
 
     case COL_STAT:
-      return g_utf8_collate (stat_label (ra), stat_label (rb));
+      return g_utf8_collate (tsl_compare_row_stat_label (ra), tsl_compare_row_stat_label (rb));
 
     case COL_TEST:
       return g_strcmp0 (tsl_compare_test_to_string (ra->test), tsl_compare_test_to_string (rb->test));

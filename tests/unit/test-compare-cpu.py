@@ -236,8 +236,13 @@ def check_planted(rng, tmp):
     html = open(page, encoding='utf-8').read()
     if 'only in wall time (waiting, off CPU): main/fetch.' not in html:
         failures.append('report: main/fetch not said to change only in wall time')
-    if not re.search(r'main/fetch: mean [^<]*; wall \+(9\d|10\d) %, CPU [+-]\d %: waiting', html):
-        failures.append('report: no sentence "main/fetch: mean …; wall +~100 %, CPU ~0 %: waiting"')
+    if not re.search(r'main/fetch: mean duration [^<]*; wall \+(9\d|10\d) %, CPU [+-]\d %: waiting', html):
+        failures.append('report: no sentence "main/fetch: mean duration …; wall +~100 %, CPU ~0 %: waiting"')
+    # Statistics are named in words, as the window names them, not by their CSV ids.
+    if re.search(r'>\s*cpu_(mean|share)\s*<|: cpu_(mean|share) ', html):
+        failures.append('report: a statistic named by its CSV id (cpu_mean / cpu_share)')
+    if not re.search(r'main/compute: mean CPU time [^<]*→', html):
+        failures.append('report: no sentence "main/compute: mean CPU time … → …"')
     fetch = rows[('main/fetch', 'mean')]
     print(f'planted: fetch wall {float(fetch["change_pct"]):+.0f} %, '
           f'CPU {float(rows[("main/fetch", "cpu_mean")]["change_pct"]):+.0f} %: waiting', file=sys.stderr)

@@ -245,20 +245,20 @@ row_sentence (const TslReportLine *line)
                                             line->n_a, line->n_b);
 
   if (row->presence == TSL_COMPARE_NEW_IN_B)
-    return g_strdup_printf (_("%s: %s new in B (%s), q %s, %s"), row->series, row->stat,
+    return g_strdup_printf (_("%s: %s new in B (%s), q %s, %s"), row->series, tsl_compare_row_stat_label (row),
                             c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_Q], calls);
   if (row->presence == TSL_COMPARE_GONE_IN_B)
-    return g_strdup_printf (_("%s: %s gone in B (was %s), q %s, %s"), row->series, row->stat,
+    return g_strdup_printf (_("%s: %s gone in B (was %s), q %s, %s"), row->series, tsl_compare_row_stat_label (row),
                             c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_Q], calls);
   if (row->waiting)
     /* Translators: as below, then the wall row's and the CPU row's changes of a
      * function that waited (off CPU) */
     return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s; wall %+.0f %%, CPU %+.0f %%: waiting"),
-                            row->series, row->stat, c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B],
+                            row->series, tsl_compare_row_stat_label (row), c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B],
                             c[TSL_REPORT_COL_CHANGE], c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls,
                             round (row->wall_change * 100) + 0.0, round (row->cpu_change * 100) + 0.0);
   /* Translators: series: statistic A → B, change [interval], q, calls (or points) in A vs B */
-  return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s"), row->series, row->stat,
+  return g_strdup_printf (_("%s: %s %s → %s, %s %s, q %s, %s"), row->series, tsl_compare_row_stat_label (row),
                           c[TSL_REPORT_COL_A], c[TSL_REPORT_COL_B], c[TSL_REPORT_COL_CHANGE],
                           c[TSL_REPORT_COL_CI], c[TSL_REPORT_COL_Q], calls);
 }
@@ -329,7 +329,7 @@ line_new (const TslCompareRow *row)
   line->n_a = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_a);
   line->n_b = g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_b);
   c[TSL_REPORT_COL_SERIES] = g_strdup (row->series);
-  c[TSL_REPORT_COL_STAT] = g_strdup (row->stat);
+  c[TSL_REPORT_COL_STAT] = g_strdup (tsl_compare_row_stat_label (row));
   c[TSL_REPORT_COL_A] = _tsl_report_format_value (row, row->a_value);
   c[TSL_REPORT_COL_B] = _tsl_report_format_value (row, row->b_value);
   if (row->presence == TSL_COMPARE_NEW_IN_B)
@@ -360,23 +360,6 @@ line_new (const TslCompareRow *row)
   return line;
 }
 
-static const char *
-change_stat_label (const char *stat)
-{
-  static const struct { const char *stat; const char *label; } labels[] = {
-    { "time_mean", N_("level") },
-    { "rate_per_s", N_("rate") },
-    { "share", N_("share of time") },
-    { "mean", N_("mean duration") },
-    { "calls_per_s", N_("calls per second") },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    if (g_strcmp0 (stat, labels[i].stat) == 0)
-      return _(labels[i].label);
-  return stat;
-}
-
 static char *
 change_value (const TslChangeRow *row,
               double              value)
@@ -399,7 +382,7 @@ change_sentence (const TslChangeRow *row)
 
   /* Translators: series · statistic at a time: before → after (change) */
   return g_strdup_printf (_("%s · %s at %s: %s → %s (%s)"), row->series,
-                          change_stat_label (row->stat), when, before, after, change);
+                          tsl_change_stat_label (row->stat), when, before, after, change);
 }
 
 static void

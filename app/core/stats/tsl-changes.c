@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tsl-change-detect.h"
 #include "tsl-changes.h"
 #include "tsl-compare-private.h"
@@ -39,6 +41,23 @@ typedef struct {
   double     seconds[B];
   GPtrArray *rows;
 } Ctx;
+
+const char *
+tsl_change_stat_label (const char *stat)
+{
+  static const struct { const char *stat; const char *label; } labels[] = {
+    { "time_mean", N_("level") },
+    { "rate_per_s", N_("rate") },
+    { "share", N_("share of time") },
+    { "mean", N_("mean duration") },
+    { "calls_per_s", N_("calls per second") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_strcmp0 (stat, labels[i].stat) == 0)
+      return _(labels[i].label);
+  return stat;
+}
 
 void
 tsl_change_row_free (TslChangeRow *row)

@@ -41,6 +41,10 @@ typedef struct {
 
 void              tsl_change_row_free           (TslChangeRow        *row);
 
+/* A change's statistic in words ("share of time", "level"), translated;
+ * the id itself when it has none. */
+const char       *tsl_change_stat_label         (const char          *stat);
+
 /* Reads request->path (a seekable file) once over range request->a with
  * the request's K, seed and budget, and searches every series. Significant
  * rows come first by effect, the rest by p-value. `warnings` (optional)

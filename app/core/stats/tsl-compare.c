@@ -126,6 +126,34 @@ counts_calls (const TslCompareRow *row)
   return row->duration || g_str_has_prefix (unit, "ns") || g_strcmp0 (unit, "fraction") == 0;
 }
 
+const char *
+tsl_compare_row_stat_label (const TslCompareRow *row)
+{
+  static const struct { const char *stat; const char *label; } labels[] = {
+    { "share", N_("share") },
+    { "cpu_share", N_("CPU share") },
+    { "cpu_mean", N_("mean CPU time") },
+    { "time_mean", N_("mean over time") },
+    { "rate_per_s", N_("rate") },
+    { "sum_per_s", N_("sum per second") },
+    { "sum", N_("sum") },
+    { "median", N_("median") },
+    { "p95", N_("95th percentile") },
+    { "max", N_("maximum") },
+    { "count", N_("count") },
+    { "count_per_s", N_("count per second") },
+  };
+
+  g_return_val_if_fail (row != NULL, "");
+
+  if (g_strcmp0 (row->stat, "mean") == 0)
+    return row->duration ? _("mean duration") : _("mean");
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_strcmp0 (row->stat, labels[i].stat) == 0)
+      return _(labels[i].label);
+  return row->stat != NULL ? row->stat : "";
+}
+
 char *
 tsl_compare_row_dup_too_few (const TslCompareRow *row)
 {

@@ -133,6 +133,11 @@ void              tsl_compare_row_free          (TslCompareRow       *row);
  * NULL for any other row. */
 char             *tsl_compare_row_dup_too_few   (const TslCompareRow *row);
 
+/* What the row's value is, in words ("mean duration", "CPU share"),
+ * translated: a series can have two rows (a function's share and its mean
+ * duration), which would read alike without it. The CSV keeps the id. */
+const char       *tsl_compare_row_stat_label    (const TslCompareRow *row);
+
 /* One side of a series as the engine sees it. x holds the items for the
  * statistic in time order: values for mean/median/p95/max, per-slice sums
  * for sum, 0/1 for share. events/thinning serve count: `events` counted
