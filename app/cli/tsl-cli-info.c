@@ -194,22 +194,43 @@ describe_text (TslTrace   *trace,
     }
   name_width = MIN (name_width, 48);
 
+  /* Real traces name many threads alike (thirty "ThreadPoolForegroundWorker"
+   * in a Chromium recording): the process and thread ids tell them apart. */
   if (n_tracks > 0)
-    g_string_append_printf (out, "  %-*s  %-8s %12s %8s\n", name_width, "NAME", "KIND", "EVENTS", "SAMPLES");
+    g_string_append_printf (out, "  %-*s  %-8s %12s %8s %8s %8s  %s\n", name_width, "NAME", "KIND",
+                            "EVENTS", "SAMPLES", "PID", "TID", "PROCESS");
   for (guint track = 0; track < n_tracks; track++)
     {
       TslSampler *sampler = tsl_trace_track_get_sampler (trace, track);
+      TslTrackKind kind = tsl_trace_track_get_kind (trace, track);
       const char *name = names[track];
+      gint64 pid = tsl_trace_track_get_pid (trace, track);
+      g_autofree char *pid_text = NULL;
+      g_autofree char *tid_text = NULL;
+      g_autofree char *process = NULL;
       guint n_samples = 0;
       int pad;
 
+      /* Metrics have no process, folded tracks stand for many. */
+      if (kind != TSL_TRACK_METRIC && pid != G_MAXINT64)
+        {
+          pid_text = g_strdup_printf ("%" G_GINT64_FORMAT, pid);
+          const char *process_name = tsl_trace_get_process_name (trace, pid);
+
+          process = process_name != NULL ? tsl_cli_printable (process_name) : NULL;
+          if (kind == TSL_TRACK_THREAD)
+            tid_text = g_strdup_printf ("%" G_GINT64_FORMAT, tsl_trace_track_get_tid (trace, track));
+        }
       tsl_sampler_peek_samples (sampler, &n_samples);
       /* printf pads by bytes; pad by characters so non-ASCII names line up. */
       pad = MAX (0, name_width - (int) g_utf8_strlen (name, -1));
-      g_string_append_printf (out, "  %s%*s  %-8s %12" G_GUINT64_FORMAT " %8u\n",
-                              name, pad, "",
-                              tsl_track_kind_to_string (tsl_trace_track_get_kind (trace, track)),
-                              tsl_sampler_get_events (sampler), n_samples);
+      g_string_append_printf (out, "  %s%*s  %-8s %12" G_GUINT64_FORMAT " %8u %8s %8s",
+                              name, pad, "", tsl_track_kind_to_string (kind),
+                              tsl_sampler_get_events (sampler), n_samples,
+                              pid_text != NULL ? pid_text : "-", tid_text != NULL ? tid_text : "-");
+      if (process != NULL && process[0] != '\0')
+        g_string_append_printf (out, "  %s", process);
+      g_string_append_c (out, '\n');
     }
 
   if (warnings != NULL && warnings[0] != NULL)

@@ -6,6 +6,7 @@
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,7 @@ def main():
     check('no flows: zeros', json.loads(proc.stdout)['flows'] == {'s': 0, 't': 0, 'f': 0, **zeros})
 
     control_characters()
+    same_names()
 
     check('no FILE is usage', run().returncode == 2)
     check('two FILEs is usage', run(perf, perf).returncode == 2)
@@ -101,6 +103,30 @@ def main():
     check('bad --k is usage', run('--k', '0', perf).returncode == 2)
 
     return 1 if failures else 0
+
+
+def same_names():
+    """A Chromium recording names thirty threads ThreadPoolForegroundWorker:
+    the table gives each track's process and thread ids (as --json does),
+    so that every thread line is told apart; metrics have none."""
+    rec = os.path.join(data, 'perfetto', 'chromium-startup.json.gz')
+    text = run('--no-cache', rec).stdout.decode()
+    tracks = json.loads(run('--json', '--no-cache', rec).stdout)['tracks']
+    lines = text.split('Tracks:')[1].split('Warnings:')[0].splitlines()[1:]
+    head, rows = lines[0].split(), [line.split() for line in lines[1:] if line.strip()]
+    check('table header names PID, TID and PROCESS', head == ['NAME', 'KIND', 'EVENTS', 'SAMPLES', 'PID', 'TID', 'PROCESS'],
+          lines[0])
+    want = [(t['name'], t['kind'], str(t['pid']), str(t['tid']) if t['kind'] == 'thread' else '-', t.get('process'))
+            for t in tracks]
+    got = [(r[0], r[1], r[4], r[5], ' '.join(r[6:]) or None) for r in rows]
+    check('each line has its track\'s pid, tid and process', got == want,
+          str([(g, w) for g, w in zip(got, want) if g != w][:3]))
+    threads = [g for g in got if g[1] == 'thread']
+    check('alike-named threads told apart', len({(g[0], g[2], g[3]) for g in threads}) == len(threads) and
+          sum(g[0] == 'ThreadPoolForegroundWorker' for g in threads) > 10)
+    metrics = run(os.path.join(data, 'compare', 'metrics.csv')).stdout.decode()
+    check('a metric has no process', '  planted  metric            400      400        -        -\n' in metrics,
+          metrics)
 
 
 def control_characters():
@@ -118,7 +144,7 @@ def control_characters():
     raw = [c for c in out if (ord(c) < 0x20 and c != '\n') or 0x7f <= ord(c) < 0xa0]
     check('control characters: none written raw', raw == [], repr(raw))
     check('control characters: written escaped', 'evil\\x1b[31mred\\nline\\x07\\x7f\\u009b2J\\ttab' in out, out)
-    rows = [line for line in out.splitlines() if line.startswith('  ') and line.split()[-3:-2] == ['thread']]
+    rows = [line for line in out.splitlines() if line.startswith('  ') and re.search(r' thread +\d+ +\d+ ', line)]
     check('control characters: one table line per track', len(rows) == 2, out)
     proc = run('--json', '-', stdin=trace)
     names = [t['name'] for t in json.loads(proc.stdout)['tracks']] if proc.returncode == 0 else []
