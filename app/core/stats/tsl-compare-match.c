@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tsl-compare-private.h"
+#include "tsl-track-names.h"
 
 static void
 pair_free (gpointer data)
@@ -76,35 +77,29 @@ add_to_pair (GHashTable          *index,
   pair->t[s] = t;
 }
 
-/* Two ranges of one file: the single-file table's names, "name [pid]"
- * where two tracks share a name. */
+/* Two ranges of one file: the single-file table's names, "name (tid T)"
+ * where threads of a process share a name, "name [pid]" where tracks of
+ * several do. */
 static GPtrArray *
 match_identity (GPtrArray *tracks[2])
 {
   GPtrArray *pairs = g_ptr_array_new_with_free_func (pair_free);
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);   /* name → first track */
-  g_autoptr(GHashTable) repeated = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(TslTrackNames) names = _tsl_track_names_new ();
 
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; i < tracks[s]->len; i++)
       {
         const TslRangeTrack *t = g_ptr_array_index (tracks[s], i);
-        const TslRangeTrack *o = g_hash_table_lookup (names, t->name);
 
-        if (o == NULL)
-          g_hash_table_insert (names, t->name, (gpointer) t);
-        else if (o->kind != t->kind || o->pid != t->pid || o->tid != t->tid)
-          g_hash_table_add (repeated, t->name);
+        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name);
       }
 
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; i < tracks[s]->len; i++)
       {
         const TslRangeTrack *t = g_ptr_array_index (tracks[s], i);
-        char *name = g_hash_table_contains (repeated, t->name)
-                     ? g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", t->name, t->pid)
-                     : g_strdup (t->name);
+        char *name = _tsl_track_names_get (names, t->kind, t->pid, t->tid, t->name);
 
         add_to_pair (index, pairs, identity_key (t), s, t, name);
       }

@@ -212,6 +212,7 @@ typedef struct {
   char         *name;
   TslTrackKind  kind;
   gint64        pid;
+  gint64        tid;
   /* Metric and counter tracks */
   GArray       *values[2];   /* double, kept sample values */
   GArray       *sums[2];     /* double, per-slice sums */

@@ -31,6 +31,7 @@
 
 #include "tsl-chunk-index.h"
 #include "tsl-compare-private.h"
+#include "tsl-track-names.h"
 #include "tsl-duration.h"
 #include "tsl-read-stream.h"
 #include "tsl-snapshot.h"
@@ -61,31 +62,21 @@ _tsl_compare_add_row (TslCompareTable        *table,
   return TRUE;
 }
 
-/* Track names as shown, made unique by process where two tracks share one. */
-/* How many tracks bear each name, counted once (asking every track for
- * each one was quadratic: 40,000 tracks took 15-41 s). */
-static GHashTable *
-count_names (GPtrArray *tracks)
+/* Track names as shown, made unique where two tracks share one (counted
+ * once: asking every track for each one was quadratic, 40,000 tracks took
+ * 15-41 s). */
+static TslTrackNames *
+track_names (GPtrArray *tracks)
 {
-  GHashTable *counts = g_hash_table_new (g_str_hash, g_str_equal);
+  TslTrackNames *names = _tsl_track_names_new ();
 
   for (guint i = 0; i < tracks->len; i++)
     {
       const TrackData *td = g_ptr_array_index (tracks, i);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, td->name));
 
-      g_hash_table_insert (counts, td->name, GUINT_TO_POINTER (n + 1));
+      _tsl_track_names_add (names, td->kind, td->pid, td->tid, td->name);
     }
-  return counts;
-}
-
-static char *
-track_display_name (GHashTable      *name_counts,
-                    const TrackData *td)
-{
-  if (GPOINTER_TO_UINT (g_hash_table_lookup (name_counts, td->name)) > 1)
-    return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", td->name, td->pid);
-  return g_strdup (td->name);
+  return names;
 }
 
 static gboolean
@@ -110,7 +101,7 @@ run (const TslCompareRequest *request,
   g_autoptr(GHashTable) by_key_b = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func (_tsl_compare_sample_track_free);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsl_compare_row_free);
-  g_autoptr(GHashTable) name_counts = NULL;   /* keys are the tracks' names: freed first */
+  g_autoptr(TslTrackNames) names = NULL;
   g_autofree char *range_key = NULL;
   gboolean two_files = request->path_b != NULL;
   gboolean seekable = _tsl_compare_is_seekable_file (request->path);
@@ -241,11 +232,11 @@ run (const TslCompareRequest *request,
   _tsl_compare_collect_side (by_key, tracks, snap_a, 0, lo[0], hi[0]);
   _tsl_compare_collect_side (by_key, tracks, snap_b, 1, lo[1], hi[1]);
 
-  name_counts = count_names (tracks);
+  names = track_names (tracks);
   for (guint i = 0; ok && i < tracks->len; i++)
     {
       const TrackData *td = g_ptr_array_index (tracks, i);
-      g_autofree char *name = track_display_name (name_counts, td);
+      g_autofree char *name = _tsl_track_names_get (names, td->kind, td->pid, td->tid, td->name);
 
       ok = _tsl_compare_is_stack_kind (td->kind) ? _tsl_compare_add_frame_rows (&table, td, name)
                                                  : _tsl_compare_add_metric_rows (&table, td, name);

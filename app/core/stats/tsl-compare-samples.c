@@ -80,6 +80,7 @@ ensure_track (GHashTable             *by_key,
   td->kind = t->kind;
   td->durations = g_strcmp0 (t->unit, "ns") == 0;
   td->pid = t->pid;
+  td->tid = t->tid;
   for (guint s = 0; s < 2; s++)
     {
       td->values[s] = g_array_new (FALSE, FALSE, sizeof (double));
