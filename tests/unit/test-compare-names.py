@@ -8,6 +8,7 @@
 # names them ("pool (tid 2)"), then a name still shared gets "[pid]"; each
 # row's value is its own thread's (the read of a
 # seekable file and of a pipe alike), and the recording has no two rows alike.
+# The per-thread flame graph names its threads' top frames the same way.
 import csv
 import gzip
 import io
@@ -71,6 +72,38 @@ for how, rows in (('recording', compare(recording)), ('recording, pipe', compare
         failures.append(f'{how}: {len(rows)} rows, alike: {alike(rows)[:4]}')
     if not any(r['series'].startswith('ThreadPoolForegroundWorker (tid ') for r in rows):
         failures.append(f'{how}: no ThreadPoolForegroundWorker row told apart by its thread id')
+
+# The per-thread flame graph's top frames name threads as the compare's rows do.
+def flame_tops(path, *ranges):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'flame.csv')
+        subprocess.run([TIMESLICE, 'export', '--no-cache', '--flamegraph', '--per-thread', *ranges, '-o', out, path],
+                       check=True, capture_output=True)
+        with open(out, encoding='utf-8') as f:
+            return {r['call_path']: r for r in csv.DictReader(f) if ';' not in r['call_path']}
+
+
+tops = flame_tops(recording, '--a', '0%..50%', '--b', '50%..100%')
+threads = {r['series'].split('/')[0] for r in compare(recording)}
+pools = [t for t in tops if t.startswith('ThreadPoolForegroundWorker')]
+if len(pools) < 5 or not set(tops) <= threads:
+    failures.append(f'flame graph top frames {sorted(set(tops) - threads)[:3]} not the compare\'s names')
+
+# A thread's frame in A meets its frame in B though a namesake of its
+# process works in B only (each side named its threads alone: "w" in A,
+# "w [1]" in B, a thread gone and one new).
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, 'namesake.json')
+    events = [{'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': t, 'args': {'name': 'w'}} for t in (1, 2)]
+    events += [{'name': 'f', 'ph': 'X', 'pid': 1, 'tid': 1, 'ts': i * 100, 'dur': 50} for i in range(200)]
+    events += [{'name': 'f', 'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 10000 + i * 100, 'dur': 50} for i in range(100)]
+    events += [{'name': 'g', 'ph': 'X', 'pid': 2, 'tid': 3, 'ts': i * 100, 'dur': 50} for i in range(200)]
+    with open(path, 'w') as f:
+        json.dump(events, f)
+    tops = flame_tops(path, '--a', '0%..50%', '--b', '50%..100%')
+    w1 = tops.get('w (tid 1)')
+    if w1 is None or not float(w1['a_share']) > 0 or not float(w1['b_share']) > 0 or 'w' in tops:
+        failures.append(f'namesake: top frames {sorted(tops)}, "w (tid 1)" {w1}')
 
 for f in failures:
     print('FAIL', f)

@@ -233,6 +233,7 @@ tsl_flame_new_diff (TslSnapshot             *snapshot_a,
                     GError                 **error)
 {
   g_autoptr(GPtrArray) tracks_a = NULL;
+  g_autoptr(TslTrackNames) names = NULL;
   g_autoptr(GPtrArray) tracks_b = NULL;
   g_autoptr(TslFlame) self = NULL;
   g_autofree char *range_key = NULL;
@@ -258,12 +259,13 @@ tsl_flame_new_diff (TslSnapshot             *snapshot_a,
 
   self = _tsl_flame_new_empty (weight, TRUE);
   self->confidence = request->confidence;
+  names = _tsl_flame_thread_names (selection, tracks_a, tracks_b);
   _tsl_flame_add_side (self, 0, snapshot_a, selection,
                        (const TslSnapshotTrack *const *) tracks_a->pdata, tracks_a->len,
-                       a_start_ns, a_end_ns);
+                       a_start_ns, a_end_ns, names);
   _tsl_flame_add_side (self, 1, snapshot_b, selection,
                        (const TslSnapshotTrack *const *) tracks_b->pdata, tracks_b->len,
-                       b_start_ns, b_end_ns);
+                       b_start_ns, b_end_ns, names);
   _tsl_flame_finish (self, 1);
 
   /* The compare engine's range key, so a path's seed follows its rule. */

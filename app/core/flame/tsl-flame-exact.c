@@ -29,6 +29,7 @@
 #include "tsl-block-test.h"
 #include "tsl-compare-private.h"
 #include "tsl-flame-private.h"
+#include "tsl-track-names.h"
 
 #define B TSL_RANGE_BLOCKS
 
@@ -74,27 +75,34 @@ resolve_weight (TslFlameWeight  weight,
   return n > 0 ? TSL_FLAME_WEIGHT_TIME : TSL_FLAME_WEIGHT_SAMPLES;
 }
 
-static char *
-thread_frame_name (GPtrArray           *tracks,
-                   const TslRangeTrack *track)
+/* Threads' top frames, as _tsl_flame_thread_names() names them, over both
+ * sides' tracks. NULL: no thread frames. */
+static TslTrackNames *
+thread_frame_names (const TslFlameSelection *selection,
+                    GPtrArray               *tracks[2])
 {
-  for (guint i = 0; i < tracks->len; i++)
-    {
-      const TslRangeTrack *o = g_ptr_array_index (tracks, i);
+  g_autoptr(TslTrackNames) names = NULL;
 
-      if (o != track && g_strcmp0 (o->name, track->name) == 0)
-        return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->tid);
-    }
-  return g_strdup (track->name ? track->name : "?");
+  if (selection == NULL || selection->merge_threads)
+    return NULL;
+  names = _tsl_track_names_new ();
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; tracks[s] != NULL && i < tracks[s]->len; i++)
+      {
+        const TslRangeTrack *t = g_ptr_array_index (tracks[s], i);
+
+        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name ? t->name : "?");
+      }
+  return _tsl_track_names_get_n (names) > 1 ? g_steal_pointer (&names) : NULL;
 }
 
 static void
 add_paths (TslFlame                *self,
            guint                    side,
            GPtrArray               *tracks,
-           const TslFlameSelection *selection)
+           TslTrackNames           *names)
 {
-  gboolean thread_frames = selection != NULL && !selection->merge_threads && tracks->len > 1;
+  gboolean thread_frames = names != NULL;
   gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
   gboolean cpu = self->weight == TSL_FLAME_WEIGHT_CPU;
 
@@ -108,7 +116,8 @@ add_paths (TslFlame                *self,
 
       if (thread_frames)
         {
-          g_autofree char *name = thread_frame_name (tracks, track);
+          g_autofree char *name = _tsl_track_names_get (names, track->kind, track->pid, track->tid,
+                                                        track->name ? track->name : "?");
 
           top = _tsl_flame_child (self, self->root, name);
           top->pub.is_thread = TRUE;
@@ -295,6 +304,7 @@ build_from_reads (const TslCompareRequest *req,
   g_autoptr(GPtrArray) tracks_b = select_tracks (reads->stats[1], selection);
   gboolean diff = has[0] && has[1];
   GPtrArray *tracks[2] = { tracks_a, tracks_b };
+  g_autoptr(TslTrackNames) names = NULL;
 
   if (selection != NULL && selection->weight == TSL_FLAME_WEIGHT_CPU && !has_cpu (tracks))
     {
@@ -311,9 +321,14 @@ build_from_reads (const TslCompareRequest *req,
   self->exact = TRUE;
   self->confidence = diff ? req->confidence : 0;
   /* A single range is laid out as side 1, like tsl_flame_new(). */
-  if (diff)
-    add_paths (self, 0, tracks_a, selection);
-  add_paths (self, 1, has[1] ? tracks_b : tracks_a, selection);
+  {
+    GPtrArray *laid[2] = { diff ? tracks_a : NULL, has[1] ? tracks_b : tracks_a };
+
+    names = thread_frame_names (selection, laid);
+    if (diff)
+      add_paths (self, 0, tracks_a, names);
+    add_paths (self, 1, laid[1], names);
+  }
   fold_warning (warnings, "A", reads->stats[0]);
   fold_warning (warnings, "B", reads->stats[1]);
   _tsl_flame_finish (self, 1);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tsl-flame.h"
+#include "tsl-track-names.h"
 
 G_BEGIN_DECLS
 
@@ -98,7 +99,11 @@ void              _tsl_flame_add_side           (TslFlame                *self,
                                                  const TslSnapshotTrack  *const *tracks,
                                                  guint                    n_tracks,
                                                  gint64                   start_ns,
-                                                 gint64                   end_ns);
+                                                 gint64                   end_ns,
+                                                 TslTrackNames           *names);
+TslTrackNames    *_tsl_flame_thread_names       (const TslFlameSelection *selection,
+                                                 GPtrArray               *tracks_a,
+                                                 GPtrArray               *tracks_b);
 /* Children in layout order, totals, self weights, layout and numbering,
  * from side `layout_side`. */
 void              _tsl_flame_finish             (TslFlame                *self,

@@ -16,6 +16,7 @@
 
 #include "tsl-csv-writer.h"
 #include "tsl-flame-private.h"
+#include "tsl-track-names.h"
 
 G_DEFINE_BOXED_TYPE (TslFlame, tsl_flame, tsl_flame_ref, tsl_flame_unref)
 
@@ -216,17 +217,30 @@ _tsl_flame_resolve_weight (TslFlameWeight  weight,
   return TSL_FLAME_WEIGHT_TIME;
 }
 
-/* The thread's top frame; two selected tracks of one name are told apart by tid. */
-static char *
-thread_frame_name (const TslSnapshotTrack *const *tracks,
-                   guint                           n_tracks,
-                   const TslSnapshotTrack         *track)
+/* Threads' top frames, when threads are not merged and more than one is
+ * selected on either side: named as the compare names their rows (the
+ * snapshot gives threads of a process sharing a name their tids already;
+ * "[pid]" where processes share one), over both sides' tracks so that a
+ * thread's frame in A meets its frame in B. NULL: no thread frames. */
+TslTrackNames *
+_tsl_flame_thread_names (const TslFlameSelection *selection,
+                         GPtrArray               *tracks_a,
+                         GPtrArray               *tracks_b)
 {
-  for (guint i = 0; i < n_tracks; i++)
-    if (tracks[i] != track && g_strcmp0 (tracks[i]->name, track->name) == 0)
-      return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", track->name, track->tid);
+  g_autoptr(TslTrackNames) names = NULL;
+  GPtrArray *sides[2] = { tracks_a, tracks_b };
 
-  return g_strdup (track->name ? track->name : "?");
+  if (selection == NULL || selection->merge_threads)
+    return NULL;
+  names = _tsl_track_names_new ();
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; sides[s] != NULL && i < sides[s]->len; i++)
+      {
+        const TslSnapshotTrack *t = g_ptr_array_index (sides[s], i);
+
+        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name ? t->name : "?");
+      }
+  return _tsl_track_names_get_n (names) > 1 ? g_steal_pointer (&names) : NULL;
 }
 
 void
@@ -237,9 +251,10 @@ _tsl_flame_add_side (TslFlame                      *self,
                      const TslSnapshotTrack *const *tracks,
                      guint                          n_tracks,
                      gint64                         start_ns,
-                     gint64                         end_ns)
+                     gint64                         end_ns,
+                     TslTrackNames                 *names)
 {
-  gboolean thread_frames = selection != NULL && !selection->merge_threads && n_tracks > 1;
+  gboolean thread_frames = names != NULL;
   gboolean time = self->weight == TSL_FLAME_WEIGHT_TIME;
   /* A collapsed line is one event whose value is the line's count. */
   gboolean counted = g_strcmp0 (tsl_snapshot_get_format (snapshot), "collapsed") == 0;
@@ -254,7 +269,8 @@ _tsl_flame_add_side (TslFlame                      *self,
 
       if (thread_frames)
         {
-          g_autofree char *name = thread_frame_name (tracks, n_tracks, track);
+          g_autofree char *name = _tsl_track_names_get (names, track->kind, track->pid, track->tid,
+                                                        track->name ? track->name : "?");
 
           top = _tsl_flame_child (self, self->root, name);
           top->pub.is_thread = TRUE;
@@ -406,18 +422,20 @@ tsl_flame_new (TslSnapshot             *snapshot,
                gint64                   end_ns)
 {
   g_autoptr(GPtrArray) tracks = NULL;
+  g_autoptr(TslTrackNames) names = NULL;
   TslFlame *self;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
   g_return_val_if_fail (selection == NULL || selection->weight != TSL_FLAME_WEIGHT_CPU, NULL);
 
   tracks = _tsl_flame_select_tracks (snapshot, snapshot, selection);
+  names = _tsl_flame_thread_names (selection, tracks, NULL);
   self = _tsl_flame_new_empty (_tsl_flame_resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO,
                                                           snapshot, tracks),
                                FALSE);
   _tsl_flame_add_side (self, 1, snapshot, selection,
                        (const TslSnapshotTrack *const *) tracks->pdata, tracks->len,
-                       start_ns, end_ns);
+                       start_ns, end_ns, names);
   _tsl_flame_finish (self, 1);
   return self;
 }

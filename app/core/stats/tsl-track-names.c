@@ -28,6 +28,7 @@ typedef struct {
 
 struct _TslTrackNames {
   GArray     *tracks;       /* Track, as added */
+  GHashTable *identities;   /* "kind\x1fpid\x1ftid\x1fname": the distinct tracks */
   GHashTable *by_process;   /* "pid\x1fname" → Seen */
   GHashTable *by_name;      /* the name qualified by tid where needed → Seen, made on the first get */
 };
@@ -45,6 +46,7 @@ _tsl_track_names_new (void)
 
   self->tracks = g_array_new (FALSE, FALSE, sizeof (Track));
   g_array_set_clear_func (self->tracks, track_clear);
+  self->identities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->by_process = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return self;
 }
@@ -55,6 +57,7 @@ _tsl_track_names_free (TslTrackNames *self)
   if (self == NULL)
     return;
   g_array_unref (self->tracks);
+  g_hash_table_unref (self->identities);
   g_hash_table_unref (self->by_process);
   g_clear_pointer (&self->by_name, g_hash_table_unref);
   g_free (self);
@@ -99,6 +102,10 @@ _tsl_track_names_add (TslTrackNames *self,
 
   g_return_if_fail (self != NULL && name != NULL && self->by_name == NULL);
 
+  if (!g_hash_table_add (self->identities,
+                         g_strdup_printf ("%d\x1f%" G_GINT64_FORMAT "\x1f%" G_GINT64_FORMAT "\x1f%s",
+                                          kind, pid, tid, name)))
+    return;
   track.name = g_strdup (name);
   g_array_append_val (self->tracks, track);
   note (self->by_process, process_key (pid, name), kind, pid, tid);
@@ -118,6 +125,14 @@ within_process (TslTrackNames *self,
   if (seen != NULL && seen->repeated)
     return g_strdup_printf ("%s (tid %" G_GINT64_FORMAT ")", name, tid);
   return g_strdup (name);
+}
+
+guint
+_tsl_track_names_get_n (TslTrackNames *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->tracks->len;
 }
 
 char *

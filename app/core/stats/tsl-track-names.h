@@ -19,6 +19,8 @@ void           _tsl_track_names_add    (TslTrackNames *self,
                                         gint64         pid,
                                         gint64         tid,
                                         const char    *name);
+/* How many distinct tracks were added. */
+guint          _tsl_track_names_get_n  (TslTrackNames *self);
 /* (transfer full): the name as a table shows it: "name (tid T)" where
  * another thread of the process shares the name (a recording's dozen
  * "ThreadPoolForegroundWorker"; the window's snapshot names them so), then
