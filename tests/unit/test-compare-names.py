@@ -8,7 +8,7 @@
 # names them ("pool (tid 2)"), then a name still shared gets "[pid]"; each
 # row's value is its own thread's (the read of a
 # seekable file and of a pipe alike), and the recording has no two rows alike.
-# The per-thread flame graph names its threads' top frames the same way.
+# The range-A summary and the per-thread flame graph name threads the same way.
 import csv
 import gzip
 import io
@@ -72,6 +72,13 @@ for how, rows in (('recording', compare(recording)), ('recording, pipe', compare
         failures.append(f'{how}: {len(rows)} rows, alike: {alike(rows)[:4]}')
     if not any(r['series'].startswith('ThreadPoolForegroundWorker (tid ') for r in rows):
         failures.append(f'{how}: no ThreadPoolForegroundWorker row told apart by its thread id')
+
+# Range A alone (its summary table) names tracks the same way.
+out = subprocess.run([TIMESLICE, 'compare', '--no-cache', '--a', '30%..50%', '-o', '-', recording],
+                     check=True, capture_output=True).stdout.decode()
+summary = [(r['track'], r['name']) for r in csv.DictReader(io.StringIO(out))]
+if len(summary) < 50 or len(set(summary)) != len(summary):
+    failures.append(f'summary of A: {len(summary)} rows, {len(summary) - len(set(summary))} alike')
 
 # The per-thread flame graph's top frames name threads as the compare's rows do.
 def flame_tops(path, *ranges):

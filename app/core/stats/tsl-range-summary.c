@@ -16,6 +16,7 @@
 #include "tsl-range-summary.h"
 #include "tsl-read-stream.h"
 #include "tsl-time-math.h"
+#include "tsl-track-names.h"
 
 /* K of the passes: the figures come from every event, not from samples. */
 #define SUMMARY_K 16
@@ -59,32 +60,32 @@ get_span (const TslCompareRequest *request,
   return TRUE;
 }
 
-/* The track as the compare table names it: with its process where two
- * tracks share a name. */
-static char *
-display_name (TslRangeStats       *stats,
-              const TslRangeTrack *t)
-{
-  for (guint i = 0; i < tsl_range_stats_get_n_tracks (stats); i++)
-    {
-      const TslRangeTrack *o = tsl_range_stats_get_track (stats, i);
-
-      if (o != t && g_str_equal (o->name, t->name) && (o->kind != t->kind || o->pid != t->pid))
-        return g_strdup_printf ("%s [%" G_GINT64_FORMAT "]", t->name, t->pid);
-    }
-  return g_strdup (t->name);
-}
-
 static void
 add_rows (GPtrArray     *rows,
           TslRangeStats *stats,
           gint64         length)
 {
+  /* Tracks named as the compare table names them: "(tid T)" where threads
+   * of a process share a name, "[pid]" where processes do. */
+  g_autoptr(TslTrackNames) names = _tsl_track_names_new ();
+
   for (guint i = 0; i < tsl_range_stats_get_n_tracks (stats); i++)
     {
       const TslRangeTrack *t = tsl_range_stats_get_track (stats, i);
-      g_autofree char *track = display_name (stats, t);
+
+      if (t != NULL)
+        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name);
+    }
+
+  for (guint i = 0; i < tsl_range_stats_get_n_tracks (stats); i++)
+    {
+      const TslRangeTrack *t = tsl_range_stats_get_track (stats, i);
+      g_autofree char *track = NULL;
       TslSummaryRow *row;
+
+      if (t == NULL)
+        continue;
+      track = _tsl_track_names_get (names, t->kind, t->pid, t->tid, t->name);
 
       if (t->kind == TSL_TRACK_COUNTER || t->kind == TSL_TRACK_METRIC)
         {
