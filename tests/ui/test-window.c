@@ -609,6 +609,12 @@ test_range_summary (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+is_allocated (gpointer widget)
+{
+  return gtk_widget_get_width (widget) > 0;
+}
+
 static void
 test_compare_panel (void)
 {
@@ -618,15 +624,21 @@ test_compare_panel (void)
   TslCompareItem *first;
   gint64 span;
   guint n, n_memory = 0;
+  int width;
 
   tsl_window_open (window, example);
   iterate_until (is_done_loading, window, 60000);
   span = tsl_snapshot_get_span (tsl_timeline_view_get_snapshot (window->timeline));
+  iterate_until (is_allocated, window, 10000);
+  width = gtk_widget_get_width (GTK_WIDGET (window));
 
   /* Ranges set through the timeline fill the table. */
   tsl_timeline_view_set_range (window->timeline, TSL_RANGE_A, span * 17 / 100, span * 35 / 100);
   tsl_timeline_view_set_range (window->timeline, TSL_RANGE_B, span * 55 / 100, span * 74 / 100);
   iterate_until (compare_done, window, 120000);
+  /* "Comparing…" beside the panel's controls widened the window by 50 px,
+   * and it never narrowed again. */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
 
   model = tsl_compare_panel_get_model (window->compare_panel);
   n = g_list_model_get_n_items (model);
