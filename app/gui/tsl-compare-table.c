@@ -23,6 +23,9 @@
 static char *
 format_pct (double v)
 {
+  /* An interval's unbounded end (Fieller's, A not told from 0). */
+  if (isinf (v))
+    return g_strdup (v > 0 ? "+∞" : "−∞");
   return isnan (v) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", v * 100);
 }
 

@@ -36,7 +36,10 @@ draw_interval (cairo_t                *cr,
                double                  height)
 {
   double fg = d->dark ? 0.92 : 0.15;
-  double lo = MIN (0, d->ci_low), hi = MAX (0, d->ci_high), plot_w = width - 24, y = height / 2;
+  /* An unbounded end (Fieller's interval, A not told from 0) is drawn to
+   * the edge and does not set the scale. */
+  double lo = MIN (0, isfinite (d->ci_low) ? d->ci_low : 0), hi = MAX (0, isfinite (d->ci_high) ? d->ci_high : 0);
+  double plot_w = width - 24, y = height / 2, ci_low, ci_high;
   g_autofree char *title = g_strdup_printf ("%s (%s)", d->series ? d->series : "", d->stat ? d->stat : "");
   char buf[64];
 
@@ -53,6 +56,8 @@ draw_interval (cairo_t                *cr,
     }
   lo -= (hi - lo) * 0.05;
   hi += (hi - lo) * 0.05;
+  ci_low = isinf (d->ci_low) ? lo : d->ci_low;
+  ci_high = isinf (d->ci_high) ? hi : d->ci_high;
 
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, 10.5);
@@ -69,7 +74,7 @@ draw_interval (cairo_t                *cr,
     cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, 0.5);
   else
     cairo_set_source_rgba (cr, fg, fg, fg, 0.25);
-  cairo_rectangle (cr, X_OF (d->ci_low), y - 10, MAX (X_OF (d->ci_high) - X_OF (d->ci_low), 2), 20);
+  cairo_rectangle (cr, X_OF (ci_low), y - 10, MAX (X_OF (ci_high) - X_OF (ci_low), 2), 20);
   cairo_fill (cr);
 
   cairo_set_line_width (cr, 1.5);
@@ -87,11 +92,17 @@ draw_interval (cairo_t                *cr,
       cairo_stroke (cr);
     }
   cairo_set_source_rgba (cr, fg, fg, fg, 0.8);
-  g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_low * 100);
-  cairo_move_to (cr, X_OF (d->ci_low), y + 34);
+  if (isinf (d->ci_low))
+    g_strlcpy (buf, "−∞", sizeof buf);
+  else
+    g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_low * 100);
+  cairo_move_to (cr, X_OF (ci_low), y + 34);
   cairo_show_text (cr, buf);
-  g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_high * 100);
-  cairo_move_to (cr, X_OF (d->ci_high), y + 48);
+  if (isinf (d->ci_high))
+    g_strlcpy (buf, "+∞", sizeof buf);
+  else
+    g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_high * 100);
+  cairo_move_to (cr, MIN (X_OF (ci_high), width - 30), y + 48);
   cairo_show_text (cr, buf);
 #undef X_OF
 }

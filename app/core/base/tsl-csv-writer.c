@@ -105,6 +105,17 @@ tsl_csv_append_number (GString *line,
   g_string_append (line, text);
 }
 
+/* An interval's end in %: an unbounded one is said, not left empty. */
+static void
+append_bound (GString *line,
+              double   bound)
+{
+  if (isinf (bound))
+    g_string_append (line, bound > 0 ? ",inf" : ",-inf");
+  else
+    tsl_csv_append_number (line, bound * 100);
+}
+
 void
 tsl_csv_append_change (GString  *line,
                        double    a,
@@ -119,8 +130,8 @@ tsl_csv_append_change (GString  *line,
   tsl_csv_append_number (line, a);
   tsl_csv_append_number (line, b);
   tsl_csv_append_number (line, change * 100);
-  tsl_csv_append_number (line, ci_low * 100);
-  tsl_csv_append_number (line, ci_high * 100);
+  append_bound (line, ci_low);
+  append_bound (line, ci_high);
   tsl_csv_append_number (line, p_value);
   tsl_csv_append_number (line, q_value);
   g_string_append (line, significant ? ",true" : ",false");

@@ -23,7 +23,9 @@ void              tsl_csv_append_number         (GString     *line,
                                                  double       value);
 /* The cells every A → B table ends with, each after a ',':
  * a,b,change_pct,ci_low_pct,ci_high_pct,p_value,q_value,significant.
- * `change`, `ci_low` and `ci_high` are fractions, written as percentages. */
+ * `change`, `ci_low` and `ci_high` are fractions, written as percentages;
+ * an interval's unbounded end (Fieller's, where A is not told from 0) is
+ * "inf" or "-inf". */
 void              tsl_csv_append_change         (GString     *line,
                                                  double       a,
                                                  double       b,

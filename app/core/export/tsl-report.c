@@ -338,12 +338,14 @@ line_new (const TslCompareRow *row)
     c[TSL_REPORT_COL_CHANGE] = g_strdup (_("gone in B"));
   else
     c[TSL_REPORT_COL_CHANGE] = _tsl_report_format_change (row->change);
-  if (isfinite (row->ci_low) && isfinite (row->ci_high))
+  if (!isnan (row->ci_low) && !isnan (row->ci_high))
     {
-      g_autofree char *lo = _tsl_report_format_change (row->ci_low);
-      g_autofree char *hi = _tsl_report_format_change (row->ci_high);
+      /* An unbounded end (Fieller's interval, A not told from 0): "∞)". */
+      g_autofree char *lo = isinf (row->ci_low) ? g_strdup ("−∞") : _tsl_report_format_change (row->ci_low);
+      g_autofree char *hi = isinf (row->ci_high) ? g_strdup ("+∞") : _tsl_report_format_change (row->ci_high);
 
-      c[TSL_REPORT_COL_CI] = g_strdup_printf ("[%s, %s]", lo, hi);
+      c[TSL_REPORT_COL_CI] = g_strdup_printf ("%s%s, %s%s", isinf (row->ci_low) ? "(" : "[", lo, hi,
+                                              isinf (row->ci_high) ? ")" : "]");
     }
   else
     c[TSL_REPORT_COL_CI] = g_strdup ("");

@@ -591,8 +591,11 @@ tsl_render_flame_describe (TslFlame           *flame,
                               100 * d->b_share, of, change);
       if (d->tested)
         {
-          g_string_append_printf (text, " [%+.0f%%, %+.0f%%]\nq = %.3g · %s", 100 * d->ci_low,
-                                  100 * d->ci_high, d->q_value,
+          /* An unbounded end (Fieller's interval, A not told from 0): +∞. */
+          g_autofree char *high = isinf (d->ci_high) ? g_strdup ("+∞") : g_strdup_printf ("%+.0f%%", 100 * d->ci_high);
+
+          g_string_append_printf (text, " [%+.0f%%, %s%s\nq = %.3g · %s", 100 * d->ci_low, high,
+                                  isinf (d->ci_high) ? ")" : "]", d->q_value,
                                   d->significant ? "significant" : "not significant");
         }
       else

@@ -36,6 +36,18 @@ text_at (cairo_t    *cr,
   cairo_show_text (cr, text);
 }
 
+/* An interval's end as a label: "+12.5 %", or "+∞" where it has none. */
+static void
+format_bound (char   *buf,
+              gsize   size,
+              double  bound)
+{
+  if (isinf (bound))
+    g_strlcpy (buf, bound > 0 ? "+∞" : "−∞", size);
+  else
+    g_snprintf (buf, size, "%+.1f %%", bound * 100);
+}
+
 void
 tsl_render_histogram (cairo_t                *cr,
                       const TslHistogramData *d,
@@ -43,7 +55,7 @@ tsl_render_histogram (cairo_t                *cr,
                       double                  height)
 {
   double fg = d->dark ? 0.92 : 0.15;
-  double lo, hi, plot_w, plot_h, bin_w;
+  double lo, hi, plot_w, plot_h, bin_w, ci_low, ci_high;
   guint bins[N_BINS] = { 0 };
   guint peak = 1;
   char buf[160];
@@ -68,8 +80,12 @@ tsl_render_histogram (cairo_t                *cr,
    * squeeze the body of the distribution into one bin. */
   lo = d->effects[(guint) (d->n_effects * 0.001)];
   hi = d->effects[d->n_effects - 1 - (guint) (d->n_effects * 0.001)];
-  lo = MIN (lo, MIN (0, d->ci_low));
-  hi = MAX (hi, MAX (0, d->ci_high));
+  /* An unbounded end of the interval (Fieller's, A not told from 0) does
+   * not set the scale: it is drawn to the edge. */
+  if (isfinite (d->ci_low))
+    lo = MIN (lo, MIN (0, d->ci_low));
+  if (isfinite (d->ci_high))
+    hi = MAX (hi, MAX (0, d->ci_high));
   if (!isnan (d->change))
     {
       lo = MIN (lo, d->change);
@@ -102,6 +118,9 @@ tsl_render_histogram (cairo_t                *cr,
         }
     }
 
+  ci_low = isinf (d->ci_low) ? lo : d->ci_low;
+  ci_high = isinf (d->ci_high) ? hi : d->ci_high;
+
   /* CI band */
   if (!isnan (d->ci_low) && !isnan (d->ci_high))
     {
@@ -109,7 +128,7 @@ tsl_render_histogram (cairo_t                *cr,
         cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, 0.18);
       else
         cairo_set_source_rgba (cr, fg, fg, fg, 0.08);
-      cairo_rectangle (cr, X_OF (d->ci_low), MARGIN_T, X_OF (d->ci_high) - X_OF (d->ci_low), plot_h);
+      cairo_rectangle (cr, X_OF (ci_low), MARGIN_T, X_OF (ci_high) - X_OF (ci_low), plot_h);
       cairo_fill (cr);
     }
 
@@ -153,13 +172,13 @@ tsl_render_histogram (cairo_t                *cr,
       /* The low bound ends at its line, the high one starts at its line;
        * both stay inside the picture, and the high one drops a row rather
        * than overwrite the low one. */
-      g_snprintf (buf, sizeof buf, "%+.1f %%", d->ci_low * 100);
-      g_snprintf (high, sizeof high, "%+.1f %%", d->ci_high * 100);
+      format_bound (buf, sizeof buf, d->ci_low);
+      format_bound (high, sizeof high, d->ci_high);
       cairo_text_extents (cr, buf, &ext);
       cairo_text_extents (cr, high, &high_ext);
-      low_x = CLAMP (X_OF (d->ci_low) - ext.x_advance, 2, MAX (width - 2 - ext.x_advance, 2));
+      low_x = CLAMP (X_OF (ci_low) - ext.x_advance, 2, MAX (width - 2 - ext.x_advance, 2));
       low_end = low_x + ext.x_advance;
-      high_x = CLAMP (X_OF (d->ci_high), 2, MAX (width - 2 - high_ext.x_advance, 2));
+      high_x = CLAMP (X_OF (ci_high), 2, MAX (width - 2 - high_ext.x_advance, 2));
       text_at (cr, low_x, y, 0.0, buf);
       text_at (cr, high_x, high_x < low_end + 6 ? y + 13 : y, 0.0, high);
     }

@@ -413,13 +413,63 @@ tsl_t_isf (double p,
   return x;
 }
 
+/* Fieller's interval of B / A − 1: every ratio ρ the test's statistic
+ * would not tell from B − ρA at quantile t, (B − ρA)² ≤ t² (vB + ρ² vA). It
+ * holds no change (ρ = 1) exactly when the test does not reject, unlike the
+ * delta method's interval, symmetric about B / A, which ignored most of A's
+ * uncertainty when B is far below A: a real recording's mean of 24 calls
+ * read −98.7 % [−100 %, −96 %] beside p = 0.27. Where A itself is not told
+ * from 0 the set is unbounded: ratios from the upper root on (B above 0 at
+ * that level), else every ratio; its ends are then ±infinity. */
+static void
+fieller (const TslBlockEstimate *a,
+         const TslBlockEstimate *b,
+         double                  t,
+         TslBlockComparison     *out)
+{
+  double t2 = t * t, ea = a->estimate, eb = b->estimate;
+  double qa = ea * ea - t2 * a->variance;          /* ρ² coefficient */
+  double qb = eb * eb - t2 * b->variance;          /* constant term */
+  double disc = ea * eb * ea * eb - qa * qb;       /* (half the ρ coefficient)² − qa qb */
+  double root, lo, hi;
+
+  if (!isfinite (t) || !isfinite (disc))
+    return;
+  if (qa > 0)
+    {
+      /* A told from 0: a bounded interval about B / A (disc ≥ 0 then, as
+       * ρ = B / A satisfies the inequality). */
+      root = sqrt (MAX (disc, 0));
+      lo = (ea * eb - root) / qa;
+      hi = (ea * eb + root) / qa;
+      out->ci_low = lo - 1;
+      out->ci_high = hi - 1;
+      return;
+    }
+  out->ci_low = -INFINITY;
+  out->ci_high = INFINITY;
+  if (qa < 0 && disc > 0 && qb > 0)
+    {
+      /* The set is (−∞, r1] ∪ [r2, ∞) with r1 < 0 < r2 when B is told from
+       * 0: where the sign of B / A is A's and B's (both positive or both
+       * negative), the ratios beyond r2 are the possible ones. */
+      root = sqrt (disc);
+      lo = (ea * eb + root) / qa;
+      hi = (ea * eb - root) / qa;
+      if ((ea > 0) == (eb > 0))
+        out->ci_low = MAX (lo, hi) - 1;
+      else
+        out->ci_high = MIN (lo, hi) - 1;
+    }
+}
+
 void
 tsl_block_compare (const TslBlockEstimate *a,
                    const TslBlockEstimate *b,
                    double                  confidence,
                    TslBlockComparison     *out)
 {
-  double d = b->estimate - a->estimate, v = a->variance + b->variance, ratio, v_ratio, half;
+  double d = b->estimate - a->estimate, v = a->variance + b->variance;
 
   *out = (TslBlockComparison) { NAN, NAN, NAN, NAN, 0, MIN (a->batches, b->batches) };
   if (!isfinite (a->estimate) || !isfinite (b->estimate))
@@ -443,9 +493,5 @@ tsl_block_compare (const TslBlockEstimate *a,
 
   if (a->estimate == 0)
     return;
-  ratio = b->estimate / a->estimate;
-  v_ratio = (b->variance + ratio * ratio * a->variance) / (a->estimate * a->estimate);
-  half = tsl_t_isf ((1 - confidence) / 2, out->df) * sqrt (v_ratio);
-  out->ci_low = ratio - 1 - half;
-  out->ci_high = ratio - 1 + half;
+  fieller (a, b, tsl_t_isf ((1 - confidence) / 2, out->df), out);
 }

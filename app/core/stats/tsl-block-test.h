@@ -90,7 +90,7 @@ double            tsl_block_memory_excess       (const double         *y_a,
 typedef struct {
   double p_value;    /* Welch t test of estimate B − estimate A */
   double change;     /* B / A − 1 */
-  double ci_low;     /* delta-method interval of the change, t quantile */
+  double ci_low;     /* Fieller's interval of the change, t quantile; ±inf where unbounded */
   double ci_high;
   double df;
   guint  batches;    /* the fewer of the two sides' */
