@@ -154,6 +154,40 @@ test_bar_heights (void)
   cairo_surface_destroy (surface);
 }
 
+/* An interval unbounded above (Fieller's, A not told from 0) is drawn to
+ * the edge: the bars keep their scale. With the infinity as the scale's
+ * end every coordinate was NaN and the picture empty. */
+static void
+test_unbounded (void)
+{
+  static double effects[30];
+  const int width = 640;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  TslHistogramData d = {
+    .effects = effects, .n_effects = G_N_ELEMENTS (effects), .change = -0.98,
+    .ci_low = -0.996, .ci_high = INFINITY, .a_value = 3.2e6, .b_value = 4e4,
+    .series = "s", .stat = "mean", .significant = FALSE,
+  };
+  int tallest = 0, left;
+
+  for (guint i = 0; i < G_N_ELEMENTS (effects); i++)
+    effects[i] = i < 20 ? -0.99 : -0.5;
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  tsl_render_histogram (cr, &d, width, HEIGHT);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  for (int x = 0; x < width; x++)
+    tallest = MAX (tallest, bar_height (surface, x));
+  g_assert_cmpint (tallest, >, 100);
+  /* Both ends labelled, "+∞" among them. */
+  g_assert_cmpint (ink_rows (surface, 0, width, HEIGHT - 30, HEIGHT, &left), >=, 7);
+  cairo_surface_destroy (surface);
+}
+
 /* The caption gives A and B in the row's unit, as the table does. */
 static void
 test_caption_units (void)
@@ -199,5 +233,6 @@ main (int   argc,
   g_test_add_func ("/render-histogram/labels", test_labels);
   g_test_add_func ("/render-histogram/bar-heights", test_bar_heights);
   g_test_add_func ("/render-histogram/caption-units", test_caption_units);
+  g_test_add_func ("/render-histogram/unbounded", test_unbounded);
   return g_test_run ();
 }

@@ -469,9 +469,9 @@ tsl_block_compare (const TslBlockEstimate *a,
                    double                  confidence,
                    TslBlockComparison     *out)
 {
-  double d = b->estimate - a->estimate, v = a->variance + b->variance;
+  double d = b->estimate - a->estimate, v = a->variance + b->variance, ratio;
 
-  *out = (TslBlockComparison) { NAN, NAN, NAN, NAN, 0, MIN (a->batches, b->batches) };
+  *out = (TslBlockComparison) { NAN, NAN, NAN, NAN, 0, MIN (a->batches, b->batches), NAN };
   if (!isfinite (a->estimate) || !isfinite (b->estimate))
     return;
   out->change = a->estimate != 0 ? b->estimate / a->estimate - 1 : (d == 0 ? 0 : NAN);
@@ -493,5 +493,7 @@ tsl_block_compare (const TslBlockEstimate *a,
 
   if (a->estimate == 0)
     return;
+  ratio = b->estimate / a->estimate;
+  out->se_change = sqrt ((b->variance + ratio * ratio * a->variance) / (a->estimate * a->estimate));
   fieller (a, b, tsl_t_isf ((1 - confidence) / 2, out->df), out);
 }

@@ -94,6 +94,8 @@ typedef struct {
   double ci_high;
   double df;
   guint  batches;    /* the fewer of the two sides' */
+  double se_change;  /* the delta method's standard error of the change, for pooling with
+                      * shifted copies and drawing its t distribution */
 } TslBlockComparison;
 
 void              tsl_block_compare             (const TslBlockEstimate *a,

@@ -183,10 +183,10 @@ _tsl_compare_block_row (TslCompareTable *table,
   row->p_value = c.p_value;
   row->q_value = NAN;
   row->few_blocks = c.batches > 0 && c.batches < FEW_BATCHES;
-  if (isfinite (c.ci_low) && c.df > 0)
+  if (isfinite (c.se_change) && c.df > 0)
     {
       row->t_df = c.df;
-      row->t_se = (c.ci_high - c.ci_low) / (2 * tsl_t_isf ((1 - request->confidence) / 2, c.df));
+      row->t_se = c.se_change;
     }
   row->duration = g_strcmp0 (unit, "ns") == 0;
   if (isnan (row->p_value))
