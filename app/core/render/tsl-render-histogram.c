@@ -82,10 +82,12 @@ tsl_render_histogram (cairo_t                *cr,
   hi = d->effects[d->n_effects - 1 - (guint) (d->n_effects * 0.001)];
   /* An unbounded end of the interval (Fieller's, A not told from 0) does
    * not set the scale: it is drawn to the edge. */
+  lo = MIN (lo, 0);
+  hi = MAX (hi, 0);
   if (isfinite (d->ci_low))
-    lo = MIN (lo, MIN (0, d->ci_low));
+    lo = MIN (lo, d->ci_low);
   if (isfinite (d->ci_high))
-    hi = MAX (hi, MAX (0, d->ci_high));
+    hi = MAX (hi, d->ci_high);
   if (!isnan (d->change))
     {
       lo = MIN (lo, d->change);
