@@ -147,10 +147,11 @@ setup_cell (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label),
                         column == COL_THREAD || column == COL_FUNCTION || column == COL_STAT ||
                         column == COL_TEST ? 0 : 1);
-  /* Never cut in the middle: a thread reads by its start, a function
-   * ("Class::Method") by its end. */
+  /* A thread reads by its start and is told from its namesakes by its
+   * end ("… (tid 9235)", "… [8897]"); a function ("Class::Method") reads by
+   * its end. */
   if (column == COL_THREAD)
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   else if (column == COL_FUNCTION)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
   else if (column == COL_STAT)
