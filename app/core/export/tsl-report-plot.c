@@ -141,10 +141,13 @@ _tsl_report_paint_plot (cairo_t             *cr,
       guint bins[N_BINS] = { 0 }, peak = 1;
       double bin_w = (hi - lo) / N_BINS;
 
-      if (isfinite (row->ci_low) && isfinite (row->ci_high))
+      if (!isnan (row->ci_low) && !isnan (row->ci_high))
         {
+          /* An unbounded end (Fieller's, A not told from 0) reaches the edge. */
+          double ci_low = isinf (row->ci_low) ? lo : row->ci_low, ci_high = isinf (row->ci_high) ? hi : row->ci_high;
+
           cairo_set_source_rgba (cr, 0.208, 0.518, 0.894, row->significant ? 0.18 : 0.08);
-          cairo_rectangle (cr, X_OF (row->ci_low), top, X_OF (row->ci_high) - X_OF (row->ci_low), axis_y - top);
+          cairo_rectangle (cr, X_OF (ci_low), top, X_OF (ci_high) - X_OF (ci_low), axis_y - top);
           cairo_fill (cr);
         }
       for (guint i = 0; i < data.n_effects; i++)
