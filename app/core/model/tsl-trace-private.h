@@ -43,6 +43,15 @@ typedef struct
  * tables that find it, a reader's state for it and a snapshot's copy. */
 #define TRACK_COST 2048
 
+/* A tsl_trace_join_later() label: "head;tail", its text made once read. */
+typedef struct
+{
+  guint32     head;
+  guint32     tail;
+  gsize       len;
+  const char *text;   /* in join_chunk, NULL until read */
+} TslTraceJoin;
+
 typedef struct
 {
   guint32  name;
@@ -66,6 +75,9 @@ struct _TslTrace
   GHashTable     *string_ids;    /* const char * (in chunk) → id */
   GPtrArray      *strings;       /* id → const char *, [0] = NULL */
   GByteArray     *semicolons;    /* id → 1 if the string holds a ';' */
+  GArray         *joins;         /* id & ~TSL_JOIN_TAG → TslTraceJoin (tsl_trace_join_later()) */
+  GStringChunk   *join_chunk;    /* their texts, made under join_mutex */
+  GMutex          join_mutex;
   TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */
   guint           next_label_collect;
 

@@ -209,6 +209,76 @@ tsl_trace_intern_joined (TslTrace *self,
   return self->strings->len - 1;
 }
 
+/* The length of an interned string or of a join's text. */
+static gboolean
+label_len (TslTrace *self,
+           guint32   id,
+           gsize    *len)
+{
+  if (id & TSL_JOIN_TAG)
+    {
+      guint index = id & ~TSL_JOIN_TAG;
+
+      if (id & TSL_LABEL_TAG || index >= self->joins->len)
+        return FALSE;
+      *len = g_array_index (self->joins, TslTraceJoin, index).len;
+      return TRUE;
+    }
+  if (id == 0 || id & TSL_LABEL_TAG || id >= self->strings->len)
+    return FALSE;
+  *len = strlen (g_ptr_array_index (self->strings, id));
+  return TRUE;
+}
+
+/* A path's text is made only if a sample holding it is read out: most
+ * paths label samples the samplers drop. Only the lengths are added now,
+ * to keep max_len's bound. */
+guint32
+tsl_trace_join_later (TslTrace *self,
+                      guint32   head,
+                      guint32   tail,
+                      gsize     max_len)
+{
+  TslTraceJoin join = { head, tail, 0, 0 };
+  gsize h_len, t_len;
+
+  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
+
+  if (!label_len (self, head, &h_len) || tail & TSL_JOIN_TAG || !label_len (self, tail, &t_len) ||
+      h_len + 1 + t_len > max_len || self->joins->len >= TSL_JOIN_TAG - 1)
+    return 0;
+  join.len = h_len + 1 + t_len;
+  g_array_append_val (self->joins, join);
+  return (self->joins->len - 1) | TSL_JOIN_TAG;
+}
+
+/* The text of join `index`, made now if it was not yet (join_mutex held). */
+static const char *
+join_text (TslTrace *self,
+           guint     index)
+{
+  TslTraceJoin *join = &g_array_index (self->joins, TslTraceJoin, index);
+  const char *head, *tail;
+  gsize h_len;
+  GString *text;
+
+  if (join->text != NULL)
+    return join->text;
+  /* Heads first: as deep as the path, which max_len bounds. */
+  head = join->head & TSL_JOIN_TAG ? join_text (self, join->head & ~TSL_JOIN_TAG)
+                                   : g_ptr_array_index (self->strings, join->head);
+  join = &g_array_index (self->joins, TslTraceJoin, index);
+  tail = g_ptr_array_index (self->strings, join->tail);
+  h_len = strlen (head);
+  text = g_string_sized_new (join->len);
+  g_string_append_len (text, head, h_len);
+  g_string_append_c (text, ';');
+  g_string_append_len (text, tail, join->len - h_len - 1);
+  join->text = g_string_chunk_insert_len (self->join_chunk, text->str, text->len);
+  g_string_free (text, TRUE);
+  return join->text;
+}
+
 /**
  * tsl_trace_lookup:
  *
@@ -222,6 +292,17 @@ tsl_trace_lookup (TslTrace *self,
 
   if (id & TSL_LABEL_TAG)
     return tsl_label_store_lookup (self->labels, id);
+  if (G_UNLIKELY (id & TSL_JOIN_TAG))
+    {
+      const char *text;
+
+      if ((id & ~TSL_JOIN_TAG) >= self->joins->len)
+        return NULL;
+      g_mutex_lock (&self->join_mutex);
+      text = join_text (self, id & ~TSL_JOIN_TAG);
+      g_mutex_unlock (&self->join_mutex);
+      return text;
+    }
 
   if (id >= self->strings->len)
     return NULL;

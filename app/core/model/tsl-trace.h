@@ -72,6 +72,21 @@ guint32           tsl_trace_intern_joined       (TslTrace       *self,
                                                  guint32         head,
                                                  guint32         tail,
                                                  gsize           max_len);
+/* Ids carrying this bit stand for a join made later (tsl_trace_join_later()). */
+#define TSL_JOIN_TAG 0x40000000u
+/* "head;tail" of two labels, its text made only when tsl_trace_lookup()
+ * first reads it (most stack paths a reader meets label samples that no
+ * sampler keeps): an id with TSL_JOIN_TAG. `head` is an interned string or
+ * such an id, `tail` an interned string; 0 if either is unknown or the
+ * text would be longer than max_len. Such an id reads as the text
+ * tsl_trace_intern_joined() would intern, but is not that string's id:
+ * labels are compared and written as text. */
+guint32           tsl_trace_join_later          (TslTrace       *self,
+                                                 guint32         head,
+                                                 guint32         tail,
+                                                 gsize           max_len);
+/* A join's text is made at its first lookup, under a lock of its own, so
+ * that threads reading a trace no one feeds may still look up at once. */
 const char       *tsl_trace_lookup              (TslTrace       *self,
                                                  guint32         id);
 

@@ -140,10 +140,12 @@ event_name (TslPerfettoModel *self,
   return event_name_slow (self, seq, ev);
 }
 
-/* "parent;name" as a string id, from a map of the stacks seen: a kept
+/* "parent;name" as a label id, from a map of the stacks seen: a kept
  * slice's label is then found, not joined and hashed again (that was a
- * third of the time of small packets). The map is capped, and long stacks
- * are left to the joined labels, so memory stays bounded. 0: not kept. */
+ * third of the time of small packets). A new path is a join whose text is
+ * made only if a sampler keeps a sample of it to the end or someone reads
+ * it (tsl_trace_join_later()). The map is capped, and long stacks are
+ * left to the joined labels, so memory stays bounded. 0: not kept. */
 static guint32
 stack_path (TslPerfettoModel *self,
             guint32           parent,
@@ -158,7 +160,7 @@ stack_path (TslPerfettoModel *self,
     return 0;
   if (parent == 0)
     found = name;
-  else if ((found = tsl_trace_intern_joined (self->trace, parent, name, MAX_PATH_LEN)) == 0)
+  else if ((found = tsl_trace_join_later (self->trace, parent, name, MAX_PATH_LEN)) == 0)
     return 0;
   _tsl_perfetto_id_map_insert (&self->paths, key, found);
   return (guint32) found;
