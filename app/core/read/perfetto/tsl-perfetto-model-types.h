@@ -26,7 +26,7 @@ typedef TslPerfettoPacket Packet;
 #define MAX_INFLATED    ((gsize) 32 * 1024 * 1024)  /* a bundle holds at most 512 KiB */
 #define MAX_NESTING     2         /* compressed packets inside compressed packets */
 #define MAX_KIND        1024      /* packet kinds counted by field number */
-#define MAX_PATHS       8192      /* stack labels kept as strings */
+#define MAX_PATHS       16384     /* stack paths kept (as joins: tsl_trace_join_later()) */
 #define MAX_PATH_LEN    512
 #define N_DIRECT_NAMES  256       /* interned event names looked up without hashing */
 
