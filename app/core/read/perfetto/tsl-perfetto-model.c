@@ -195,6 +195,30 @@ static void set_stack_label (TslPerfettoModel *self,
                              guint             depth,
                              guint32           leaf);
 
+/* The path of a slice begun on a thread track under its open slices: a
+ * lookup now (a new path is only a join, tsl_trace_join_later()), so that
+ * kept ends and instants find their stack's path and never walk it. 0 when
+ * the path above is not kept (capped, too long). */
+static inline guint32
+begin_path (TslPerfettoModel *self,
+            Track            *track,
+            guint32           name)
+{
+  guint32 parent;
+  guint64 found;
+
+  if (G_UNLIKELY (!track->is_thread))
+    return 0;
+  if (track->n_open == 0)
+    return name;
+  parent = track->open[track->n_open - 1].path;
+  if (parent == 0)
+    return 0;
+  if (G_LIKELY (id_map_lookup (&self->paths, (guint64) parent << 32 | name, &found)))
+    return (guint32) found;
+  return stack_path (self, parent, name);
+}
+
 /* The label of a kept event at depth (leaf: its name, 0 for a slice that
  * ends there), inline for the common case (a thread track, the path above
  * it known, its own seen before), else 0: set_stack_label() then does the
@@ -566,8 +590,10 @@ track_event (TslPerfettoModel *self,
             track->n_alloc = MAX (8, track->n_alloc * 2);
             track->open = g_renew (OpenSlice, track->open, track->n_alloc);
           }
-        track->open[track->n_open++] = (OpenSlice) { ts, packet_offset (self), name, 0,
-                                                     self->event_thread_ns };
+        track->open[track->n_open] = (OpenSlice) { ts, packet_offset (self), name,
+                                                   begin_path (self, track, name),
+                                                   self->event_thread_ns };
+        track->n_open++;
         break;
       }
 
