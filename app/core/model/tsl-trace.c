@@ -469,6 +469,52 @@ tsl_trace_offer (TslTrace *self,
   return tsl_sampler_offer (t->sampler, time_ns, value);
 }
 
+/* The same, for a kept event's label known at once. */
+static G_GNUC_NO_INLINE gboolean
+offer_labelled_unusual (TslTrace *self,
+                        guint     track,
+                        gint64    time_ns,
+                        double    value,
+                        guint32   label)
+{
+  if (!offer_unusual (self, track, time_ns, value))
+    return FALSE;
+  tsl_trace_set_label_id (self, track, label);
+  return TRUE;
+}
+
+gboolean
+tsl_trace_offer_labelled (TslTrace *self,
+                          guint     track,
+                          gint64    time_ns,
+                          double    value,
+                          guint32   label)
+{
+  Track *t;
+
+  if (G_UNLIKELY (track >= self->tracks->len))
+    return offer_labelled_unusual (self, track, time_ns, value, label);
+  t = get_track (self, track);
+  if (G_UNLIKELY (self->event_func != NULL || self->exact != NULL || self->has_filter ||
+                  (self->series_recorders != NULL &&
+                   (t->key.kind == TSL_TRACK_COUNTER || t->key.kind == TSL_TRACK_METRIC))))
+    return offer_labelled_unusual (self, track, time_ns, value, label);
+
+  note_time (self, time_ns);
+  if (time_ns < self->window_min)
+    self->window_min = time_ns;
+  if (time_ns > self->window_max)
+    self->window_max = time_ns;
+  if (t->spans && value > 0 && value < 9.0e18)
+    {
+      gint64 end = time_ns <= G_MAXINT64 - (gint64) value ? time_ns + (gint64) value : G_MAXINT64;
+
+      if (end > self->window_max)
+        self->window_max = end;
+    }
+  return tsl_sampler_offer_labelled (t->sampler, time_ns, value, label);
+}
+
 gboolean
 tsl_trace_offer_open (TslTrace *self,
                       guint     track,

@@ -174,6 +174,14 @@ gboolean          tsl_trace_offer               (TslTrace       *self,
                                                  guint           track,
                                                  gint64          time_ns,
                                                  double          value);
+/* tsl_trace_offer() and, if it returns TRUE, tsl_trace_set_label_id() of
+ * a label the reader knows before the offer (a slice end's stack path): one
+ * call for the two. */
+gboolean          tsl_trace_offer_labelled      (TslTrace       *self,
+                                                 guint           track,
+                                                 gint64          time_ns,
+                                                 double          value,
+                                                 guint32         label);
 /* Samples only events in [start_ns, end_ns) (absolute, as the reader gives
  * them); the others still extend the span, so times stay relative to the
  * same trace start. For re-reading one range of a file at full resolution. */

@@ -601,10 +601,10 @@ again:
   return block_add (self, block, ordinal, time_ns, value, priority);
 }
 
-gboolean
-tsl_sampler_offer (TslSampler *self,
-                   gint64      time_ns,
-                   double      value)
+static G_ALWAYS_INLINE inline gboolean
+offer (TslSampler *self,
+       gint64      time_ns,
+       double      value)
 {
   guint64 index;
   guint64 priority;
@@ -633,6 +633,26 @@ tsl_sampler_offer (TslSampler *self,
     }
 
   return block_add (self, &self->held[self->n_held - 1], index, time_ns, value, priority);
+}
+
+gboolean
+tsl_sampler_offer (TslSampler *self,
+                   gint64      time_ns,
+                   double      value)
+{
+  return offer (self, time_ns, value);
+}
+
+gboolean
+tsl_sampler_offer_labelled (TslSampler *self,
+                            gint64      time_ns,
+                            double      value,
+                            guint32     label)
+{
+  if (!offer (self, time_ns, value))
+    return FALSE;
+  self->last->label = label;
+  return TRUE;
 }
 
 /* Attaches the caller's payload id to the sample the previous offer kept;

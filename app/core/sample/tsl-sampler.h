@@ -87,6 +87,11 @@ guint64           tsl_sampler_get_first_index  (const TslSampler     *self);
 gboolean          tsl_sampler_offer            (TslSampler           *self,
                                                 gint64                time_ns,
                                                 double                value);
+/* tsl_sampler_offer(), and tsl_sampler_set_label() if it keeps the event. */
+gboolean          tsl_sampler_offer_labelled   (TslSampler           *self,
+                                                gint64                time_ns,
+                                                double                value,
+                                                guint32               label);
 void              tsl_sampler_set_label        (TslSampler           *self,
                                                 guint32               label);
 

@@ -627,7 +627,11 @@ track_event (TslPerfettoModel *self,
         if (G_UNLIKELY (self->event_thread_ns != NO_THREAD_TIME) &&
             open->thread_ns != NO_THREAD_TIME && self->event_thread_ns >= open->thread_ns)
           tsl_trace_set_event_cpu (self->trace, (double) (self->event_thread_ns - open->thread_ns));
-        if (tsl_trace_offer (self->trace, t, open->start_ns, (double) (ts - open->start_ns)))
+        /* Its path is nearly always known (begin_path()): offered with it. */
+        if (G_LIKELY (open->path != 0 && track->is_thread))
+          tsl_trace_offer_labelled (self->trace, t, open->start_ns, (double) (ts - open->start_ns),
+                                    open->path);
+        else if (tsl_trace_offer (self->trace, t, open->start_ns, (double) (ts - open->start_ns)))
           label_kept (self, track, i, 0);
         if (G_UNLIKELY (i < track->n_open))
           {
