@@ -197,7 +197,7 @@ struct _TslPerfettoModel
   GConverter   *inflate;
   GByteArray   *inflated[MAX_NESTING];
   ZSTD_DStream *zstd;
-  z_stream     *deflater;      /* checkpoints' (kept: its set-up cost more than the state) */
+  ZSTD_CCtx    *packer;        /* checkpoints' (kept: its set-up cost more than the state) */
   guint         nesting;
   gint64        packet_offset; /* tsl_perfetto_model_set_offset(), -1: none */
 

@@ -87,11 +87,8 @@ tsl_perfetto_model_free (TslPerfettoModel *self)
     g_byte_array_unref (self->inflated[i]);
   if (self->zstd != NULL)
     ZSTD_freeDStream (self->zstd);
-  if (self->deflater != NULL)
-    {
-      deflateEnd (self->deflater);
-      g_free (self->deflater);
-    }
+  if (self->packer != NULL)
+    ZSTD_freeCCtx (self->packer);
   g_string_free (self->label, TRUE);
   g_free (self);
 }
