@@ -78,11 +78,13 @@ _tsl_perfetto_clear_incremental_state (Sequence *seq)
   return held;
 }
 
-/* Into `map`, and into `direct` (N_DIRECT_NAMES entries) if not NULL. */
+/* Into `map`, and into `direct` (N_DIRECT_NAMES entries, with `seen`
+ * their ids before resets) if not NULL. */
 static void
 intern_string_entries (TslPerfettoModel *self,
                        IdMap            *map,
                        guint32          *direct,
+                       guint32          *seen,
                        const guint8     *data,
                        gsize             len)
 {
@@ -95,10 +97,19 @@ intern_string_entries (TslPerfettoModel *self,
   if (str == NULL || str_len == 0)
     id = self->unnamed;
   else
-    id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
+    {
+      const char *before = direct != NULL && iid < N_DIRECT_NAMES && seen[iid] != 0
+                           ? tsl_trace_lookup (self->trace, seen[iid] - 1) : NULL;
+
+      /* The bytes of an interned (repaired) name are that name's. */
+      if (before != NULL && strlen (before) == str_len && memcmp (before, str, str_len) == 0)
+        id = seen[iid] - 1;
+      else
+        id = tsl_trace_intern_len (self->trace, (const char *) str, str_len);
+    }
   _tsl_perfetto_id_map_insert (map, iid, id);
   if (direct != NULL && iid < N_DIRECT_NAMES)
-    direct[iid] = id + 1;
+    direct[iid] = seen[iid] = id + 1;
 }
 
 static void
@@ -181,10 +192,10 @@ _tsl_perfetto_interned_data (TslPerfettoModel *self,
       switch (f.number)
         {
         case 2:   /* event_names */
-          intern_string_entries (self, &seq->maps[MAP_NAMES], seq->names, f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_NAMES], seq->names, seq->seen_names, f.data, f.len);
           break;
         case 5:   /* function_names */
-          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], NULL, f.data, f.len);
+          intern_string_entries (self, &seq->maps[MAP_FUNCTIONS], NULL, NULL, f.data, f.len);
           break;
         case 6:   /* frames */
           intern_frame (self, seq, f.data, f.len);

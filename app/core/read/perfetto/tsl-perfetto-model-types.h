@@ -128,6 +128,10 @@ typedef struct {
   IdMap    maps[N_MAPS];   /* interned data, by MapKind */
   /* MAP_NAMES for small iids, as trace string + 1 (0: look in the map). */
   guint32  names[N_DIRECT_NAMES];
+  /* The same, kept across resets: after one the same names come again
+   * under the same iids, and a name equal to the one seen is not
+   * interned again. */
+  guint32  seen_names[N_DIRECT_NAMES];
   GArray  *stack_frames;   /* guint64: count, then frame iids */
   /* TracePacketDefaults */
   guint32  clock_id;
