@@ -75,7 +75,9 @@ struct _TslTrace
   GHashTable     *string_ids;    /* const char * (in chunk) → id */
   GPtrArray      *strings;       /* id → const char *, [0] = NULL */
   GByteArray     *semicolons;    /* id → 1 if the string holds a ';' */
-  GArray         *joins;         /* id & ~TSL_JOIN_TAG → TslTraceJoin (tsl_trace_join_later()) */
+  TslTraceJoin   *joins;         /* id & ~TSL_JOIN_TAG → join (tsl_trace_join_later()) */
+  guint           n_joins;
+  guint           n_joins_alloc;
   GStringChunk   *join_chunk;    /* their texts, made under join_mutex */
   GMutex          join_mutex;
   TslLabelStore  *labels;        /* stacks of kept samples, collected when evicted */

@@ -219,9 +219,9 @@ label_len (TslTrace *self,
     {
       guint index = id & ~TSL_JOIN_TAG;
 
-      if (id & TSL_LABEL_TAG || index >= self->joins->len)
+      if (id & TSL_LABEL_TAG || index >= self->n_joins)
         return FALSE;
-      *len = g_array_index (self->joins, TslTraceJoin, index).len;
+      *len = self->joins[index].len;
       return TRUE;
     }
   if (id == 0 || id & TSL_LABEL_TAG || id >= self->strings->len)
@@ -239,17 +239,19 @@ tsl_trace_join_later (TslTrace *self,
                       guint32   tail,
                       gsize     max_len)
 {
-  TslTraceJoin join = { head, tail, 0, 0 };
   gsize h_len, t_len;
 
-  g_return_val_if_fail (TSL_IS_TRACE (self), 0);
-
+  /* Per new path: no type check. */
   if (!label_len (self, head, &h_len) || tail & TSL_JOIN_TAG || !label_len (self, tail, &t_len) ||
-      h_len + 1 + t_len > max_len || self->joins->len >= TSL_JOIN_TAG - 1)
+      h_len + 1 + t_len > max_len || self->n_joins >= TSL_JOIN_TAG - 1)
     return 0;
-  join.len = h_len + 1 + t_len;
-  g_array_append_val (self->joins, join);
-  return (self->joins->len - 1) | TSL_JOIN_TAG;
+  if (G_UNLIKELY (self->n_joins == self->n_joins_alloc))
+    {
+      self->n_joins_alloc = MAX (1024, self->n_joins_alloc * 2);
+      self->joins = g_renew (TslTraceJoin, self->joins, self->n_joins_alloc);
+    }
+  self->joins[self->n_joins] = (TslTraceJoin) { head, tail, h_len + 1 + t_len, NULL };
+  return self->n_joins++ | TSL_JOIN_TAG;
 }
 
 /* The text of join `index`, made now if it was not yet (join_mutex held). */
@@ -257,7 +259,7 @@ static const char *
 join_text (TslTrace *self,
            guint     index)
 {
-  TslTraceJoin *join = &g_array_index (self->joins, TslTraceJoin, index);
+  TslTraceJoin *join = &self->joins[index];
   const char *head, *tail;
   gsize h_len;
   GString *text;
@@ -267,7 +269,7 @@ join_text (TslTrace *self,
   /* Heads first: as deep as the path, which max_len bounds. */
   head = join->head & TSL_JOIN_TAG ? join_text (self, join->head & ~TSL_JOIN_TAG)
                                    : g_ptr_array_index (self->strings, join->head);
-  join = &g_array_index (self->joins, TslTraceJoin, index);
+  join = &self->joins[index];
   tail = g_ptr_array_index (self->strings, join->tail);
   h_len = strlen (head);
   text = g_string_sized_new (join->len);
@@ -296,7 +298,7 @@ tsl_trace_lookup (TslTrace *self,
     {
       const char *text;
 
-      if ((id & ~TSL_JOIN_TAG) >= self->joins->len)
+      if ((id & ~TSL_JOIN_TAG) >= self->n_joins)
         return NULL;
       g_mutex_lock (&self->join_mutex);
       text = join_text (self, id & ~TSL_JOIN_TAG);

@@ -70,7 +70,7 @@ tsl_trace_finalize (GObject *object)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_ptr_array_unref);
   g_clear_pointer (&self->semicolons, g_byte_array_unref);
-  g_clear_pointer (&self->joins, g_array_unref);
+  g_clear_pointer (&self->joins, g_free);
   g_clear_pointer (&self->join_chunk, g_string_chunk_free);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
   g_clear_pointer (&self->labels, tsl_label_store_free);
@@ -120,7 +120,6 @@ tsl_trace_init (TslTrace *self)
   g_ptr_array_add (self->strings, NULL);
   self->semicolons = g_byte_array_new ();
   g_byte_array_append (self->semicolons, (const guint8 *) "", 1);
-  self->joins = g_array_new (FALSE, FALSE, sizeof (TslTraceJoin));
   self->join_chunk = g_string_chunk_new (16 * 1024);
   g_mutex_init (&self->join_mutex);
   self->labels = tsl_label_store_new ();

@@ -142,25 +142,35 @@ event_name (TslPerfettoModel *self,
  * third of the time of small packets). A new path is a join whose text is
  * made only if a sampler keeps a sample of it to the end or someone reads
  * it (tsl_trace_join_later()). The map is capped, and long stacks are
- * left to the joined labels, so memory stays bounded. 0: not kept. */
-static guint32
-stack_path (TslPerfettoModel *self,
-            guint32           parent,
-            guint32           name)
+ * left to the joined labels, so memory stays bounded. 0: not kept.
+ * new_path() for one the caller looked up and did not find. */
+static G_GNUC_NO_INLINE guint32
+new_path (TslPerfettoModel *self,
+          guint32           parent,
+          guint32           name)
 {
-  guint64 key = (guint64) parent << 32 | name;
-  guint64 found;
+  guint32 found;
 
-  if (id_map_lookup (&self->paths, key, &found))
-    return (guint32) found;
   if (self->paths.n >= MAX_PATHS)
     return 0;
   if (parent == 0)
     found = name;
   else if ((found = tsl_trace_join_later (self->trace, parent, name, MAX_PATH_LEN)) == 0)
     return 0;
-  _tsl_perfetto_id_map_insert (&self->paths, key, found);
-  return (guint32) found;
+  _tsl_perfetto_id_map_insert (&self->paths, (guint64) parent << 32 | name, found);
+  return found;
+}
+
+static guint32
+stack_path (TslPerfettoModel *self,
+            guint32           parent,
+            guint32           name)
+{
+  guint64 found;
+
+  if (id_map_lookup (&self->paths, (guint64) parent << 32 | name, &found))
+    return (guint32) found;
+  return new_path (self, parent, name);
 }
 
 /* The path of the open slices [0, depth), or 0. */
@@ -213,7 +223,7 @@ begin_path (TslPerfettoModel *self,
     return 0;
   if (G_LIKELY (id_map_lookup (&self->paths, (guint64) parent << 32 | name, &found)))
     return (guint32) found;
-  return stack_path (self, parent, name);
+  return new_path (self, parent, name);
 }
 
 /* The label of a kept event at depth (leaf: its name, 0 for a slice that
