@@ -121,6 +121,22 @@ def test_basic():
     check('basic: from a pipe', got2 is not None and got2['events'] == 7, err)
 
 
+def test_names_again_after_resets():
+    # After a reset a sequence mostly sends the same names under the same
+    # iids, and the reader reuses what it interned: a name only a prefix of
+    # the earlier one, or whose bytes were repaired (a NUL), is read anew.
+    names = [b'first', b'firs', b'first', b'fir\x00st', b'fir\x00st', b'first']
+    packets = [thread_track(10, 0, 7, 8, 'worker')]
+    for i, name in enumerate(names):
+        packets.append(seq_start(2, [(1, name)]))
+        packets.append([(TIMESTAMP, 1000 * (i + 1)), (SEQ, 2), (FLAGS, NEEDS_STATE),
+                        (TRACK_EVENT, [(9, INSTANT), (11, 10), (10, 1)])])
+    path = write('names-again.pftrace', trace(packets))
+    got = [r[3] for r in samples(path) if r[0] == 'worker']
+    check('names again: each event its sequence\'s name of the time',
+          got == ['first', 'firs', 'first', 'fir\ufffdst', 'fir\ufffdst', 'first'], got)
+
+
 def test_sequences_and_defaults():
     # Incremental state: a packet needing state before its sequence cleared
     # it is skipped; names re-interned after a clear; legacy thread
@@ -582,7 +598,7 @@ def test_field_orders():
 
 
 def main():
-    for test in (test_basic, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
+    for test in (test_basic, test_names_again_after_resets, test_sequences_and_defaults, test_clocks, test_compressed_and_profiles,
                  test_malformed, test_nothing_to_show, test_zstd_input, test_trailing_nul, test_not_perfetto, test_chromium,
                  test_process_names, test_async_track_names, test_state_across_resets, test_field_orders):
         test()
