@@ -71,7 +71,7 @@ put_u8 (SaveBuf    *out,
   put (out, &v, 1);
 }
 
-/* Integers as varints: most are small, and deflate does the rest. */
+/* Integers as varints: most are small, and zstd does the rest. */
 static inline void
 put_u64 (SaveBuf    *out,
          guint64     v)
