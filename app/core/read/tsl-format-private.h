@@ -88,7 +88,8 @@ const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
 gint64            tsl_reader_context_get_input_offset (TslReaderContext *ctx);
 TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
 /* Threads a format may scan on, the caller's included: 1 with
- * TSL_READER_THREADS_NEVER, else TSL_READER_THREADS=N or the online cores. */
+ * TSL_READER_THREADS_NEVER, else TSL_READER_THREADS=N or the online cores
+ * (one more when the input is decompressed on a thread of its own). */
 guint             tsl_reader_context_get_n_threads (TslReaderContext *ctx);
 /* Some of the caller's work while this thread would wait: see
  * TslReaderIdleFunc. FALSE when there is none. */

@@ -88,9 +88,19 @@ tsl_reader_context_get_threads (TslReaderContext *ctx)
 guint
 tsl_reader_context_get_n_threads (TslReaderContext *ctx)
 {
+  TslReader *self;
+
   g_return_val_if_fail (ctx != NULL, 1);
 
-  return ctx->reader->threads == TSL_READER_THREADS_NEVER ? 1 : MAX (ctx->reader->n_threads, 2);
+  self = ctx->reader;
+  if (self->threads == TSL_READER_THREADS_NEVER)
+    return 1;
+  /* The decompression thread leaves part of its core idle (it waits for
+   * a free buffer, then for the next feed): one scanner more than the
+   * cores fills it. */
+  if (self->ahead_used && self->n_threads_cores)
+    return MAX (self->n_threads, 2) + 1;
+  return MAX (self->n_threads, 2);
 }
 
 /* The caller's idle work first (reading the next feed), then the newlines

@@ -25,13 +25,15 @@ G_DEFINE_QUARK (tsl-reader-error-quark, tsl_reader_error)
 /* TSL_READER_THREADS: "0" or "1" one thread, "eager" two from the first
  * event (tests), N (2 to 256) that many; otherwise every online core. */
 static guint
-default_n_threads (void)
+default_n_threads (gboolean *cores)
 {
   const char *env = g_getenv ("TSL_READER_THREADS");
   guint64 n;
 
+  *cores = FALSE;
   if (env != NULL && g_ascii_string_to_unsigned (env, 10, 0, 256, &n, NULL))
     return MAX (n, 1);
+  *cores = TRUE;
   return g_get_num_processors ();
 }
 
@@ -58,7 +60,9 @@ default_threads (void)
 
   if (g_strcmp0 (env, "eager") == 0)
     return TSL_READER_THREADS_EAGER;
-  return default_n_threads () > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
+  gboolean cores;
+
+  return default_n_threads (&cores) > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
 }
 
 TslReader *
@@ -78,7 +82,7 @@ tsl_reader_new (TslTrace   *trace,
   self->ctx.reader = self;
   tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
-  self->n_threads = default_n_threads ();
+  self->n_threads = default_n_threads (&self->n_threads_cores);
   self->governed = default_governed ();
   self->text_end = G_MAXUINT64;
 
