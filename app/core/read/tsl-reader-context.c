@@ -10,7 +10,9 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 
 #include "tsl-reader-private.h"
@@ -167,6 +169,32 @@ tsl_reader_context_decompresses_ahead (TslReaderContext *ctx)
   return ctx->reader->ahead_used;
 }
 
+/* The calling thread's time waiting for a core so far, in ns (the second
+ * field of Linux's schedstat), or -1 without it. */
+static gint64
+thread_wait_ns (gpointer data)
+{
+  char buf[128];
+  ssize_t n;
+  int fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  const char *p;
+  char *end;
+  gint64 waited;
+
+  if (fd < 0)
+    return -1;
+  n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  p = strchr (buf, ' ');
+  if (p == NULL)
+    return -1;
+  waited = g_ascii_strtoll (p + 1, &end, 10);
+  return end != p + 1 && waited >= 0 ? waited : -1;
+}
+
 gboolean
 tsl_reader_context_scan_now (TslReaderContext *ctx,
                              gsize             len)
@@ -184,6 +212,11 @@ tsl_reader_context_scan_now (TslReaderContext *ctx,
       self->governor = tsl_scan_governor_new (NULL, NULL,
                                               probe != NULL ? g_ascii_strtoull (probe, NULL, 10) : 0,
                                               ratio != NULL ? (guint) g_ascii_strtoull (ratio, NULL, 10) : 0);
+      /* Compressed input on the machine's cores: its two ways are too
+       * close for the probes (tsl-scan-governor.c); the time this thread
+       * waits for a core says when the other is busy. */
+      if (self->ahead_used && self->n_threads_cores && thread_wait_ns (NULL) >= 0)
+        tsl_scan_governor_set_wait_clock (self->governor, thread_wait_ns, NULL);
     }
   return tsl_scan_governor_decide (self->governor, len);
 }

@@ -133,8 +133,9 @@ tsl_reader_free (TslReader *self)
 
       tsl_scan_governor_get_counts (self->governor, &parallel, &serial, &switches);
       g_debug ("%s: governor: %" G_GUINT64_FORMAT " bytes scanned on every core, %"
-               G_GUINT64_FORMAT " on one thread, %u switches",
-               self->name, parallel, serial, switches);
+               G_GUINT64_FORMAT " on one thread, %u switches%s",
+               self->name, parallel, serial, switches,
+               tsl_scan_governor_uses_wait (self->governor) ? " (by the time waited for a core)" : "");
       tsl_scan_governor_free (self->governor);
     }
   _tsl_reader_stop_ahead (self);
