@@ -100,7 +100,7 @@ tsl_reader_context_get_n_threads (TslReaderContext *ctx)
   /* The decompression thread leaves part of its core idle (it waits for
    * a free buffer, then for the next feed): one scanner more than the
    * cores fills it. */
-  if (self->ahead_used && self->n_threads_cores)
+  if (self->ahead_used && self->n_threads_cores && self->close_ways)
     return MAX (self->n_threads, 2) + 1;
   return MAX (self->n_threads, 2);
 }
@@ -169,6 +169,12 @@ tsl_reader_context_decompresses_ahead (TslReaderContext *ctx)
   return ctx->reader->ahead_used;
 }
 
+void
+tsl_reader_context_set_close_ways (TslReaderContext *ctx)
+{
+  ctx->reader->close_ways = TRUE;
+}
+
 /* The calling thread's time waiting for a core so far, in ns (the second
  * field of Linux's schedstat), or -1 without it. */
 static gint64
@@ -212,10 +218,10 @@ tsl_reader_context_scan_now (TslReaderContext *ctx,
       self->governor = tsl_scan_governor_new (NULL, NULL,
                                               probe != NULL ? g_ascii_strtoull (probe, NULL, 10) : 0,
                                               ratio != NULL ? (guint) g_ascii_strtoull (ratio, NULL, 10) : 0);
-      /* Compressed input on the machine's cores: its two ways are too
-       * close for the probes (tsl-scan-governor.c); the time this thread
-       * waits for a core says when the other is busy. */
-      if (self->ahead_used && self->n_threads_cores && thread_wait_ns (NULL) >= 0)
+      /* Compressed input on the machine's cores, in a format whose two
+       * ways are too close for the probes (tsl-scan-governor.c): the time
+       * this thread waits for a core says when the other is busy. */
+      if (self->ahead_used && self->n_threads_cores && self->close_ways && thread_wait_ns (NULL) >= 0)
         tsl_scan_governor_set_wait_clock (self->governor, thread_wait_ns, NULL);
     }
   return tsl_scan_governor_decide (self->governor, len);
