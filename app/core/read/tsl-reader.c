@@ -57,11 +57,10 @@ static TslReaderThreads
 default_threads (void)
 {
   const char *env = g_getenv ("TSL_READER_THREADS");
+  gboolean cores;
 
   if (g_strcmp0 (env, "eager") == 0)
     return TSL_READER_THREADS_EAGER;
-  gboolean cores;
-
   return default_n_threads (&cores) > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
 }
 

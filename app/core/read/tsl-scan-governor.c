@@ -7,7 +7,7 @@
  * decide() to the next one, so it includes what the read does between
  * buffers (the next read, small pieces), the same for both ways.
  *
- * With a wait clock (compressed input), no probes: each stretch of
+ * With a wait clock (a compressed Chrome trace), no probes: each stretch of
  * TSL_SCAN_GOVERNOR_WAIT_BYTES keeps its way or changes it by how long the
  * modelling thread waited for a core. There the two ways differ by about
  * 10 % and the probes could not tell them apart: a read's cost per byte
