@@ -4,10 +4,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   bench/bench-busy.py [--exe TIMESLICE] [--baseline-exe OLD] [--mb 300] [--runs 3]
-#                       [--formats csv,chrome,perfetto] [--busy-core 1] [--dir DIR]
+#                       [--formats csv,chrome,perfetto] [--codecs zst,gz] [--busy-core 1] [--dir DIR]
 #
 # For a CSV (bench/gen-csv.py), a Chrome JSON (bench/gen-chrome.py) and a
-# Perfetto (bench/gen-perfetto.py) file of MB megabytes, times
+# Perfetto (bench/gen-perfetto.py) file of MB megabytes, and each of them
+# compressed with `zstd -3` and `gzip -6` (--codecs, "none" for neither), times
 # `timeslice info --no-cache FILE` with the default threads (every online
 # core, governed: tsl-scan-governor.h) and with TSL_READER_THREADS=1,
 # interleaved, twice: while another process spins on one core (a
@@ -17,7 +18,8 @@
 # per input, the medians of wall and CPU time and the ratios the targets
 # are about: busy, default over one thread (target <= 1.05); idle, one
 # thread over default (the gain kept, CSV 1.55x before). About 2 minutes at
-# 300 MB on 2 cores, plus the inputs' generation.
+# 300 MB on 2 cores for the plain files, plus the inputs' generation, and
+# as much again for each codec.
 
 import argparse
 import os
@@ -69,6 +71,7 @@ def main():
     parser.add_argument("--mb", type=float, default=300)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--formats", default="csv,chrome,perfetto")
+    parser.add_argument("--codecs", default="zst,gz", help="compressed copies also timed, or none")
     parser.add_argument("--busy-core", type=int, default=1)
     parser.add_argument("--dir", help="where the inputs go (default: a temporary directory)")
     args = parser.parse_args()
@@ -80,8 +83,20 @@ def main():
     tmp = args.dir or tempfile.mkdtemp(prefix="timeslice-bench-busy-")
     load_before = os.getloadavg()
     rows = []
+    names = {"csv": "CSV", "chrome": "Chrome JSON", "perfetto": "Perfetto"}
+    codecs = [] if args.codecs == "none" else args.codecs.split(",")
+    inputs = []
     for kind in args.formats.split(","):
-        path = generate(kind, args.mb, tmp)
+        plain = generate(kind, args.mb, tmp)
+        inputs.append((names[kind], plain))
+        for codec in codecs:
+            if codec == "zst":
+                subprocess.run(["zstd", "-q", "-f", "-3", plain, "-o", plain + ".zst"], check=True)
+            else:
+                with open(plain + ".gz", "wb") as f:
+                    subprocess.run(["gzip", "-6", "-c", plain], stdout=f, check=True)
+            inputs.append((names[kind] + " ." + codec, plain + "." + codec))
+    for name, path in inputs:
         configs = [("default", [args.exe, "info", "--no-cache", path], base),
                    ("one thread", [args.exe, "info", "--no-cache", path], one)]
         if args.baseline_exe:
@@ -103,11 +118,11 @@ def main():
                     spin.wait()
             for label, r in runs.items():
                 result[(busy, label)] = (statistics.median(x[0] for x in r), statistics.median(x[1] for x in r))
-        rows.append((kind, result))
+        rows.append((name, result))
+    for _, path in inputs:
         os.unlink(path)
     load_after = os.getloadavg()
 
-    names = {"csv": "CSV", "chrome": "Chrome JSON", "perfetto": "Perfetto"}
     print("bench-busy: %g MB inputs, medians of %d interleaved runs; core %d kept busy by a spinning "
           "shell for the busy columns; load average %.2f before, %.2f after (the spinner's included); "
           "%d online cores." % (args.mb, args.runs, args.busy_core, load_before[0], load_after[0],
@@ -121,11 +136,11 @@ def main():
         sep += "---:|"
     print(head)
     print(sep)
-    for kind, r in rows:
+    for name, r in rows:
         bd, bo = r[(True, "default")], r[(True, "one thread")]
         idd, io = r[(False, "default")], r[(False, "one thread")]
         line = ("| %s | %.2f | %.2f | **%.2f** | %.2f | %.2f | **%.2f** | %.2f / %.2f |"
-                % (names[kind], bd[0], bo[0], bd[0] / bo[0], idd[0], io[0], io[0] / idd[0], bd[1], bo[1]))
+                % (name, bd[0], bo[0], bd[0] / bo[0], idd[0], io[0], io[0] / idd[0], bd[1], bo[1]))
         if args.baseline_exe:
             line += " %.2f / %.2f |" % (r[(True, "baseline default")][0], r[(False, "baseline default")][0])
         print(line)

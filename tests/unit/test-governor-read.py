@@ -9,7 +9,9 @@
 # a CSV, Chrome JSON (parallel after 4 MiB of events), Perfetto trace and a
 # zstd Chrome trace of a few MB switch at most buffers; each read must give the one-thread
 # read's `sample --state` bytes, `info --json`, messages and chunk index, and
-# its debug log must show both ways used.
+# its debug log must show both ways used. The zstd trace is also read on the
+# machine's cores (decided by the time waited for a core), with the same
+# result.
 
 import glob
 import os
@@ -23,13 +25,17 @@ timeslice = os.environ.get('TSL_TIMESLICE', 'timeslice')
 srcdir = os.environ.get('G_TEST_SRCDIR', os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 bench = os.path.join(srcdir, '..', 'bench')
 
-GOVERNOR = re.compile(rb'governor: (\d+) bytes scanned on every core, (\d+) on one thread, (\d+) switches')
+GOVERNOR = re.compile(rb'governor: (\d+) bytes scanned on every core, (\d+) on one thread, (\d+) switches'
+                      rb'( \(by the time waited for a core\))?')
 
 
 def read(tmp, path, env_extra):
     cache = tempfile.mkdtemp(prefix='cache-', dir=tmp)
     env = dict(os.environ, XDG_CACHE_HOME=cache, TSL_CACHE_MAX_BYTES=str(1 << 30),
-               G_MESSAGES_DEBUG='tsl-reader', **env_extra)
+               G_MESSAGES_DEBUG='tsl-reader', **{k: v for k, v in env_extra.items() if v is not None})
+    for name, value in env_extra.items():
+        if value is None:
+            env.pop(name, None)
     for name in ('TSL_READER_SPLIT_SEED', 'TSL_READER_ADAPT', 'TSL_READER_ADAPT_BYTES',
                  'TSL_READER_ADAPT_RATIO'):
         if name not in env_extra:
@@ -87,11 +93,21 @@ def main():
         if found is None:
             failures.append('%s: no governor in the debug log' % path)
         else:
-            parallel, serial, switches = (int(x) for x in found.groups())
+            parallel, serial, switches = (int(x) for x in found.groups()[:3])
             print('%s: %d bytes on every core, %d on one thread, %d switches'
                   % (os.path.basename(path), parallel, serial, switches))
             if parallel == 0 or serial == 0 or switches < 2:
                 failures.append('%s: the governor did not use both ways' % path)
+        if path.endswith('.zst'):
+            # The machine's cores: decided by the time waited for a core.
+            waited, found = read(tmp, path, {'TSL_READER_THREADS': None})
+            if waited != one:
+                failures.append('%s: %s differ when decided by the wait' % (
+                    path, ', '.join(n for n, a, b in zip(names, one, waited) if a != b)))
+            # Without Linux's schedstat the probes decide, as elsewhere.
+            if (os.cpu_count() > 1 and os.path.exists('/proc/thread-self/schedstat') and
+                    (found is None or b'waited for a core' not in found.group(0))):
+                failures.append('%s: not decided by the time waited for a core' % path)
     shutil.rmtree(tmp)
     for failure in failures:
         print('FAIL', failure)

@@ -13,8 +13,9 @@
  * on one thread and with the decompression thread give the same events,
  * warnings and errors (FILE:LINE:COLUMN positions included), a read
  * cancelled midway stops, the thread never waits for input between
- * feeds that each decompress to more than the ring holds, and a small
- * compressed trace is scanned on the pool from its start.
+ * feeds that each decompress to more than the ring holds, a small
+ * compressed trace is scanned on the pool from its start, and on one
+ * thread more than the cores when their count is left to the machine.
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -557,6 +558,57 @@ test_small_on_pool (void)
   g_rmdir (dir);
 }
 
+static guint scan_threads;
+
+static void
+note_scan_threads (const gchar    *domain,
+                   GLogLevelFlags  level,
+                   const gchar    *message,
+                   gpointer        data)
+{
+  const char *at = strstr (message, " segments scanned on ");
+
+  if (at != NULL)
+    scan_threads = (guint) g_ascii_strtoull (at + strlen (" segments scanned on "), NULL, 10);
+}
+
+/* With the thread count left to the online cores, a compressed read scans
+ * on one thread more than the cores (the decompression thread leaves part
+ * of its core idle); a count asked for (TSL_READER_THREADS=2) is kept.
+ * The same result as one thread either way. */
+static void
+test_scan_threads (void)
+{
+  g_autoptr(GByteArray) text = make_text (6 * 1024 * 1024, 9);
+  g_autoptr(GByteArray) input = zstd_input (text, 1024 * 1024);
+  g_autofree char *dir = g_dir_make_tmp ("tsl-ahead-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.json.zst", NULL);
+  guint handler = g_log_set_handler ("tsl-reader", G_LOG_LEVEL_DEBUG, note_scan_threads, NULL);
+  guint cores = g_get_num_processors ();
+  g_autofree char *one = NULL, *asked = NULL, *unasked = NULL;
+
+  g_assert_true (g_file_set_contents (path, (const char *) input->data, input->len, NULL));
+  one = read_file (path, FALSE);
+  scan_threads = 0;
+  asked = read_file (path, TRUE);
+  g_assert_cmpuint (scan_threads, ==, 2);
+  /* Not governed, so every buffer goes on the pool. */
+  g_unsetenv ("TSL_READER_THREADS");
+  g_setenv ("TSL_READER_ADAPT", "0", TRUE);
+  scan_threads = 0;
+  unasked = read_file (path, TRUE);
+  g_setenv ("TSL_READER_THREADS", "2", TRUE);
+  g_unsetenv ("TSL_READER_ADAPT");
+  g_log_remove_handler ("tsl-reader", handler);
+  /* One core: one thread, decompressing inline. */
+  g_assert_cmpuint (scan_threads, ==, cores > 1 ? cores + 1 : 0);
+  g_assert_cmpstr (asked, ==, one);
+  g_assert_cmpstr (unasked, ==, one);
+  g_assert_nonnull (strstr (one, "ok 1, error none"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Cancelled a few progress reports after the first events: the read
  * stops with G_IO_ERROR_CANCELLED and the trace keeps what it had. */
 static void
@@ -602,5 +654,6 @@ main (int   argc,
   g_test_add_func ("/inflate-ahead/cancel", test_cancel);
   g_test_add_func ("/inflate-ahead/no-input-waits", test_no_input_waits);
   g_test_add_func ("/inflate-ahead/small-on-pool", test_small_on_pool);
+  g_test_add_func ("/inflate-ahead/scan-threads", test_scan_threads);
   return g_test_run ();
 }

@@ -88,7 +88,9 @@ const char       *tsl_reader_context_get_name   (TslReaderContext *ctx);
 gint64            tsl_reader_context_get_input_offset (TslReaderContext *ctx);
 TslReaderThreads  tsl_reader_context_get_threads (TslReaderContext *ctx);
 /* Threads a format may scan on, the caller's included: 1 with
- * TSL_READER_THREADS_NEVER, else TSL_READER_THREADS=N or the online cores. */
+ * TSL_READER_THREADS_NEVER, else TSL_READER_THREADS=N or the online cores
+ * (one more for input decompressed on a thread of its own, in a format
+ * that set_close_ways()). */
 guint             tsl_reader_context_get_n_threads (TslReaderContext *ctx);
 /* Some of the caller's work while this thread would wait: see
  * TslReaderIdleFunc. FALSE when there is none. */
@@ -104,6 +106,13 @@ gboolean          tsl_reader_context_reads_ahead (TslReaderContext *ctx);
 /* Whether the input is decompressed on a thread of its own (so a read
  * has more than one thread whatever its size). */
 gboolean          tsl_reader_context_decompresses_ahead (TslReaderContext *ctx);
+/* Called by a format whose scanning on every core and on one thread read
+ * decompressed input at close speeds (Chrome JSON): then, with the thread
+ * count left to the machine, the pool gets one scanner more than the cores
+ * (the decompression thread leaves part of its core idle) and the governor
+ * decides by the time the modelling thread waits for a core instead of by
+ * probes, which cannot tell such ways apart (tsl-scan-governor.h). */
+void              tsl_reader_context_set_close_ways (TslReaderContext *ctx);
 /* A buffer of `len` bytes worth scanning on every core starts: whether to
  * (tsl-scan-governor.h measures which way reads faster now; always TRUE
  * with TSL_READER_THREADS=N, N > 1, or TSL_READER_ADAPT=0). Called by the

@@ -10,7 +10,9 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 
 #include "tsl-reader-private.h"
@@ -88,9 +90,19 @@ tsl_reader_context_get_threads (TslReaderContext *ctx)
 guint
 tsl_reader_context_get_n_threads (TslReaderContext *ctx)
 {
+  TslReader *self;
+
   g_return_val_if_fail (ctx != NULL, 1);
 
-  return ctx->reader->threads == TSL_READER_THREADS_NEVER ? 1 : MAX (ctx->reader->n_threads, 2);
+  self = ctx->reader;
+  if (self->threads == TSL_READER_THREADS_NEVER)
+    return 1;
+  /* The decompression thread leaves part of its core idle (it waits for
+   * a free buffer, then for the next feed): one scanner more than the
+   * cores fills it. */
+  if (self->ahead_used && self->n_threads_cores && self->close_ways)
+    return MAX (self->n_threads, 2) + 1;
+  return MAX (self->n_threads, 2);
 }
 
 /* The caller's idle work first (reading the next feed), then the newlines
@@ -157,6 +169,38 @@ tsl_reader_context_decompresses_ahead (TslReaderContext *ctx)
   return ctx->reader->ahead_used;
 }
 
+void
+tsl_reader_context_set_close_ways (TslReaderContext *ctx)
+{
+  ctx->reader->close_ways = TRUE;
+}
+
+/* The calling thread's time waiting for a core so far, in ns (the second
+ * field of Linux's schedstat), or -1 without it. */
+static gint64
+thread_wait_ns (gpointer data)
+{
+  char buf[128];
+  ssize_t n;
+  int fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  const char *p;
+  char *end;
+  gint64 waited;
+
+  if (fd < 0)
+    return -1;
+  n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  p = strchr (buf, ' ');
+  if (p == NULL)
+    return -1;
+  waited = g_ascii_strtoll (p + 1, &end, 10);
+  return end != p + 1 && waited >= 0 ? waited : -1;
+}
+
 gboolean
 tsl_reader_context_scan_now (TslReaderContext *ctx,
                              gsize             len)
@@ -174,6 +218,11 @@ tsl_reader_context_scan_now (TslReaderContext *ctx,
       self->governor = tsl_scan_governor_new (NULL, NULL,
                                               probe != NULL ? g_ascii_strtoull (probe, NULL, 10) : 0,
                                               ratio != NULL ? (guint) g_ascii_strtoull (ratio, NULL, 10) : 0);
+      /* Compressed input on the machine's cores, in a format whose two
+       * ways are too close for the probes (tsl-scan-governor.c): the time
+       * this thread waits for a core says when the other is busy. */
+      if (self->ahead_used && self->n_threads_cores && self->close_ways && thread_wait_ns (NULL) >= 0)
+        tsl_scan_governor_set_wait_clock (self->governor, thread_wait_ns, NULL);
     }
   return tsl_scan_governor_decide (self->governor, len);
 }

@@ -102,6 +102,8 @@ struct _TslReader
   gboolean          finished;
   TslReaderThreads  threads;
   guint             n_threads;
+  gboolean          n_threads_cores;   /* n_threads is the online cores */
+  gboolean          close_ways;   /* tsl_reader_context_set_close_ways() */
   TslReaderIdleFunc idle;
   gpointer          idle_data;
   /* Whether scanning on every core is measured against one thread

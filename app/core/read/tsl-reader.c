@@ -25,13 +25,15 @@ G_DEFINE_QUARK (tsl-reader-error-quark, tsl_reader_error)
 /* TSL_READER_THREADS: "0" or "1" one thread, "eager" two from the first
  * event (tests), N (2 to 256) that many; otherwise every online core. */
 static guint
-default_n_threads (void)
+default_n_threads (gboolean *cores)
 {
   const char *env = g_getenv ("TSL_READER_THREADS");
   guint64 n;
 
+  *cores = FALSE;
   if (env != NULL && g_ascii_string_to_unsigned (env, 10, 0, 256, &n, NULL))
     return MAX (n, 1);
+  *cores = TRUE;
   return g_get_num_processors ();
 }
 
@@ -55,10 +57,11 @@ static TslReaderThreads
 default_threads (void)
 {
   const char *env = g_getenv ("TSL_READER_THREADS");
+  gboolean cores;
 
   if (g_strcmp0 (env, "eager") == 0)
     return TSL_READER_THREADS_EAGER;
-  return default_n_threads () > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
+  return default_n_threads (&cores) > 1 ? TSL_READER_THREADS_AUTO : TSL_READER_THREADS_NEVER;
 }
 
 TslReader *
@@ -78,7 +81,7 @@ tsl_reader_new (TslTrace   *trace,
   self->ctx.reader = self;
   tsl_text_position_init (&self->ctx.pos);
   self->threads = default_threads ();
-  self->n_threads = default_n_threads ();
+  self->n_threads = default_n_threads (&self->n_threads_cores);
   self->governed = default_governed ();
   self->text_end = G_MAXUINT64;
 
@@ -129,8 +132,9 @@ tsl_reader_free (TslReader *self)
 
       tsl_scan_governor_get_counts (self->governor, &parallel, &serial, &switches);
       g_debug ("%s: governor: %" G_GUINT64_FORMAT " bytes scanned on every core, %"
-               G_GUINT64_FORMAT " on one thread, %u switches",
-               self->name, parallel, serial, switches);
+               G_GUINT64_FORMAT " on one thread, %u switches%s",
+               self->name, parallel, serial, switches,
+               tsl_scan_governor_uses_wait (self->governor) ? " (by the time waited for a core)" : "");
       tsl_scan_governor_free (self->governor);
     }
   _tsl_reader_stop_ahead (self);

@@ -6,6 +6,13 @@
  * way, then a stretch the faster way. A buffer's time is from its
  * decide() to the next one, so it includes what the read does between
  * buffers (the next read, small pieces), the same for both ways.
+ *
+ * With a wait clock (a compressed Chrome trace), no probes: each stretch of
+ * TSL_SCAN_GOVERNOR_WAIT_BYTES keeps its way or changes it by how long the
+ * modelling thread waited for a core. There the two ways differ by about
+ * 10 % and the probes could not tell them apart: a read's cost per byte
+ * falls as it goes on (the sampler folds), and the decompression ring
+ * the way before left full or empty carries over into the next probe.
  */
 #define G_LOG_DOMAIN "tsl-reader"
 
@@ -37,6 +44,13 @@ struct _TslScanGovernor
 
   guint64              bytes[2];      /* [serial, parallel] */
   guint                switches;
+
+  /* Waiting for a core: the clock, and where the stretch began. */
+  TslScanGovernorClock wait;
+  gpointer             wait_data;
+  guint64              stretch_bytes;
+  gint64               stretch_ns;
+  gint64               stretch_wait;
 };
 
 static gint64
@@ -105,11 +119,63 @@ next_phase (TslScanGovernor *self)
   self->phase_ns = 0;
 }
 
+void
+tsl_scan_governor_set_wait_clock (TslScanGovernor      *self,
+                                  TslScanGovernorClock  wait,
+                                  gpointer              wait_data)
+{
+  g_return_if_fail (self->bytes[FALSE] + self->bytes[TRUE] == 0);
+
+  self->wait = wait;
+  self->wait_data = wait_data;
+}
+
+gboolean
+tsl_scan_governor_uses_wait (TslScanGovernor *self)
+{
+  return self->wait != NULL;
+}
+
+/* The stretch's share of wall time the modelling thread spent waiting
+ * for a core: on 2 idle cores about 0.25 on every core (the read's own
+ * threads outnumber the cores) and 0.02 on one thread; with the other
+ * core busy, 0.5 and 0.35. Above the first bound every core loses, below
+ * the second they are free again. */
+static gboolean
+decide_by_wait (TslScanGovernor *self,
+                gsize            len)
+{
+  /* The clocks are read at a stretch's ends only (a file read each). */
+  if (self->stretch_bytes == 0 || self->stretch_bytes >= TSL_SCAN_GOVERNOR_WAIT_BYTES)
+    {
+      gint64 now = self->clock (self->clock_data);
+      gint64 waited = self->wait (self->wait_data);
+
+      if (self->stretch_bytes > 0)
+        {
+          double share = (double) (waited - self->stretch_wait) / (double) MAX (now - self->stretch_ns, 1);
+
+          if (self->parallel ? share > TSL_SCAN_GOVERNOR_WAIT_PARALLEL : share < TSL_SCAN_GOVERNOR_WAIT_SERIAL)
+            set_way (self, !self->parallel);
+          self->stretch_bytes = 0;
+        }
+      self->stretch_ns = now;
+      self->stretch_wait = waited;
+    }
+  self->stretch_bytes += len;
+  self->bytes[self->parallel] += len;
+  return self->parallel;
+}
+
 gboolean
 tsl_scan_governor_decide (TslScanGovernor *self,
                           gsize            len)
 {
-  gint64 now = self->clock (self->clock_data);
+  gint64 now;
+
+  if (self->wait != NULL)
+    return decide_by_wait (self, len);
+  now = self->clock (self->clock_data);
 
   if (self->timing)
     {

@@ -25,6 +25,10 @@ G_BEGIN_DECLS
 /* Bytes of each probe, and how many probes' worth the winner then reads. */
 #define TSL_SCAN_GOVERNOR_PROBE_BYTES ((guint64) 4 * 1024 * 1024)
 #define TSL_SCAN_GOVERNOR_RATIO       32
+/* A stretch decided by the time waited for a core, and its bounds. */
+#define TSL_SCAN_GOVERNOR_WAIT_BYTES    ((guint64) 8 * 1024 * 1024)
+#define TSL_SCAN_GOVERNOR_WAIT_PARALLEL 0.4
+#define TSL_SCAN_GOVERNOR_WAIT_SERIAL   0.15
 
 typedef struct _TslScanGovernor TslScanGovernor;
 
@@ -45,6 +49,17 @@ void              tsl_scan_governor_free        (TslScanGovernor      *self);
  * buffer's. */
 gboolean          tsl_scan_governor_decide      (TslScanGovernor      *self,
                                                  gsize                 len);
+/* Before the first decide(): decide from `wait` (the time in ns the
+ * modelling thread has waited for a core so far) instead of probing. Each
+ * stretch of WAIT_BYTES, from every core at first, changes to one thread
+ * when that thread waited more than WAIT_PARALLEL of its wall time, and
+ * back when less than WAIT_SERIAL: a second core is busy, then free. For
+ * input whose two ways are too close for the probes (compressed input:
+ * tsl-scan-governor.c). */
+void              tsl_scan_governor_set_wait_clock (TslScanGovernor      *self,
+                                                    TslScanGovernorClock  wait,
+                                                    gpointer              wait_data);
+gboolean          tsl_scan_governor_uses_wait   (TslScanGovernor      *self);
 /* Bytes read each way so far, and how many times the way changed (for
  * the debug log and the tests). */
 void              tsl_scan_governor_get_counts  (TslScanGovernor      *self,
