@@ -11,6 +11,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "tsl-chunk-index.h"
 #include "tsl-cli-private.h"
 #include "tsl-time-math.h"
 
@@ -272,6 +273,10 @@ tsl_cli_info (int    argc,
   if (!tsl_cli_check_k ("info", k))
     return TSL_EXIT_USAGE;
 
+  /* Nothing reads a range of the file after this read, and without the
+   * cache its index would not be kept for a later process either. */
+  if (!tsl_cache_get_enabled ())
+    tsl_chunk_index_set_unwanted (TRUE);
   trace = tsl_cli_load (argv[1], TSL_SAMPLER_COUNT, (guint) k, TSL_CLI_DEFAULT_SEED, &error);
   if (trace == NULL)
     return tsl_cli_fail (TSL_EXIT_INPUT, "%s", error->message);

@@ -96,6 +96,7 @@ def main():
 
     control_characters()
     same_names()
+    no_index()
 
     check('no FILE is usage', run().returncode == 2)
     check('two FILEs is usage', run(perf, perf).returncode == 2)
@@ -103,6 +104,28 @@ def main():
     check('bad --k is usage', run('--k', '0', perf).returncode == 2)
 
     return 1 if failures else 0
+
+
+def no_index():
+    """`info --no-cache` reads no range again and keeps no cache: it makes no
+    chunk index (its checkpoints were 2 % of a Perfetto read's instructions),
+    and says the same as a read that makes one."""
+    perfetto = os.path.join(data, 'perfetto', 'basic.pftrace')
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        debug = dict(env, G_MESSAGES_DEBUG='tsl-read-stream')
+        for path in (perfetto, os.path.join(data, 'perf-callchain.txt')):
+            name = os.path.basename(path)
+            # GLib writes debug messages to stdout.
+            bare = subprocess.run([timeslice, 'info', '--no-cache', path], capture_output=True, env=debug, timeout=60)
+            kept = subprocess.run([timeslice, 'info', path], capture_output=True, env=debug, timeout=60)
+            check(f'{name}: --no-cache reads without an index', b'read without a chunk index' in bare.stdout,
+                  bare.stdout.decode()[-300:])
+            check(f'{name}: with the cache, an index', b'read without a chunk index' not in kept.stdout,
+                  kept.stdout.decode()[-300:])
+            bare = subprocess.run([timeslice, 'info', '--no-cache', path], capture_output=True, env=env, timeout=60)
+            kept = subprocess.run([timeslice, 'info', path], capture_output=True, env=env, timeout=60)
+            check(f'{name}: the same description either way', bare.stdout == kept.stdout and bare.returncode == 0)
 
 
 def same_names():

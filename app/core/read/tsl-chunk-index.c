@@ -482,12 +482,24 @@ tsl_chunk_index_lookup (const TslFileKey *key)
   return found;
 }
 
+/* Set by a process that will read no range of what it reads, with no
+ * cache to keep an index in (`info --no-cache`). */
+static gint unwanted;
+
 gboolean
 tsl_chunk_index_disabled (void)
 {
   const char *env = g_getenv ("TSL_NO_INDEX");
 
+  if (g_atomic_int_get (&unwanted))
+    return TRUE;
   return env != NULL && *env != '\0' && !g_str_equal (env, "0");
+}
+
+void
+tsl_chunk_index_set_unwanted (gboolean unwanted_)
+{
+  g_atomic_int_set (&unwanted, unwanted_);
 }
 
 guint64

@@ -194,8 +194,11 @@ void              tsl_chunk_index_store         (GFileInputStream *stream,
 gboolean          tsl_chunk_index_get_file_span (const char       *path,
                                                  gint64           *start_ns,
                                                  gint64           *end_ns);
-/* Whether TSL_NO_INDEX turns indexes off. */
+/* Whether TSL_NO_INDEX, or tsl_chunk_index_set_unwanted(), turns indexes off. */
 gboolean          tsl_chunk_index_disabled      (void);
+/* For a process that reads no range of a file again and keeps no cache:
+ * its reads make no index (no checkpoints: 2 % of a Perfetto read). */
+void              tsl_chunk_index_set_unwanted  (gboolean          unwanted);
 /* Bytes read by range reads through an index since the process started
  * (for tests and benchmarks). Thread-safe. */
 guint64           tsl_chunk_index_get_bytes_read (void);

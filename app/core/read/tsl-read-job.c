@@ -208,7 +208,11 @@ tsl_read_job_start (TslReadJob  *job,
     }
   job->keyed = job->regular && !tsl_chunk_index_disabled ();
   if (!job->keyed)
-    return TRUE;
+    {
+      if (job->regular)
+        g_debug ("%s: read without a chunk index", job->display_name);
+      return TRUE;
+    }
   file = G_FILE_INPUT_STREAM (job->stream);
 
   /* A range of a file read before: through its index. */
