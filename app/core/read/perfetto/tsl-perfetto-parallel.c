@@ -49,7 +49,8 @@ typedef struct {
 struct _TslPerfettoScan
 {
   TslReaderContext         *ctx;
-  TslPerfettoApplyFunc      apply;
+  TslPerfettoModel         *model;
+  TslPerfettoMalformedFunc  malformed;
   gpointer                  data;
   TslScanPool              *pool;     /* made at the first buffer worth cutting */
   GPtrArray                *cuts;
@@ -136,7 +137,8 @@ scan_segment (gpointer        data,
           prefetch ((const guint8 *) rec + PREFETCH_BYTES, 1);
           tsl_perfetto_decode (rec, p, (gsize) n);
           rec->pos = offset + (guint64) (start - buf);
-          len += packed_size (rec);
+          rec->packed = (guint32) packed_size (rec);
+          len += rec->packed;
           n_records++;
         }
       p += n;
@@ -164,7 +166,8 @@ static const TslScanFuncs scan_funcs = {
 
 TslPerfettoScan *
 tsl_perfetto_scan_new (TslReaderContext         *ctx,
-                       TslPerfettoApplyFunc      apply,
+                       TslPerfettoModel         *model,
+                       TslPerfettoMalformedFunc  malformed,
                        gpointer                  data)
 {
   TslPerfettoScan *self;
@@ -174,7 +177,8 @@ tsl_perfetto_scan_new (TslReaderContext         *ctx,
     return NULL;
   self = g_new0 (TslPerfettoScan, 1);
   self->ctx = ctx;
-  self->apply = apply;
+  self->model = model;
+  self->malformed = malformed;
   self->data = data;
   self->cuts = g_ptr_array_new ();
   self->ahead = AHEAD_PER_THREAD * tsl_reader_context_get_n_threads (ctx);
@@ -228,8 +232,23 @@ frame (TslPerfettoScan *self,
   g_ptr_array_add (self->cuts, (gpointer) p);
   while (p < end)
     {
-      const guint8 *q = p;
+      const guint8 *q;
       guint64 key, n;
+      gsize left = (gsize) (end - p);
+
+      /* Most packets: key 0x0A and a one-byte length. Short of the next
+       * cut, and far enough from the end that no such packet crosses it,
+       * nothing else needs a test: this walk is the modelling thread's,
+       * and it bounds a read on two cores. */
+      if (left > 2 + 0x7F)
+        {
+          gsize used = (gsize) (p - seg_start);
+          const guint8 *fast_end = p + MIN (used < want ? want - used : 0, left - (2 + 0x7F));
+
+          while (p < fast_end && p[0] == 0x0A && p[1] < 0x80)
+            p += 2 + p[1];
+        }
+      q = p;
 
       /* Most packets: key 0x0A and a one-byte length. */
       if (G_LIKELY (end - p >= 2 && p[0] == 0x0A && p[1] < 0x80 && p[1] <= end - p - 2))
@@ -254,17 +273,22 @@ frame (TslPerfettoScan *self,
 
 static void
 apply_segment (TslPerfettoScan *self,
-               const Packed    *packed)
+               const Packed    *packed,
+               gboolean         offsets)
 {
   const guint8 *at = packed->data;
 
   for (guint i = 0; i < packed->n_records; i++)
     {
       const TslPerfettoRecord *rec = (const TslPerfettoRecord *) (gconstpointer) at;
+      const char *what;
 
-      at += packed_size (rec);
+      at += rec->packed;
       prefetch (at + PREFETCH_BYTES, 0);
-      self->apply (self->data, rec);
+      if (G_UNLIKELY (offsets))
+        tsl_perfetto_model_set_offset (self->model, (gint64) rec->pos);
+      if (G_UNLIKELY (!tsl_perfetto_model_apply (self->model, rec, &what)))
+        self->malformed (self->data, rec->pos, what);
     }
 }
 
@@ -280,6 +304,7 @@ tsl_perfetto_scan_run (TslPerfettoScan *self,
                        guint64          offset,
                        const guint8    *p,
                        const guint8    *end,
+                       gboolean         offsets,
                        guint64         *n_packets)
 {
   const guint8 *stop;
@@ -313,7 +338,7 @@ tsl_perfetto_scan_run (TslPerfettoScan *self,
       const TslScanSegment *seg = tsl_scan_pool_get (self->pool, i, NULL);
       const Packed *packed = &self->ring[*(const guint *) seg->result % self->ring_n];
 
-      apply_segment (self, packed);
+      apply_segment (self, packed, offsets);
       *n_packets += packed->n_records;
     }
   tsl_scan_pool_finish (self->pool);

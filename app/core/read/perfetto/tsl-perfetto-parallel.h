@@ -20,11 +20,16 @@ G_BEGIN_DECLS
 typedef struct _TslReaderContext TslReaderContext;
 typedef struct _TslPerfettoScan TslPerfettoScan;
 
+typedef struct _TslPerfettoModel TslPerfettoModel;
+
 /* NULL when the read stays on one thread (!tsl_scan_pool_wanted():
  * a regular file read ahead, TSL_READER_THREADS automatic or a number
- * above 1). */
+ * above 1). The records go to the model itself, not through a callback:
+ * the modelling thread bounds a read on two cores, and the call was 3 %
+ * of its instructions; malformed(data, …) hears of a record it refused. */
 TslPerfettoScan *tsl_perfetto_scan_new  (TslReaderContext         *ctx,
-                                         TslPerfettoApplyFunc      apply,
+                                         TslPerfettoModel         *model,
+                                         TslPerfettoMalformedFunc  malformed,
                                          gpointer                  data);
 /* Logs the segments (in the "tsl-reader" log domain) and frees. NULL-safe. */
 void             tsl_perfetto_scan_free (TslPerfettoScan          *self);
@@ -34,12 +39,15 @@ void             tsl_perfetto_scan_free (TslPerfettoScan          *self);
  * is not a length-delimited field, a varint too long, a packet too large
  * or cut by `end`), or returns p when the packets are too few to be worth
  * cutting. Adds the TracePackets (field 1) it decoded to *n_packets. No
- * thread but the caller's touches the buffer after it returns. */
+ * thread but the caller's touches the buffer after it returns. With
+ * offsets, the model is told each packet's offset before it applies it
+ * (tsl_perfetto_model_set_offset()). */
 const guint8    *tsl_perfetto_scan_run  (TslPerfettoScan          *self,
                                          const guint8             *buf,
                                          guint64                   offset,
                                          const guint8             *p,
                                          const guint8             *end,
+                                         gboolean                  offsets,
                                          guint64                  *n_packets);
 
 G_END_DECLS

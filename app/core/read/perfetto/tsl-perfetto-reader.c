@@ -92,10 +92,12 @@ finish (PerfettoState *self)
 }
 
 static G_GNUC_NO_INLINE void
-malformed (PerfettoState *self,
-           guint64        pos,
-           const char    *what)
+malformed (gpointer    state,
+           guint64     pos,
+           const char *what)
 {
+  PerfettoState *self = state;
+
   if (++self->n_malformed <= MAX_POS_WARNINGS)
     tsl_trace_add_warning (self->trace, "%s:%" G_GUINT64_FORMAT ": skipped a "
                            "malformed TracePacket: %s",
@@ -125,7 +127,7 @@ perfetto_create (TslTrace         *trace,
   self->trace = trace;
   self->ctx = ctx;
   self->model = tsl_perfetto_model_new (trace);
-  self->scan = tsl_perfetto_scan_new (ctx, apply_record, self);
+  self->scan = tsl_perfetto_scan_new (ctx, self->model, malformed, self);
   return self;
 }
 
@@ -167,7 +169,8 @@ perfetto_parse (gpointer       state,
   /* A regular file: the whole packets on every core, the rest (a packet
    * cut by the buffer's end, damage) below. */
   if (self->scan != NULL && pipe == NULL)
-    p = tsl_perfetto_scan_run (self->scan, buf, self->offset, p, end, &self->n_packets);
+    p = tsl_perfetto_scan_run (self->scan, buf, self->offset, p, end, self->offsets,
+                               &self->n_packets);
 
   while (p < end)
     {

@@ -117,6 +117,7 @@ typedef struct {
   TslPerfettoPacket  pk;
   guint8             ok;        /* a well-formed TracePacket; else `what` says why */
   guint8             event_ok;  /* kind is PKT_TRACK_EVENT: the event is well formed */
+  guint32            packed;    /* set by the parallel decoding: its prefix's bytes */
   TslPerfettoEvent   ev;        /* kind is PKT_TRACK_EVENT and event_ok */
 } TslPerfettoRecord;
 
@@ -145,6 +146,10 @@ tsl_perfetto_uuid_list (const TslProtoField *f,
  * (tsl-perfetto-scan.h). */
 typedef void (*TslPerfettoApplyFunc) (gpointer                 data,
                                       const TslPerfettoRecord *rec);
+/* A record the model refused (tsl_perfetto_model_apply()), at pos. */
+typedef void (*TslPerfettoMalformedFunc) (gpointer    data,
+                                          guint64     pos,
+                                          const char *what);
 
 void tsl_perfetto_decode (TslPerfettoRecord *rec,
                           const guint8      *data,
