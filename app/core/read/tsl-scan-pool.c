@@ -74,6 +74,7 @@ struct _TslScanPool
   gint       caller_sleeping;
   gint       idle_state;
   guint64    by_caller;    /* segments the caller scanned */
+  guint64    worker_sleeps;
 };
 
 static inline void
@@ -151,6 +152,7 @@ worker (gpointer data)
         {
           pthread_mutex_lock (&self->mutex);
           self->workers_sleeping++;
+          self->worker_sleeps++;
           while (g_atomic_int_get (&self->generation) == seen && !g_atomic_int_get (&self->quit))
             pthread_cond_wait (&self->work_cond, &self->mutex);
           self->workers_sleeping--;
@@ -313,7 +315,12 @@ tsl_scan_pool_get (TslScanPool *self,
 
   g_return_val_if_fail (i < self->n_slots, NULL);
 
-  if (self->ahead > 0 && i + self->ahead > self->limit && self->limit < self->n_slots)
+  /* The limit rises by half the window at a time, not by one segment: a
+   * scanner faster than the model waits at the limit, and a rise per
+   * segment woke it for every segment (1 GB of Perfetto on 2 cores: 63,182
+   * voluntary context switches, 19,907 with half-window steps). */
+  if (self->ahead > 0 && self->limit < self->n_slots &&
+      i + self->ahead >= self->limit + MAX (self->ahead / 2, 1))
     {
       pthread_mutex_lock (&self->mutex);
       self->limit = MIN (i + self->ahead, self->n_slots);
@@ -376,6 +383,17 @@ guint64
 tsl_scan_pool_get_by_caller (TslScanPool *self)
 {
   return self->by_caller;
+}
+
+guint64
+tsl_scan_pool_get_worker_sleeps (TslScanPool *self)
+{
+  guint64 n;
+
+  pthread_mutex_lock (&self->mutex);
+  n = self->worker_sleeps;
+  pthread_mutex_unlock (&self->mutex);
+  return n;
 }
 
 struct _TslScanCutter

@@ -86,6 +86,8 @@ void                  tsl_scan_pool_set_ahead (TslScanPool        *self,
 void                  tsl_scan_pool_finish    (TslScanPool        *self);
 /* How many segments the caller scanned itself (for the debug log). */
 guint64               tsl_scan_pool_get_by_caller (TslScanPool    *self);
+/* How many times a scanner thread went to sleep for want of work. */
+guint64               tsl_scan_pool_get_worker_sleeps (TslScanPool  *self);
 
 /* Where the buffer of a parse call is cut.
  *
