@@ -433,24 +433,25 @@ offer_unusual (TslTrace *self,
   return tsl_sampler_offer (get_track (self, track)->sampler, time_ns, value);
 }
 
-gboolean
-tsl_trace_offer (TslTrace *self,
-                 guint     track,
-                 gint64    time_ns,
-                 double    value)
+/* The usual offer's bookkeeping, for both offers below: the track, or
+ * NULL when anything is unusual (the caller then goes out of line). Per
+ * event: no type check, one bounds check, so that the usual offer saves
+ * no registers and ends in a jump to the sampler's. */
+static inline Track *
+usual_offer (TslTrace *self,
+             guint     track,
+             gint64    time_ns,
+             double    value)
 {
   Track *t;
 
-  /* Per event: no type check, one bounds check, and anything unusual out
-   * of line, so that the usual offer saves no registers and ends in a jump
-   * to the sampler's. */
   if (G_UNLIKELY (track >= self->tracks->len))
-    return offer_unusual (self, track, time_ns, value);
+    return NULL;
   t = get_track (self, track);
   if (G_UNLIKELY (self->event_func != NULL || self->exact != NULL || self->has_filter ||
                   (self->series_recorders != NULL &&
                    (t->key.kind == TSL_TRACK_COUNTER || t->key.kind == TSL_TRACK_METRIC))))
-    return offer_unusual (self, track, time_ns, value);
+    return NULL;
 
   note_time (self, time_ns);
   if (time_ns < self->window_min)
@@ -465,6 +466,19 @@ tsl_trace_offer (TslTrace *self,
       if (end > self->window_max)
         self->window_max = end;
     }
+  return t;
+}
+
+gboolean
+tsl_trace_offer (TslTrace *self,
+                 guint     track,
+                 gint64    time_ns,
+                 double    value)
+{
+  Track *t = usual_offer (self, track, time_ns, value);
+
+  if (G_UNLIKELY (t == NULL))
+    return offer_unusual (self, track, time_ns, value);
   return tsl_sampler_offer (t->sampler, time_ns, value);
 }
 
@@ -489,28 +503,10 @@ tsl_trace_offer_labelled (TslTrace *self,
                           double    value,
                           guint32   label)
 {
-  Track *t;
+  Track *t = usual_offer (self, track, time_ns, value);
 
-  if (G_UNLIKELY (track >= self->tracks->len))
+  if (G_UNLIKELY (t == NULL))
     return offer_labelled_unusual (self, track, time_ns, value, label);
-  t = get_track (self, track);
-  if (G_UNLIKELY (self->event_func != NULL || self->exact != NULL || self->has_filter ||
-                  (self->series_recorders != NULL &&
-                   (t->key.kind == TSL_TRACK_COUNTER || t->key.kind == TSL_TRACK_METRIC))))
-    return offer_labelled_unusual (self, track, time_ns, value, label);
-
-  note_time (self, time_ns);
-  if (time_ns < self->window_min)
-    self->window_min = time_ns;
-  if (time_ns > self->window_max)
-    self->window_max = time_ns;
-  if (t->spans && value > 0 && value < 9.0e18)
-    {
-      gint64 end = time_ns <= G_MAXINT64 - (gint64) value ? time_ns + (gint64) value : G_MAXINT64;
-
-      if (end > self->window_max)
-        self->window_max = end;
-    }
   return tsl_sampler_offer_labelled (t->sampler, time_ns, value, label);
 }
 
