@@ -443,7 +443,7 @@ event_flows (TslPerfettoModel *self,
              guint             depth,
              const Event      *ev)
 {
-  if (G_UNLIKELY (ev->flows_seen[0] + ev->flows_seen[1] != 0))
+  if (G_UNLIKELY (ev->has_flows))
     record_flows (self, t, ts, depth, ev);
 }
 
@@ -796,28 +796,28 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
       switch (pk->kind)
         {
         case PKT_CLOCK_SNAPSHOT:
-          _tsl_perfetto_clock_snapshot (self, seq, pk->payload.data, pk->payload.len);
+          _tsl_perfetto_clock_snapshot (self, seq, rec->payload.data, rec->payload.len);
           return TRUE;
         case PKT_COMPRESSED_PACKETS:
         case PKT_ZSTD_COMPRESSED_PACKETS:
-          compressed_packets (self, pk->payload.data, pk->payload.len,
+          compressed_packets (self, rec->payload.data, rec->payload.len,
                               pk->kind == PKT_ZSTD_COMPRESSED_PACKETS);
           return TRUE;
         case PKT_TRACK_DESCRIPTOR:
           skip_time (self, seq, pk);
-          _tsl_perfetto_track_descriptor (self, pk->payload.data, pk->payload.len);
+          _tsl_perfetto_track_descriptor (self, rec->payload.data, rec->payload.len);
           return TRUE;
         case PKT_PROCESS_DESCRIPTOR:
           skip_time (self, seq, pk);
-          _tsl_perfetto_process_descriptor (self, pk->payload.data, pk->payload.len, NULL);
+          _tsl_perfetto_process_descriptor (self, rec->payload.data, rec->payload.len, NULL);
           return TRUE;
         case PKT_THREAD_DESCRIPTOR:
           skip_time (self, seq, pk);
-          _tsl_perfetto_legacy_thread (self, seq, pk->payload.data, pk->payload.len);
+          _tsl_perfetto_legacy_thread (self, seq, rec->payload.data, rec->payload.len);
           return TRUE;
         case PKT_PROCESS_TREE:
           skip_time (self, seq, pk);
-          _tsl_perfetto_process_tree (self, pk->payload.data, pk->payload.len);
+          _tsl_perfetto_process_tree (self, rec->payload.data, rec->payload.len);
           return TRUE;
         case 0:
           skip_time (self, seq, pk);
@@ -847,11 +847,11 @@ tsl_perfetto_model_apply (TslPerfettoModel        *self,
   switch (pk->kind)
     {
     case PKT_STREAMING_PROFILE:
-      _tsl_perfetto_streaming_profile (self, seq, pk->payload.data, pk->payload.len);
+      _tsl_perfetto_streaming_profile (self, seq, rec->payload.data, rec->payload.len);
       break;
     case PKT_PERF_SAMPLE:
       if (has_time)
-        _tsl_perfetto_perf_sample (self, seq, ts, pk->payload.data, pk->payload.len);
+        _tsl_perfetto_perf_sample (self, seq, ts, rec->payload.data, rec->payload.len);
       break;
     default:
       self->counts.kinds[MIN (pk->kind, MAX_KIND)]++;

@@ -66,21 +66,31 @@ struct _TslPerfettoScan
 };
 
 G_STATIC_ASSERT (offsetof (TslPerfettoRecord, ev) % 8 == 0);
+G_STATIC_ASSERT (offsetof (TslPerfettoRecord, ev.absolute_us) % 8 == 0);
 G_STATIC_ASSERT (offsetof (TslPerfettoRecord, ev.extra_uuids) % 8 == 0);
 G_STATIC_ASSERT (sizeof (TslPerfettoRecord) % 8 == 0);
 
-/* The prefix of rec that tsl_perfetto_model_apply() reads. */
+/* The prefix of rec that tsl_perfetto_model_apply() reads: a usual
+ * event's stops before its rare fields: 168 bytes (256 before the
+ * payload shared its room with the event and the rare fields moved). */
 static inline gsize
 packed_size (const TslPerfettoRecord *rec)
 {
   const TslPerfettoEvent *ev = &rec->ev;
 
-  if (!rec->ok || !rec->event_ok)
+  if (!rec->ok)
+    return offsetof (TslPerfettoRecord, ev);
+  if (rec->pk.kind != PKT_TRACK_EVENT)
+    return offsetof (TslPerfettoRecord, payload) + sizeof (TslProtoField);
+  if (!rec->event_ok)
     return offsetof (TslPerfettoRecord, ev);
   if ((ev->n_extra_uuids | ev->n_extra_values | ev->n_extra_double_uuids |
-       ev->n_extra_double_values | ev->n_flow_ids | ev->n_term_flow_ids) == 0)
+       ev->n_extra_double_values | ev->n_flow_ids | ev->n_term_flow_ids) != 0)
+    return sizeof (TslPerfettoRecord);
+  if ((ev->has_absolute_us | ev->has_pid_override | ev->has_tid_override | ev->has_flows) != 0 ||
+      ev->type == TYPE_COMPLETE)
     return offsetof (TslPerfettoRecord, ev.extra_uuids);
-  return sizeof (TslPerfettoRecord);
+  return offsetof (TslPerfettoRecord, ev.absolute_us);
 }
 
 /* The four cache lines of an event's record (offsetof (ev.extra_uuids)),

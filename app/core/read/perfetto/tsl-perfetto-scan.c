@@ -353,10 +353,11 @@ decode_event (Event        *ev,
 }
 
 static gboolean
-decode_packet (Packet       *pk,
-               const guint8 *data,
-               gsize         len,
-               const char  **what)
+decode_packet (Packet        *pk,
+               TslProtoField *payload,
+               const guint8  *data,
+               gsize          len,
+               const char   **what)
 {
   TslProtoCursor c;
   TslProtoField f;
@@ -375,9 +376,9 @@ decode_packet (Packet       *pk,
   pk->interned_len = 0;
   pk->defaults = NULL;
   pk->defaults_len = 0;
-  pk->payload.wire = TSL_PROTO_VARINT;
-  pk->payload.data = NULL;
-  pk->payload.len = 0;
+  payload->wire = TSL_PROTO_VARINT;
+  payload->data = NULL;
+  payload->len = 0;
   tsl_proto_cursor_init (&c, data, len);
   /* The orders most packets come in, straight through, before the loop:
    * Chrome's (timestamp, flags, event, uid, sequence) and the SDK's
@@ -401,9 +402,9 @@ decode_packet (Packet       *pk,
         tsl_proto_varint (&q, c.end, &v) == TSL_PROTO_OK && v <= (guint64) (c.end - q))
       {
         pk->kind = PKT_TRACK_EVENT;
-        pk->payload.wire = TSL_PROTO_LEN;
-        pk->payload.data = q;
-        pk->payload.len = (gsize) v;
+        payload->wire = TSL_PROTO_LEN;
+        payload->data = q;
+        payload->len = (gsize) v;
         c.p = q + v;
       }
     take_varint (&c, PKT_TRUSTED_UID << 3 | TSL_PROTO_VARINT, &v);
@@ -452,9 +453,9 @@ decode_packet (Packet       *pk,
           if (tsl_proto_varint (&q, c.end, &v) != TSL_PROTO_OK || v > (guint64) (c.end - q))
             break;
           pk->kind = PKT_TRACK_EVENT;
-          pk->payload.wire = TSL_PROTO_LEN;
-          pk->payload.data = q;
-          pk->payload.len = (gsize) v;
+          payload->wire = TSL_PROTO_LEN;
+          payload->data = q;
+          payload->len = (gsize) v;
           c.p = q + v;
           continue;
         default:
@@ -488,13 +489,13 @@ decode_packet (Packet       *pk,
           if (f.wire != TSL_PROTO_LEN)
             goto wrong_wire;
           pk->interned = f.data;
-          pk->interned_len = f.len;
+          pk->interned_len = (guint32) f.len;
           continue;
         case PKT_DEFAULTS:
           if (f.wire != TSL_PROTO_LEN)
             goto wrong_wire;
           pk->defaults = f.data;
-          pk->defaults_len = f.len;
+          pk->defaults_len = (guint32) f.len;
           continue;
         case PKT_TRUSTED_UID:
         case PKT_TRUSTED_PID:
@@ -503,7 +504,7 @@ decode_packet (Packet       *pk,
           break;
         default:
           pk->kind = f.number;
-          pk->payload = f;
+          *payload = f;
           continue;
         }
       if (f.wire != TSL_PROTO_VARINT)
@@ -520,7 +521,7 @@ decode_packet (Packet       *pk,
 
   /* Payloads this reader decodes must be messages (a track event read by
    * its one-byte key is). */
-  if (pk->kind == PKT_TRACK_EVENT && pk->payload.wire == TSL_PROTO_LEN)
+  if (pk->kind == PKT_TRACK_EVENT && payload->wire == TSL_PROTO_LEN)
     return TRUE;
   switch (pk->kind)
     {
@@ -528,7 +529,7 @@ decode_packet (Packet       *pk,
     case PKT_PROCESS_DESCRIPTOR: case PKT_THREAD_DESCRIPTOR: case PKT_PROCESS_TREE:
     case PKT_STREAMING_PROFILE: case PKT_PERF_SAMPLE: case PKT_COMPRESSED_PACKETS:
     case PKT_ZSTD_COMPRESSED_PACKETS:
-      if (pk->payload.wire != TSL_PROTO_LEN)
+      if (payload->wire != TSL_PROTO_LEN)
         goto wrong_wire;
       break;
     default:
@@ -546,11 +547,16 @@ tsl_perfetto_decode (TslPerfettoRecord *rec,
                      const guint8      *data,
                      gsize              len)
 {
-  rec->ok = decode_packet (&rec->pk, data, len, &rec->what);
+  TslProtoField payload;
+
+  rec->ok = decode_packet (&rec->pk, &payload, data, len, &rec->what);
   rec->event_ok = FALSE;
   if (rec->ok && rec->pk.kind == PKT_TRACK_EVENT)
     {
       event_init (&rec->ev);
-      rec->event_ok = decode_event (&rec->ev, rec->pk.payload.data, rec->pk.payload.len);
+      rec->event_ok = decode_event (&rec->ev, payload.data, payload.len);
+      rec->ev.has_flows = (rec->ev.flows_seen[0] | rec->ev.flows_seen[1]) != 0;
     }
+  else if (rec->ok)
+    rec->payload = payload;
 }

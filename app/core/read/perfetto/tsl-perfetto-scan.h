@@ -64,11 +64,10 @@ typedef struct {
   guint8        has_clock;
   guint8        cleared;
   guint8        dropped;
-  TslProtoField payload;
+  guint32       interned_len;   /* a packet is at most TSL_PERFETTO_MAX_PACKET */
   const guint8 *interned;
-  gsize         interned_len;
   const guint8 *defaults;
-  gsize         defaults_len;
+  guint32       defaults_len;
 } TslPerfettoPacket;
 
 typedef struct {
@@ -83,6 +82,7 @@ typedef struct {
   guint8        has_tid_override;
   guint8        has_extra_uuids;
   guint8        has_extra_double_uuids;
+  guint8        has_flows;                  /* flows_seen is not zero */
   guint         n_extra_uuids;
   guint         n_extra_values;
   guint         n_extra_double_uuids;
@@ -91,16 +91,18 @@ typedef struct {
   guint         n_term_flow_ids;
   const guint8 *name;
   gsize         name_len;
-  gint64        duration_us;
-  guint64       flows_seen[2];              /* both, past MAX_EXTRA too */
   /* Set where their flag says. */
   guint64       track;
   guint64       name_iid;
   double        counter;
   gint64        delta_us;
+  /* Rare: read only where their flag (or type, for duration_us) says, and
+   * left out of a packed record without them (tsl-perfetto-parallel.c). */
   gint64        absolute_us;
   gint64        pid_override;
   gint64        tid_override;
+  gint64        duration_us;                /* set for every event */
+  guint64       flows_seen[2];              /* set for every event; both, past MAX_EXTRA too */
   /* Read up to their counts. */
   guint64       extra_uuids[MAX_EXTRA];
   gint64        extra_values[MAX_EXTRA];
@@ -110,15 +112,20 @@ typedef struct {
   guint64       term_flow_ids[MAX_EXTRA];
 } TslPerfettoEvent;
 
-/* One decoded packet. */
+/* One decoded packet. A TrackEvent's payload is decoded into ev and read
+ * no further, so the two share their room: a record's usual prefix is
+ * what crosses between cores in a parallel read. */
 typedef struct {
   const char        *what;
   guint64            pos;       /* of its key byte, for positions in messages */
-  TslPerfettoPacket  pk;
   guint8             ok;        /* a well-formed TracePacket; else `what` says why */
   guint8             event_ok;  /* kind is PKT_TRACK_EVENT: the event is well formed */
   guint32            packed;    /* set by the parallel decoding: its prefix's bytes */
-  TslPerfettoEvent   ev;        /* kind is PKT_TRACK_EVENT and event_ok */
+  TslPerfettoPacket  pk;
+  union {
+    TslProtoField    payload;   /* kind is not PKT_TRACK_EVENT */
+    TslPerfettoEvent ev;        /* kind is PKT_TRACK_EVENT and event_ok */
+  };
 } TslPerfettoRecord;
 
 static inline void
