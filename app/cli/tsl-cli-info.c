@@ -56,6 +56,18 @@ fix_exponent (char       *json,
   return g_string_free (out, FALSE);
 }
 
+/* A track of no process: pid 0 where the trace names no process 0, as a
+ * Perfetto reader gives a track under no process descriptor (Chrome's
+ * "Global" async tracks, global counters), and metrics. A thread keeps its
+ * pid 0: the kernel's idle (swapper) threads have it. */
+static gboolean
+has_no_process (TslTrace *trace,
+                guint     track)
+{
+  return tsl_trace_track_get_kind (trace, track) != TSL_TRACK_THREAD &&
+         tsl_trace_track_get_pid (trace, track) == 0 && tsl_trace_get_process_name (trace, 0) == NULL;
+}
+
 static char *
 describe_json (TslTrace   *trace,
                const char *path)
@@ -108,10 +120,17 @@ describe_json (TslTrace   *trace,
       json_builder_add_string_value (builder, tsl_trace_track_get_name (trace, track));
       json_builder_set_member_name (builder, "kind");
       json_builder_add_string_value (builder, tsl_track_kind_to_string (tsl_trace_track_get_kind (trace, track)));
+      /* null, not a pid 0 that no process has. */
       json_builder_set_member_name (builder, "pid");
-      json_builder_add_int_value (builder, tsl_trace_track_get_pid (trace, track));
+      if (has_no_process (trace, track))
+        json_builder_add_null_value (builder);
+      else
+        json_builder_add_int_value (builder, tsl_trace_track_get_pid (trace, track));
       json_builder_set_member_name (builder, "tid");
-      json_builder_add_int_value (builder, tsl_trace_track_get_tid (trace, track));
+      if (has_no_process (trace, track))
+        json_builder_add_null_value (builder);
+      else
+        json_builder_add_int_value (builder, tsl_trace_track_get_tid (trace, track));
       process = tsl_trace_get_process_name (trace, tsl_trace_track_get_pid (trace, track));
       if (process != NULL)
         {
@@ -212,8 +231,9 @@ describe_text (TslTrace   *trace,
       guint n_samples = 0;
       int pad;
 
-      /* Metrics have no process, folded tracks stand for many. */
-      if (kind != TSL_TRACK_METRIC && pid != G_MAXINT64)
+      /* Metrics and global tracks have no process, folded tracks stand
+       * for many. */
+      if (kind != TSL_TRACK_METRIC && pid != G_MAXINT64 && !has_no_process (trace, track))
         {
           pid_text = g_strdup_printf ("%" G_GINT64_FORMAT, pid);
           const char *process_name = tsl_trace_get_process_name (trace, pid);

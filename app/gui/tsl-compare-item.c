@@ -20,6 +20,7 @@ struct _TslCompareItem
   TslCompareRow *row;
   guint          rank;   /* position in the core's order, by impact */
   gsize          thread_len; /* length of the thread's name in series; 0: unknown */
+  double         confidence; /* the interval's level, for its tooltip */
 };
 
 enum {
@@ -106,6 +107,7 @@ tsl_compare_item_new (TslCompareRow *row,
   self = g_object_new (TSL_TYPE_COMPARE_ITEM, NULL);
   self->row = row;
   self->rank = rank;
+  self->confidence = 0.95;
   return self;
 }
 
@@ -262,4 +264,42 @@ tsl_compare_item_dup_waiting (TslCompareItem *self)
   if (!row->waiting)
     return NULL;
   return format_waiting (row->wall_change, row->cpu_change);
+}
+
+void
+tsl_compare_item_set_confidence (TslCompareItem *self,
+                                 double          confidence)
+{
+  g_return_if_fail (TSL_IS_COMPARE_ITEM (self));
+
+  self->confidence = confidence;
+}
+
+char *
+tsl_compare_item_dup_unbounded (TslCompareItem *self)
+{
+  const TslCompareRow *row;
+  double level;
+
+  g_return_val_if_fail (TSL_IS_COMPARE_ITEM (self), NULL);
+
+  /* Fieller's interval of B / A − 1 (tsl-block-test.c) is unbounded
+   * exactly when A's value is not told from 0 at this level: from some
+   * ratio upwards where B is told from 0, else every ratio. */
+  row = self->row;
+  level = self->confidence * 100;
+  if (isinf (row->ci_low) && isinf (row->ci_high))
+    /* Translators: tooltip of a confidence interval "−∞ … +∞"; %g %% is
+     * the confidence level, e.g. "95 %" */
+    return g_strdup_printf (_("Unbounded: range A’s value cannot be told apart from zero, "
+                              "so the change has no limit either way at %g %% confidence"), level);
+  if (isinf (row->ci_high))
+    /* Translators: tooltip of a confidence interval such as "−99.7 % … +∞" */
+    return g_strdup_printf (_("Unbounded: range A’s value cannot be told apart from zero, "
+                              "so the change has no upper limit at %g %% confidence"), level);
+  if (isinf (row->ci_low))
+    /* Translators: tooltip of a confidence interval such as "−∞ … +12.0 %" */
+    return g_strdup_printf (_("Unbounded: range A’s value cannot be told apart from zero, "
+                              "so the change has no lower limit at %g %% confidence"), level);
+  return NULL;
 }

@@ -38,6 +38,12 @@ double               tsl_compare_item_get_magnitude (TslCompareItem *self);
 /* (transfer full) (nullable): for a row marked waiting, "wall +40 %, CPU
  * +2 %: waiting"; NULL otherwise. */
 char                *tsl_compare_item_dup_waiting  (TslCompareItem *self);
+/* The level of the row's interval (default 0.95), which its tooltip says. */
+void                 tsl_compare_item_set_confidence (TslCompareItem *self,
+                                                      double          confidence);
+/* (transfer full) (nullable): why the row's interval has an infinite end
+ * (range A's value not told from 0), for its tooltip; NULL when bounded. */
+char                *tsl_compare_item_dup_unbounded (TslCompareItem *self);
 /* (transfer full): the untested and waiting notes the Significance column
  * is sized for, with two-digit numbers. */
 GStrv                tsl_compare_item_dup_typical_notes (void);

@@ -260,6 +260,8 @@ compare_cb (GObject      *object,
       TslCompareItem *item = tsl_compare_item_new (g_ptr_array_index (rows, i), i);
 
       set_thread_length (self, item);
+      if (self->request != NULL)
+        tsl_compare_item_set_confidence (item, self->request->confidence);
       g_ptr_array_add (items, item);
       g_ptr_array_index (rows, i) = NULL;
     }

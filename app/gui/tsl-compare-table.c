@@ -211,6 +211,13 @@ bind_cell (GtkSignalListItemFactory *factory,
   gtk_label_set_label (GTK_LABEL (child), text);
   if (column == COL_THREAD || column == COL_FUNCTION)
     gtk_widget_set_tooltip_text (child, row->series);
+  else if (column == COL_CI)
+    {
+      /* Cells are reused: a bounded interval clears the last row's tooltip. */
+      g_autofree char *why = tsl_compare_item_dup_unbounded (row_item);
+
+      gtk_widget_set_tooltip_text (child, why);
+    }
 }
 
 static double

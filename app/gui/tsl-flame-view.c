@@ -9,6 +9,7 @@
  * newer request cancels. The zoom is kept as a call path, so it survives a
  * rebuild when the ranges move. By CPU time every tree is exact, the whole
  * trace too (the range 0 %..100 %): kept samples carry no thread time.
+ * Which tree to show and building it are in tsl-flame-view-build.c.
  */
 #define G_LOG_DOMAIN "tsl-flame-view"
 
@@ -18,52 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "tsl-style.h"
-#include "tsl-flame-view.h"
-
-#define FLAME_SEED G_GUINT64_CONSTANT (0x5EED)   /* the compare panel's */
-
-struct _TslFlameView
-{
-  GtkWidget     parent_instance;
-
-  TslSnapshot  *snapshot;
-  char         *path;         /* the file to re-read per range (nullable) */
-  TslTrace     *trace;        /* its first pass (nullable) */
-  guint         k;
-  TslFlame     *flame;
-  GCancellable *cancellable;
-  GArray       *tracks;       /* guint */
-  char         *highlight;
-  GStrv         zoom_path;    /* frames of the zoomed node, root first */
-  const TslFlameNode *zoom;   /* in `flame`, or NULL for the root */
-
-  TslFlameMode  mode;
-  gboolean      has_range[2];
-  gint64        range_start[2];
-  gint64        range_end[2];
-  gboolean      merge_threads;
-  gboolean      icicle;
-  gboolean      cpu;          /* frames weigh thread time, not wall time */
-  gboolean      cpu_available;   /* as last notified */
-  guint         rounds;
-  double        confidence;
-  guint         rebuild_id;
-  GtkAdjustment *vadjustment; /* of the scrolled window around it, while rooted */
-  gulong        vadjustment_changed_id;
-  guint         anchor_id;
-};
-
-enum {
-  PROP_0,
-  PROP_MODE,
-  PROP_MERGE_THREADS,
-  PROP_ICICLE,
-  PROP_CPU,
-  PROP_CPU_AVAILABLE,
-  PROP_BUSY,
-  PROP_FLAME,
-  N_PROPS
-};
+#include "tsl-flame-view-private.h"
 
 static GParamSpec *properties[N_PROPS];
 
@@ -75,14 +31,15 @@ G_DEFINE_ENUM_TYPE (TslFlameMode, tsl_flame_mode,
 
 G_DEFINE_FINAL_TYPE (TslFlameView, tsl_flame_view, GTK_TYPE_WIDGET)
 
-static gboolean
-can_reread (TslFlameView *self)
+void
+_tsl_flame_view_notify (TslFlameView     *self,
+                        TslFlameViewProp  prop)
 {
-  return self->path != NULL && g_file_test (self->path, G_FILE_TEST_IS_REGULAR);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
-static const char *
-empty_text (TslFlameView *self)
+const char *
+_tsl_flame_view_empty_text (TslFlameView *self)
 {
   if (self->snapshot == NULL)
     return _("No trace");
@@ -131,7 +88,7 @@ fill_options (TslFlameView          *self,
   o->zoom = self->zoom;
   o->highlight = self->highlight;
   o->legend = TRUE;
-  o->empty_text = empty_text (self);
+  o->empty_text = _tsl_flame_view_empty_text (self);
   o->subtitle = o->empty_text == NULL ? scope_text (self) : NULL;
 }
 
@@ -142,145 +99,6 @@ tsl_flame_view_get_render_options (TslFlameView          *self,
   g_return_if_fail (TSL_IS_FLAME_VIEW (self));
 
   fill_options (self, options);
-}
-
-static void
-set_flame (TslFlameView *self,
-           TslFlame     *flame)
-{
-  const TslFlameNode *zoom = NULL;
-
-  if (flame != NULL)
-    tsl_flame_ref (flame);
-  g_clear_pointer (&self->flame, tsl_flame_unref);
-  self->flame = flame;
-
-  /* Back to the same call path, or as deep along it as the new tree goes. */
-  if (flame != NULL && self->zoom_path != NULL)
-    for (guint n = g_strv_length (self->zoom_path); n > 0 && zoom == NULL; n--)
-      zoom = tsl_flame_find (flame, (const char * const *) self->zoom_path, n);
-  self->zoom = zoom != NULL && zoom->parent != NULL ? zoom : NULL;
-
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAME]);
-}
-
-static void
-selection_init (TslFlameView      *self,
-                TslFlameSelection *selection)
-{
-  selection->tracks = (const guint *) (gpointer) self->tracks->data;
-  selection->n_tracks = self->tracks->len;
-  selection->merge_threads = self->merge_threads;
-  selection->weight = self->cpu ? TSL_FLAME_WEIGHT_CPU : TSL_FLAME_WEIGHT_AUTO;
-}
-
-/* The sampled differential, or a range's exact tree. */
-static void
-flame_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(TslFlameView) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TslFlame) flame = g_async_result_is_tagged (result, tsl_flame_new_exact_async)
-                              ? tsl_flame_new_exact_finish (result, NULL, &error)
-                              : tsl_flame_new_diff_finish (result, &error);
-
-  /* A newer request replaced this one. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
-    return;
-
-  g_clear_object (&self->cancellable);
-  if (flame == NULL)
-    g_warning ("Flame graph: %s", error->message);
-  set_flame (self, flame);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
-
-/* A range of a file that can be re-read: every event of it, off the main
- * thread, as `export --flamegraph` computes it. */
-static gboolean
-start_exact (TslFlameView      *self,
-             TslFlameSelection *selection)
-{
-  g_autoptr(TslCompareRequest) request = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  gboolean whole = self->mode == TSL_FLAME_MODE_WHOLE;
-  gboolean has[2] = { self->mode != TSL_FLAME_MODE_B, self->mode != TSL_FLAME_MODE_A && !whole };
-
-  if (!can_reread (self))
-    return FALSE;
-
-  request = tsl_compare_request_new ();
-  request->path = g_strdup (self->path);
-  request->trace = self->trace != NULL ? g_object_ref (self->trace) : NULL;
-  request->k = self->k > 0 ? self->k : request->k;
-  request->seed = FLAME_SEED;
-  request->confidence = self->confidence;
-  for (guint r = 0; r < 2; r++)
-    *(r == 0 ? &request->a : &request->b) =
-      (TslRangeSpec) { (double) self->range_start[r], (double) self->range_end[r], FALSE };
-  /* The whole trace as one range (CPU time only): 0 %..100 %, its last event included. */
-  if (whole)
-    request->a = (TslRangeSpec) { 0, 1, TRUE };
-
-  /* The re-reads have their own track numbers: threads go by name. */
-  for (guint i = 0; i < selection->n_tracks; i++)
-    if (selection->tracks[i] < tsl_snapshot_get_n_tracks (self->snapshot))
-      g_ptr_array_add (names, (gpointer) tsl_snapshot_get_track (self->snapshot, selection->tracks[i])->name);
-  g_ptr_array_add (names, NULL);
-  selection->thread_names = names->len > 1 ? (const char * const *) names->pdata : NULL;
-
-  self->cancellable = g_cancellable_new ();
-  set_flame (self, NULL);
-  tsl_flame_new_exact_async (request, has[0], has[1], selection, self->cancellable,
-                             flame_cb, g_object_ref (self));
-  return TRUE;
-}
-
-static void
-rebuild (TslFlameView *self)
-{
-  TslFlameSelection selection;
-  gboolean was_busy = self->cancellable != NULL;
-
-  g_clear_handle_id (&self->rebuild_id, g_source_remove);
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  selection_init (self, &selection);
-
-  if (self->snapshot == NULL || empty_text (self) != NULL)
-    set_flame (self, NULL);
-  else if ((self->mode != TSL_FLAME_MODE_WHOLE || self->cpu) && start_exact (self, &selection))
-    ;
-  else if (self->mode == TSL_FLAME_MODE_DIFF)
-    {
-      g_autoptr(TslCompareRequest) request = tsl_compare_request_new ();
-
-      request->rounds = self->rounds;
-      request->confidence = self->confidence;
-      request->seed = FLAME_SEED;
-      self->cancellable = g_cancellable_new ();
-      set_flame (self, NULL);
-      tsl_flame_new_diff_async (self->snapshot, self->range_start[0], self->range_end[0],
-                                self->snapshot, self->range_start[1], self->range_end[1],
-                                &selection, request, self->cancellable, flame_cb, g_object_ref (self));
-    }
-  else
-    {
-      guint r = self->mode == TSL_FLAME_MODE_B ? 1 : 0;
-      gboolean whole = self->mode == TSL_FLAME_MODE_WHOLE;
-      g_autoptr(TslFlame) flame = tsl_flame_new (self->snapshot, &selection,
-                                                 whole ? G_MININT64 : self->range_start[r],
-                                                 whole ? G_MAXINT64 : self->range_end[r]);
-
-      set_flame (self, flame);
-    }
-
-  if (was_busy != (self->cancellable != NULL))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 /* After the snapshot or the source changed. */
@@ -297,24 +115,6 @@ update_cpu_available (TslFlameView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPU_AVAILABLE]);
 }
 
-static gboolean
-rebuild_idle (gpointer data)
-{
-  TslFlameView *self = data;
-
-  self->rebuild_id = 0;
-  rebuild (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Coalesces the several setters a window calls in a row into one build. */
-static void
-queue_rebuild (TslFlameView *self)
-{
-  if (self->rebuild_id == 0)
-    self->rebuild_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, rebuild_idle, self, NULL);
-}
-
 void
 tsl_flame_view_set_snapshot (TslFlameView *self,
                              TslSnapshot  *snapshot)
@@ -327,7 +127,7 @@ tsl_flame_view_set_snapshot (TslFlameView *self,
     tsl_snapshot_ref (snapshot);
   g_clear_pointer (&self->snapshot, tsl_snapshot_unref);
   self->snapshot = snapshot;
-  rebuild (self);
+  _tsl_flame_view_rebuild (self);
   update_cpu_available (self);
 }
 
@@ -348,7 +148,7 @@ tsl_flame_view_set_source (TslFlameView *self,
   g_set_object (&self->trace, trace);
   self->k = k;
   if (self->mode != TSL_FLAME_MODE_WHOLE || self->cpu)
-    queue_rebuild (self);
+    _tsl_flame_view_queue_rebuild (self);
   update_cpu_available (self);
 }
 
@@ -379,7 +179,7 @@ tsl_flame_view_set_ranges (TslFlameView *self,
     }
 
   if (changed)
-    rebuild (self);
+    _tsl_flame_view_rebuild (self);
 }
 
 void
@@ -392,7 +192,7 @@ tsl_flame_view_set_mode (TslFlameView *self,
   if (mode == self->mode)
     return;
   self->mode = mode;
-  rebuild (self);
+  _tsl_flame_view_rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 }
 
@@ -414,7 +214,7 @@ tsl_flame_view_set_tracks (TslFlameView *self,
   g_array_set_size (self->tracks, 0);
   if (tracks != NULL)
     g_array_append_vals (self->tracks, tracks, n_tracks);
-  queue_rebuild (self);
+  _tsl_flame_view_queue_rebuild (self);
 }
 
 void
@@ -426,7 +226,7 @@ tsl_flame_view_set_merge_threads (TslFlameView *self,
   if (!!merge == self->merge_threads)
     return;
   self->merge_threads = !!merge;
-  queue_rebuild (self);
+  _tsl_flame_view_queue_rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MERGE_THREADS]);
 }
 
@@ -532,7 +332,7 @@ tsl_flame_view_set_cpu (TslFlameView *self,
     return;
   self->cpu = !!cpu;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.cpu", self->cpu_available || self->cpu);
-  queue_rebuild (self);
+  _tsl_flame_view_queue_rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPU]);
 }
 
@@ -549,7 +349,7 @@ tsl_flame_view_get_cpu_available (TslFlameView *self)
 {
   g_return_val_if_fail (TSL_IS_FLAME_VIEW (self), FALSE);
 
-  return self->snapshot != NULL && tsl_snapshot_get_has_cpu (self->snapshot) && can_reread (self);
+  return self->snapshot != NULL && tsl_snapshot_get_has_cpu (self->snapshot) && _tsl_flame_view_can_reread (self);
 }
 
 void
@@ -576,7 +376,7 @@ tsl_flame_view_set_test_settings (TslFlameView *self,
   self->rounds = rounds;
   self->confidence = confidence;
   if (self->mode == TSL_FLAME_MODE_DIFF)
-    queue_rebuild (self);
+    _tsl_flame_view_queue_rebuild (self);
 }
 
 /**

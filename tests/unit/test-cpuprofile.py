@@ -151,6 +151,22 @@ def check_recording():
     check('recording: the track\'s group is "Profiles"', proc.returncode == 0 and 'Profiles' in text
           and 'V8 CPU profile' in text and '\ncpuprofile\n' not in text, text[:300])
 
+    # The export's note: a profile's events are its samples, every one of a
+    # window drawn; it read "Sampled view … 18 samples of 662 events (about
+    # 37 events per sample)", the whole file's events against the window's.
+    view = in_range(0.2000005, 0.3000005)
+    proc = run('export', '--view', '0.2000005s..0.3000005s', '-o', pdf, path)
+    text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True).stdout
+    check('recording: a view\'s note counts its profile samples', proc.returncode == 0 and len(view) > 5
+          and f'Profile view: every profile sample in view ({len(view)})' in text and 'Sampled view' not in text,
+          f'{len(view)} samples in view; ' + ' '.join(line for line in text.splitlines() if ' view' in line))
+    proc = run('export', '-o', pdf, path)
+    text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True).stdout
+    said = re.search(r'Profile view: (\d+) of the (\d+) profile samples in view \(K = 2000 per track\)', text)
+    check('recording: the whole file\'s note: samples kept of the profile\'s',
+          said is not None and int(said.group(2)) == len(stacks) and 0.95 * len(stacks) <= int(said.group(1)) <= len(stacks),
+          ' '.join(line for line in text.splitlines() if ' view' in line))
+
     # Sniffed from the content, not the name.
     renamed = os.path.join(tmp, 'profile.json')
     shutil.copy(path, renamed)

@@ -96,6 +96,7 @@ def main():
 
     control_characters()
     same_names()
+    no_process()
     no_index()
 
     check('no FILE is usage', run().returncode == 2)
@@ -139,8 +140,8 @@ def same_names():
     head, rows = lines[0].split(), [line.split() for line in lines[1:] if line.strip()]
     check('table header names PID, TID and PROCESS', head == ['NAME', 'KIND', 'EVENTS', 'SAMPLES', 'PID', 'TID', 'PROCESS'],
           lines[0])
-    want = [(t['name'], t['kind'], str(t['pid']), str(t['tid']) if t['kind'] == 'thread' else '-', t.get('process'))
-            for t in tracks]
+    want = [(t['name'], t['kind'], '-' if t['pid'] is None else str(t['pid']),
+             str(t['tid']) if t['kind'] == 'thread' else '-', t.get('process')) for t in tracks]
     got = [(r[0], r[1], r[4], r[5], ' '.join(r[6:]) or None) for r in rows]
     check('each line has its track\'s pid, tid and process', got == want,
           str([(g, w) for g, w in zip(got, want) if g != w][:3]))
@@ -150,6 +151,32 @@ def same_names():
     metrics = run(os.path.join(data, 'compare', 'metrics.csv')).stdout.decode()
     check('a metric has no process', '  planted  metric            400      400        -        -\n' in metrics,
           metrics)
+
+
+def no_process():
+    """A Perfetto track under no process descriptor (Chrome's "Global" async
+    track) has no process: the table said pid 0 and --json "pid": 0, a pid
+    no process has. A thread of pid 0 (the kernel's swapper, in the JSON
+    twin) keeps it."""
+    rec = os.path.join(data, 'perfetto', 'chromium-startup.pftrace.zst')
+    text = run('--no-cache', rec).stdout.decode()
+    tracks = json.loads(run('--json', '--no-cache', rec).stdout)['tracks']
+    glob = [t for t in tracks if t['name'] == 'Global']
+    check('global track: --json pid and tid null, no process',
+          len(glob) == 1 and glob[0]['kind'] == 'async' and glob[0]['pid'] is None and glob[0]['tid'] is None
+          and 'process' not in glob[0], repr(glob))
+    check('global track: no track says pid 0', all(t['pid'] != 0 for t in tracks),
+          repr([t['name'] for t in tracks if t['pid'] == 0]))
+    rows = [line.split() for line in text.splitlines() if line.startswith('  Global ')]
+    check('global track: the table says "-" for its pid and tid', rows == [['Global', 'async', '58', '58', '-', '-']],
+          repr(rows))
+    twin = os.path.join(data, 'perfetto', 'chromium-startup.json.gz')
+    swapper = [t for t in json.loads(run('--json', '--no-cache', twin).stdout)['tracks'] if t['name'] == 'swapper']
+    check('a thread of pid 0 keeps it', [(t['kind'], t['pid'], t['tid']) for t in swapper] == [('thread', 0, 0)],
+          repr(swapper))
+    swapper = [line.split() for line in run('--no-cache', twin).stdout.decode().splitlines()
+               if line.startswith('  swapper ')]
+    check('a thread of pid 0 keeps it in the table', [r[4:6] for r in swapper] == [['0', '0']], repr(swapper))
 
 
 def control_characters():

@@ -259,7 +259,7 @@ tsl_flame_new_diff (TslSnapshot             *snapshot_a,
 
   self = _tsl_flame_new_empty (weight, TRUE);
   self->confidence = request->confidence;
-  names = _tsl_flame_thread_names (selection, tracks_a, tracks_b);
+  names = _tsl_flame_thread_names (selection, tracks_a, tracks_b, _tsl_flame_snapshot_track_key);
   _tsl_flame_add_side (self, 0, snapshot_a, selection,
                        (const TslSnapshotTrack *const *) tracks_a->pdata, tracks_a->len,
                        a_start_ns, a_end_ns, names);

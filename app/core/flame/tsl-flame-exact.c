@@ -75,25 +75,19 @@ resolve_weight (TslFlameWeight  weight,
   return n > 0 ? TSL_FLAME_WEIGHT_TIME : TSL_FLAME_WEIGHT_SAMPLES;
 }
 
-/* Threads' top frames, as _tsl_flame_thread_names() names them, over both
- * sides' tracks. NULL: no thread frames. */
-static TslTrackNames *
-thread_frame_names (const TslFlameSelection *selection,
-                    GPtrArray               *tracks[2])
+static void
+range_track_key (gconstpointer  track,
+                 TslTrackKind  *kind,
+                 gint64        *pid,
+                 gint64        *tid,
+                 const char   **name)
 {
-  g_autoptr(TslTrackNames) names = NULL;
+  const TslRangeTrack *t = track;
 
-  if (selection == NULL || selection->merge_threads)
-    return NULL;
-  names = _tsl_track_names_new ();
-  for (guint s = 0; s < 2; s++)
-    for (guint i = 0; tracks[s] != NULL && i < tracks[s]->len; i++)
-      {
-        const TslRangeTrack *t = g_ptr_array_index (tracks[s], i);
-
-        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name ? t->name : "?");
-      }
-  return _tsl_track_names_get_n (names) > 1 ? g_steal_pointer (&names) : NULL;
+  *kind = t->kind;
+  *pid = t->pid;
+  *tid = t->tid;
+  *name = t->name;
 }
 
 static void
@@ -324,7 +318,7 @@ build_from_reads (const TslCompareRequest *req,
   {
     GPtrArray *laid[2] = { diff ? tracks_a : NULL, has[1] ? tracks_b : tracks_a };
 
-    names = thread_frame_names (selection, laid);
+    names = _tsl_flame_thread_names (selection, laid[0], laid[1], range_track_key);
     if (diff)
       add_paths (self, 0, tracks_a, names);
     add_paths (self, 1, laid[1], names);

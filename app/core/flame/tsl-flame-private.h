@@ -101,9 +101,23 @@ void              _tsl_flame_add_side           (TslFlame                *self,
                                                  gint64                   start_ns,
                                                  gint64                   end_ns,
                                                  TslTrackNames           *names);
+/* What _tsl_flame_thread_names() names a track by, from a track of
+ * either kind the flame graphs draw from (TslSnapshotTrack, TslRangeTrack). */
+typedef void    (*TslFlameTrackKey)             (gconstpointer            track,
+                                                 TslTrackKind            *kind,
+                                                 gint64                  *pid,
+                                                 gint64                  *tid,
+                                                 const char             **name);
+/* The threads' top frames of both sides, or NULL for none. */
 TslTrackNames    *_tsl_flame_thread_names       (const TslFlameSelection *selection,
                                                  GPtrArray               *tracks_a,
-                                                 GPtrArray               *tracks_b);
+                                                 GPtrArray               *tracks_b,
+                                                 TslFlameTrackKey         key);
+void              _tsl_flame_snapshot_track_key (gconstpointer            track,
+                                                 TslTrackKind            *kind,
+                                                 gint64                  *pid,
+                                                 gint64                  *tid,
+                                                 const char             **name);
 /* Children in layout order, totals, self weights, layout and numbering,
  * from side `layout_side`. */
 void              _tsl_flame_finish             (TslFlame                *self,

@@ -221,11 +221,13 @@ _tsl_flame_resolve_weight (TslFlameWeight  weight,
  * selected on either side: named as the compare names their rows (the
  * snapshot gives threads of a process sharing a name their tids already;
  * "[pid]" where processes share one), over both sides' tracks so that a
- * thread's frame in A meets its frame in B. NULL: no thread frames. */
+ * thread's frame in A meets its frame in B. The sides hold snapshot or
+ * range tracks; `key` reads one. NULL: no thread frames. */
 TslTrackNames *
 _tsl_flame_thread_names (const TslFlameSelection *selection,
                          GPtrArray               *tracks_a,
-                         GPtrArray               *tracks_b)
+                         GPtrArray               *tracks_b,
+                         TslFlameTrackKey         key)
 {
   g_autoptr(TslTrackNames) names = NULL;
   GPtrArray *sides[2] = { tracks_a, tracks_b };
@@ -236,11 +238,29 @@ _tsl_flame_thread_names (const TslFlameSelection *selection,
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; sides[s] != NULL && i < sides[s]->len; i++)
       {
-        const TslSnapshotTrack *t = g_ptr_array_index (sides[s], i);
+        TslTrackKind kind;
+        gint64 pid, tid;
+        const char *name;
 
-        _tsl_track_names_add (names, t->kind, t->pid, t->tid, t->name ? t->name : "?");
+        key (g_ptr_array_index (sides[s], i), &kind, &pid, &tid, &name);
+        _tsl_track_names_add (names, kind, pid, tid, name ? name : "?");
       }
   return _tsl_track_names_get_n (names) > 1 ? g_steal_pointer (&names) : NULL;
+}
+
+void
+_tsl_flame_snapshot_track_key (gconstpointer  track,
+                               TslTrackKind  *kind,
+                               gint64        *pid,
+                               gint64        *tid,
+                               const char   **name)
+{
+  const TslSnapshotTrack *t = track;
+
+  *kind = t->kind;
+  *pid = t->pid;
+  *tid = t->tid;
+  *name = t->name;
 }
 
 void
@@ -429,7 +449,7 @@ tsl_flame_new (TslSnapshot             *snapshot,
   g_return_val_if_fail (selection == NULL || selection->weight != TSL_FLAME_WEIGHT_CPU, NULL);
 
   tracks = _tsl_flame_select_tracks (snapshot, snapshot, selection);
-  names = _tsl_flame_thread_names (selection, tracks, NULL);
+  names = _tsl_flame_thread_names (selection, tracks, NULL, _tsl_flame_snapshot_track_key);
   self = _tsl_flame_new_empty (_tsl_flame_resolve_weight (selection ? selection->weight : TSL_FLAME_WEIGHT_AUTO,
                                                           snapshot, tracks),
                                FALSE);

@@ -555,7 +555,48 @@ tsl_render_paint_overlay (cairo_t                *cr,
   paint_overlay (cr, snapshot, o);
 }
 
-/* The export's "sampled view" line at the bottom, over everything. */
+/* What the export's note says of how the view was drawn. Counts are of the
+ * view: a window's trace reads the whole file but offers the samplers only
+ * the window's events. A sampled profile's events are themselves samples,
+ * drawn all but where two fall in one of the K slots: "Sampled view … about
+ * 37 events per sample" said of it was false twice over. */
+static char *
+dup_note (TslSnapshot *snapshot)
+{
+  guint64 events = 0, samples = 0;
+  gboolean profiles_only = FALSE, other = FALSE;
+
+  if (tsl_snapshot_get_exact (snapshot, NULL, NULL))
+    return g_strdup_printf ("Exact view: every slice of the view (%" G_GUINT64_FORMAT " events read)",
+                            tsl_snapshot_get_events (snapshot));
+
+  for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
+    {
+      const TslSnapshotTrack *track = tsl_snapshot_get_track (snapshot, i);
+
+      samples += track->n_samples;
+      events += track->events;
+      if (track->sampled)
+        profiles_only = TRUE;
+      else if (track->events > 0)
+        other = TRUE;
+    }
+  profiles_only = profiles_only && !other;
+  if (profiles_only && events == 0)
+    return g_strdup ("Profile view: no profile sample in view");
+  if (profiles_only && samples >= events)
+    return g_strdup_printf ("Profile view: every profile sample in view (%" G_GUINT64_FORMAT ")", events);
+  if (profiles_only)
+    return g_strdup_printf ("Profile view: %" G_GUINT64_FORMAT " of the %" G_GUINT64_FORMAT
+                            " profile samples in view (K = %u per track)",
+                            samples, events, tsl_snapshot_get_k (snapshot));
+  return g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
+                          " samples of %" G_GUINT64_FORMAT " events in view (about %.0f events per sample)",
+                          tsl_snapshot_get_k (snapshot), samples, events,
+                          samples ? (double) events / (double) samples : 0.0);
+}
+
+/* The export's note of how the view was drawn, at the bottom, over everything. */
 static void
 paint_note (cairo_t                *cr,
             TslSnapshot            *snapshot,
@@ -569,20 +610,8 @@ paint_note (cairo_t                *cr,
   cairo_save (cr);
   cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     {
-      guint64 events = tsl_snapshot_get_events (snapshot);
-      guint64 samples = 0;
-      g_autofree char *note = NULL;
+      g_autofree char *note = dup_note (snapshot);
 
-      for (guint i = 0; i < tsl_snapshot_get_n_tracks (snapshot); i++)
-        samples += tsl_snapshot_get_track (snapshot, i)->n_samples;
-      if (tsl_snapshot_get_exact (snapshot, NULL, NULL))
-        note = g_strdup_printf ("Exact view: every slice of the view (%" G_GUINT64_FORMAT " events read)",
-                                events);
-      else
-        note = g_strdup_printf ("Sampled view: K = %u samples per track, %" G_GUINT64_FORMAT
-                                " samples of %" G_GUINT64_FORMAT " events (about %.0f events per sample)",
-                                tsl_snapshot_get_k (snapshot), samples, events,
-                                samples ? (double) events / (double) samples : 0.0);
       _tsl_render_set_rgb (cr, &theme.gutter, 0.95);
       cairo_rectangle (cr, 0, o->height - TSL_RENDER_NOTE_HEIGHT, o->width, TSL_RENDER_NOTE_HEIGHT);
       cairo_fill (cr);

@@ -64,7 +64,7 @@ typedef struct {
   const char *empty_text;     /* the line under it; NULL: how many events were read */
   const gint64 *collapsed;    /* pids whose groups show only their header */
   guint       n_collapsed;
-  gboolean    draw_note;      /* "sampled view" note at the bottom (export) */
+  gboolean    draw_note;      /* how the view was drawn, at the bottom (export) */
   double      counter_height; /* metric and counter tracks; 0 is TSL_RENDER_COUNTER_HEIGHT */
   guint       max_rows;       /* thread and async tracks show at most this many levels and
                                * a "+N levels" row marking where deeper ones lie; 0: every level */
