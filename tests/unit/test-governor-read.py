@@ -7,7 +7,10 @@
 # thread, then the faster way, buffer by buffer. With probes of 128 KiB
 # (TSL_READER_ADAPT_BYTES) and stretches of one probe (TSL_READER_ADAPT_RATIO)
 # a CSV, Chrome JSON (parallel after 4 MiB of events), Perfetto trace and a
-# zstd Chrome trace of a few MB switch at most buffers; each read must give the one-thread
+# zstd Chrome trace of a few MB switch at most buffers (each has at least 8
+# governed buffers: the first is read on every core untimed, and a read
+# whose first stretch goes to one thread switches back at the next cycle's
+# second probe, the sixth buffer); each read must give the one-thread
 # read's `sample --state` bytes, `info --json`, messages and chunk index, and
 # its debug log must show both ways used. The zstd trace is also read on the
 # machine's cores (decided by the time waited for a core), with the same
@@ -64,17 +67,17 @@ def main():
     inputs = []
     path = os.path.join(tmp, 'metrics.csv')
     with open(path, 'wb') as f:
-        subprocess.run([sys.executable, os.path.join(bench, 'gen-csv.py'), '6'], stdout=f, check=True)
+        subprocess.run([sys.executable, os.path.join(bench, 'gen-csv.py'), '9'], stdout=f, check=True)
     inputs.append(path)
     path = os.path.join(tmp, 'trace.json')
     with open(path, 'wb') as f:
-        subprocess.run([sys.executable, os.path.join(bench, 'gen-chrome.py'), '--mb', '10', '--seed', '2'],
+        subprocess.run([sys.executable, os.path.join(bench, 'gen-chrome.py'), '--mb', '13', '--seed', '2'],
                        stdout=f, check=True)
     inputs.append(path)
     subprocess.run(['zstd', '-q', '-3', path, '-o', path + '.zst'], check=True)
     inputs.append(path + '.zst')
     path = os.path.join(tmp, 'trace.pftrace')
-    subprocess.run([sys.executable, os.path.join(bench, 'gen-perfetto.py'), '--mb', '6', '--seed', '2', path],
+    subprocess.run([sys.executable, os.path.join(bench, 'gen-perfetto.py'), '--mb', '8', '--seed', '2', path],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     inputs.append(path)
 
