@@ -543,7 +543,9 @@ tsl_gecko_counter_place (TslGecko        *self,
       CounterPoint *point = &g_array_index (c->points, CounterPoint, i);
       gint64 at;
 
-      if (!point->has_time || isnan (point->count))
+      /* A column longer than the other gives points with a time and no
+       * count, or a count and no time: neither is a point. */
+      if (!point->has_time || !point->has_count || isnan (point->count))
         continue;
       sum += point->count;
       at = tsl_gecko_clamp (self, tsl_time_add (c->offset_ns, point->time_ns));

@@ -213,6 +213,7 @@ typedef struct {
   gint64   time_ns;
   double   count;
   gboolean has_time;
+  gboolean has_count;
 } CounterPoint;
 
 typedef enum {

@@ -227,7 +227,9 @@ descend (TslGecko  *self,
       memset (self->counter->schema, -1, sizeof self->counter->schema);
       self->counter->schema[COL_TIME] = 0;
       self->counter->schema[COL_COUNT] = 1;
-      self->counter->points = g_array_new (FALSE, FALSE, sizeof (CounterPoint));
+      /* Cleared: the time and count columns may differ in length, and a
+       * point has only what its columns gave it. */
+      self->counter->points = g_array_new (FALSE, TRUE, sizeof (CounterPoint));
     }
   else if (child == CTX_STRINGS)
     {

@@ -305,6 +305,7 @@ counter_cell (TslGecko           *self,
         g_array_set_size (c->points, c->n_count + 1);
       point = &g_array_index (c->points, CounterPoint, c->n_count);
       point->count = cell_double (value);
+      point->has_count = TRUE;
       c->n_count++;
     }
 }
